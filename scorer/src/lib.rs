@@ -1,0 +1,22 @@
+//! refscore's scorer: everything needed to grade one RefactorBench submission, with no I/O.
+//!
+//! The pipeline of one evaluation is: task bundle + submission → [`patch`] parsed and applied to the
+//! in-memory [`tree`] → the task's unittest file interpreted by [`interp`] and run by [`unittest`]
+//! against that tree → per-method verdicts → [`report`]. The crate has no I/O, no clock and no threads, so
+//! it builds for `wasm32-unknown-unknown` and gives the browser and the CLI the same verdicts.
+//!
+//! Module map (one concern each):
+//! - [`tree`]: in-memory repository with validated relative paths.
+//! - [`patch`]: unified / git diff parsing and `git apply` semantics.
+//! - [`python`]: the only module that names the parser crate; CPython 3.11-exact parse facade.
+//! - [`interp`]: the Python subset the official tests use, with the `ast`, `os`, `hashlib`, `json`
+//!   and `unittest` shims, bounded by a step budget.
+//! - [`unittest`]: discovery and running of test methods, verdicts.
+//! - [`report`]: the versioned output types shared by CLI, worker and app.
+
+pub mod interp;
+pub mod patch;
+pub mod python;
+pub mod report;
+pub mod tree;
+pub mod unittest;
