@@ -1,0 +1,1 @@
+"""Importers for data that comes from outside: bank statements, stock counts."""

@@ -1,0 +1,1 @@
+"""Reports: trial balance, stock summary and exports."""

@@ -1,0 +1,1 @@
+"""Small helpers shared by the rest of ledgerly (no ledger logic here)."""
