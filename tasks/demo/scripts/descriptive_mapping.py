@@ -1,0 +1,9 @@
+file_mapping = {
+    '../tests/ledgerly_refactor/rename-parse-amount-test.py': '../problems/descriptive_problems/ledgerly_refactor/rename-parse-amount-task.txt',
+    '../tests/ledgerly_refactor/format-table-to-text-test.py': '../problems/descriptive_problems/ledgerly_refactor/move-format-table-task.txt',
+    '../tests/ledgerly_refactor/add-log-parameter-post-entry-test.py': '../problems/descriptive_problems/ledgerly_refactor/add-log-parameter-post-entry-task.txt',
+    '../tests/ledgerly_refactor/stock-ledger-class-test.py': '../problems/descriptive_problems/ledgerly_refactor/stock-ledger-class-task.txt',
+    '../tests/ledgerly_refactor/split-loaders.py': '../problems/descriptive_problems/ledgerly_refactor/split-storage-loaders-task.txt',
+    '../tests/ledgerly_refactor/normalize-sku-helper.py': '../problems/descriptive_problems/ledgerly_refactor/extract-normalize-sku-task.txt',
+    '../tests/ledgerly_refactor/combine-currency-into-money-test.py': '../problems/descriptive_problems/ledgerly_refactor/combine-currency-into-money-task.txt',
+}
