@@ -525,6 +525,35 @@ def requirements(doc):
     return problems
 
 
+def trajectory_problems():
+    """Each trajectories/<instance_id>.traj must agree with predictions-by-id.json."""
+    problems = []
+    sub = os.path.join(HERE, "submissions")
+    with open(os.path.join(sub, "predictions-by-id.json"), encoding="utf-8") as f:
+        preds = json.load(f)
+    tdir = os.path.join(sub, "trajectories")
+    names = sorted(n for n in os.listdir(tdir) if n.endswith(".traj"))
+    if len(names) < 3:
+        problems.append("fewer than 3 trajectories")
+    statuses = set()
+    for name in names:
+        with open(os.path.join(tdir, name), encoding="utf-8") as f:
+            traj = json.load(f)
+        iid = name[: -len(".traj")]
+        info = traj.get("info", {})
+        statuses.add(info.get("exit_status"))
+        if iid not in preds:
+            problems.append("%s has no entry in predictions-by-id.json" % name)
+        elif preds[iid]["model_patch"] != info.get("submission"):
+            problems.append("%s: info.submission differs from predictions-by-id.json" % name)
+        for key in ("trajectory", "history", "info"):
+            if key not in traj:
+                problems.append("%s: missing %s" % (name, key))
+    if "exit_cost" not in statuses or "submitted" not in statuses:
+        problems.append("trajectories should include a submitted and an exit_cost run")
+    return problems
+
+
 def dumps(doc):
     return json.dumps(doc, indent=1, ensure_ascii=False, sort_keys=False) + "\n"
 
@@ -542,7 +571,7 @@ def main(argv=None):
     except CheckError as e:
         print("error: %s" % e, file=sys.stderr)
         return 1
-    problems = requirements(doc)
+    problems = requirements(doc) + trajectory_problems()
     for p in problems:
         print("requirement failed: %s" % p, file=sys.stderr)
     s = doc["summary"]
