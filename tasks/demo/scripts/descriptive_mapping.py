@@ -6,4 +6,6 @@ file_mapping = {
     '../tests/ledgerly_refactor/split-loaders.py': '../problems/descriptive_problems/ledgerly_refactor/split-storage-loaders-task.txt',
     '../tests/ledgerly_refactor/normalize-sku-helper.py': '../problems/descriptive_problems/ledgerly_refactor/extract-normalize-sku-task.txt',
     '../tests/ledgerly_refactor/combine-currency-into-money-test.py': '../problems/descriptive_problems/ledgerly_refactor/combine-currency-into-money-task.txt',
+    '../tests/tinyfeed_refactor/rename-feed-item.py': '../problems/descriptive_problems/tinyfeed_refactor/rename-feed-item-to-entry-task.txt',
+    '../tests/tinyfeed_refactor/move-strip-html-to-sanitize-test.py': '../problems/descriptive_problems/tinyfeed_refactor/move-strip-html-to-sanitize-task.txt',
 }
