@@ -63,7 +63,7 @@ def parse_amount(text, currency=None):
     """Parse a human-written amount into :class:`Money`.
 
     Accepts ``"12.50"``, ``"-3"``, ``"(12.50)"`` (accounting negative),
-    ``"1 234,56 \u20ac"`` and ``"$1,234.56"``. When both ``.`` and ``,`` occur,
+    ``"1 234,56 €"`` and ``"$1,234.56"``. When both ``.`` and ``,`` occur,
     the last one is the decimal separator.
     """
     if isinstance(text, Money):

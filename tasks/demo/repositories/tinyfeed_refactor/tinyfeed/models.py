@@ -7,7 +7,7 @@ from typing import List, Optional
 
 @dataclass
 class FeedItem:
-    """One article of a feed."""
+    """One article of a feed (« item » in RSS, « entry » in Atom)."""
 
     title: str
     link: str
