@@ -50,9 +50,11 @@ class TestSplitLoaders(unittest.TestCase):
             if isinstance(node, ast.ImportFrom):
                 for alias in node.names:
                     modules[alias.name] = node.module
-        self.assertEqual(modules.get('load_csv_entries'), 'ledgerly.storage.csv_loader')
-        self.assertEqual(modules.get('load_json_entries'), 'ledgerly.storage.json_loader')
-        self.assertEqual(modules.get('dump_json_entries'), 'ledgerly.storage.json_loader')
+        for name in ['load_csv_entries', 'load_json_entries', 'dump_json_entries']:
+            self.assertIn(name, modules, f"cli.py does not import {name}")
+        self.assertEqual(modules['load_csv_entries'], 'ledgerly.storage.csv_loader')
+        self.assertEqual(modules['load_json_entries'], 'ledgerly.storage.json_loader')
+        self.assertEqual(modules['dump_json_entries'], 'ledgerly.storage.json_loader')
 
     def test_docs_api_reference(self):
         with open('../docs/api.rst', 'r') as file:

@@ -27,7 +27,8 @@ class TestStockLedgerClass(unittest.TestCase):
                 methods[item.name] = [a.arg for a in item.args.args]
         for name in ('receive', 'issue', 'on_hand'):
             self.assertIn(name, methods, f"StockLedger has no method {name}")
-            self.assertEqual(methods[name][:2], ['self', 'sku'], f"StockLedger.{name} should take (self, sku, ...)")
+            self.assertTrue(len(methods[name]) >= 2 and methods[name][0] == 'self' and methods[name][1] == 'sku',
+                            f"StockLedger.{name} should take (self, sku, ...)")
 
     def test_init_takes_optional_levels(self):
         with open('../ledgerly/inventory/stock.py', 'r') as f:
@@ -57,13 +58,14 @@ class TestStockLedgerClass(unittest.TestCase):
     def test_package_exports_stock_ledger(self):
         with open('../ledgerly/inventory/__init__.py', 'r') as f:
             tree = ast.parse(f.read())
-        imported = set()
+        imported = []
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module == 'ledgerly.inventory.stock':
-                imported.update(alias.name for alias in node.names)
+                for alias in node.names:
+                    imported.append(alias.name)
         self.assertIn('StockLedger', imported, "ledgerly/inventory/__init__.py does not import StockLedger")
-        self.assertFalse(imported & {'receive_stock', 'issue_stock', 'stock_on_hand'},
-                         "ledgerly/inventory/__init__.py still imports the old functions")
+        for old in ['receive_stock', 'issue_stock', 'stock_on_hand']:
+            self.assertNotIn(old, imported, f"ledgerly/inventory/__init__.py still imports {old}")
 
     def test_callers_use_stock_ledger(self):
         for path in ['../ledgerly/cli.py', '../ledgerly/importers/stock_count.py',
