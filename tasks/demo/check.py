@@ -590,6 +590,9 @@ def main(argv=None):
             print("%s differs from the recomputed verdicts" % OUT_NAME, file=sys.stderr)
             if committed is not None:
                 old = json.loads(committed)
+                for part in ("schema", "python", "semantics", "tasks", "summary"):
+                    if old.get(part) != doc.get(part):
+                        print("  changed: %s" % part, file=sys.stderr)
                 old_r = {(r["task"], r["submission"]): r for r in old.get("results", [])}
                 for r in doc["results"]:
                     o = old_r.get((r["task"], r["submission"]))
