@@ -467,10 +467,25 @@ def move_strip_html():
     r("README.md", "`tinyfeed.merge`, `tinyfeed.render`,", "`tinyfeed.merge`, `tinyfeed.render`, `tinyfeed.sanitize`,")
 
 
+def rename_with_classmethod():
+    """The full rename plus a ``Money.parse_money`` alternative constructor.
+
+    The class comes first in money.py, so a depth-first walk meets the method
+    (parameters ``cls, text``) before the module-level function; CPython's
+    breadth-first ``ast.walk`` meets the module-level function first.
+    """
+    rename_parse_amount()
+    r("ledgerly/money.py", "    def is_zero(self):",
+      "    @classmethod\n    def parse_money(cls, text):\n"
+      "        \"\"\"Alternative constructor: ``Money.parse_money(\"12,50 \u20ac\")``.\"\"\"\n"
+      "        return parse_money(text)\n\n    def is_zero(self):")
+
+
 def make_patches():
     make("rename-parse-amount.solve.patch", rename_parse_amount)
     make("rename-parse-amount.partial.patch", lambda: rename_parse_amount(full=False))
     make("rename-parse-amount.syntax-error.patch", lambda: rename_parse_amount(broken=True))
+    make("rename-parse-amount.bfs-order.patch", rename_with_classmethod)
     make("move-format-table.solve.patch", move_format_table)
     make("add-log-parameter-post-entry.solve.patch", add_log_post_entry)
     make("add-log-parameter-post-entry.partial.patch", lambda: add_log_post_entry(full=False))
