@@ -12,11 +12,16 @@
 //! - [`interp`]: the Python subset the official tests use, with the `ast`, `os`, `hashlib`, `json`
 //!   and `unittest` shims, bounded by a step budget.
 //! - [`unittest`]: discovery and running of test methods, verdicts.
+//! - [`bundle`]: the task bundle model (index of tasks, per-task data).
 //! - [`report`]: the versioned output types shared by CLI, worker and app.
 
+pub mod bundle;
 pub mod interp;
 pub mod patch;
 pub mod python;
 pub mod report;
 pub mod tree;
 pub mod unittest;
+
+/// The scorer's version, written into every report.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

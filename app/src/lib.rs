@@ -1,0 +1,10 @@
+//! refscore's browser app: a Leptos client-side UI and the Web Worker that scores.
+//!
+//! The UI thread never scores: it sends requests to the worker ([`worker`]) and renders what comes
+//! back. Everything a user uploads is rendered as text, never as HTML.
+
+pub mod app;
+pub mod components;
+pub mod net;
+pub mod pages;
+pub mod worker;

@@ -1,0 +1,5 @@
+//! One module per route.
+
+pub mod about;
+pub mod not_found;
+pub mod tasks;

@@ -1,0 +1,50 @@
+// A plain static file server for dist/, like any static host: correct MIME types (application/wasm),
+// an optional sub-path (--base /refscore/), and the single-page-app fallback (unknown paths without a
+// file extension get index.html, as GitHub Pages' 404.html trick or a host rewrite rule would).
+// Usage: node scripts/static-server.mjs --dir dist [--port 8080] [--host 127.0.0.1] [--base /]
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const args = Object.fromEntries(
+  process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
+);
+const root = path.resolve(args.dir ?? 'dist');
+const port = Number(args.port ?? 8080);
+const host = args.host ?? '127.0.0.1';
+let base = args.base ?? '/';
+if (!base.endsWith('/')) base += '/';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
+  '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.txt': 'text/plain; charset=utf-8',
+};
+
+function send(res, status, file) {
+  const type = TYPES[path.extname(file)] ?? 'application/octet-stream';
+  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-cache' });
+  fs.createReadStream(file).pipe(res);
+}
+
+const server = http.createServer((req, res) => {
+  const url = new URL(req.url, 'http://x');
+  let rel = decodeURIComponent(url.pathname);
+  if (!rel.startsWith(base)) {
+    res.writeHead(404).end('not under ' + base);
+    return;
+  }
+  rel = rel.slice(base.length);
+  const file = path.resolve(root, rel);
+  if (!file.startsWith(root)) {
+    res.writeHead(403).end();
+    return;
+  }
+  if (fs.existsSync(file) && fs.statSync(file).isFile()) return send(res, 200, file);
+  if (fs.existsSync(path.join(file, 'index.html'))) return send(res, 200, path.join(file, 'index.html'));
+  if (path.extname(rel) === '') return send(res, 200, path.join(root, 'index.html'));
+  res.writeHead(404).end('not found');
+});
+server.listen(port, host, () => {
+  console.log(`refscore: serving ${root} at http://${host}:${server.address().port}${base}`);
+});

@@ -1,0 +1,46 @@
+// Shared pieces of the browser tests: start the static server on dist/, launch Debian's Chromium
+// through playwright-core (no browser download), collect console errors, save screenshots.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const OUT = path.resolve(process.env.REFSCORE_TEST_OUTPUT ?? 'test-output/e2e');
+fs.mkdirSync(OUT, { recursive: true });
+
+/** Serves `dir` under `base` on a free port; resolves to { url, close }. */
+export function serve(dir, base = '/') {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['scripts/static-server.mjs', '--dir', dir, '--port', '0', '--base', base], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    child.on('error', reject);
+    child.stdout.on('data', (chunk) => {
+      const m = /at (http:\/\/\S+)/.exec(String(chunk));
+      if (m) resolve({ url: m[1], close: () => child.kill() });
+    });
+    child.on('exit', (code) => reject(new Error(`static server exited with ${code}`)));
+  });
+}
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+}
+
+/** A new page that records console errors and uncaught exceptions into `errors`. */
+export async function newPage(browser) {
+  const page = await browser.newPage({ viewport: { width: 1366, height: 800 } });
+  const errors = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(`console: ${msg.text()}`); });
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  page.on('requestfailed', (req) => errors.push(`requestfailed: ${req.url()} ${req.failure()?.errorText}`));
+  return { page, errors };
+}
+
+export async function screenshot(page, name) {
+  await page.screenshot({ path: path.join(OUT, `${name}.png`), fullPage: true });
+}
