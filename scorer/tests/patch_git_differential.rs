@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use scorer::patch::{apply, ApplyOptions, PatchStatus};
+use scorer::patch::{apply, ApplyOptions, ApplyStep, Fallback, PatchStatus};
 use scorer::tree::{Content, FileEntry, FileMode, RepoPath, Tree};
 
 // ---------------------------------------------------------------- deterministic randomness
@@ -132,15 +132,21 @@ impl Repo {
 
     /// Plain `git apply PATCH` at the root; returns success and the resulting files.
     fn apply(&self, patch: &[u8]) -> (bool, String, Files) {
+        self.apply_with(patch, &[])
+    }
+
+    /// `git apply [extra] PATCH`, dropping `*.rej` files from the result.
+    fn apply_with(&self, patch: &[u8], extra: &[&str]) -> (bool, String, Files) {
         self.reset();
         let pf = self.home.join("p.diff");
         std::fs::write(&pf, patch).unwrap();
         let o = git(
             &self.dir,
             &self.home,
-            &["-c", "core.autocrlf=false", "apply", pf.to_str().unwrap()],
+            &[&["-c", "core.autocrlf=false", "apply"], extra, &[pf.to_str().unwrap()]].concat(),
         );
-        let files = read_files(&self.dir);
+        let mut files = read_files(&self.dir);
+        files.retain(|k, _| !k.ends_with(".rej"));
         self.reset();
         (o.status.success(), String::from_utf8_lossy(&o.stderr).into_owned(), files)
     }
@@ -525,6 +531,8 @@ struct Stats {
     cases: usize,
     git_applied: usize,
     git_failed: usize,
+    reject_cases: usize,
+    reject_git_crashed: usize,
 }
 
 fn compare(repo: &Repo, base: &Files, patch: &[u8], what: &str, stats: &mut Stats) {
@@ -573,7 +581,44 @@ fn compare(repo: &Repo, base: &Files, patch: &[u8], what: &str, stats: &mut Stat
             out.reason.as_deref().is_some_and(|r| !r.contains('\n')),
             "{what}: one-line reason"
         );
+        // The reject rung must leave exactly what `git apply --reject` leaves.
+        let (_, rej_err, git_rej) = repo.apply_with(patch, &["--reject"]);
+        if rej_err.contains("fatal: internal error") {
+            // git dies half-way when a deletion has a rejected hunk: no defined result.
+            stats.reject_git_crashed += 1;
+            return;
+        }
+        let opts = ApplyOptions { fallback: Fallback::Reject };
+        let partial = apply(&to_tree(base), patch, &opts);
+        let ours = if partial.status == PatchStatus::Applied {
+            assert_eq!(partial.step, ApplyStep::Reject, "{what}");
+            from_tree(&partial.tree)
+        } else {
+            base.clone()
+        };
+        stats.reject_cases += 1;
+        assert!(
+            ours == git_rej,
+            "{what}: --reject trees differ\ngit: {}\nours: {:?}\ndiff (ours, git): {:?}\n--- patch ---\n{}",
+            rej_err.trim(),
+            partial.reason,
+            diff_keys(&ours, &git_rej),
+            String::from_utf8_lossy(patch)
+        );
     }
+}
+
+type Shown = Option<(FileMode, String)>;
+
+fn diff_keys(a: &Files, b: &Files) -> Vec<(String, Shown, Shown)> {
+    let keys: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+    let f = |x: Option<&(FileMode, Vec<u8>)>| {
+        x.map(|(m, b)| (*m, String::from_utf8_lossy(b).into_owned()))
+    };
+    keys.into_iter()
+        .filter(|k| a.get(*k) != b.get(*k))
+        .map(|k| (k.clone(), f(a.get(k)), f(b.get(k))))
+        .collect()
 }
 
 fn seeds() -> u64 {
@@ -607,8 +652,8 @@ fn generated_git_diffs_apply_like_git() {
         }
     }
     eprintln!(
-        "differential: {} cases, git applied {}, git failed {}",
-        stats.cases, stats.git_applied, stats.git_failed
+        "differential: {} cases, git applied {}, git failed {}, --reject compared {}",
+        stats.cases, stats.git_applied, stats.git_failed, stats.reject_cases
     );
     assert!(stats.git_applied > 0 && stats.git_failed > 0);
 }

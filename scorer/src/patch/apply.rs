@@ -811,6 +811,11 @@ fn apply_data(
             if mode == Mode::Strict || f.budget_exhausted {
                 return Err(Fail { fatal: false, result: rejected, message: reason });
             }
+            if works[i].is_delete.is_yes() {
+                // git --reject dies on this ("internal error"); refusing the file is the sane
+                // reading.
+                return Err(Fail { fatal: false, result: rejected, message: reason });
+            }
             let w = &mut works[i];
             if w.rejected_hunks.is_empty() {
                 w.outcome = Some(rejected);
