@@ -727,12 +727,29 @@ fn hand_written_patches_match_git() {
         ("delete then recreate", b"diff --git a/noeol.py b/noeol.py\ndeleted file mode 100644\n--- a/noeol.py\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-x = 1\n-y = 2\n\\ No newline at end of file\ndiff --git a/noeol.py b/noeol.py\nnew file mode 100644\n--- /dev/null\n+++ b/noeol.py\n@@ -0,0 +1 @@\n+fresh\n"),
         ("whitespace errors only warn", b"--- a/pkg/mod.py\n+++ b/pkg/mod.py\n@@ -4,2 +4,2 @@\n def f():\n-    return 1\n+    return 1   \n"),
         ("hunk beyond end", b"--- a/dup.py\n+++ b/dup.py\n@@ -7,3 +7,4 @@\n pass\n pass\n+new\n pass\n"),
+        ("diff -u with context", b"--- a/pkg/mod.py\n+++ b/pkg/mod.py\n@@ -4,3 +4,3 @@\n def f():\n-    return 1\n+    return 10\n \n"),
+        ("offset search forward", b"--- a/pkg/mod.py\n+++ b/pkg/mod.py\n@@ -2,3 +2,3 @@\n def f():\n-    return 1\n+    return 10\n \n"),
+        ("offset search backward", b"--- a/pkg/mod.py\n+++ b/pkg/mod.py\n@@ -30,3 +30,3 @@\n def g():\n-    return 2\n+    return 20\n"),
+        ("offset search, far, with context", b"--- a/pkg/mod.py\n+++ b/pkg/mod.py\n@@ -40,3 +40,3 @@\n def f():\n-    return 1\n+    return 10\n \n"),
+        ("second hunk overlapping the first", b"--- a/dup.py\n+++ b/dup.py\n@@ -2,3 +2,3 @@\n pass\n-pass\n+stop\n pass\n@@ -3,3 +3,3 @@\n pass\n-pass\n+stop\n pass\n"),
+        ("whitespace error with context", b"--- a/pkg/mod.py\n+++ b/pkg/mod.py\n@@ -4,3 +4,3 @@\n def f():\n-    return 1\n+    return 1   \n \n"),
+        ("p0 guess from bare names", b"--- noeol.py\n+++ noeol.py\n@@ -1,2 +1,3 @@\n x = 1\n+z = 0\n y = 2\n\\ No newline at end of file\n"),
+        ("git diff with no-prefix", b"diff --git pkg/mod.py pkg/mod.py\n--- pkg/mod.py\n+++ pkg/mod.py\n@@ -4,3 +4,3 @@\n def f():\n-    return 1\n+    return 10\n \n"),
+        ("index line with wrong blob id", b"diff --git a/pkg/mod.py b/pkg/mod.py\nindex 0123456..89abcde 100644\n--- a/pkg/mod.py\n+++ b/pkg/mod.py\n@@ -4,3 +4,3 @@\n def f():\n-    return 1\n+    return 10\n \n"),
+        ("index mode disagrees with file", b"diff --git a/run.sh b/run.sh\nindex 0123456..89abcde 100644\n--- a/run.sh\n+++ b/run.sh\n@@ -1,2 +1,2 @@\n #!/bin/sh\n-echo hi\n+echo ho\n"),
+        ("symlink type change refused", b"diff --git a/run.sh b/run.sh\nold mode 100755\nnew mode 120000\n"),
         ("create file under a file", b"--- /dev/null\n+++ b/noeol.py/inner.py\n@@ -0,0 +1 @@\n+x\n"),
         ("create file over a folder", b"--- /dev/null\n+++ b/pkg\n@@ -0,0 +1 @@\n+x\n"),
     ];
     let mut stats = Stats::default();
     for (what, patch) in cases {
         compare(&repo, &base, patch, what, &mut stats);
+        if std::env::var_os("REFSCORE_PATCH_SHOW").is_some() {
+            let (_, err, _) = repo.apply(patch);
+            let out = apply(&to_tree(&base), patch, &ApplyOptions::default());
+            let git_first = err.lines().find(|l| l.starts_with("error") || l.starts_with("fatal"));
+            eprintln!("{what:45} git: {:70} ours: {:?}", git_first.unwrap_or("ok"), out.reason);
+        }
     }
     eprintln!(
         "hand-written: {} cases, git applied {}, git failed {}",

@@ -39,7 +39,7 @@ pub(crate) struct RunResult {
     pub first_error: Option<String>,
     /// The written tree (strict: only when every file applied).
     pub tree: Option<Tree>,
-    /// Files written (fallback modes).
+    /// Files with at least one change written (fallback modes).
     pub written: usize,
     pub rejected_hunks: usize,
     pub invalid_files: usize,
@@ -327,7 +327,7 @@ fn find_fuzzy(
             continue;
         }
         let last = nr - p.len();
-        let start = (expected + front).min(last);
+        let start = expected.saturating_add(front).min(last);
         let fits = |at: usize, budget: &mut Budget| {
             budget.spend(p.len() as u64 + 1);
             p.iter().zip(&img[at..]).all(|(a, b)| !b.patched && a.text == b.text)
@@ -378,10 +378,12 @@ fn apply_one_fragment<'a>(
     let pos = if hunk.new_pos > 0 { hunk.new_pos - 1 } else { 0 };
     let pos = isize::try_from(pos).unwrap_or(isize::MAX);
     let found = if mode == Mode::Fuzz {
-        let expected_at = (hunk.old_pos.saturating_sub(1) as isize).saturating_add(*fuzz_offset);
+        let old_at = isize::try_from(hunk.old_pos.saturating_sub(1)).unwrap_or(isize::MAX);
+        let expected_at = old_at.saturating_add(*fuzz_offset);
         let expected_at = usize::try_from(expected_at.max(0)).unwrap_or(0);
         find_fuzzy(img, &pre, hunk, expected_at, budget).map(|(at, front, back)| {
-            *fuzz_offset = at as isize - front as isize - hunk.old_pos.saturating_sub(1) as isize;
+            let at_i = isize::try_from(at).unwrap_or(isize::MAX);
+            *fuzz_offset = at_i.saturating_sub(front as isize).saturating_sub(old_at);
             (at, front, back)
         })
     } else {
@@ -849,9 +851,11 @@ fn write_out(tree: &Tree, patch: &Patch<'_>, works: &[Work]) -> Result<(Tree, us
     }
     let mut created = Vec::new();
     let mut written = 0;
-    for w in works {
+    for (w, p) in works.iter().zip(&patch.files) {
         let Some(data) = &w.result else { continue };
-        written += 1;
+        if p.hunks.is_empty() || w.rejected_hunks.len() < p.hunks.len() {
+            written += 1;
+        }
         if w.is_delete.is_yes() {
             continue;
         }
