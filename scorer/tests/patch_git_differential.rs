@@ -621,14 +621,17 @@ fn diff_keys(a: &Files, b: &Files) -> Vec<(String, Shown, Shown)> {
         .collect()
 }
 
-fn seeds() -> u64 {
-    std::env::var("REFSCORE_PATCH_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(40)
+/// Seeds to run: `REFSCORE_PATCH_SEEDS` (count, default 40) from `REFSCORE_PATCH_SEED0` (default 1).
+fn seeds() -> std::ops::RangeInclusive<u64> {
+    let var = |k: &str, d: u64| std::env::var(k).ok().and_then(|s| s.parse().ok()).unwrap_or(d);
+    let first = var("REFSCORE_PATCH_SEED0", 1);
+    first..=first + var("REFSCORE_PATCH_SEEDS", 40) - 1
 }
 
 #[test]
 fn generated_git_diffs_apply_like_git() {
     let mut stats = Stats::default();
-    for seed in 1..=seeds() {
+    for seed in seeds() {
         let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
         let base = gen_tree(&mut rng);
         let repo = Repo::new(&base);

@@ -2,7 +2,7 @@
 //! `apply.c` (`check_patch_list`, `apply_one_fragment`, `find_pos`, `match_fragment`,
 //! `write_out_results`), plus the per-hunk partial and fuzzy modes the fallback ladder uses.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::parse::{git_isspace, linelen};
@@ -107,7 +107,7 @@ fn file_mode(mode: u32) -> FileMode {
 #[derive(Clone, Copy)]
 struct Line<'a> {
     text: &'a [u8],
-    hash: u32,
+    /// git's LINE_PATCHED: written by an earlier hunk, so later hunks may not match it.
     patched: bool,
 }
 
@@ -123,7 +123,7 @@ fn hash_line(s: &[u8]) -> u32 {
 }
 
 fn line(text: &[u8]) -> Line<'_> {
-    Line { text, hash: hash_line(text), patched: false }
+    Line { text, patched: false }
 }
 
 fn split_lines(buf: &[u8]) -> Vec<Line<'_>> {
@@ -135,6 +135,67 @@ fn split_lines(buf: &[u8]) -> Vec<Line<'_>> {
         pos += len;
     }
     out
+}
+
+/// The file being patched: `head` (already passed by in-order hunks) followed by `tail[cur..]`.
+/// Hunks usually apply in order, so each line moves once instead of once per hunk; a hunk that
+/// lands in `head` falls back to a splice.
+struct Image<'a> {
+    head: Vec<Line<'a>>,
+    tail: Vec<Line<'a>>,
+    cur: usize,
+}
+
+impl<'a> Image<'a> {
+    fn new(lines: Vec<Line<'a>>) -> Self {
+        Image { head: Vec::new(), tail: lines, cur: 0 }
+    }
+
+    fn len(&self) -> usize {
+        self.head.len() + self.tail.len() - self.cur
+    }
+
+    fn iter_from(&self, k: usize) -> impl Iterator<Item = &Line<'a>> + '_ {
+        let h = self.head.len();
+        let in_head = self.head.get(k.min(h)..).unwrap_or(&[]);
+        let t0 = self.cur + k.saturating_sub(h);
+        in_head.iter().chain(self.tail.get(t0.min(self.tail.len())..).unwrap_or(&[]).iter())
+    }
+
+    /// Replaces lines `at..at + n` by `post`, marking them patched.
+    fn replace(&mut self, at: usize, n: usize, post: &[Line<'a>]) {
+        let marked = post.iter().map(|l| Line { text: l.text, patched: true });
+        let h = self.head.len();
+        if at >= h {
+            let t0 = self.cur + (at - h);
+            self.head.extend_from_slice(&self.tail[self.cur..t0]);
+            self.head.extend(marked);
+            self.cur = t0 + n;
+        } else {
+            self.head.extend_from_slice(&self.tail[self.cur..]);
+            self.cur = self.tail.len();
+            self.head.splice(at..at + n, marked);
+        }
+    }
+}
+
+impl<'a> std::ops::Index<usize> for Image<'a> {
+    type Output = Line<'a>;
+    fn index(&self, k: usize) -> &Line<'a> {
+        let h = self.head.len();
+        if k < h {
+            &self.head[k]
+        } else {
+            &self.tail[self.cur + k - h]
+        }
+    }
+}
+
+fn show_iter<'x, 'a: 'x>(lines: impl Iterator<Item = &'x Line<'a>>) -> Vec<String> {
+    lines
+        .take(MAX_REPORT_LINES)
+        .map(|l| lossy(l.text.strip_suffix(b"\n").unwrap_or(l.text)))
+        .collect()
 }
 
 fn show(lines: &[Line<'_>]) -> Vec<String> {
@@ -206,7 +267,7 @@ impl Budget {
 
 /// git's `match_fragment` with default options (no whitespace fixing or ignoring).
 fn match_fragment(
-    img: &[Line<'_>],
+    img: &Image<'_>,
     pre: &[Line<'_>],
     lno: usize,
     match_beginning: bool,
@@ -223,26 +284,36 @@ fn match_fragment(
     if match_beginning && lno != 0 {
         return false;
     }
+    // git compares whitespace-blind line hashes first; equal texts have equal hashes, so the
+    // hashes are only computed where the texts differ.
+    let mut all_equal = true;
     for i in 0..n {
         let l = &img[lno + i];
-        if l.patched || l.hash != pre[i].hash {
+        if l.patched {
             budget.spend(i as u64 + 1);
             return false;
+        }
+        if l.text != pre[i].text {
+            if hash_line(l.text) != hash_line(pre[i].text) {
+                budget.spend(i as u64 + 1);
+                return false;
+            }
+            all_equal = false;
         }
     }
     budget.spend(n as u64 + 1);
     // memcmp of the concatenated preimage against the image bytes at this line.
-    if pre.iter().zip(&img[lno..]).all(|(p, l)| p.text == l.text) {
+    if all_equal {
         return true;
     }
     let pre_len: usize = pre.iter().map(|l| l.text.len()).sum();
-    let rest = img[lno..].iter().flat_map(|l| l.text.iter());
+    let rest = img.iter_from(lno).flat_map(|l| l.text.iter());
     let avail: usize = if match_end {
-        img[lno..].iter().map(|l| l.text.len()).sum()
+        img.iter_from(lno).map(|l| l.text.len()).sum()
     } else {
         // only whether at least pre_len bytes remain matters
         let mut s = 0usize;
-        for l in &img[lno..] {
+        for l in img.iter_from(lno) {
             s += l.text.len();
             if s >= pre_len {
                 break;
@@ -258,7 +329,7 @@ fn match_fragment(
 
 /// git's `find_pos`: try `line`, then alternately one further forward and backward.
 fn find_pos(
-    img: &[Line<'_>],
+    img: &Image<'_>,
     pre: &[Line<'_>],
     line: isize,
     match_beginning: bool,
@@ -309,7 +380,7 @@ fn find_pos(
 /// GNU patch-like search: any position, exact lines, up to [`FUZZ_LINES`] context lines ignored
 /// at each end. Returns (position, lines dropped at the front, lines dropped at the back).
 fn find_fuzzy(
-    img: &[Line<'_>],
+    img: &Image<'_>,
     pre: &[Line<'_>],
     hunk: &Hunk<'_>,
     expected: usize,
@@ -330,7 +401,7 @@ fn find_fuzzy(
         let start = expected.saturating_add(front).min(last);
         let fits = |at: usize, budget: &mut Budget| {
             budget.spend(p.len() as u64 + 1);
-            p.iter().zip(&img[at..]).all(|(a, b)| !b.patched && a.text == b.text)
+            p.iter().zip(img.iter_from(at)).all(|(a, b)| !b.patched && a.text == b.text)
         };
         let mut d = 0usize;
         loop {
@@ -364,13 +435,13 @@ struct HunkFail {
 
 /// Applies one hunk to `img` (git's `apply_one_fragment` with default options).
 fn apply_one_fragment<'a>(
-    img: &mut Vec<Line<'a>>,
+    img: &mut Image<'a>,
     hunk: &Hunk<'a>,
     mode: Mode,
     fuzz_offset: &mut isize,
     budget: &mut Budget,
 ) -> Result<(), HunkFail> {
-    let Some(Images { pre, mut post }) = build_images(hunk) else {
+    let Some(Images { pre, post }) = build_images(hunk) else {
         return Err(HunkFail { expected: Vec::new(), found: Vec::new(), budget_exhausted: false });
     };
     let match_beginning = hunk.old_pos == 0 || hunk.old_pos == 1;
@@ -394,17 +465,13 @@ fn apply_one_fragment<'a>(
         let end = start.saturating_add(pre.len()).min(img.len());
         return Err(HunkFail {
             expected: show(&pre),
-            found: show(&img[start..end]),
+            found: show_iter(img.iter_from(start).take(end - start)),
             budget_exhausted: budget.steps > MAX_STEPS,
         });
     };
     let pre_n = pre.len() - front - back;
     let post_end = post.len().saturating_sub(back).max(front.min(post.len()));
-    let post_slice = &mut post[front.min(post_end)..post_end];
-    for l in post_slice.iter_mut() {
-        l.patched = true;
-    }
-    img.splice(at..at + pre_n, post_slice.iter().copied());
+    img.replace(at, pre_n, &post[front.min(post_end)..post_end]);
     Ok(())
 }
 
@@ -434,11 +501,12 @@ pub(crate) fn run(tree: &Tree, patch: &Patch<'_>, mode: Mode) -> RunResult {
             }
         }
     }
-    let mut budget = Budget { steps: 0 };
+    let mut ctx =
+        Ctx { tree, fn_table, syms: Symlinks::new(patch), mode, budget: Budget { steps: 0 } };
     let mut first_error: Option<String> = None;
     let mut fatal_at: Option<usize> = None;
     for i in 0..works.len() {
-        match check_patch(tree, patch, &mut works, i, &mut fn_table, mode, &mut budget) {
+        match check_patch(&mut ctx, patch, &mut works, i) {
             Ok(()) => {
                 works[i].outcome = Some(match works[i].rejected_hunks.first() {
                     None => FileResult::Applied,
@@ -546,8 +614,37 @@ fn tree_entry<'t>(tree: &'t Tree, name: &[u8]) -> Option<&'t FileEntry> {
     lookup_path(name).and_then(|p| tree.get(&p))
 }
 
-/// Is some leading folder of `name` a symlink in the tree (git's `path_is_beyond_symlink`)?
-fn beyond_symlink(tree: &Tree, patch: &Patch<'_>, works: &[Work], name: &[u8]) -> bool {
+/// Symlinks the patch removes or keeps (git's `prepare_symlink_changes`, from the headers).
+struct Symlinks {
+    kept: HashSet<Vec<u8>>,
+    removed: HashSet<Vec<u8>>,
+}
+
+impl Symlinks {
+    fn new(patch: &Patch<'_>) -> Symlinks {
+        let mut kept = HashSet::new();
+        let mut removed = HashSet::new();
+        for p in &patch.files {
+            if let Some(o) = &p.old_name {
+                if p.old_mode & S_IFMT == S_IFLNK && (p.is_rename || p.is_delete.truthy()) {
+                    removed.insert(o.clone());
+                }
+            }
+            if let Some(n) = &p.new_name {
+                if p.new_mode & S_IFMT == S_IFLNK {
+                    kept.insert(n.clone());
+                }
+            }
+        }
+        Symlinks { kept, removed }
+    }
+}
+
+/// Is some leading folder of `name` a symlink (git's `path_is_beyond_symlink`)?
+fn beyond_symlink(tree: &Tree, syms: &Symlinks, name: &[u8]) -> bool {
+    if syms.kept.is_empty() && syms.removed.is_empty() && !name.contains(&b'/') {
+        return false;
+    }
     let mut end = name.len();
     while let Some(slash) = name[..end].iter().rposition(|&c| c == b'/') {
         end = slash;
@@ -555,18 +652,10 @@ fn beyond_symlink(tree: &Tree, patch: &Patch<'_>, works: &[Work], name: &[u8]) -
             break;
         }
         let dir = &name[..end];
-        let kept = works
-            .iter()
-            .any(|w| w.new_name.as_deref() == Some(dir) && w.new_mode & S_IFMT == S_IFLNK);
-        if kept {
+        if syms.kept.contains(dir) {
             return true;
         }
-        let removed = works.iter().zip(&patch.files).any(|(w, p)| {
-            w.old_name.as_deref() == Some(dir)
-                && w.old_mode & S_IFMT == S_IFLNK
-                && (p.is_rename || w.is_delete.truthy())
-        });
-        if removed {
+        if syms.removed.contains(dir) {
             continue;
         }
         if tree_entry(tree, dir).is_some_and(|e| e.mode == FileMode::Symlink) {
@@ -576,21 +665,28 @@ fn beyond_symlink(tree: &Tree, patch: &Patch<'_>, works: &[Work], name: &[u8]) -
     false
 }
 
+/// What `check_patch` shares across files.
+struct Ctx<'t> {
+    tree: &'t Tree,
+    fn_table: HashMap<Vec<u8>, FnEntry>,
+    syms: Symlinks,
+    mode: Mode,
+    budget: Budget,
+}
+
 /// git's `check_patch` for file `i`: preimage, creation target, modes, path safety, then the
 /// hunks (`apply_data`). Leaves the new content in `works[i].result`.
 fn check_patch(
-    tree: &Tree,
+    ctx: &mut Ctx<'_>,
     patch: &Patch<'_>,
     works: &mut [Work],
     i: usize,
-    fn_table: &mut HashMap<Vec<u8>, FnEntry>,
-    mode: Mode,
-    budget: &mut Budget,
 ) -> Result<(), Fail> {
+    let tree = ctx.tree;
     let p = &patch.files[i];
     // --- check_preimage ---
     if let Some(old) = works[i].old_name.clone() {
-        let previous = previous_patch(p, &works[i], fn_table)?;
+        let previous = previous_patch(p, &works[i], &ctx.fn_table)?;
         let st_mode;
         if let Some(j) = previous {
             st_mode = works[j].new_mode;
@@ -634,12 +730,12 @@ fn check_patch(
     let new_name = works[i].new_name.clone();
     // --- creation target ---
     let ok_if_exists = new_name.as_ref().is_some_and(|n| {
-        matches!(fn_table.get(n), Some(FnEntry::WasDeleted) | Some(FnEntry::ToBeDeleted))
+        matches!(ctx.fn_table.get(n), Some(FnEntry::WasDeleted) | Some(FnEntry::ToBeDeleted))
     });
     if let Some(n) = &new_name {
         if works[i].is_new.is_yes() || p.is_rename || p.is_copy {
             let exists = tree_entry(tree, n).is_some();
-            if exists && !ok_if_exists && !beyond_symlink(tree, patch, works, n) {
+            if exists && !ok_if_exists && !beyond_symlink(tree, &ctx.syms, n) {
                 return Err(invalid(format!("{}: already exists in working directory", lossy(n))));
             }
             let w = &mut works[i];
@@ -704,7 +800,7 @@ fn check_patch(
     }
     if !works[i].is_delete.truthy() {
         if let Some(n) = &new_name {
-            if beyond_symlink(tree, patch, works, n) {
+            if beyond_symlink(tree, &ctx.syms, n) {
                 return Err(invalid(format!(
                     "affected file '{}' is beyond a symbolic link",
                     lossy(n)
@@ -714,7 +810,7 @@ fn check_patch(
     }
     // --- apply_data ---
     let name = lossy(old_name.as_ref().or(new_name.as_ref()).map_or(&[][..], |v| v));
-    let data = apply_data(tree, patch, works, i, fn_table, mode, budget, &name)?;
+    let data = apply_data(ctx, patch, works, i, &name)?;
     let w = &mut works[i];
     if w.is_delete.is_yes() {
         let leaves = match &data {
@@ -728,29 +824,26 @@ fn check_patch(
     w.result = Some(data);
     // add_to_fn_table
     if let Some(n) = &w.new_name {
-        fn_table.insert(n.clone(), FnEntry::Patch(i));
+        ctx.fn_table.insert(n.clone(), FnEntry::Patch(i));
     }
     if w.new_name.is_none() || p.is_rename {
         if let Some(o) = &w.old_name {
-            fn_table.insert(o.clone(), FnEntry::WasDeleted);
+            ctx.fn_table.insert(o.clone(), FnEntry::WasDeleted);
         }
     }
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
 fn apply_data(
-    tree: &Tree,
+    ctx: &mut Ctx<'_>,
     patch: &Patch<'_>,
     works: &mut [Work],
     i: usize,
-    fn_table: &HashMap<Vec<u8>, FnEntry>,
-    mode: Mode,
-    budget: &mut Budget,
     name: &str,
 ) -> Result<Data, Fail> {
+    let (tree, mode) = (ctx.tree, ctx.mode);
     let p = &patch.files[i];
-    let base: Data = match previous_patch(p, &works[i], fn_table)? {
+    let base: Data = match previous_patch(p, &works[i], &ctx.fn_table)? {
         Some(j) => works[j].result.clone().unwrap_or(Data::Bytes(Arc::from(&b""[..]))),
         None => match &works[i].old_name {
             None => Data::Bytes(Arc::from(&b""[..])),
@@ -796,10 +889,11 @@ fn apply_data(
             return Ok(Data::Blob(p.new_oid_prefix.clone()));
         }
     };
-    let mut img = split_lines(&bytes);
+    let mut img = Image::new(split_lines(&bytes));
     let mut fuzz_offset: isize = 0;
     for (nth, hunk) in p.hunks.iter().enumerate() {
-        if let Err(f) = apply_one_fragment(&mut img, hunk, mode, &mut fuzz_offset, budget) {
+        if let Err(f) = apply_one_fragment(&mut img, hunk, mode, &mut fuzz_offset, &mut ctx.budget)
+        {
             let mut reason = format!("patch failed: {name}:{}", hunk.old_pos);
             if f.budget_exhausted {
                 reason.push_str(" (search budget exhausted)");
@@ -825,9 +919,9 @@ fn apply_data(
             w.rejected_hunks.push(nth + 1);
         }
     }
-    let total: usize = img.iter().map(|l| l.text.len()).sum();
+    let total: usize = img.iter_from(0).map(|l| l.text.len()).sum();
     let mut out = Vec::with_capacity(total);
-    for l in &img {
+    for l in img.iter_from(0) {
         out.extend_from_slice(l.text);
     }
     Ok(Data::Bytes(Arc::from(out)))

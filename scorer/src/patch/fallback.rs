@@ -61,7 +61,8 @@ pub(crate) fn apply_with_ladder(tree: &Tree, bytes: &[u8], opts: &ApplyOptions) 
     };
     let partial = run(tree, &patch, mode);
     match partial.tree {
-        Some(t) if partial.written > 0 => {
+        // Applied when it changed something (a rename whose hunks all failed still moves).
+        Some(t) if partial.written > 0 || t != *tree => {
             let mut reason =
                 format!("strict apply failed ({strict_reason}); applied by the {label} fallback");
             if partial.rejected_hunks > 0 || partial.invalid_files > 0 {
