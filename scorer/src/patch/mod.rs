@@ -109,18 +109,26 @@ impl PatchError {
     }
 }
 
-/// How far [`apply`] may go beyond the official strict rule.
+/// How far [`apply`] may go beyond the official strict rule. Each rung runs only when the strict
+/// one failed, and the outcome's [`ApplyStep`] names the rung that produced the tree, so a
+/// fallback result is never mistaken for the official verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Fallback {
     /// Strict `git apply` only: the official rule.
     #[default]
     None,
-    /// Strict, then `git apply --reject`-like: hunks and files that apply are kept, the others
-    /// are reported as rejected.
+    /// Strict, then `git apply --reject`: every file change git accepts is written, hunks that do
+    /// not match are left out and reported (`FileResult::Rejected`, `rejected_hunks`). The result
+    /// is byte-identical to real `git apply --reject` (differential test), except for a deletion
+    /// with a rejected hunk, where git dies ("internal error") and the file is left untouched here.
     Reject,
-    /// Strict, then GNU-`patch`-like: each hunk is searched anywhere in the file, ignoring up to
-    /// [`FUZZ_LINES`] context lines at each end; hunks that still do not apply are rejected.
+    /// Strict, then the partial rung with GNU-`patch`-like matching instead of git's: each hunk is
+    /// searched anywhere in the file from its expected line (shifted by the previous hunk's
+    /// offset), without git's start/end anchoring, ignoring up to [`FUZZ_LINES`] context lines
+    /// at each end; hunks that still do not match are rejected and reported. At fuzz 0 this
+    /// matches wherever the reject rung would, so the ladder strict → reject → fuzz collapses to
+    /// strict → fuzz.
     Fuzz,
 }
 
@@ -167,19 +175,14 @@ pub enum FileChangeKind {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "result", rename_all = "snake_case")]
 pub enum FileResult {
+    /// This file's change applies. With an overall `failed` status nothing was written: git
+    /// applies all or nothing, and another file failed.
     Applied,
     /// A hunk (1-based `hunk`) whose preimage was not found; `expected` are the hunk's old lines,
     /// `found` the file's lines where the header said they would be.
-    Rejected {
-        hunk: usize,
-        reason: String,
-        expected: Vec<String>,
-        found: Vec<String>,
-    },
+    Rejected { hunk: usize, reason: String, expected: Vec<String>, found: Vec<String> },
     /// The file change cannot be applied at all (missing file, existing target, bad path…).
-    Invalid {
-        reason: String,
-    },
+    Invalid { reason: String },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
