@@ -696,9 +696,10 @@ fn check_patch(
                 None => {
                     let dir = lookup_path(&old).is_some_and(|rp| tree.is_dir(rp.as_str()));
                     if dir {
-                        return Err(invalid(format!("{}: wrong type", lossy(&old))));
-                    }
-                    if works[i].is_new == Tri::Unknown {
+                        // git stats a folder as a gitlink and later drops the hunks
+                        // ("submodule patch without index"): the change is a no-op.
+                        st_mode = S_IFGITLINK;
+                    } else if works[i].is_new == Tri::Unknown {
                         let w = &mut works[i];
                         w.is_new = Tri::Yes;
                         w.is_delete = Tri::No;
@@ -793,10 +794,6 @@ fn check_patch(
                 }
             }
         }
-        if w.old_mode & S_IFMT == S_IFGITLINK || w.new_mode & S_IFMT == S_IFGITLINK {
-            let n = lossy(w.new_name.as_ref().or(w.old_name.as_ref()).map_or(&[][..], |v| v));
-            return Err(invalid(format!("{n}: submodule changes are not supported")));
-        }
     }
     if !works[i].is_delete.truthy() {
         if let Some(n) = &new_name {
@@ -843,6 +840,9 @@ fn apply_data(
 ) -> Result<Data, Fail> {
     let (tree, mode) = (ctx.tree, ctx.mode);
     let p = &patch.files[i];
+    if works[i].old_mode & S_IFMT == S_IFGITLINK && works[i].old_name.is_some() {
+        return Ok(Data::Bytes(Arc::from(&b""[..])));
+    }
     let base: Data = match previous_patch(p, &works[i], &ctx.fn_table)? {
         Some(j) => works[j].result.clone().unwrap_or(Data::Bytes(Arc::from(&b""[..]))),
         None => match &works[i].old_name {
@@ -956,6 +956,11 @@ fn write_out(tree: &Tree, patch: &Patch<'_>, works: &[Work]) -> Result<(Tree, us
         let Some(n) = &w.new_name else { continue };
         let rp = to_repo_path(n).map_err(|e| format!("invalid path '{}': {e}", lossy(n)))?;
         let mode = if w.new_mode == 0 { S_IFREG | 0o644 } else { w.new_mode };
+        if matches!(mode & S_IFMT, 0 | S_IFGITLINK) {
+            // git makes an (empty) directory for a gitlink or a mode without a file type;
+            // folders are derived here, so nothing is written.
+            continue;
+        }
         let content = match data {
             Data::Bytes(b) => Content::Bytes(b.clone()),
             Data::Blob(id) => Content::BlobOnly(id.clone()),

@@ -653,6 +653,9 @@ impl<'a> Parser<'a> {
     ) -> Result<Option<(usize, usize, FilePatch<'a>)>, PatchError> {
         let buf = &self.buf[start..];
         let mut offset = 0usize;
+        // One patch for the whole scan, as in git: a `diff --git` line without extended headers
+        // is skipped but leaves its names and "not new, not deleted" behind for what follows.
+        let mut patch = new_patch(self.linenr);
         while offset < buf.len() {
             let size = buf.len() - offset;
             let line = &buf[offset..];
@@ -675,7 +678,7 @@ impl<'a> Parser<'a> {
                 break;
             }
             if line.starts_with(b"diff --git ") {
-                let mut patch = new_patch(self.linenr);
+                patch.line = self.linenr;
                 let hdr = self.parse_git_diff_header(line, len, &mut patch)?;
                 if hdr <= len {
                     offset += len;
@@ -695,7 +698,7 @@ impl<'a> Parser<'a> {
                 self.linenr += 1;
                 continue;
             }
-            let mut patch = new_patch(self.linenr);
+            patch.line = self.linenr;
             self.parse_traditional_patch(&line[4..len], &line[len + 4..len + nextlen], &mut patch)?;
             self.linenr += 2;
             return Ok(Some((offset, len + nextlen, patch)));
