@@ -44,7 +44,19 @@ fn cpython(files: &[PathBuf]) -> Vec<serde_json::Value> {
 }
 
 /// Our side, in the same shape: Ok(dump) or Err((class, msg, lineno, offset)).
+/// Runs on a thread with a large stack: the debug build's frames are several times larger than the
+/// release / wasm ones, and the fixtures include trees right below CPython's depth limit.
 fn ours(path: &Path) -> Result<String, (String, String, u32, u32)> {
+    let path = path.to_path_buf();
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(move || ours_inner(&path))
+        .expect("spawn")
+        .join()
+        .expect("parse thread panicked")
+}
+
+fn ours_inner(path: &Path) -> Result<String, (String, String, u32, u32)> {
     let bytes = std::fs::read(path).expect("read fixture");
     let res = decode_source(&bytes).and_then(|src| parse_tree(&src, "<unknown>"));
     match res {

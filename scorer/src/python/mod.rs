@@ -72,6 +72,7 @@ impl SyntaxError {
     pub fn message(&self) -> String {
         match self.kind {
             ErrorKind::RecursionError | ErrorKind::MemoryError => self.msg.clone(),
+            _ if self.lineno == 0 => self.msg.clone(),
             _ => format!("{} ({}, line {})", self.msg, self.filename, self.lineno),
         }
     }

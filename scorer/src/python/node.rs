@@ -169,8 +169,19 @@ fn leaf(class: &'static NodeClass) -> Field {
     node(class, Vec::new(), None)
 }
 
+/// An identifier as CPython stores it: NFKC-normalised when not ASCII (PEP 3131).
 fn ident(s: &syntax::Identifier) -> Field {
-    Field::Str(s.as_str().to_string())
+    Field::Str(normalize_identifier(s.as_str()))
+}
+
+/// PEP 3131 normalisation of a non-ASCII identifier (rustpython keeps the source spelling).
+pub fn normalize_identifier(s: &str) -> String {
+    if s.is_ascii() {
+        s.to_string()
+    } else {
+        use unicode_normalization::UnicodeNormalization;
+        s.nfkc().collect()
+    }
 }
 
 fn opt_ident(s: &Option<syntax::Identifier>) -> Field {
@@ -246,7 +257,7 @@ impl Converter<'_> {
     fn renamed(&self, offset: u32, s: &syntax::Identifier) -> Field {
         if !self.renames.is_empty() {
             if let Some((_, orig)) = self.renames.iter().find(|(o, _)| *o == offset) {
-                return Field::Str(orig.clone());
+                return Field::Str(normalize_identifier(orig));
             }
         }
         ident(s)

@@ -18,13 +18,20 @@ pub(crate) struct ScanError {
     /// Fatal errors must be reported without parsing (too deep to parse safely); the others are
     /// reported only if the parser does not fail earlier.
     pub fatal: bool,
+    /// Where the tokenizer meets the problem (for ordering against parser errors).
+    pub at: usize,
 }
 
 /// What the scan learned.
 #[derive(Debug, Default)]
 pub(crate) struct Scan {
-    /// The first tokenizer-level error, if any.
+    /// The first tokenizer-level error, if any (reported only when the parser fails too).
     pub error: Option<ScanError>,
+    /// An error CPython raises even where rustpython parses fine (backslash or `#` in an
+    /// f-string expression), or a fatal one.
+    pub reject: Option<ScanError>,
+    /// Brackets open at the `stop` offset, innermost last: (bracket, offset).
+    pub open: Vec<(u8, usize)>,
     /// `'(' was never closed`: reported when the parser fails at the end of the input.
     pub unclosed: Option<ScanError>,
 }
@@ -45,30 +52,53 @@ struct Scanner<'a> {
     /// Depth-increasing tokens per bracket level (index 0 = outside brackets).
     counts: Vec<usize>,
     indents: Vec<usize>,
+    /// Consecutive prefix operators (`-`, `+`, `~`, `not`): CPython's parser recursion.
+    unary_run: usize,
+    stop: usize,
     out: Scan,
 }
 
 fn err(msg: impl Into<String>, offset: usize, kind: ErrorKind, fatal: bool) -> ScanError {
-    ScanError { msg: msg.into(), offset, kind, fatal }
+    ScanError { msg: msg.into(), offset, kind, fatal, at: offset }
 }
 
 pub(crate) fn scan(src: &str) -> Scan {
+    scan_until(src, usize::MAX)
+}
+
+/// Scans up to byte `stop` (the brackets open there end up in `Scan::open`).
+pub(crate) fn scan_until(src: &str, stop: usize) -> Scan {
     let mut sc = Scanner {
         s: src.as_bytes(),
         i: 0,
         brackets: Vec::new(),
         counts: vec![0],
         indents: vec![0],
+        unary_run: 0,
+        stop,
         out: Scan::default(),
     };
     if src.starts_with('\u{feff}') {
-        sc.out.error =
-            Some(err("invalid non-printable character U+FEFF", 0, ErrorKind::SyntaxError, false));
+        let e = err("invalid non-printable character U+FEFF", 0, ErrorKind::SyntaxError, true);
+        sc.out.reject = Some(e);
+        return sc.out;
+    }
+    if let Some(p) = src.find('\0') {
+        let e =
+            err("source code string cannot contain null bytes", p, ErrorKind::SyntaxError, true);
+        sc.out.reject = Some(e);
         return sc.out;
     }
     sc.run();
+    sc.out.open = std::mem::take(&mut sc.brackets);
+    if let Some(e) = sc.out.error.as_ref().filter(|e| e.fatal) {
+        sc.out.reject = Some(e.clone());
+    }
     sc.out
 }
+
+/// CPython's parser overflows its stack (MemoryError) at about this many nested prefix operators.
+const MAX_UNARY_RUN: usize = 5966;
 
 fn is_ident_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_' || c >= 0x80
@@ -97,6 +127,15 @@ impl Scanner<'_> {
                 ErrorKind::RecursionError,
                 true,
             ));
+            return false;
+        }
+        true
+    }
+
+    fn unary(&mut self) -> bool {
+        self.unary_run += 1;
+        if self.unary_run >= MAX_UNARY_RUN {
+            self.set_error(err("", self.i, ErrorKind::MemoryError, true));
             return false;
         }
         true
@@ -148,9 +187,13 @@ impl Scanner<'_> {
 
     fn run(&mut self) {
         let mut line_start = true;
-        while self.i < self.s.len() {
+        while self.i < self.s.len() && self.i < self.stop {
             if self.out.error.as_ref().is_some_and(|e| e.fatal) {
                 return;
+            }
+            let c0 = self.s[self.i];
+            if !matches!(c0, b'-' | b'+' | b'~' | b' ' | b'\t' | b'n') {
+                self.unary_run = 0;
             }
             if line_start && self.brackets.is_empty() {
                 line_start = false;
@@ -265,8 +308,13 @@ impl Scanner<'_> {
                         self.i += 1;
                     }
                 }
-                b'+' | b'-' | b'*' | b'/' | b'%' | b'@' | b'&' | b'|' | b'^' | b'~' | b'<'
-                | b'>' => {
+                b'+' | b'-' | b'~' => {
+                    if !self.unary() || !self.bump_depth() {
+                        return;
+                    }
+                    self.i += 1;
+                }
+                b'*' | b'/' | b'%' | b'@' | b'&' | b'|' | b'^' | b'<' | b'>' => {
                     if !self.bump_depth() {
                         return;
                     }
@@ -286,10 +334,17 @@ impl Scanner<'_> {
                         if !self.string(start, self.i, f) {
                             return;
                         }
-                    } else if matches!(word, b"not" | b"lambda" | b"await" | b"if" | b"else")
-                        && !self.bump_depth()
-                    {
-                        return;
+                    } else if word == b"not" {
+                        if !self.unary() || !self.bump_depth() {
+                            return;
+                        }
+                    } else {
+                        self.unary_run = 0;
+                        if matches!(word, b"lambda" | b"await" | b"if" | b"else")
+                            && !self.bump_depth()
+                        {
+                            return;
+                        }
                     }
                 }
                 _ => self.i += 1,
@@ -305,21 +360,89 @@ impl Scanner<'_> {
         }
     }
 
+    /// Skips a number literal, noting CPython's tokenizer errors about it.
     fn number(&mut self) {
-        while self.i < self.s.len() {
-            let c = self.s[self.i];
-            if c.is_ascii_alphanumeric() || c == b'_' || c == b'.' {
-                // An exponent sign belongs to the number.
-                if matches!(c, b'e' | b'E')
-                    && matches!(self.s.get(self.i + 1), Some(b'+' | b'-'))
-                    && !self.s[..self.i].starts_with(b"0x")
-                {
-                    self.i += 2;
-                    continue;
-                }
+        let start = self.i;
+        let s = self.s;
+        let at = |j: usize| s.get(j).copied().unwrap_or(0);
+        if at(start) == b'0' && matches!(at(start + 1), b'x' | b'X' | b'o' | b'O' | b'b' | b'B') {
+            self.i += 2;
+            while is_ident_char(at(self.i)) {
                 self.i += 1;
+            }
+            return;
+        }
+        let mut kind = "decimal";
+        let mut is_int = true;
+        let digits = |this: &mut Self| -> bool {
+            // digits with single underscores between them
+            while at(this.i).is_ascii_digit() || at(this.i) == b'_' {
+                if at(this.i) == b'_' && !at(this.i + 1).is_ascii_digit() {
+                    let e = err("invalid decimal literal", this.i, ErrorKind::SyntaxError, false);
+                    this.set_error(e);
+                    this.i += 1;
+                    return false;
+                }
+                this.i += 1;
+            }
+            true
+        };
+        if !digits(self) {
+            return;
+        }
+        if at(self.i) == b'.' {
+            is_int = false;
+            self.i += 1;
+            if !digits(self) {
+                return;
+            }
+        }
+        if matches!(at(self.i), b'e' | b'E') {
+            let save = self.i;
+            let mut j = self.i + 1;
+            if matches!(at(j), b'+' | b'-') {
+                j += 1;
+            }
+            if at(j).is_ascii_digit() {
+                is_int = false;
+                self.i = j;
+                if !digits(self) {
+                    return;
+                }
             } else {
-                break;
+                self.i = save;
+            }
+        }
+        if matches!(at(self.i), b'j' | b'J') {
+            is_int = false;
+            kind = "imaginary";
+            self.i += 1;
+        }
+        let text = &s[start..self.i];
+        if is_int
+            && text.first() == Some(&b'0')
+            && text.iter().any(|c| c.is_ascii_digit() && *c != b'0')
+        {
+            let e = err(
+                "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers",
+                start,
+                ErrorKind::SyntaxError,
+                false,
+            );
+            self.set_error(e);
+            return;
+        }
+        let c = at(self.i);
+        if is_ident_char(c) {
+            let rest = &s[self.i..];
+            let keyword_follows =
+                [&b"and"[..], b"else", b"for", b"if", b"in", b"is", b"or", b"not"]
+                    .iter()
+                    .any(|k| rest.starts_with(k));
+            if !keyword_follows {
+                let e =
+                    err(format!("invalid {kind} literal"), start, ErrorKind::SyntaxError, false);
+                self.set_error(e);
             }
         }
     }
@@ -330,11 +453,7 @@ impl Scanner<'_> {
         while j < offset && j < self.s.len() {
             match self.s[j] {
                 b'\n' => line += 1,
-                b'\r' => {
-                    if self.s.get(j + 1) != Some(&b'\n') {
-                        line += 1;
-                    }
-                }
+                b'\r' if self.s.get(j + 1) != Some(&b'\n') => line += 1,
                 _ => {}
             }
             j += 1;
@@ -351,16 +470,29 @@ impl Scanner<'_> {
         // f-string expression tracking: nesting of `{` replacement fields; inside one, bracket
         // depth and whether we are in the format spec.
         let mut fields: Vec<(usize, bool)> = Vec::new(); // (bracket depth, in_spec)
+        let mut fstring_error: Option<&'static str> = None;
         while self.i < self.s.len() {
             let c = self.s[self.i];
             if c == quote {
-                if !triple {
-                    self.i += 1;
-                    return true;
-                }
-                if self.s.get(self.i + 1) == Some(&quote) && self.s.get(self.i + 2) == Some(&quote)
+                let close = if !triple {
+                    Some(1)
+                } else if self.s.get(self.i + 1) == Some(&quote)
+                    && self.s.get(self.i + 2) == Some(&quote)
                 {
-                    self.i += 3;
+                    Some(3)
+                } else {
+                    None
+                };
+                if let Some(n) = close {
+                    self.i += n;
+                    if let Some(msg) = fstring_error {
+                        // CPython 3.11 reports it at the end of the string token.
+                        if self.out.reject.is_none() {
+                            let mut e = err(msg, self.i, ErrorKind::SyntaxError, false);
+                            e.at = start;
+                            self.out.reject = Some(e);
+                        }
+                    }
                     return true;
                 }
                 self.i += 1;
@@ -380,12 +512,8 @@ impl Scanner<'_> {
             let in_expr = fields.last().is_some_and(|&(_, spec)| !spec);
             if c == b'\\' {
                 if fstring && in_expr {
-                    self.set_error(err(
-                        "f-string expression part cannot include a backslash",
-                        start,
-                        ErrorKind::SyntaxError,
-                        false,
-                    ));
+                    fstring_error
+                        .get_or_insert("f-string expression part cannot include a backslash");
                 }
                 self.i += if self.s.get(self.i + 1) == Some(&b'\r')
                     && self.s.get(self.i + 2) == Some(&b'\n')
@@ -443,12 +571,7 @@ impl Scanner<'_> {
                         }
                     }
                     b'#' if in_expr => {
-                        self.set_error(err(
-                            "f-string expression part cannot include '#'",
-                            start,
-                            ErrorKind::SyntaxError,
-                            false,
-                        ));
+                        fstring_error.get_or_insert("f-string expression part cannot include '#'");
                     }
                     b'\'' | b'"' if in_expr => {
                         // A nested string of the other quote kind: skip it.
@@ -460,6 +583,11 @@ impl Scanner<'_> {
                         {
                             if matches!(self.s[self.i], b'\n' | b'\r') && !triple {
                                 break;
+                            }
+                            if self.s[self.i] == b'\\' {
+                                fstring_error.get_or_insert(
+                                    "f-string expression part cannot include a backslash",
+                                );
                             }
                             self.i += 1;
                         }
@@ -473,7 +601,7 @@ impl Scanner<'_> {
             }
             self.i += 1;
         }
-        let line = self.line_of(self.s.len());
+        let line = self.line_of(last_char(self.s));
         let msg = if triple {
             format!("unterminated triple-quoted string literal (detected at line {line})")
         } else {
@@ -481,6 +609,16 @@ impl Scanner<'_> {
         };
         self.set_error(err(msg, start, ErrorKind::SyntaxError, false));
         false
+    }
+}
+
+/// Offset of the last character, where CPython's tokenizer sits at the end of the input (the final
+/// newline belongs to the last line).
+pub(crate) fn last_char(s: &[u8]) -> usize {
+    match s.last() {
+        Some(b'\n') if s.len() >= 2 && s[s.len() - 2] == b'\r' => s.len() - 2,
+        Some(b'\n' | b'\r') => s.len() - 1,
+        _ => s.len(),
     }
 }
 
