@@ -78,6 +78,43 @@ pub enum Field {
     Const(Constant),
 }
 
+impl Field {
+    pub fn as_node(&self) -> Option<&Node> {
+        match self {
+            Field::Node(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    pub fn as_list(&self) -> Option<&[Field]> {
+        match self {
+            Field::List(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Field::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Field::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+
+    pub fn as_const(&self) -> Option<&Constant> {
+        match self {
+            Field::Const(c) => Some(c),
+            _ => None,
+        }
+    }
+}
+
 /// CPython source positions of a node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Loc {
@@ -341,7 +378,10 @@ impl Converter<'_> {
                     self.expr(&a.target),
                     self.expr(&a.annotation),
                     self.opt_expr(&a.value),
-                    Field::Int(i64::from(a.simple)),
+                    // `(x): int` is not simple; rustpython says it is.
+                    Field::Int(i64::from(
+                        a.simple && range_of(&a.target).start() == a.range.start(),
+                    )),
                 ],
                 self.loc(a.range),
             ),
@@ -588,10 +628,10 @@ impl Converter<'_> {
             return None;
         }
         let syntax::Expr::GeneratorExp(g) = &call.args[0] else { return None };
-        if g.range.start() != range_of(&g.elt).start() {
-            return None; // parenthesised: rustpython's range already includes its parentheses
-        }
         let src = self.index.source().as_bytes();
+        if genexp_has_own_parens(src, g) {
+            return None; // rustpython's range already includes its parentheses
+        }
         let mut i = u32::from(range_of(&call.func).end()) as usize;
         while i < src.len() {
             match src[i] {
@@ -829,6 +869,61 @@ impl Converter<'_> {
             P::MatchOr(v) => node(k::MatchOr, vec![self.patterns(&v.patterns)], self.loc(v.range)),
         }
     }
+}
+
+/// Whether a generator expression is written with its own parentheses, `f((x for x in y))`,
+/// rather than sharing the call's: its range then starts at a `(` matched by its last `)`.
+pub(crate) fn genexp_has_own_parens(src: &[u8], g: &syntax::ExprGeneratorExp) -> bool {
+    let start = u32::from(g.range.start()) as usize;
+    let end = u32::from(g.range.end()) as usize;
+    if src.get(start) != Some(&b'(') || end == 0 || src.get(end - 1) != Some(&b')') {
+        return false;
+    }
+    matching_paren(src, start) == Some(end - 1)
+}
+
+/// The offset of the bracket closing the one at `open`, skipping strings and comments.
+pub(crate) fn matching_paren(src: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < src.len() {
+        match src[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            b'#' => {
+                while i < src.len() && src[i] != b'\n' && src[i] != b'\r' {
+                    i += 1;
+                }
+                continue;
+            }
+            q @ (b'\'' | b'"') => {
+                let triple = src.get(i + 1) == Some(&q) && src.get(i + 2) == Some(&q);
+                i += if triple { 3 } else { 1 };
+                while i < src.len() {
+                    if src[i] == b'\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if src[i] == q
+                        && (!triple || (src.get(i + 1) == Some(&q) && src.get(i + 2) == Some(&q)))
+                    {
+                        i += if triple { 3 } else { 1 };
+                        break;
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// The byte range of an expression.

@@ -309,6 +309,10 @@ impl Scanner<'_> {
                     }
                 }
                 b'+' | b'-' | b'~' => {
+                    if self.s.get(self.i + 1) == Some(&b'>') {
+                        self.i += 2; // `->`
+                        continue;
+                    }
                     if !self.unary() || !self.bump_depth() {
                         return;
                     }
@@ -319,6 +323,10 @@ impl Scanner<'_> {
                         return;
                     }
                     self.i += 1;
+                    // `**`, `//`, `<<`, `>>`, `->` are one operator (one tree level at most).
+                    if self.s.get(self.i) == Some(&c) {
+                        self.i += 1;
+                    }
                 }
                 b'0'..=b'9' => self.number(),
                 c if is_ident_start(c) => {
@@ -471,6 +479,8 @@ impl Scanner<'_> {
         // depth and whether we are in the format spec.
         let mut fields: Vec<(usize, bool)> = Vec::new(); // (bracket depth, in_spec)
         let mut fstring_error: Option<&'static str> = None;
+        // Deepest bracket nesting inside a replacement field (CPython: MAXLEVEL 200 there too).
+        let mut fmax = 0usize;
         while self.i < self.s.len() {
             let c = self.s[self.i];
             if c == quote {
@@ -485,6 +495,12 @@ impl Scanner<'_> {
                 };
                 if let Some(n) = close {
                     self.i += n;
+                    if fmax == MAX_LEVEL {
+                        let e =
+                            err("too many nested parentheses", start, ErrorKind::SyntaxError, true);
+                        self.set_error(e);
+                        return false;
+                    }
                     if let Some(msg) = fstring_error {
                         // CPython 3.11 reports it at the end of the string token.
                         if self.out.reject.is_none() {
@@ -507,6 +523,16 @@ impl Scanner<'_> {
                     false,
                 ));
                 // Stop the scan: what follows would be tokenized differently.
+                return false;
+            }
+            if fmax > MAX_LEVEL {
+                let e = err(
+                    "f-string: too many nested parenthesis",
+                    start,
+                    ErrorKind::SyntaxError,
+                    true,
+                );
+                self.set_error(e);
                 return false;
             }
             let in_expr = fields.last().is_some_and(|&(_, spec)| !spec);
@@ -534,6 +560,7 @@ impl Scanner<'_> {
                         if in_expr {
                             if let Some(f) = fields.last_mut() {
                                 f.0 += 1;
+                                fmax = fmax.max(f.0);
                             }
                         } else {
                             fields.push((0, false));
@@ -556,6 +583,7 @@ impl Scanner<'_> {
                     b'(' | b'[' if in_expr => {
                         if let Some(f) = fields.last_mut() {
                             f.0 += 1;
+                            fmax = fmax.max(f.0);
                         }
                     }
                     b')' | b']' if in_expr => {

@@ -3,7 +3,7 @@
 //! targets, unparenthesised generator arguments next to other arguments, and a tree deeper than
 //! CPython's AST-construction recursion limit.
 
-use super::node::range_of;
+use super::node::{genexp_has_own_parens, range_of};
 use super::{syntax, ErrorKind};
 use syntax::Expr as E;
 use syntax::Stmt as S;
@@ -599,7 +599,7 @@ impl Validator<'_> {
                     let tail =
                         self.src.get(u32::from(g.range.end()) as usize..end.saturating_sub(1));
                     if c.keywords.is_empty()
-                        && g.range.start() == range_of(&g.elt).start()
+                        && !genexp_has_own_parens(self.src, g)
                         && tail.is_some_and(has_comma_outside_comments)
                     {
                         return Err(invalid(
@@ -611,7 +611,7 @@ impl Validator<'_> {
                 if c.args.len() + c.keywords.len() > 1 {
                     for a in &c.args {
                         if let E::GeneratorExp(g) = a {
-                            if g.range.start() == range_of(&g.elt).start() {
+                            if !genexp_has_own_parens(self.src, g) {
                                 return Err(invalid(
                                     "Generator expression must be parenthesized",
                                     g.range.start(),
