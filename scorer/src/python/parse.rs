@@ -258,7 +258,7 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
     // wins, unless the parser stopped at an indentation token or at an earlier tokenizer error.
     if let Some(se) = &scanned.error {
         let parser_is_lexical = matches!(e.error, ParseErrorType::Lexical(_));
-        if se.offset <= off || (!unexpected_indent && !parser_is_lexical) {
+        if se.at <= off || (!unexpected_indent && !parser_is_lexical) {
             return ctx.scan_error(se);
         }
     }
@@ -274,6 +274,9 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
     match &e.error {
         ParseErrorType::Eof => {
             if let Some(err) = indented_block_error(ctx, off) {
+                return err;
+            }
+            if let Some(err) = try_without_handler(ctx, off) {
                 return err;
             }
             ctx.error("unexpected EOF while parsing", off, ErrorKind::SyntaxError)
@@ -418,6 +421,81 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
             return se(&msg, ls + indent);
         }
     }
+    // `{1: }`
+    if matches!(tok, Tok::Rbrace | Tok::Comma) {
+        let before = src[..off].trim_end();
+        if before.ends_with(':')
+            && scan::scan_until(src, off).open.last().is_some_and(|(c, _)| *c == b'{')
+        {
+            return se("expression expected after dictionary key and ':'", before.len() - 1);
+        }
+    }
+    // `a if b` without `else`.
+    if matches!(tok, Tok::Newline | Tok::Rpar | Tok::Rsqb | Tok::Rbrace | Tok::Comma) {
+        if let Some(p) = src[ls..off].rfind(" if ") {
+            let if_at = ls + p + 1;
+            let (start, text) = previous_operand(src, if_at);
+            if !text.trim().is_empty() && !src[if_at..off].contains(" else") {
+                return se("expected 'else' after 'if' expression", start);
+            }
+        }
+    }
+    // `except* :`
+    if trimmed.starts_with("except*") && matches!(tok, Tok::Colon) {
+        return se("expected one or more exception types", off);
+    }
+    // `except` and `except*` in one `try`.
+    if first_word == "except" {
+        let star = trimmed.starts_with("except*")
+            || trimmed["except".len()..].trim_start().starts_with('*');
+        let mut j = ls;
+        while j > 0 {
+            let (pls, ple) = line_bounds(src, j - 1);
+            let pl = &src[pls..ple];
+            let pt = pl.trim_start();
+            if !pt.is_empty() && pl.len() - pt.len() == indent {
+                if pt.starts_with("try") {
+                    break;
+                }
+                if pt.starts_with("except") {
+                    let pstar = pt["except".len()..].trim_start().starts_with('*');
+                    if pstar != star {
+                        return se(
+                            "cannot have both 'except' and 'except*' on the same 'try'",
+                            ls + indent,
+                        );
+                    }
+                }
+            }
+            j = pls;
+        }
+    }
+    // `def f(*)` / `def f(**k, a)`.
+    {
+        let before = src[..off].trim_end();
+        let in_params = first_word == "def" || first_word == "async" || line.contains("lambda");
+        if in_params
+            && matches!(tok, Tok::Rpar | Tok::Comma | Tok::Colon)
+            && before.ends_with('*')
+            && !before.ends_with("**")
+        {
+            return se("named arguments must follow bare *", before.len() - 1);
+        }
+        let b2 = before.trim_end_matches(',').trim_end();
+        let word_start =
+            b2.rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |p| p + 1);
+        if in_params
+            && before.ends_with(',')
+            && b2[..word_start].ends_with("**")
+            && word_start < b2.len()
+        {
+            return se("arguments cannot follow var-keyword argument", off);
+        }
+    }
+    // A `try:` block followed by neither `except` nor `finally`.
+    if let Some(err) = try_without_handler(ctx, off) {
+        return Some(err);
+    }
     // `except A, e:`
     if first_word == "except" && matches!(tok, Tok::Comma) {
         let after = ls + indent + first_word.len();
@@ -498,6 +576,48 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
     None
 }
 
+/// "expected 'except' or 'finally' block": the statement at `off` follows a `try:` body.
+fn try_without_handler(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
+    let src = ctx.src;
+    // The last non-blank, non-comment line before the error line is the try body's last line.
+    let (ls, le) = line_bounds(src, off);
+    let line = &src[ls..le];
+    let err_indent = line.len() - line.trim_start().len();
+    let at_eof = off >= scan::last_char(src.as_bytes());
+    if !at_eof && off != ls + err_indent {
+        return None; // not at the start of a statement
+    }
+    let mut j = if at_eof { le + 1 } else { ls };
+    let mut body_indent = None;
+    while j > 0 {
+        let (pls, ple) = line_bounds(src, j - 1);
+        let pl = &src[pls..ple];
+        let pt = pl.trim_start();
+        if !pt.is_empty() && !pt.starts_with('#') {
+            let ind = pl.len() - pt.len();
+            match body_indent {
+                None => body_indent = Some(ind),
+                Some(bi) if ind < bi => {
+                    if pt.starts_with("try")
+                        && pt.trim_end().ends_with(':')
+                        && (at_eof || err_indent <= ind)
+                    {
+                        return Some(ctx.error(
+                            "expected 'except' or 'finally' block",
+                            off,
+                            ErrorKind::SyntaxError,
+                        ));
+                    }
+                    return None;
+                }
+                Some(_) => {}
+            }
+        }
+        j = pls;
+    }
+    None
+}
+
 /// The operand before `off`: the text after the nearest unmatched opening bracket or top-level
 /// comma (within the current brackets), with its start offset.
 fn previous_operand(src: &str, off: usize) -> (usize, &str) {
@@ -526,6 +646,59 @@ fn previous_operand(src: &str, off: usize) -> (usize, &str) {
     let start = next_token(src, j);
     let start = start.min(off);
     (start, &src[start..off])
+}
+
+/// Skips one string literal (with prefix) starting at `i`; returns its end.
+fn skip_string(b: &[u8], mut i: usize) -> Option<usize> {
+    while i < b.len() && b[i].is_ascii_alphabetic() {
+        i += 1;
+    }
+    let q = *b.get(i)?;
+    if q != b'\'' && q != b'"' {
+        return None;
+    }
+    let triple = b.get(i + 1) == Some(&q) && b.get(i + 2) == Some(&q);
+    i += if triple { 3 } else { 1 };
+    while i < b.len() {
+        if b[i] == b'\\' {
+            i += 2;
+            continue;
+        }
+        if b[i] == q && (!triple || (b.get(i + 1) == Some(&q) && b.get(i + 2) == Some(&q))) {
+            return Some(i + if triple { 3 } else { 1 });
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The end of the implicitly concatenated strings starting at `off` (CPython reports errors about
+/// the concatenation at its last token).
+fn end_of_strings(src: &str, off: usize) -> usize {
+    let b = src.as_bytes();
+    let in_brackets = !scan::scan_until(src, off).open.is_empty();
+    let mut end = off;
+    let mut i = off;
+    while let Some(e) = skip_string(b, i) {
+        end = e;
+        i = e;
+        loop {
+            match b.get(i) {
+                Some(b' ' | b'\t' | b'\x0c') => i += 1,
+                Some(b'\\') => i += 1,
+                Some(b'\n' | b'\r') if in_brackets || b.get(i.wrapping_sub(1)) == Some(&b'\\') => {
+                    i += 1
+                }
+                Some(b'#') if in_brackets => {
+                    while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
+                        i += 1;
+                    }
+                }
+                _ => break,
+            }
+        }
+    }
+    end
 }
 
 /// The offset of the next non-blank character (skipping blank and comment lines).
@@ -595,6 +768,12 @@ fn map_lexical(ctx: &Ctx, lex: &LexicalErrorType, off: usize) -> SyntaxError {
                 F::InvalidExpression(_) => "f-string: invalid syntax".to_string(),
             };
             ctx.error(msg, off, ErrorKind::SyntaxError)
+        }
+        L::OtherError(m) if m == "named arguments must follow bare *" => {
+            ctx.error(m.clone(), off, ErrorKind::SyntaxError)
+        }
+        L::OtherError(m) if m == "cannot mix bytes and nonbytes literals" => {
+            ctx.error(m.clone(), end_of_strings(ctx.src, off), ErrorKind::SyntaxError)
         }
         L::OtherError(m) if m.starts_with("bytes can only contain ASCII") => ctx.error(
             "bytes can only contain ASCII literal characters",

@@ -374,7 +374,44 @@ impl Scanner<'_> {
         let s = self.s;
         let at = |j: usize| s.get(j).copied().unwrap_or(0);
         if at(start) == b'0' && matches!(at(start + 1), b'x' | b'X' | b'o' | b'O' | b'b' | b'B') {
+            let (kind, radix) = match at(start + 1) {
+                b'x' | b'X' => ("hexadecimal", 16),
+                b'o' | b'O' => ("octal", 8),
+                _ => ("binary", 2),
+            };
             self.i += 2;
+            let mut ndigits = 0;
+            loop {
+                let c = at(self.i);
+                if c == b'_' {
+                    self.i += 1;
+                    if !(at(self.i) as char).is_digit(radix) {
+                        let e = err(
+                            format!("invalid {kind} literal"),
+                            self.i,
+                            ErrorKind::SyntaxError,
+                            false,
+                        );
+                        self.set_error(ScanError { at: start, ..e });
+                        return;
+                    }
+                } else if (c as char).is_digit(radix) {
+                    self.i += 1;
+                    ndigits += 1;
+                } else {
+                    break;
+                }
+            }
+            let c = at(self.i);
+            if radix < 16 && c.is_ascii_digit() {
+                let msg = format!("invalid digit '{}' in {kind} literal", c as char);
+                let e = err(msg, self.i, ErrorKind::SyntaxError, false);
+                self.set_error(ScanError { at: start, ..e });
+            } else if ndigits == 0 || is_ident_char(c) {
+                let e =
+                    err(format!("invalid {kind} literal"), self.i, ErrorKind::SyntaxError, false);
+                self.set_error(ScanError { at: start, ..e });
+            }
             while is_ident_char(at(self.i)) {
                 self.i += 1;
             }
@@ -387,7 +424,7 @@ impl Scanner<'_> {
             while at(this.i).is_ascii_digit() || at(this.i) == b'_' {
                 if at(this.i) == b'_' && !at(this.i + 1).is_ascii_digit() {
                     let e = err("invalid decimal literal", this.i, ErrorKind::SyntaxError, false);
-                    this.set_error(e);
+                    this.set_error(ScanError { at: start, ..e });
                     this.i += 1;
                     return false;
                 }
@@ -437,7 +474,7 @@ impl Scanner<'_> {
                 ErrorKind::SyntaxError,
                 false,
             );
-            self.set_error(e);
+            self.set_error(ScanError { at: start, ..e });
             return;
         }
         let c = at(self.i);
@@ -450,7 +487,7 @@ impl Scanner<'_> {
             if !keyword_follows {
                 let e =
                     err(format!("invalid {kind} literal"), start, ErrorKind::SyntaxError, false);
-                self.set_error(e);
+                self.set_error(ScanError { at: start, ..e });
             }
         }
     }

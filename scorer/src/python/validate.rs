@@ -344,6 +344,20 @@ impl Validator<'_> {
             S::ClassDef(c) => {
                 self.type_params(&c.type_params, "invalid syntax")?;
                 self.exprs(&c.decorator_list)?;
+                for b in &c.bases {
+                    // `class C(x for x in y)`: a generator is no base list.
+                    if let E::GeneratorExp(g) = b {
+                        if !genexp_has_own_parens(self.src, g) {
+                            let mut j = u32::from(range_of(&g.elt).end()) as usize;
+                            while j < self.src.len()
+                                && matches!(self.src[j], b' ' | b'\t' | b'\n' | b'\r' | b')')
+                            {
+                                j += 1;
+                            }
+                            return Err(invalid("invalid syntax", j as u32));
+                        }
+                    }
+                }
                 self.exprs(&c.bases)?;
                 self.keywords(&c.keywords)?;
                 self.stmts(&c.body)?;
@@ -507,6 +521,24 @@ impl Validator<'_> {
     }
 
     fn arguments(&mut self, a: &syntax::Arguments) -> R {
+        // `def f(*, **k)`: rustpython accepts a bare `*` followed only by `**kwargs`.
+        if let (Some(kw), None, true) = (&a.kwarg, &a.vararg, a.kwonlyargs.is_empty()) {
+            let mut i = u32::from(kw.range.start()) as usize;
+            let mut stars = 0;
+            let mut first_star = i;
+            while i > 0
+                && matches!(self.src[i - 1], b' ' | b'\t' | b'\n' | b'\r' | b'\\' | b',' | b'*')
+            {
+                i -= 1;
+                if self.src[i] == b'*' {
+                    stars += 1;
+                    first_star = i;
+                }
+            }
+            if stars >= 3 {
+                return Err(invalid("named arguments must follow bare *", first_star as u32));
+            }
+        }
         self.enter(0)?;
         for x in a.posonlyargs.iter().chain(&a.args).chain(&a.kwonlyargs) {
             self.arg(&x.def)?;
