@@ -457,8 +457,8 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
                 if pt.starts_with("try") {
                     break;
                 }
-                if pt.starts_with("except") {
-                    let pstar = pt["except".len()..].trim_start().starts_with('*');
+                if let Some(rest) = pt.strip_prefix("except") {
+                    let pstar = rest.trim_start().starts_with('*');
                     if pstar != star {
                         return se(
                             "cannot have both 'except' and 'except*' on the same 'try'",
