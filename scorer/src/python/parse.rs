@@ -70,6 +70,22 @@ pub(crate) fn parse(source: &str, filename: &str, ast_mode: bool) -> Result<Pars
     }
     let mut renames: Vec<(u32, String)> = Vec::new();
     let mut text: Cow<str> = Cow::Borrowed(source);
+    if !scanned.tab_indents.is_empty() {
+        // Indentation CPython accepts is consistent, so equal columns have equal byte lengths:
+        // (inconsistent indentation is in `reject` and reported at its line either way)
+        // spaces of the same length give rustpython the same block structure.
+        let mut bytes = source.as_bytes().to_vec();
+        for &(a, b) in &scanned.tab_indents {
+            for c in &mut bytes[a..b] {
+                if *c == b'\t' {
+                    *c = b' ';
+                }
+            }
+        }
+        if let Ok(s) = String::from_utf8(bytes) {
+            text = Cow::Owned(s);
+        }
+    }
     loop {
         match syntax::ModModule::parse(&text, filename) {
             Ok(module) => {
@@ -505,9 +521,12 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
     // Missing ':' after a compound statement header.
     let headers =
         ["if", "elif", "else", "while", "for", "def", "class", "with", "try", "except", "finally"];
+    let line_end = line.trim_end();
     if matches!(tok, Tok::Newline | Tok::EndOfFile)
         && headers.contains(&first_word.as_str())
-        && !line.trim_end().ends_with(':')
+        && !line_end.ends_with([
+            ':', ',', '\\', '+', '-', '*', '/', '%', '|', '&', '^', '=', '<', '>', '.', '@',
+        ])
         && scan::scan_until(src, off).open.is_empty()
     {
         return se("expected ':'", off);
@@ -549,8 +568,19 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
             return se("expression cannot contain assignment, perhaps you meant \"==\"?", start);
         }
     }
-    // Two expressions side by side inside brackets: a missing comma.
-    if !open.is_empty() && is_expr_start(tok) {
+    // `if x = 1:`
+    if matches!(tok, Tok::Equal) && matches!(first_word.as_str(), "if" | "elif" | "while") {
+        let (start, text) = previous_operand(src, off);
+        let t = text.trim();
+        let t = t.strip_prefix(first_word.as_str()).unwrap_or(t).trim_start();
+        if !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            let at = start + text.trim_end().len() - t.len();
+            return se("invalid syntax. Maybe you meant '==' or ':=' instead of '='?", at.min(off));
+        }
+    }
+    // Two expressions side by side inside brackets: a missing comma (not in a parameter list).
+    let in_def_params = (first_word == "def" || first_word == "async") && open.len() == 1;
+    if !open.is_empty() && !in_def_params && is_expr_start(tok) {
         let mut j = off;
         while j > 0 && matches!(b[j - 1], b' ' | b'\t' | b'\x0c' | b'\n' | b'\r' | b'\\') {
             j -= 1;

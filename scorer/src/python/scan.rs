@@ -30,6 +30,9 @@ pub(crate) struct Scan {
     /// An error CPython raises even where rustpython parses fine (backslash or `#` in an
     /// f-string expression), or a fatal one.
     pub reject: Option<ScanError>,
+    /// Indentation runs containing tabs (start, end): rustpython rejects a tab after spaces that
+    /// CPython accepts, so consistent indentation is handed to it as spaces (same byte length).
+    pub tab_indents: Vec<(usize, usize)>,
     /// Brackets open at the `stop` offset, innermost last: (bracket, offset).
     pub open: Vec<(u8, usize)>,
     /// `'(' was never closed`: reported when the parser fails at the end of the input.
@@ -51,7 +54,7 @@ struct Scanner<'a> {
     brackets: Vec<(u8, usize)>,
     /// Depth-increasing tokens per bracket level (index 0 = outside brackets).
     counts: Vec<usize>,
-    indents: Vec<usize>,
+    indents: Vec<(usize, usize)>,
     /// Consecutive prefix operators (`-`, `+`, `~`, `not`): CPython's parser recursion.
     unary_run: usize,
     stop: usize,
@@ -73,7 +76,7 @@ pub(crate) fn scan_until(src: &str, stop: usize) -> Scan {
         i: 0,
         brackets: Vec::new(),
         counts: vec![0],
-        indents: vec![0],
+        indents: vec![(0, 0)],
         unary_run: 0,
         stop,
         out: Scan::default(),
@@ -147,15 +150,28 @@ impl Scanner<'_> {
         }
     }
 
+    /// CPython's indentation logic at the start of a logical line: `col` counts tabs to multiples
+    /// of 8, `altcol` counts them as 1; the two must agree on every comparison (else TabError).
     fn at_line_start(&mut self) -> bool {
-        // Measure indentation as CPython does (tabs to multiples of 8).
         let start = self.i;
         let mut col = 0usize;
+        let mut altcol = 0usize;
+        let mut has_tab = false;
         while self.i < self.s.len() {
             match self.s[self.i] {
-                b' ' => col += 1,
-                b'\t' => col = (col / 8 + 1) * 8,
-                b'\x0c' => col = 0,
+                b' ' => {
+                    col += 1;
+                    altcol += 1;
+                }
+                b'\t' => {
+                    col = (col / 8 + 1) * 8;
+                    altcol += 1;
+                    has_tab = true;
+                }
+                b'\x0c' => {
+                    col = 0;
+                    altcol = 0;
+                }
                 _ => break,
             }
             self.i += 1;
@@ -165,8 +181,24 @@ impl Scanner<'_> {
             Some(b'\\') => return true,
             _ => {}
         }
-        let top = self.indents.last().copied().unwrap_or(0);
-        if col > top {
+        if has_tab {
+            self.out.tab_indents.push((start, self.i));
+        }
+        let at = self.i;
+        let tab_error = || {
+            err(
+                "inconsistent use of tabs and spaces in indentation",
+                start,
+                ErrorKind::TabError,
+                false,
+            )
+        };
+        let (top, alttop) = self.indents.last().copied().unwrap_or((0, 0));
+        if col == top {
+            if altcol != alttop {
+                self.set_reject(tab_error());
+            }
+        } else if col > top {
             if self.indents.len() >= MAX_INDENT {
                 self.set_error(err(
                     "too many levels of indentation",
@@ -176,13 +208,34 @@ impl Scanner<'_> {
                 ));
                 return false;
             }
-            self.indents.push(col);
+            if altcol <= alttop {
+                self.set_reject(tab_error());
+            }
+            self.indents.push((col, altcol));
         } else {
-            while self.indents.len() > 1 && self.indents.last().is_some_and(|&t| t > col) {
+            while self.indents.len() > 1 && self.indents.last().is_some_and(|&(t, _)| col < t) {
                 self.indents.pop();
+            }
+            let (top, alttop) = self.indents.last().copied().unwrap_or((0, 0));
+            if col != top {
+                let e = err(
+                    "unindent does not match any outer indentation level",
+                    at,
+                    ErrorKind::IndentationError,
+                    false,
+                );
+                self.set_reject(ScanError { at: start, ..e });
+            } else if altcol != alttop {
+                self.set_reject(tab_error());
             }
         }
         true
+    }
+
+    fn set_reject(&mut self, e: ScanError) {
+        if self.out.reject.is_none() {
+            self.out.reject = Some(e);
+        }
     }
 
     fn run(&mut self) {
