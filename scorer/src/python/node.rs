@@ -178,7 +178,7 @@ pub fn class(name: &str) -> Option<&'static NodeClass> {
 /// Converts a parsed module into the CPython-shaped tree (`index` must be built from the same
 /// source, which it keeps for the position quirks that need the text).
 pub fn from_module(module: &syntax::ModModule, index: &LineIndex) -> Node {
-    Converter { index, renames: &[] }.module(module)
+    Converter::new(index, &[]).module(module)
 }
 
 /// Conversion of a module whose duplicate parameter / keyword names were renamed before parsing:
@@ -188,12 +188,25 @@ pub(crate) fn from_module_renamed(
     index: &LineIndex,
     renames: &[(u32, String)],
 ) -> Node {
-    Converter { index, renames }.module(module)
+    Converter::new(index, renames).module(module)
 }
 
 struct Converter<'a> {
     index: &'a LineIndex,
     renames: &'a [(u32, String)],
+    /// Inside the replacement fields of an f-string containing CRLF, rustpython's offsets count the
+    /// string with each `\r\n` folded to `\n`: these are the folded offsets at which one more
+    /// `\r` was removed (`shift_on` says whether they apply right now).
+    crlf: std::cell::RefCell<Vec<FoldedToken>>,
+    shift_on: std::cell::Cell<bool>,
+}
+
+/// One string token of an f-string with CRLF line ends: its start, its end in folded offsets, and
+/// the folded offsets from which one more `\r` was removed.
+struct FoldedToken {
+    start: u32,
+    folded_end: u32,
+    thresholds: Vec<u32>,
 }
 
 type Range = syntax::text_size::TextRange;
@@ -284,10 +297,69 @@ fn constant(c: &syntax::Constant) -> Constant {
 }
 
 impl Converter<'_> {
+    fn new<'a>(index: &'a LineIndex, renames: &'a [(u32, String)]) -> Converter<'a> {
+        Converter {
+            index,
+            renames,
+            crlf: std::cell::RefCell::new(Vec::new()),
+            shift_on: std::cell::Cell::new(false),
+        }
+    }
+
+    fn unfold(&self, off: u32) -> u32 {
+        if !self.shift_on.get() {
+            return off;
+        }
+        let toks = self.crlf.borrow();
+        match toks.iter().find(|t| t.start <= off && off <= t.folded_end) {
+            Some(t) => off + t.thresholds.partition_point(|&x| x <= off) as u32,
+            None => off,
+        }
+    }
+
     fn loc(&self, r: Range) -> Option<Loc> {
-        let (lineno, col_offset) = self.index.position(u32::from(r.start()));
-        let (end_lineno, end_col_offset) = self.index.position(u32::from(r.end()));
+        let (lineno, col_offset) = self.index.position(self.unfold(u32::from(r.start())));
+        let (end_lineno, end_col_offset) = self.index.position(self.unfold(u32::from(r.end())));
         Some(Loc { lineno, col_offset, end_lineno, end_col_offset })
+    }
+
+    /// Prepares the CRLF correction for an f-string's tokens (outermost f-string only).
+    fn enter_fstring(&self, r: Range) -> bool {
+        if self.shift_on.get() || !self.crlf.borrow().is_empty() {
+            return false;
+        }
+        let src = self.index.source().as_bytes();
+        let (a, b) = (u32::from(r.start()) as usize, u32::from(r.end()) as usize);
+        if !src.get(a..b).is_some_and(|t| t.windows(2).any(|w| w == b"\r\n")) {
+            return false;
+        }
+        let mut toks = Vec::new();
+        let mut i = a;
+        while i < b {
+            let starts_string = src[i].is_ascii_alphabetic() || src[i] == b'\'' || src[i] == b'"';
+            let end = if starts_string { skip_string(src, i) } else { None };
+            match end {
+                Some(e) => {
+                    let mut thresholds = Vec::new();
+                    for j in i..e.saturating_sub(1) {
+                        if src[j] == b'\r' && src[j + 1] == b'\n' {
+                            thresholds.push(j as u32 - thresholds.len() as u32);
+                        }
+                    }
+                    let folded_end = e as u32 - thresholds.len() as u32;
+                    toks.push(FoldedToken { start: i as u32, folded_end, thresholds });
+                    i = e;
+                }
+                None if src[i] == b'#' => {
+                    while i < b && src[i] != b'\n' && src[i] != b'\r' {
+                        i += 1;
+                    }
+                }
+                None => i += 1,
+            }
+        }
+        *self.crlf.borrow_mut() = toks;
+        true
     }
 
     /// The original name of an identifier renamed at `offset` before parsing, if any.
@@ -750,20 +822,22 @@ impl Converter<'_> {
                 )
             }
             E::FormattedValue(f) => self.formatted(f, f.range),
-            E::JoinedStr(j) => node(
-                k::JoinedStr,
-                vec![Field::List(
-                    j.values
-                        .iter()
-                        .map(|v| match v {
-                            // CPython 3.11 gives each replacement field the whole string's range.
-                            E::FormattedValue(f) => self.formatted(f, j.range),
-                            other => self.expr(other),
-                        })
-                        .collect(),
-                )],
-                self.loc(j.range),
-            ),
+            E::JoinedStr(j) => {
+                let entered = self.enter_fstring(j.range);
+                let values = j
+                    .values
+                    .iter()
+                    .map(|v| match v {
+                        // CPython 3.11 gives each replacement field the whole string's range.
+                        E::FormattedValue(f) => self.formatted(f, j.range),
+                        other => self.expr(other),
+                    })
+                    .collect();
+                if entered {
+                    self.crlf.borrow_mut().clear();
+                }
+                node(k::JoinedStr, vec![Field::List(values)], self.loc(j.range))
+            }
             E::Constant(c) => node(
                 k::Constant,
                 vec![
@@ -817,15 +891,14 @@ impl Converter<'_> {
     }
 
     fn formatted(&self, f: &syntax::ExprFormattedValue, range: Range) -> Field {
-        node(
-            k::FormattedValue,
-            vec![
-                self.expr(&f.value),
-                Field::Int(i64::from(f.conversion as i8)),
-                self.opt_expr(&f.format_spec),
-            ],
-            self.loc(range),
-        )
+        let loc = self.loc(range);
+        let was_on = self.shift_on.replace(!self.crlf.borrow().is_empty());
+        let value = self.expr(&f.value);
+        // The spec's own parts carry real (token) offsets; only expressions are folded.
+        self.shift_on.set(false);
+        let spec = self.opt_expr(&f.format_spec);
+        self.shift_on.set(was_on);
+        node(k::FormattedValue, vec![value, Field::Int(i64::from(f.conversion as i8)), spec], loc)
     }
 
     fn patterns(&self, ps: &[syntax::Pattern]) -> Field {
@@ -920,6 +993,30 @@ pub(crate) fn matching_paren(src: &[u8], open: usize) -> Option<usize> {
                 continue;
             }
             _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Skips one string literal (prefix included) starting at `i`; returns its end offset.
+pub(crate) fn skip_string(b: &[u8], mut i: usize) -> Option<usize> {
+    while i < b.len() && b[i].is_ascii_alphabetic() {
+        i += 1;
+    }
+    let q = *b.get(i)?;
+    if q != b'\'' && q != b'"' {
+        return None;
+    }
+    let triple = b.get(i + 1) == Some(&q) && b.get(i + 2) == Some(&q);
+    i += if triple { 3 } else { 1 };
+    while i < b.len() {
+        if b[i] == b'\\' {
+            i += 2;
+            continue;
+        }
+        if b[i] == q && (!triple || (b.get(i + 1) == Some(&q) && b.get(i + 2) == Some(&q))) {
+            return Some(i + if triple { 3 } else { 1 });
         }
         i += 1;
     }

@@ -678,30 +678,6 @@ fn previous_operand(src: &str, off: usize) -> (usize, &str) {
     (start, &src[start..off])
 }
 
-/// Skips one string literal (with prefix) starting at `i`; returns its end.
-fn skip_string(b: &[u8], mut i: usize) -> Option<usize> {
-    while i < b.len() && b[i].is_ascii_alphabetic() {
-        i += 1;
-    }
-    let q = *b.get(i)?;
-    if q != b'\'' && q != b'"' {
-        return None;
-    }
-    let triple = b.get(i + 1) == Some(&q) && b.get(i + 2) == Some(&q);
-    i += if triple { 3 } else { 1 };
-    while i < b.len() {
-        if b[i] == b'\\' {
-            i += 2;
-            continue;
-        }
-        if b[i] == q && (!triple || (b.get(i + 1) == Some(&q) && b.get(i + 2) == Some(&q))) {
-            return Some(i + if triple { 3 } else { 1 });
-        }
-        i += 1;
-    }
-    None
-}
-
 /// The end of the implicitly concatenated strings starting at `off` (CPython reports errors about
 /// the concatenation at its last token).
 fn end_of_strings(src: &str, off: usize) -> usize {
@@ -709,7 +685,7 @@ fn end_of_strings(src: &str, off: usize) -> usize {
     let in_brackets = !scan::scan_until(src, off).open.is_empty();
     let mut end = off;
     let mut i = off;
-    while let Some(e) = skip_string(b, i) {
+    while let Some(e) = super::node::skip_string(b, i) {
         end = e;
         i = e;
         loop {
