@@ -29,11 +29,15 @@ fn timing() {
     let src = std::fs::read_to_string(&path).expect("read");
     let tree = parse_tree(&src, "f.py").expect("parse");
     let nodes = count(&tree);
+    let raw = best_of(10, || {
+        use rustpython_parser::Parse;
+        rustpython_parser::ast::ModModule::parse(&src, "f.py").expect("parse")
+    });
     let module = best_of(10, || parse_module(&src, "f.py").expect("parse"));
     let full = best_of(10, || parse_tree(&src, "f.py").expect("parse"));
     let dump = best_of(3, || node::dump(&tree, true, true, None));
     eprintln!(
-        "{path}: {} bytes, {nodes} nodes (ctx/op leaves included): parse_module {module:.1} ms, parse_tree {full:.1} ms, dump {dump:.1} ms",
+        "{path}: {} bytes, {nodes} nodes (ctx/op leaves included): rustpython alone {raw:.1} ms, parse_module {module:.1} ms, parse_tree {full:.1} ms, dump {dump:.1} ms",
         src.len()
     );
 }
@@ -45,7 +49,7 @@ fn stack_per_level() {
     if std::env::var("PY_PERF_STACK").is_err() {
         return;
     }
-    for n in [500usize, 2800] {
+    for (n, stage) in [(2800usize, "module"), (2800, "tree"), (2800, "dump")] {
         let (mut lo, mut hi) = (16usize << 10, 64usize << 20);
         while hi - lo > 16 << 10 {
             let mid = (lo + hi) / 2;
@@ -53,6 +57,7 @@ fn stack_per_level() {
             let ok = std::process::Command::new(exe)
                 .args(["--exact", "stack_probe", "--ignored"])
                 .env("PROBE_N", n.to_string())
+                .env("PROBE_STAGE", stage)
                 .env("PROBE_STACK", mid.to_string())
                 .output()
                 .expect("run")
@@ -64,7 +69,7 @@ fn stack_per_level() {
                 lo = mid;
             }
         }
-        eprintln!("depth {n}: needs ~{} KiB stack ({} bytes/level)", hi >> 10, hi / n);
+        eprintln!("depth {n}, {stage}: needs ~{} KiB stack ({} bytes/level)", hi >> 10, hi / n);
     }
 }
 
@@ -80,9 +85,16 @@ fn stack_probe() {
         .stack_size(stack)
         .spawn(move || {
             let src = format!("x = a{}\n", "+a".repeat(n));
+            let stage = std::env::var("PROBE_STAGE").unwrap_or_default();
+            if stage == "module" {
+                parse_module(&src, "f.py").expect("parse");
+                return;
+            }
             let t = parse_tree(&src, "f.py").expect("parse");
-            let d = node::dump(&t, true, true, None);
-            assert!(d.len() > n);
+            if stage == "dump" {
+                let d = node::dump(&t, true, true, None);
+                assert!(d.len() > n);
+            }
         })
         .expect("spawn")
         .join()

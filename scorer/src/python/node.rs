@@ -1031,6 +1031,10 @@ pub(crate) fn range_of(e: &syntax::Expr) -> Range {
 
 /// `ast.dump(node, annotate_fields, include_attributes, indent=indent)` exactly as CPython 3.11
 /// formats it (`indent` is the already-normalised indent string: an int `n` is `n` spaces).
+///
+/// CPython formats children first and then picks the layout; here the layout is decided from the
+/// structure (`allsimple` and the argument count) and everything is written into one buffer, so
+/// each tree level costs a small stack frame.
 pub fn dump(
     node: &Node,
     annotate_fields: bool,
@@ -1038,7 +1042,9 @@ pub fn dump(
     indent: Option<&str>,
 ) -> String {
     let d = Dumper { annotate_fields, include_attributes, indent };
-    d.node(node, 0).0
+    let mut out = String::new();
+    d.node(node, 0, &mut out);
+    out
 }
 
 struct Dumper<'a> {
@@ -1047,79 +1053,128 @@ struct Dumper<'a> {
     indent: Option<&'a str>,
 }
 
+const ATTRIBUTES: [&str; 4] = ["lineno", "col_offset", "end_lineno", "end_col_offset"];
+
 impl Dumper<'_> {
-    fn seps(&self, level: usize) -> (String, String) {
-        match self.indent {
-            Some(ind) => {
-                let pad = ind.repeat(level);
-                (format!("\n{pad}"), format!(",\n{pad}"))
-            }
-            None => (String::new(), ", ".to_string()),
+    /// Whether a field is omitted (`None` in an optional field).
+    fn omitted(cls: &NodeClass, name: &str, value: &Field) -> bool {
+        matches!(value, Field::None) && cls.is_optional(name)
+    }
+
+    /// The attributes shown for a node (all four when it has a location).
+    fn attrs_shown(&self, n: &Node) -> usize {
+        if !self.include_attributes || n.loc.is_none() {
+            return 0;
+        }
+        ATTRIBUTES.iter().filter(|a| n.class.attributes.contains(a)).count()
+    }
+
+    fn arg_count(&self, n: &Node) -> usize {
+        let fields = n
+            .class
+            .fields
+            .iter()
+            .zip(&n.fields)
+            .filter(|(name, v)| !Self::omitted(n.class, name, v))
+            .count();
+        fields + self.attrs_shown(n)
+    }
+
+    /// CPython's `simple` flag of a formatted value.
+    fn simple(&self, f: &Field) -> bool {
+        match f {
+            Field::Node(n) => self.arg_count(n) == 0,
+            Field::List(items) => items.is_empty(),
+            _ => true,
         }
     }
 
-    /// Returns the text and whether it is "simple" (CPython's `allsimple` logic).
-    fn node(&self, n: &Node, level: usize) -> (String, bool) {
-        let level = if self.indent.is_some() { level + 1 } else { level };
-        let (prefix, sep) = self.seps(level);
+    fn pad(&self, out: &mut String, level: usize, comma: bool) {
+        if let Some(ind) = self.indent {
+            if comma {
+                out.push(',');
+            }
+            out.push('\n');
+            for _ in 0..level {
+                out.push_str(ind);
+            }
+        } else if comma {
+            out.push_str(", ");
+        }
+    }
+
+    fn node(&self, n: &Node, level: usize, out: &mut String) {
+        let level = level + usize::from(self.indent.is_some());
         let cls = n.class;
-        let mut args = Vec::new();
-        let mut allsimple = true;
+        let shown = |(name, v): &(&&str, &Field)| !Self::omitted(cls, name, v);
+        let allsimple = cls.fields.iter().zip(&n.fields).filter(shown).all(|(_, v)| self.simple(v));
+        let flat = allsimple && self.arg_count(n) <= 3;
+        out.push_str(cls.name);
+        out.push('(');
+        let mut first = true;
         let mut keywords = self.annotate_fields;
         for (i, name) in cls.fields.iter().enumerate() {
             let Some(value) = n.fields.get(i) else {
                 keywords = true;
                 continue;
             };
-            if matches!(value, Field::None) && cls.is_optional(name) {
+            if Self::omitted(cls, name, value) {
                 keywords = true;
                 continue;
             }
-            let (text, simple) = self.field(value, level);
-            allsimple = allsimple && simple;
+            self.separator(out, level, flat, first);
+            first = false;
             if keywords {
-                args.push(format!("{name}={text}"));
-            } else {
-                args.push(text);
+                out.push_str(name);
+                out.push('=');
             }
+            self.field(value, level, out);
         }
-        if self.include_attributes {
-            if let Some(loc) = n.loc {
-                for (name, v) in [
-                    ("lineno", loc.lineno),
-                    ("col_offset", loc.col_offset),
-                    ("end_lineno", loc.end_lineno),
-                    ("end_col_offset", loc.end_col_offset),
-                ] {
-                    if cls.attributes.contains(&name) {
-                        args.push(format!("{name}={v}"));
-                    }
+        if let Some(loc) = n.loc.filter(|_| self.include_attributes) {
+            let values = [loc.lineno, loc.col_offset, loc.end_lineno, loc.end_col_offset];
+            for (name, v) in ATTRIBUTES.iter().zip(values) {
+                if cls.attributes.contains(name) {
+                    self.separator(out, level, flat, first);
+                    first = false;
+                    out.push_str(name);
+                    out.push('=');
+                    out.push_str(&v.to_string());
                 }
             }
         }
-        if allsimple && args.len() <= 3 {
-            let simple = args.is_empty();
-            return (format!("{}({})", cls.name, args.join(", ")), simple);
-        }
-        (format!("{}({}{})", cls.name, prefix, args.join(&sep)), false)
+        out.push(')');
     }
 
-    fn field(&self, f: &Field, level: usize) -> (String, bool) {
+    fn separator(&self, out: &mut String, level: usize, flat: bool, first: bool) {
+        if flat {
+            if !first {
+                out.push_str(", ");
+            }
+        } else {
+            self.pad(out, level, !first);
+        }
+    }
+
+    fn field(&self, f: &Field, level: usize, out: &mut String) {
         match f {
-            Field::None => ("None".to_string(), true),
-            Field::Node(n) => self.node(n, level),
+            Field::None => out.push_str("None"),
+            Field::Node(n) => self.node(n, level, out),
             Field::List(items) => {
                 if items.is_empty() {
-                    return ("[]".to_string(), true);
+                    out.push_str("[]");
+                    return;
                 }
-                let level = if self.indent.is_some() { level + 1 } else { level };
-                let (prefix, sep) = self.seps(level);
-                let parts: Vec<String> = items.iter().map(|x| self.field(x, level).0).collect();
-                (format!("[{}{}]", prefix, parts.join(&sep)), false)
+                let level = level + usize::from(self.indent.is_some());
+                out.push('[');
+                for (i, x) in items.iter().enumerate() {
+                    self.pad(out, level, i > 0);
+                    self.field(x, level, out);
+                }
+                out.push(']');
             }
-            Field::Str(s) => (repr_str(s), true),
-            Field::Int(i) => (i.to_string(), true),
-            Field::Const(c) => (repr_constant(c), true),
+            Field::Str(s) => out.push_str(&repr_str(s)),
+            Field::Int(i) => out.push_str(&i.to_string()),
+            Field::Const(c) => out.push_str(&repr_constant(c)),
         }
     }
 }

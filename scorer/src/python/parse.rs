@@ -22,13 +22,18 @@ const MAX_RENAMES: usize = 64;
 struct Ctx<'a> {
     src: &'a str,
     filename: &'a str,
-    index: LineIndex,
+    /// Built only when an error is reported.
+    index_cell: std::cell::OnceCell<LineIndex>,
 }
 
 impl Ctx<'_> {
+    fn index(&self) -> &LineIndex {
+        self.index_cell.get_or_init(|| LineIndex::new(self.src))
+    }
+
     fn error(&self, msg: impl Into<String>, offset: usize, kind: ErrorKind) -> SyntaxError {
         let offset = offset.min(self.src.len());
-        let (lineno, col) = self.index.position(offset as u32);
+        let (lineno, col) = self.index().position(offset as u32);
         let line_start = offset - col as usize;
         let line_text = line_at(self.src, line_start);
         // CPython's offset counts characters, 1-based.
@@ -63,7 +68,7 @@ fn line_at(src: &str, start: usize) -> &str {
 }
 
 pub(crate) fn parse(source: &str, filename: &str, ast_mode: bool) -> Result<Parsed, SyntaxError> {
-    let ctx = Ctx { src: source, filename, index: LineIndex::new(source) };
+    let ctx = Ctx { src: source, filename, index_cell: std::cell::OnceCell::new() };
     let scanned = scan::scan(source);
     if let Some(e) = scanned.reject.as_ref().filter(|e| e.fatal) {
         return Err(ctx.scan_error(e));
@@ -280,8 +285,8 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
     }
     if !unexpected_indent {
         if let Some(u) = &scanned.unclosed {
-            let err_line = ctx.index.position(off as u32).0;
-            let open_line = ctx.index.position(u.offset as u32).0;
+            let err_line = ctx.index().position(off as u32).0;
+            let open_line = ctx.index().position(u.offset as u32).0;
             if at_eof || err_line > open_line {
                 return ctx.scan_error(u);
             }
