@@ -49,7 +49,7 @@ fn stack_per_level() {
     if std::env::var("PY_PERF_STACK").is_err() {
         return;
     }
-    for (n, stage) in [(2800usize, "module"), (2800, "tree"), (2800, "dump")] {
+    for (n, stage) in [(2800usize, "module"), (2800, "tree"), (2800, "dump"), (7900, "module")] {
         let (mut lo, mut hi) = (16usize << 10, 64usize << 20);
         while hi - lo > 16 << 10 {
             let mid = (lo + hi) / 2;
@@ -87,7 +87,9 @@ fn stack_probe() {
             let src = format!("x = a{}\n", "+a".repeat(n));
             let stage = std::env::var("PROBE_STAGE").unwrap_or_default();
             if stage == "module" {
-                parse_module(&src, "f.py").expect("parse");
+                // Deeper than CPython's limit: refused after parsing; the tree is dropped.
+                let r = parse_module(&src, "f.py");
+                assert_eq!(r.is_err(), n > 2900);
                 return;
             }
             let t = parse_tree(&src, "f.py").expect("parse");
