@@ -159,8 +159,7 @@ pub(crate) fn decode_source(bytes: &[u8]) -> Result<String, SyntaxError> {
         Codec::Ascii => match body.iter().position(|b| !b.is_ascii()) {
             None => Ok(body.iter().map(|&b| b as char).collect()),
             Some(p) => {
-                let line = 1 + body[..p].iter().filter(|&&c| c == b'\n').count() as u32;
-                let _ = line;
+                // CPython decodes the whole file up front here: no line (0).
                 Err(error(
                     format!(
                         "'ascii' codec can't decode byte 0x{:02x} in position {p}: ordinal not in range(128)",

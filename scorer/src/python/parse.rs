@@ -244,7 +244,10 @@ fn block_header(src: &str, colon_end: usize) -> Option<(String, u32, usize)> {
         if word == "async" {
             word = t[5..].trim_start().chars().take_while(|c| c.is_ascii_alphabetic()).collect();
         }
-        if keywords.contains(&word.as_str()) && word != "lambda" {
+        if word == "except" && t["except".len()..].trim_start().starts_with('*') {
+            word.push('*');
+        }
+        if (keywords.contains(&word.as_str()) || word == "except*") && word != "lambda" {
             let line_no = LineIndex::new(&src[..ls]).position(ls as u32).0;
             return Some((word, line_no, ls));
         }
@@ -449,6 +452,17 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
             && scan::scan_until(src, off).open.last().is_some_and(|(c, _)| *c == b'{')
         {
             return se("expression expected after dictionary key and ':'", before.len() - 1);
+        }
+    }
+    // `{1: 2, 3}`: a dict display with a key lacking its value.
+    if matches!(tok, Tok::Rbrace | Tok::Comma) {
+        if let Some(&(b'{', open_at)) = scan::scan_until(src, off).open.last() {
+            let (start, text) = previous_operand(src, off);
+            let head = &src[open_at + 1..start];
+            if !text.trim().is_empty() && !text.contains(':') && head.contains(':') {
+                let last = start + text.trim_end().len() - 1;
+                return se("':' expected after dictionary key", last);
+            }
         }
     }
     // `a if b` without `else`.
@@ -657,6 +671,7 @@ fn try_without_handler(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
 /// comma (within the current brackets), with its start offset.
 fn previous_operand(src: &str, off: usize) -> (usize, &str) {
     let b = src.as_bytes();
+    let in_brackets = !scan::scan_until(src, off).open.is_empty();
     let mut depth = 0i32;
     let mut j = off;
     while j > 0 {
@@ -670,7 +685,11 @@ fn previous_operand(src: &str, off: usize) -> (usize, &str) {
                 depth -= 1;
             }
             b',' | b'=' | b';' | b':' if depth == 0 => break,
-            b'\n' | b'\r' if depth == 0 && !matches!(b.get(j.wrapping_sub(2)), Some(b'\\')) => {
+            b'\n' | b'\r'
+                if depth == 0
+                    && !in_brackets
+                    && !matches!(b.get(j.wrapping_sub(2)), Some(b'\\')) =>
+            {
                 // Inside brackets a newline is not a boundary; outside it is.
                 break;
             }

@@ -390,8 +390,6 @@ impl Scanner<'_> {
                     let word = &self.s[start..self.i];
                     if matches!(self.s.get(self.i), Some(b'\'' | b'"')) && is_prefix(word) {
                         let f = word.iter().any(|c| matches!(c, b'f' | b'F'));
-                        let raw = word.iter().any(|c| matches!(c, b'r' | b'R'));
-                        let _ = raw;
                         if !self.string(start, self.i, f) {
                             return;
                         }
