@@ -470,7 +470,8 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
         if let Some(p) = src[ls..off].rfind(" if ") {
             let if_at = ls + p + 1;
             let (start, text) = previous_operand(src, if_at);
-            if !text.trim().is_empty() && !src[if_at..off].contains(" else") {
+            let comprehension = src[ls..if_at].contains(" for ");
+            if !comprehension && !text.trim().is_empty() && !src[if_at..off].contains(" else") {
                 return se("expected 'else' after 'if' expression", start);
             }
         }
@@ -538,11 +539,15 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
         return se("multiple exception types must be parenthesized", at);
     }
     // Missing ':' after a compound statement header.
-    let headers =
-        ["if", "elif", "else", "while", "for", "def", "class", "with", "try", "except", "finally"];
+    let headers = [
+        "if", "elif", "else", "while", "for", "def", "class", "with", "try", "except", "finally",
+        "async",
+    ];
     let line_end = line.trim_end();
     if matches!(tok, Tok::Newline | Tok::EndOfFile)
         && headers.contains(&first_word.as_str())
+        && (matches!(first_word.as_str(), "else" | "try" | "finally")
+            || trimmed.trim_end().len() > first_word.len())
         && !line_end.ends_with([
             ':', ',', '\\', '+', '-', '*', '/', '%', '|', '&', '^', '=', '<', '>', '.', '@',
         ])
