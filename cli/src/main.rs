@@ -4,8 +4,12 @@
 //! `score` submissions against a bundle, `report` on a scored run. Exit codes: 0 scored; 1 scored but
 //! some entries could not be scored; 2 usage error or unreadable input.
 
+mod checkout;
+mod import;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
@@ -60,13 +64,51 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let name = match cli.command {
-        Command::Import { .. } => "import",
-        Command::Score { .. } => "score",
-        Command::Report { .. } => "report",
-    };
+    match cli.command {
+        Command::Import { from, out } => run_import(&from, &out),
+        Command::Score { .. } => not_yet("score"),
+        Command::Report { .. } => not_yet("report"),
+    }
+}
+
+fn not_yet(name: &str) -> ExitCode {
     eprintln!("refscore {name}: not available in this build yet (see the open issues)");
     ExitCode::from(2)
+}
+
+/// Runs the importer; the summary goes to stdout, progress and errors to stderr.
+fn run_import(from: &std::path::Path, out: &std::path::Path) -> ExitCode {
+    let start = Instant::now();
+    match import::run(from, out) {
+        Ok(s) => {
+            let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
+            println!("bundle {} written to {}", s.bundle_hash, out.display());
+            println!("  tasks        {} in {} repositories", s.tasks, s.repos);
+            println!("  manifests    {} files listed", s.manifest_files);
+            println!(
+                "  blobs        {} files carried, {} bytes ({:.2} MiB)",
+                s.blobs,
+                s.blob_bytes,
+                mib(s.blob_bytes)
+            );
+            println!(
+                "  written      {} files, {} bytes ({:.2} MiB), {} bytes gzip ({:.2} MiB)",
+                s.files_written,
+                s.bytes,
+                mib(s.bytes),
+                s.gzip_bytes,
+                mib(s.gzip_bytes)
+            );
+            let (id, raw, gz) = &s.largest_task;
+            println!("  largest task {id}: {raw} bytes, {gz} bytes gzip (task file + blobs)");
+            println!("  time         {:.2} s", start.elapsed().as_secs_f64());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("refscore import: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -81,13 +123,25 @@ mod tests {
 
     #[test]
     fn score_takes_a_single_patch_or_predictions() {
-        let ok = Cli::try_parse_from(["refscore", "score", "--tasks", "t", "--task", "a", "--patch", "p"]);
+        let ok = Cli::try_parse_from([
+            "refscore", "score", "--tasks", "t", "--task", "a", "--patch", "p",
+        ]);
         assert!(ok.is_ok());
         let both = Cli::try_parse_from([
-            "refscore", "score", "--tasks", "t", "--task", "a", "--patch", "p", "--predictions", "x.jsonl",
+            "refscore",
+            "score",
+            "--tasks",
+            "t",
+            "--task",
+            "a",
+            "--patch",
+            "p",
+            "--predictions",
+            "x.jsonl",
         ]);
         assert!(both.is_err());
-        let task_without_patch = Cli::try_parse_from(["refscore", "score", "--tasks", "t", "--task", "a"]);
+        let task_without_patch =
+            Cli::try_parse_from(["refscore", "score", "--tasks", "t", "--task", "a"]);
         assert!(task_without_patch.is_err());
     }
 }

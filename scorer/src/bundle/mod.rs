@@ -4,7 +4,8 @@
 //! - `index.json` ([`BundleIndex`]): the task list and the repositories, with a content hash;
 //! - `tasks/<id>.<hash16>.json` ([`TaskData`]): instructions, test source, the files the task needs;
 //! - `repos/<repo>.<hash16>.json` ([`Manifest`]): every path of a repository with its git blob id;
-//! - `blobs/<git blob id>`: the raw bytes of a file, shared by every task (and repository) that needs it.
+//! - `blobs/<git blob id>.txt` ([`blob_file`]): the raw bytes of a file, shared by every task (and
+//!   repository) that needs it.
 //!
 //! Everything but `index.json` is content-addressed, so a browser may cache it forever.
 //! This module only models and checks bundles; the CLI importer reads checkouts and writes files.
@@ -82,10 +83,13 @@ pub struct Attribution {
     /// The licence file at the repository root (`LICENSE.txt`), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub license_file: Option<String>,
-    /// Its first non-empty line (`BSD 3-Clause License`).
+    /// Its first non-empty line (`BSD 3-Clause License`, or a copyright line).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub license: Option<String>,
-    /// Its first line starting with "Copyright" or "©", if any.
+    /// The SPDX id recognised from the licence text (`BSD-3-Clause`, `Apache-2.0`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spdx: Option<String>,
+    /// Its first copyright line naming the project's holders (not the licence's own authors).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub copyright: Option<String>,
 }
@@ -280,6 +284,13 @@ impl TaskData {
         }
         Ok(tree)
     }
+}
+
+/// Bundle-relative name of a blob's file. The `.txt` extension is deliberate: static hosts compress
+/// `text/plain` responses (not `application/octet-stream`) and never answer a missing `.txt` with
+/// a single-page-app fallback page; the bytes are fetched raw and checked against the blob id.
+pub fn blob_file(blob: &str) -> String {
+    format!("blobs/{blob}.txt")
 }
 
 /// Lowercase hex sha256.
