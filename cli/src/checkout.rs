@@ -262,7 +262,8 @@ fn is_copyright_line(line: &str) -> bool {
                 || line.contains("(c)")
                 || line.contains("(C)")
                 || line.contains('©')));
-    stated && !line.contains("Free Software Foundation")
+    // The GPL's "Copyright (C) <year>  <name of author>" template and its own notice are not holders.
+    stated && !line.contains("Free Software Foundation") && !line.contains("<year>")
 }
 
 /// Recognises the common licence texts by their wording.

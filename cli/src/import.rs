@@ -10,8 +10,8 @@ use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use scorer::bundle::{
     addressed_name, blob_file, bundle_hash, canonical_json, paths, BundleIndex, InspectedPath,
-    Instructions, Manifest, NeedReason, NeededFile, RepoSummary, TaskData, TaskSummary, TestFile,
-    BUNDLE_SCHEMA_VERSION,
+    Instructions, Manifest, NeedReason, NeededFile, Pack, RepoSummary, TaskData, TaskSummary,
+    TestFile, BUNDLE_SCHEMA_VERSION,
 };
 use scorer::tree::{FileMode, RepoPath};
 
@@ -88,38 +88,13 @@ fn build(from: &Path, bar: &ProgressBar) -> Result<Built> {
     let mut out: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     let mut blob_sizes: BTreeMap<String, u64> = BTreeMap::new();
 
-    // 2. Manifests.
-    let mut repo_rows = Vec::new();
-    let mut manifest_files = 0;
-    for (repo, files) in &repos {
-        let manifest = Manifest {
-            schema_version: BUNDLE_SCHEMA_VERSION,
-            repo: repo.to_string(),
-            files: files.iter().map(|(p, f)| (p.clone(), f.blob.clone())).collect(),
-            modes: files
-                .iter()
-                .filter(|(_, f)| f.mode != FileMode::Regular)
-                .map(|(p, f)| (p.clone(), f.mode.as_git().to_string()))
-                .collect(),
-        };
-        let bytes = canonical_json(&manifest);
-        let name = addressed_name("repos", repo, &bytes);
-        manifest_files += files.len();
-        repo_rows.push(RepoSummary {
-            name: repo.to_string(),
-            manifest: name.clone(),
-            files: u32::try_from(files.len()).unwrap_or(u32::MAX),
-            attribution: checkout::attribution(repo, files)?,
-        });
-        out.insert(name, bytes);
-    }
-
-    // 3. Tasks and the blobs they need.
+    // 2. Tasks and the blobs they need.
     bar.set_prefix("tasks");
     bar.set_length(tasks.len() as u64);
     bar.set_position(0);
     let mut rows = Vec::new();
     let mut task_weights: Vec<(String, Vec<String>)> = Vec::new();
+    let mut repo_blobs: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
     for task in &tasks {
         bar.set_message(task.id.clone());
         let files = repos
@@ -127,14 +102,16 @@ fn build(from: &Path, bar: &ProgressBar) -> Result<Built> {
             .with_context(|| format!("task {}: repository {} was not read", task.id, task.repo))?;
         let (data, needed) = task_data(from, task, files)?;
         let bytes = canonical_json(&data);
-        let name = addressed_name("tasks", &task.id, &bytes);
+        let name = addressed_name("tasks", &task.id, &bytes, "json");
         let mut blob_names = Vec::new();
         let mut blob_total = 0;
         for need in &data.files {
             blob_total += need.size;
             blob_names.push(blob_file(&need.blob));
         }
+        let in_repo = repo_blobs.entry(files_repo(&repos, &task.repo)).or_default();
         for (blob, file, rel) in needed {
+            in_repo.insert(blob.clone());
             if let std::collections::btree_map::Entry::Vacant(slot) = out.entry(blob_file(&blob)) {
                 let bytes = checkout::blob_bytes(&file.abs, file.mode, &rel)?;
                 blob_sizes.insert(blob.clone(), bytes.len() as u64);
@@ -157,14 +134,62 @@ fn build(from: &Path, bar: &ProgressBar) -> Result<Built> {
         bar.inc(1);
     }
 
-    // 4. The index, hashing everything else.
-    let hash = bundle_hash(out.iter().map(|(k, v)| (k.as_str(), v.as_slice())));
-    let index = BundleIndex {
+    // 3. Per repository: the pack of its tasks' blobs, and the manifest naming it.
+    let mut repo_rows = Vec::new();
+    let mut manifest_files = 0;
+    for (repo, files) in &repos {
+        let mut pack_bytes = Vec::new();
+        let mut entries = BTreeMap::new();
+        for blob in repo_blobs.get(repo).into_iter().flatten() {
+            let data =
+                out.get(&blob_file(blob)).with_context(|| format!("blob {blob} was not read"))?;
+            entries.insert(blob.clone(), [pack_bytes.len() as u64, data.len() as u64]);
+            pack_bytes.extend_from_slice(data);
+        }
+        let pack = if entries.is_empty() {
+            None
+        } else {
+            let file = addressed_name("packs", repo, &pack_bytes, "txt");
+            out.insert(file.clone(), pack_bytes);
+            Some(Pack { file, blobs: entries })
+        };
+        let manifest = Manifest {
+            schema_version: BUNDLE_SCHEMA_VERSION,
+            repo: repo.to_string(),
+            files: files.iter().map(|(p, f)| (p.clone(), f.blob.clone())).collect(),
+            modes: files
+                .iter()
+                .filter(|(_, f)| f.mode != FileMode::Regular)
+                .map(|(p, f)| (p.clone(), f.mode.as_git().to_string()))
+                .collect(),
+            pack,
+        };
+        let bytes = canonical_json(&manifest);
+        let name = addressed_name("repos", repo, &bytes, "json");
+        manifest_files += files.len();
+        repo_rows.push(RepoSummary {
+            name: repo.to_string(),
+            manifest: name.clone(),
+            files: u32::try_from(files.len()).unwrap_or(u32::MAX),
+            attribution: checkout::attribution(repo, files)?,
+        });
+        out.insert(name, bytes);
+    }
+
+    // 4. The index; the hash covers every file, the index taken with an empty hash.
+    let mut index = BundleIndex {
         schema_version: BUNDLE_SCHEMA_VERSION,
-        bundle_hash: hash.clone(),
+        bundle_hash: String::new(),
         tasks: rows,
         repos: repo_rows,
     };
+    let index_input = index.hash_input();
+    let hash = bundle_hash(
+        out.iter()
+            .map(|(k, v)| (k.as_str(), v.as_slice()))
+            .chain(std::iter::once(("index.json", index_input.as_slice()))),
+    );
+    index.bundle_hash = hash.clone();
     out.insert("index.json".to_string(), canonical_json(&index));
 
     bar.set_prefix("gzip");
@@ -196,6 +221,11 @@ fn build(from: &Path, bar: &ProgressBar) -> Result<Built> {
         largest_task: largest,
     };
     Ok(Built { files: out, summary })
+}
+
+/// The repository key of `repos` for a task's repository name.
+fn files_repo<'r>(repos: &BTreeMap<&'r str, BTreeMap<RepoPath, RepoFile>>, repo: &str) -> &'r str {
+    repos.get_key_value(repo).map_or("", |(k, _)| *k)
 }
 
 /// A needed blob: id, the repository file, and its checkout-relative name for errors.
@@ -272,7 +302,7 @@ fn gzip_len(bytes: &[u8]) -> Result<u64> {
 }
 
 /// Entries of an output folder that a bundle consists of (and that a new import replaces).
-const BUNDLE_ENTRIES: [&str; 4] = ["index.json", "tasks", "repos", "blobs"];
+const BUNDLE_ENTRIES: [&str; 5] = ["index.json", "tasks", "repos", "blobs", "packs"];
 
 /// Writes the bundle into `out`. An existing bundle there is replaced; a non-empty folder that is
 /// not a bundle is refused, so an import never deletes unrelated files.

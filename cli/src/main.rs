@@ -7,6 +7,7 @@
 mod checkout;
 mod import;
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -82,26 +83,32 @@ fn run_import(from: &std::path::Path, out: &std::path::Path) -> ExitCode {
     match import::run(from, out) {
         Ok(s) => {
             let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
-            println!("bundle {} written to {}", s.bundle_hash, out.display());
-            println!("  tasks        {} in {} repositories", s.tasks, s.repos);
-            println!("  manifests    {} files listed", s.manifest_files);
-            println!(
-                "  blobs        {} files carried, {} bytes ({:.2} MiB)",
-                s.blobs,
-                s.blob_bytes,
-                mib(s.blob_bytes)
-            );
-            println!(
-                "  written      {} files, {} bytes ({:.2} MiB), {} bytes gzip ({:.2} MiB)",
-                s.files_written,
-                s.bytes,
-                mib(s.bytes),
-                s.gzip_bytes,
-                mib(s.gzip_bytes)
-            );
             let (id, raw, gz) = &s.largest_task;
-            println!("  largest task {id}: {raw} bytes, {gz} bytes gzip (task file + blobs)");
-            println!("  time         {:.2} s", start.elapsed().as_secs_f64());
+            let text = format!(
+                "bundle {hash} written to {out}\n\
+                 \x20 tasks        {tasks} in {repos} repositories\n\
+                 \x20 manifests    {listed} files listed\n\
+                 \x20 blobs        {blobs} files carried, {bb} bytes ({bm:.2} MiB)\n\
+                 \x20 written      {n} files, {bytes} bytes ({m:.2} MiB), {gz_all} bytes gzip ({gm:.2} MiB)\n\
+                 \x20 largest task {id}: {raw} bytes, {gz} bytes gzip (task file + blobs)\n\
+                 \x20 time         {secs:.2} s\n",
+                hash = s.bundle_hash,
+                out = out.display(),
+                tasks = s.tasks,
+                repos = s.repos,
+                listed = s.manifest_files,
+                blobs = s.blobs,
+                bb = s.blob_bytes,
+                bm = mib(s.blob_bytes),
+                n = s.files_written,
+                bytes = s.bytes,
+                m = mib(s.bytes),
+                gz_all = s.gzip_bytes,
+                gm = mib(s.gzip_bytes),
+                secs = start.elapsed().as_secs_f64(),
+            );
+            // A closed stdout (`| head`) is not an import failure.
+            let _ = std::io::stdout().write_all(text.as_bytes());
             ExitCode::SUCCESS
         }
         Err(e) => {

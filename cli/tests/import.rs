@@ -138,11 +138,15 @@ fn imports_the_demo_deterministically() {
     assert!(ta == tb, "two imports of the same checkout differ");
 
     let loaded = load(&a.0);
-    let hash = bundle_hash(ta.iter().map(|(k, v)| (k.as_str(), v.as_slice())));
+    let index_input = loaded.index.hash_input();
+    let hash = bundle_hash(ta.iter().map(|(k, v)| {
+        (k.as_str(), if k == "index.json" { index_input.as_slice() } else { v.as_slice() })
+    }));
     assert_eq!(loaded.index.bundle_hash, hash);
     let stdout = String::from_utf8_lossy(&out_a.stdout);
     assert!(stdout.contains(&hash), "summary names the hash: {stdout}");
     assert!(stdout.contains("tasks        9 in 2 repositories"), "{stdout}");
+    assert!(stdout.contains("largest task "), "{stdout}");
 
     // Every file but index.json is named after its content.
     for (name, bytes) in &ta {
@@ -150,8 +154,9 @@ fn imports_the_demo_deterministically() {
             assert_eq!(git_blob_id(bytes), id, "{name}");
         } else if name != "index.json" {
             let h = scorer::bundle::sha256_hex(bytes);
+            let ext = if name.starts_with("packs/") { "txt" } else { "json" };
             assert!(
-                name.ends_with(&format!(".{}.json", &h[..16])),
+                name.ends_with(&format!(".{}.{ext}", &h[..16])),
                 "{name} is not content-addressed"
             );
         }
@@ -194,13 +199,21 @@ fn imports_the_demo_deterministically() {
         assert!(r.attribution.copyright.as_deref().is_some_and(|c| c.contains("refscore authors")));
     }
 
-    // Every task's base tree loads, with checked bytes for every listed file.
+    // Every task's base tree loads, with checked bytes for every listed file, from single blobs
+    // and from its repository's pack alike.
     for task in &loaded.tasks {
         let blobs: BTreeMap<String, Arc<[u8]>> = task
             .files
             .iter()
             .map(|f| (f.blob.clone(), Arc::from(loaded.files[&blob_file(&f.blob)].as_slice())))
             .collect();
+        let manifest = &loaded.manifests[&task.repo];
+        let pack = manifest.pack.as_ref().expect("pack");
+        let from_pack = pack.split(&loaded.files[&pack.file]).expect("pack splits");
+        assert_eq!(
+            task.base_tree(manifest, &from_pack).expect("tree from pack"),
+            task.base_tree(manifest, &blobs).expect("tree from blobs")
+        );
         let tree = task.base_tree(&loaded.manifests[&task.repo], &blobs).expect("base tree");
         assert_eq!(tree.len(), loaded.manifests[&task.repo].files.len());
         for p in task.inspected.iter().filter(|p| p.exists) {

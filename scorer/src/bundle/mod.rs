@@ -104,6 +104,45 @@ pub struct Manifest {
     /// Path → git mode, only for files that are not `100644` (executables, symlinks).
     #[serde(default)]
     pub modes: BTreeMap<RepoPath, String>,
+    /// Every blob the repository's tasks carry, in one file, for loading many tasks at once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pack: Option<Pack>,
+}
+
+/// `packs/<repo>.<hash16>.txt`: the blobs of one repository's tasks, concatenated in blob-id order.
+/// Scoring all tasks of a bundle then takes one request per repository instead of one per blob
+/// (measured on the 100 official tasks: 426 blob requests take ten times as long as 9 packs).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pack {
+    /// Bundle-relative file name.
+    pub file: String,
+    /// Blob id → `[offset, length]` in the pack.
+    pub blobs: BTreeMap<String, [u64; 2]>,
+}
+
+impl Pack {
+    /// Splits a downloaded pack into its blobs, checking every range and every blob id.
+    pub fn split(&self, bytes: &[u8]) -> Result<BTreeMap<String, Arc<[u8]>>, BundleError> {
+        let mut out = BTreeMap::new();
+        for (blob, [offset, len]) in &self.blobs {
+            let range = usize::try_from(*offset)
+                .ok()
+                .zip(usize::try_from(*len).ok())
+                .and_then(|(o, l)| Some(o..o.checked_add(l)?))
+                .filter(|r| r.end <= bytes.len())
+                .ok_or_else(|| BundleError::PackRange {
+                    file: self.file.clone(),
+                    blob: blob.clone(),
+                })?;
+            let data = &bytes[range];
+            let actual = git_blob_id(data);
+            if &actual != blob {
+                return Err(BundleError::CorruptBlob { blob: blob.clone(), actual });
+            }
+            out.insert(blob.clone(), Arc::from(data));
+        }
+        Ok(out)
+    }
 }
 
 /// The three instructions of a task, verbatim.
@@ -184,6 +223,8 @@ pub enum BundleError {
         "task {task} needs {path} (blob {blob}), which the manifest does not list with that blob"
     )]
     NotInManifest { task: String, path: String, blob: String },
+    #[error("{file}: the range of blob {blob} lies outside the pack")]
+    PackRange { file: String, blob: String },
     #[error("blob {blob} is missing")]
     MissingBlob { blob: String },
     #[error("blob {blob} is corrupt: its content hashes to {actual}")]
@@ -206,6 +247,12 @@ fn from_json<T: serde::de::DeserializeOwned>(text: &str, file: &str) -> Result<T
 }
 
 impl BundleIndex {
+    /// The bytes `index.json` contributes to [`bundle_hash`]: its canonical JSON with `bundle_hash`
+    /// left empty.
+    pub fn hash_input(&self) -> Vec<u8> {
+        canonical_json(&BundleIndex { bundle_hash: String::new(), ..self.clone() })
+    }
+
     /// Parses an `index.json`, refusing schema versions this build does not know.
     pub fn from_json(text: &str) -> Result<Self, BundleError> {
         let index: BundleIndex = from_json(text, "index.json")?;
@@ -308,20 +355,19 @@ pub fn canonical_json<T: Serialize>(value: &T) -> Vec<u8> {
     out
 }
 
-/// A content-addressed name: `<dir>/<stem>.<first 16 hex of sha256(bytes)>.json`.
-pub fn addressed_name(dir: &str, stem: &str, bytes: &[u8]) -> String {
+/// A content-addressed name: `<dir>/<stem>.<first 16 hex of sha256(bytes)>.<ext>`.
+pub fn addressed_name(dir: &str, stem: &str, bytes: &[u8], ext: &str) -> String {
     let h = sha256_hex(bytes);
-    format!("{dir}/{stem}.{}.json", &h[..16])
+    format!("{dir}/{stem}.{}.{ext}", &h[..16])
 }
 
-/// The bundle hash: sha256 over `<path>\0<sha256 of bytes>\n` for every file except `index.json`,
-/// in byte-wise path order. Independent of the order files were written in.
+/// The bundle hash: sha256 over `<path>\0<sha256 of bytes>\n` for every file of the bundle, in
+/// byte-wise path order, where `index.json` is taken with an empty `bundle_hash` (see
+/// [`BundleIndex::hash_input`]). Independent of the order files were written in; any change to any
+/// file, the task rows included, changes it.
 pub fn bundle_hash<'a>(files: impl IntoIterator<Item = (&'a str, &'a [u8])>) -> String {
-    let mut lines: Vec<(String, String)> = files
-        .into_iter()
-        .filter(|(p, _)| *p != "index.json")
-        .map(|(p, b)| (p.to_string(), sha256_hex(b)))
-        .collect();
+    let mut lines: Vec<(String, String)> =
+        files.into_iter().map(|(p, b)| (p.to_string(), sha256_hex(b))).collect();
     lines.sort();
     let mut h = Sha256::new();
     for (p, d) in &lines {
@@ -356,12 +402,32 @@ mod tests {
     }
 
     #[test]
-    fn bundle_hash_ignores_order_and_the_index() {
-        let a = bundle_hash([("b", &b"2"[..]), ("a", &b"1"[..]), ("index.json", &b"x"[..])]);
+    fn bundle_hash_ignores_order() {
+        let a = bundle_hash([("b", &b"2"[..]), ("a", &b"1"[..])]);
         let b = bundle_hash([("a", &b"1"[..]), ("b", &b"2"[..])]);
         assert_eq!(a, b);
         assert_ne!(a, bundle_hash([("a", &b"1"[..]), ("b", &b"3"[..])]));
         assert_eq!(a.len(), 64);
+    }
+
+    #[test]
+    fn packs_split_into_checked_blobs() {
+        let (a, b) = (b"one\n".to_vec(), b"two\r\n".to_vec());
+        let (ia, ib) = (git_blob_id(&a), git_blob_id(&b));
+        let mut bytes = a.clone();
+        bytes.extend_from_slice(&b);
+        let pack = Pack {
+            file: "packs/r.0.txt".into(),
+            blobs: BTreeMap::from([(ia.clone(), [0, 4]), (ib.clone(), [4, 5])]),
+        };
+        let blobs = pack.split(&bytes).unwrap();
+        assert_eq!(blobs[&ia].as_ref(), a.as_slice());
+        assert_eq!(blobs[&ib].as_ref(), b.as_slice());
+        assert!(matches!(pack.split(&bytes[..8]), Err(BundleError::PackRange { .. })));
+        let swapped = Pack { file: pack.file.clone(), blobs: BTreeMap::from([(ia, [4, 5])]) };
+        assert!(matches!(swapped.split(&bytes), Err(BundleError::CorruptBlob { .. })));
+        let huge = Pack { file: pack.file, blobs: BTreeMap::from([(ib, [u64::MAX, 2])]) };
+        assert!(matches!(huge.split(&bytes), Err(BundleError::PackRange { .. })));
     }
 
     #[test]
@@ -388,6 +454,7 @@ mod tests {
                 (path("bin/run"), git_blob_id(b"#!/bin/sh\n")),
             ]),
             modes: BTreeMap::from([(path("bin/run"), "100755".to_string())]),
+            pack: None,
         };
         let task = TaskData {
             schema_version: 1,
