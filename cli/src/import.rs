@@ -38,14 +38,7 @@ pub struct Summary {
 
 /// Imports `from` into `out`.
 pub fn run(from: &Path, out: &Path) -> Result<Summary> {
-    let bar = ProgressBar::new_spinner();
-    bar.set_style(
-        ProgressStyle::with_template("{prefix:>9} [{bar:30}] {pos}/{len} {wide_msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-    );
-    let result = build(from, &bar);
-    bar.finish_and_clear();
+    let result = build(from);
     let files = result?;
     write_out(out, &files)?;
     Ok(files.summary)
@@ -57,22 +50,31 @@ struct Built {
     summary: Summary,
 }
 
-fn build(from: &Path, bar: &ProgressBar) -> Result<Built> {
+/// A progress bar for one stage, on stderr (hidden when stderr is not a terminal). Each stage gets
+/// a fresh bar so that no frame shows one stage's name with another's counts.
+fn stage(name: &str, len: usize) -> ProgressBar {
+    let style = ProgressStyle::with_template("{prefix:>9} [{bar:30}] {pos}/{len} {wide_msg}")
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> ");
+    ProgressBar::new(len as u64).with_style(style).with_prefix(name.to_string())
+}
+
+fn build(from: &Path) -> Result<Built> {
     let tasks = checkout::read_tasks(from)?;
     let repo_names: BTreeSet<&str> = tasks.iter().map(|t| t.repo.as_str()).collect();
 
     // 1. Every file of every repository: path, mode, blob id.
-    bar.set_prefix("listing");
+    let bar = stage("listing", repo_names.len());
     let mut listed = Vec::new();
     for repo in &repo_names {
         bar.set_message(repo.to_string());
         let root = from.join("repositories").join(repo);
         listed.push((*repo, checkout::list_files(&root, repo)?));
+        bar.inc(1);
     }
     let total: usize = listed.iter().map(|(_, f)| f.len()).sum();
-    bar.set_prefix("hashing");
-    bar.set_length(total as u64);
-    bar.set_position(0);
+    bar.finish_and_clear();
+    let bar = stage("hashing", total);
     let mut repos: BTreeMap<&str, BTreeMap<RepoPath, RepoFile>> = BTreeMap::new();
     for (repo, files) in listed {
         bar.set_message(repo.to_string());
@@ -89,9 +91,8 @@ fn build(from: &Path, bar: &ProgressBar) -> Result<Built> {
     let mut blob_sizes: BTreeMap<String, u64> = BTreeMap::new();
 
     // 2. Tasks and the blobs they need.
-    bar.set_prefix("tasks");
-    bar.set_length(tasks.len() as u64);
-    bar.set_position(0);
+    bar.finish_and_clear();
+    let bar = stage("tasks", tasks.len());
     let mut rows = Vec::new();
     let mut task_weights: Vec<(String, Vec<String>)> = Vec::new();
     let mut repo_blobs: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
@@ -192,14 +193,14 @@ fn build(from: &Path, bar: &ProgressBar) -> Result<Built> {
     index.bundle_hash = hash.clone();
     out.insert("index.json".to_string(), canonical_json(&index));
 
-    bar.set_prefix("gzip");
-    bar.set_length(out.len() as u64);
-    bar.set_position(0);
+    bar.finish_and_clear();
+    let bar = stage("gzip", out.len());
     let mut gz_sizes: BTreeMap<&str, u64> = BTreeMap::new();
     for (name, bytes) in &out {
         gz_sizes.insert(name, gzip_len(bytes)?);
         bar.inc(1);
     }
+    bar.finish_and_clear();
     let mut largest = (String::new(), 0u64, 0u64);
     for (id, names) in &task_weights {
         let raw: u64 = names.iter().filter_map(|n| out.get(n)).map(|b| b.len() as u64).sum();
