@@ -1,0 +1,436 @@
+//! `refscore import` on the demo benchmark (`tasks/demo`, laid out like the official checkout):
+//! determinism, the format's invariants, coverage of every file a test reads (checked against a
+//! CPython run with `open` and `os.path.*` traced, on the base tree and on every patched tree), and
+//! the errors a malformed checkout gets.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
+
+use scorer::bundle::{blob_file, bundle_hash, BundleIndex, Manifest, TaskData};
+use scorer::tree::{git_blob_id, RepoPath};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
+}
+
+fn demo() -> PathBuf {
+    workspace().join("tasks/demo")
+}
+
+/// A fresh, empty temporary folder (removed when dropped).
+struct Temp(PathBuf);
+
+impl Temp {
+    fn new(tag: &str) -> Temp {
+        static N: AtomicU32 = AtomicU32::new(0);
+        let n = N.fetch_add(1, Ordering::SeqCst);
+        let p =
+            std::env::temp_dir().join(format!("refscore-import-{}-{tag}-{n}", std::process::id()));
+        let _ = fs::remove_dir_all(&p);
+        fs::create_dir_all(&p).expect("temp dir");
+        Temp(p)
+    }
+}
+
+impl Drop for Temp {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn refscore(args: &[&std::ffi::OsStr]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_refscore")).args(args).output().expect("run refscore")
+}
+
+fn import(from: &Path, out: &Path) -> Output {
+    refscore(&[
+        "import".as_ref(),
+        "--from".as_ref(),
+        from.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ])
+}
+
+/// Every file below `root`: relative path → bytes.
+fn read_tree(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(dir: &Path, rel: &str, out: &mut BTreeMap<String, Vec<u8>>) {
+        for e in fs::read_dir(dir).expect("read_dir") {
+            let e = e.expect("entry");
+            let name = e.file_name().to_string_lossy().into_owned();
+            let child = if rel.is_empty() { name } else { format!("{rel}/{name}") };
+            if e.file_type().expect("type").is_dir() {
+                walk(&e.path(), &child, out);
+            } else {
+                out.insert(child, fs::read(e.path()).expect("read"));
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(root, "", &mut out);
+    out
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).expect("mkdir");
+    for e in fs::read_dir(from).expect("read_dir") {
+        let e = e.expect("entry");
+        let target = to.join(e.file_name());
+        if e.file_type().expect("type").is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            fs::copy(e.path(), &target).expect("copy");
+        }
+    }
+}
+
+/// A copy of the demo checkout's four official folders.
+fn demo_copy(tag: &str) -> Temp {
+    let t = Temp::new(tag);
+    for folder in ["problems", "tests", "scripts", "repositories"] {
+        copy_dir(&demo().join(folder), &t.0.join(folder));
+    }
+    t
+}
+
+struct Loaded {
+    index: BundleIndex,
+    tasks: Vec<TaskData>,
+    manifests: BTreeMap<String, Manifest>,
+    files: BTreeMap<String, Vec<u8>>,
+}
+
+fn load(dir: &Path) -> Loaded {
+    let files = read_tree(dir);
+    let text = |name: &str| String::from_utf8(files[name].clone()).expect("utf-8");
+    let index = BundleIndex::from_json(&text("index.json")).expect("index.json");
+    let tasks = index
+        .tasks
+        .iter()
+        .map(|t| TaskData::from_json(&text(&t.data), &t.data).expect("task"))
+        .collect();
+    let manifests = index
+        .repos
+        .iter()
+        .map(|r| {
+            (
+                r.name.clone(),
+                Manifest::from_json(&text(&r.manifest), &r.manifest).expect("manifest"),
+            )
+        })
+        .collect();
+    Loaded { index, tasks, manifests, files }
+}
+
+#[test]
+fn imports_the_demo_deterministically() {
+    let (a, b) = (Temp::new("a"), Temp::new("b"));
+    let out_a = import(&demo(), &a.0);
+    assert!(out_a.status.success(), "{}", String::from_utf8_lossy(&out_a.stderr));
+    let out_b = import(&demo(), &b.0);
+    assert!(out_b.status.success(), "{}", String::from_utf8_lossy(&out_b.stderr));
+    let (ta, tb) = (read_tree(&a.0), read_tree(&b.0));
+    assert_eq!(ta.keys().collect::<Vec<_>>(), tb.keys().collect::<Vec<_>>());
+    assert!(ta == tb, "two imports of the same checkout differ");
+
+    let loaded = load(&a.0);
+    let index_input = loaded.index.hash_input();
+    let hash = bundle_hash(ta.iter().map(|(k, v)| {
+        (k.as_str(), if k == "index.json" { index_input.as_slice() } else { v.as_slice() })
+    }));
+    assert_eq!(loaded.index.bundle_hash, hash);
+    let stdout = String::from_utf8_lossy(&out_a.stdout);
+    assert!(stdout.contains(&hash), "summary names the hash: {stdout}");
+    assert!(stdout.contains("tasks        9 in 2 repositories"), "{stdout}");
+    assert!(stdout.contains("largest task "), "{stdout}");
+
+    // Every file but index.json is named after its content.
+    for (name, bytes) in &ta {
+        if let Some(id) = name.strip_prefix("blobs/").and_then(|n| n.strip_suffix(".txt")) {
+            assert_eq!(git_blob_id(bytes), id, "{name}");
+        } else if name != "index.json" {
+            let h = scorer::bundle::sha256_hex(bytes);
+            let ext = if name.starts_with("packs/") { "txt" } else { "json" };
+            assert!(
+                name.ends_with(&format!(".{}.{ext}", &h[..16])),
+                "{name} is not content-addressed"
+            );
+        }
+    }
+
+    let ids: Vec<&str> = loaded.index.tasks.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "add-log-parameter-post-entry",
+            "combine-currency-into-money",
+            "extract-normalize-sku",
+            "move-format-table",
+            "rename-parse-amount",
+            "split-storage-loaders",
+            "stock-ledger-class",
+            "move-strip-html-to-sanitize",
+            "rename-feed-item-to-entry",
+        ]
+    );
+    assert_eq!(loaded.index.tasks.iter().map(|t| t.methods).sum::<u32>(), 65);
+    let split = loaded.tasks.iter().find(|t| t.id == "split-storage-loaders").expect("task");
+    assert_eq!(split.test.name, "split-loaders.py");
+    assert_eq!(split.test.path, "tests/ledgerly_refactor/split-loaders.py");
+    assert!(split.instructions.lazy.len() < split.instructions.base.len());
+    let missing: Vec<&str> =
+        split.inspected.iter().filter(|p| !p.exists).map(|p| p.path.as_str()).collect();
+    assert_eq!(missing, ["ledgerly/storage/csv_loader.py", "ledgerly/storage/json_loader.py"]);
+
+    // Manifests list every repository file, with git's blob ids.
+    for (repo, manifest) in &loaded.manifests {
+        let on_disk = read_tree(&demo().join("repositories").join(repo));
+        assert_eq!(manifest.files.len(), on_disk.len(), "{repo}");
+        for (path, bytes) in &on_disk {
+            let p = RepoPath::new(path).expect("path");
+            assert_eq!(manifest.files.get(&p), Some(&git_blob_id(bytes)), "{repo}/{path}");
+        }
+        let r = loaded.index.repos.iter().find(|r| &r.name == repo).expect("repo row");
+        assert_eq!(r.attribution.license.as_deref(), Some("MIT License"));
+        assert!(r.attribution.copyright.as_deref().is_some_and(|c| c.contains("refscore authors")));
+    }
+
+    // Every task's base tree loads, with checked bytes for every listed file, from single blobs
+    // and from its repository's pack alike.
+    for task in &loaded.tasks {
+        let blobs: BTreeMap<String, Arc<[u8]>> = task
+            .files
+            .iter()
+            .map(|f| (f.blob.clone(), Arc::from(loaded.files[&blob_file(&f.blob)].as_slice())))
+            .collect();
+        let manifest = &loaded.manifests[&task.repo];
+        let pack = manifest.pack.as_ref().expect("pack");
+        let from_pack = pack.split(&loaded.files[&pack.file]).expect("pack splits");
+        assert_eq!(
+            task.base_tree(manifest, &from_pack).expect("tree from pack"),
+            task.base_tree(manifest, &blobs).expect("tree from blobs")
+        );
+        let tree = task.base_tree(&loaded.manifests[&task.repo], &blobs).expect("base tree");
+        assert_eq!(tree.len(), loaded.manifests[&task.repo].files.len());
+        for p in task.inspected.iter().filter(|p| p.exists) {
+            assert!(tree.get(&p.path).and_then(|e| e.bytes()).is_some(), "{}: {}", task.id, p.path);
+        }
+    }
+}
+
+/// Runs one test file with CPython in `<repo>/refactorbench_eval/` and returns the repository paths
+/// it opened or checked (`open`, `os.path.exists/isfile/isdir/lexists/getsize`).
+fn traced_paths(repo: &Path, test: &Path) -> BTreeSet<String> {
+    const TRACER: &str = r#"
+import builtins, importlib.util, json, os, sys, unittest
+root = os.path.abspath('..')
+seen = set()
+def rec(p):
+    try:
+        a = os.path.abspath(os.fsdecode(p))
+    except Exception:
+        return
+    if a.startswith(root + os.sep):
+        seen.add(os.path.relpath(a, root).replace(os.sep, '/'))
+real_open = builtins.open
+def traced_open(f, *a, **k):
+    if isinstance(f, (str, bytes, os.PathLike)):
+        rec(f)
+    return real_open(f, *a, **k)
+devnull = real_open(os.devnull, 'w')
+builtins.open = traced_open
+for name in ('exists', 'isfile', 'isdir', 'lexists', 'getsize'):
+    real = getattr(os.path, name)
+    def wrapped(p, _real=real):
+        rec(p)
+        return _real(p)
+    setattr(os.path, name, wrapped)
+spec = importlib.util.spec_from_file_location('demo_test', sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+suite = unittest.TestLoader().loadTestsFromModule(module)
+unittest.TextTestRunner(stream=devnull).run(suite)
+builtins.open = real_open
+print(json.dumps(sorted(seen)))
+"#;
+    let eval = repo.join("refactorbench_eval");
+    fs::create_dir_all(&eval).expect("eval dir");
+    let dest = eval.join(test.file_name().expect("name"));
+    fs::copy(test, &dest).expect("copy test");
+    let out = Command::new("python3")
+        .args(["-s", "-B", "-c", TRACER])
+        .arg(&dest)
+        .current_dir(&eval)
+        .env("PYTHONHASHSEED", "0")
+        .env("LANG", "C.UTF-8")
+        .output()
+        .expect("python3");
+    assert!(out.status.success(), "tracer failed: {}", String::from_utf8_lossy(&out.stderr));
+    fs::remove_dir_all(&eval).expect("clean eval dir");
+    let list: Vec<String> = serde_json::from_slice(&out.stdout).expect("tracer output");
+    list.into_iter().filter(|p| !p.starts_with("refactorbench_eval")).collect()
+}
+
+#[test]
+fn every_file_a_demo_test_reads_is_in_the_bundle() {
+    let out = Temp::new("cover");
+    let run = import(&demo(), &out.0);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let loaded = load(&out.0);
+    let patches: Vec<PathBuf> = {
+        let mut v: Vec<PathBuf> = fs::read_dir(demo().join("submissions"))
+            .expect("submissions")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "patch"))
+            .collect();
+        v.sort();
+        v
+    };
+    let mut checked = 0;
+    for task in &loaded.tasks {
+        let manifest = &loaded.manifests[&task.repo];
+        let carried: BTreeMap<&str, &str> =
+            task.files.iter().map(|f| (f.path.as_str(), f.blob.as_str())).collect();
+        let named: BTreeSet<&str> = task.inspected.iter().map(|p| p.path.as_str()).collect();
+        let own: Vec<&PathBuf> = patches
+            .iter()
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with(&format!("{}.", task.id)))
+            })
+            .collect();
+        // The base tree, then each of the task's patches applied with git.
+        for patch in std::iter::once(None).chain(own.into_iter().map(Some)) {
+            let work = Temp::new("run");
+            copy_dir(&demo().join("repositories").join(&task.repo), &work.0);
+            if let Some(patch) = patch {
+                let applied = Command::new("git")
+                    .args(["apply", "--whitespace=nowarn"])
+                    .arg(patch)
+                    .current_dir(&work.0)
+                    .env("GIT_CONFIG_NOSYSTEM", "1")
+                    .env("GIT_CONFIG_GLOBAL", "/dev/null")
+                    .output()
+                    .expect("git");
+                if !applied.status.success() {
+                    continue; // the does-not-apply patch: no test runs
+                }
+            }
+            let test = demo().join(&task.test.path);
+            for path in traced_paths(&work.0, &test) {
+                let rp = RepoPath::new(&path).expect("path");
+                assert!(
+                    named.contains(path.as_str()),
+                    "{}: the test touches {path}, not in inspected",
+                    task.id
+                );
+                if let Some(blob) = manifest.files.get(&rp) {
+                    assert_eq!(
+                        carried.get(path.as_str()),
+                        Some(&blob.as_str()),
+                        "{}: {path} not carried",
+                        task.id
+                    );
+                    assert!(
+                        loaded.files.contains_key(&blob_file(blob)),
+                        "{}: blob of {path}",
+                        task.id
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} traced accesses");
+}
+
+fn assert_fails_naming(from: &Path, what: &str) {
+    let out = Temp::new("bad-out");
+    let run = import(from, &out.0);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "stderr: {stderr}");
+    assert!(stderr.contains(what), "error should name {what:?}: {stderr}");
+}
+
+#[test]
+fn a_malformed_checkout_gets_an_error_naming_what_is_missing() {
+    let no_tests = demo_copy("no-tests");
+    fs::remove_dir_all(no_tests.0.join("tests")).expect("rm");
+    assert_fails_naming(&no_tests.0, "missing folder tests/");
+
+    let no_mapping = demo_copy("no-mapping");
+    fs::remove_file(no_mapping.0.join("scripts/lazy_mapping.py")).expect("rm");
+    assert_fails_naming(&no_mapping.0, "missing file scripts/lazy_mapping.py");
+
+    let no_test_file = demo_copy("no-test-file");
+    fs::remove_file(no_test_file.0.join("tests/ledgerly_refactor/split-loaders.py")).expect("rm");
+    assert_fails_naming(
+        &no_test_file.0,
+        "tests/ledgerly_refactor/split-loaders.py, which does not exist",
+    );
+
+    let bad_value = demo_copy("bad-value");
+    let path = bad_value.0.join("scripts/descriptive_mapping.py");
+    let text = fs::read_to_string(&path).expect("read");
+    let changed = text.replacen("rename-parse-amount-task.txt", "rename-parse-amount-tsak.txt", 1);
+    assert_ne!(text, changed);
+    fs::write(&path, changed).expect("write");
+    assert_fails_naming(
+        &bad_value.0,
+        "problems/descriptive_problems/ledgerly_refactor/rename-parse-amount-tsak.txt, which does not exist",
+    );
+
+    let not_python = demo_copy("not-python");
+    fs::write(not_python.0.join("scripts/base_mapping.py"), "file_mapping = {'a': open('x')}\n")
+        .expect("write");
+    assert_fails_naming(
+        &not_python.0,
+        "scripts/base_mapping.py, line 1: entry 0 of `file_mapping`",
+    );
+
+    let no_repo = demo_copy("no-repo");
+    fs::remove_dir_all(no_repo.0.join("repositories/tinyfeed_refactor")).expect("rm");
+    assert_fails_naming(&no_repo.0, "repositories/tinyfeed_refactor/");
+
+    assert_fails_naming(&workspace().join("no-such-checkout"), "no-such-checkout: not a folder");
+}
+
+#[test]
+fn an_import_replaces_a_bundle_but_never_foreign_files() {
+    let out = Temp::new("replace");
+    assert!(import(&demo(), &out.0).status.success());
+    let stale = out.0.join("tasks/stale.0000000000000000.json");
+    fs::write(&stale, "{}").expect("write");
+    assert!(import(&demo(), &out.0).status.success());
+    assert!(!stale.exists(), "a re-import leaves no stale files");
+
+    let foreign = Temp::new("foreign");
+    fs::write(foreign.0.join("notes.txt"), "mine").expect("write");
+    let run = import(&demo(), &foreign.0);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("not empty and holds no bundle"));
+    assert_eq!(fs::read_to_string(foreign.0.join("notes.txt")).expect("kept"), "mine");
+}
+
+/// The demo's CPython reference verdicts are current (python3 runs every demo test file against
+/// the base tree and every patched tree; `check.py --verify` compares with the committed file).
+#[test]
+fn the_demo_reference_verdicts_are_current() {
+    let out = Command::new("python3")
+        .arg(demo().join("check.py"))
+        .arg("--verify")
+        .current_dir(workspace())
+        .output()
+        .expect("python3");
+    assert!(
+        out.status.success(),
+        "check.py --verify failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
