@@ -32,30 +32,8 @@ pub const KNOWN_UNSUPPORTED: &[&str] = &[
 const FUNCS: &[&str] = &["parse", "walk", "iter_child_nodes", "iter_fields", "dump", "get_docstring", "literal_eval"];
 
 /// Fields whose ASDL type is optional (`?`): the class attribute is None in 3.11.
-fn is_optional(class: &str, field: &str) -> bool {
-    matches!(
-        (class, field),
-        ("FunctionDef" | "AsyncFunctionDef", "returns" | "type_comment")
-            | ("Return", "value")
-            | ("Assign" | "For" | "AsyncFor" | "With" | "AsyncWith" | "arg", "type_comment")
-            | ("AnnAssign", "value")
-            | ("Raise", "exc" | "cause")
-            | ("Assert", "msg")
-            | ("ImportFrom", "module" | "level")
-            | ("Constant", "kind")
-            | ("Slice", "lower" | "upper" | "step")
-            | ("FormattedValue", "format_spec")
-            | ("Yield", "value")
-            | ("ExceptHandler", "type" | "name")
-            | ("arguments", "vararg" | "kwarg")
-            | ("arg", "annotation")
-            | ("keyword", "arg")
-            | ("alias", "asname")
-            | ("withitem", "optional_vars")
-            | ("MatchAs", "pattern" | "name")
-            | ("MatchStar", "name")
-            | ("MatchMapping", "rest")
-    ) || matches!(field, "end_lineno" | "end_col_offset")
+fn is_optional(class: &NodeClass, field: &str) -> bool {
+    class.is_optional(field)
 }
 
 fn ast_class(name: &str) -> Option<&'static NodeClass> {
@@ -229,14 +207,14 @@ impl<'a> Interp<'a> {
             if let Some(Some(x)) = n.vals.borrow().get(i) {
                 return Ok(x.clone());
             }
-            if is_optional(class.name, name) {
+            if is_optional(class, name) {
                 return Ok(Value::None);
             }
         } else if let Some(i) = class.attributes.iter().position(|f| *f == name) {
             if let Some(Some(x)) = n.vals.borrow().get(class.fields.len() + i) {
                 return Ok(x.clone());
             }
-            if is_optional(class.name, name) {
+            if is_optional(class, name) {
                 return Ok(Value::None);
             }
         }
@@ -337,7 +315,7 @@ impl<'a> Interp<'a> {
                 out.push(Value::Type(BType::Object));
                 Ok(Value::tuple(out))
             }
-            (AstCls::Real(r), f) if is_optional(r.name, f) && (r.fields.contains(&f) || r.attributes.contains(&f)) => Ok(Value::None),
+            (AstCls::Real(r), f) if is_optional(r, f) && (r.fields.contains(&f) || r.attributes.contains(&f)) => Ok(Value::None),
             _ => {
                 let mut e = self.err("AttributeError", format!("type object '{}' has no attribute '{name}'", c.name()));
                 e.line = None;
@@ -674,7 +652,7 @@ impl<'a> Interp<'a> {
                         keywords = true;
                         continue;
                     };
-                    if x.is_none() && is_optional(class.name, name) {
+                    if x.is_none() && is_optional(class, name) {
                         keywords = true;
                         continue;
                     }
@@ -689,7 +667,7 @@ impl<'a> Interp<'a> {
                 if attrs {
                     for (i, name) in class.attributes.iter().enumerate() {
                         let Some(Some(x)) = vals.get(class.fields.len() + i) else { continue };
-                        if x.is_none() && is_optional(class.name, name) {
+                        if x.is_none() && is_optional(class, name) {
                             continue;
                         }
                         let (s, simple) = self.dump(x, level, annotate, attrs, indent)?;
