@@ -446,7 +446,15 @@ impl<'a> Interp<'a> {
                             Value::Int(i64::from(e.offset)),
                             e.text.as_deref().map_or(Value::None, Value::str),
                         ]);
-                        let err = self.err_args("SyntaxError", vec![Value::Str(Rc::from(e.msg.as_str())), details], Some(msg));
+                        let cls = e.kind.name();
+                        let args = if matches!(cls, "SyntaxError" | "IndentationError" | "TabError") {
+                            vec![Value::Str(Rc::from(e.msg.as_str())), details]
+                        } else if e.msg.is_empty() {
+                            vec![]
+                        } else {
+                            vec![Value::Str(Rc::from(e.msg.as_str()))]
+                        };
+                        let err = self.err_args(cls, args, Some(msg));
                         if let Value::Instance(i) = &err.exc {
                             let mut d = i.dict.borrow_mut();
                             d.insert(Rc::from("msg"), Value::Str(Rc::from(e.msg.as_str())));
@@ -516,8 +524,8 @@ impl<'a> Interp<'a> {
                     _ => false,
                 };
                 if !ok {
-                    let r = self.repr(&n)?;
-                    return Err(self.err("TypeError", format!("{r} can't have docstrings")));
+                    let cname = super::fmt::str_repr(&type_name(&n));
+                    return Err(self.err("TypeError", format!("{cname} can't have docstrings")));
                 }
                 let body = self.getattr(&n, "body")?;
                 let first = match &body {

@@ -1472,6 +1472,7 @@ impl<'a> Interp<'a> {
     fn str_format(&mut self, fmt: &str, args: &[Value<'a>], kwargs: &Kwargs<'a>) -> PyResult<'a, String> {
         let mut out = String::new();
         let mut auto = 0usize;
+        let mut manual = false;
         let cs: Vec<char> = fmt.chars().collect();
         let mut i = 0;
         while i < cs.len() {
@@ -1498,6 +1499,15 @@ impl<'a> Interp<'a> {
                     Some(p) => (fname[..p].to_string(), fname[p..].to_string()),
                     None => (fname.clone(), String::new()),
                 };
+                if base.is_empty() && manual {
+                    return Err(self.err("ValueError", "cannot switch from manual field specification to automatic field numbering"));
+                }
+                if !base.is_empty() && base.parse::<usize>().is_ok() {
+                    if auto > 0 {
+                        return Err(self.err("ValueError", "cannot switch from automatic field numbering to manual field specification"));
+                    }
+                    manual = true;
+                }
                 let mut v = if base.is_empty() {
                     let v = args.get(auto).cloned().ok_or_else(|| {
                         self.err("IndexError", format!("Replacement index {auto} out of range for positional args tuple"))

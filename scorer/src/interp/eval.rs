@@ -424,7 +424,8 @@ impl<'a> Interp<'a> {
             None => super::SubOutcome { status: crate::report::Status::Pass, exc_type: None, message: None, line: None },
             Some(e) => {
                 let (status, exc_type, message) = self.classify(e);
-                super::SubOutcome { status, exc_type: Some(exc_type), message: Some(message), line: e.line }
+                let line = if status == crate::report::Status::Skip { None } else { e.line };
+                super::SubOutcome { status, exc_type: Some(exc_type), message: Some(message), line }
             }
         };
         self.record.subtests.push(o);

@@ -309,7 +309,7 @@ impl<'a> Interp<'a> {
                 format!("{{{}}}", parts.join(", "))
             }
             Value::Set(s) => {
-                let items = s.borrow().keys();
+                let items = super::cpyhash::ordered_keys(&s.borrow());
                 if items.is_empty() {
                     "set()".into()
                 } else {
@@ -321,7 +321,7 @@ impl<'a> Interp<'a> {
                 }
             }
             Value::FrozenSet(s) => {
-                let items = s.keys();
+                let items = super::cpyhash::ordered_keys(s);
                 if items.is_empty() {
                     "frozenset()".into()
                 } else {

@@ -9,6 +9,7 @@
 
 pub mod astmod;
 pub mod builtins;
+pub mod cpyhash;
 pub mod eval;
 pub mod exc;
 pub mod fmt;

@@ -307,8 +307,8 @@ impl<'a> Interp<'a> {
 
     pub fn set_items(&self, v: &Value<'a>) -> Vec<Value<'a>> {
         match v {
-            Value::Set(s) => s.borrow().keys(),
-            Value::FrozenSet(s) => s.keys(),
+            Value::Set(s) => super::cpyhash::ordered_keys(&s.borrow()),
+            Value::FrozenSet(s) => super::cpyhash::ordered_keys(s),
             Value::Dict(d) => d.borrow().keys(),
             _ => vec![],
         }
@@ -777,8 +777,8 @@ impl<'a> Interp<'a> {
                 let len = d.borrow().len;
                 PyIter::DictKeys { d: d.clone(), idx: 0, len, mode: 0 }
             }
-            Value::Set(s) => PyIter::Owned { items: s.borrow().keys().into_iter() },
-            Value::FrozenSet(s) => PyIter::Owned { items: s.keys().into_iter() },
+            Value::Set(s) => PyIter::Owned { items: super::cpyhash::ordered_keys(&s.borrow()).into_iter() },
+            Value::FrozenSet(s) => PyIter::Owned { items: super::cpyhash::ordered_keys(s).into_iter() },
             Value::Range(a, b, s) => PyIter::Range { cur: *a, stop: *b, step: *s },
             Value::Iter(_) => return Ok(v.clone()),
             Value::Native(n) if matches!(&**n, Native::File(_)) => PyIter::FileLines { file: n.clone() },

@@ -63,7 +63,7 @@ impl Scorer {
                 return vec![TestOutcome {
                     id: "<module>".into(),
                     status: Status::Error,
-                    exc_type: Some("SyntaxError".into()),
+                    exc_type: Some(e.kind.name().into()),
                     message: Some(e.to_string()),
                     line: None,
                 }]
@@ -81,7 +81,9 @@ impl Scorer {
 
 fn outcome_of<'a>(it: &mut Interp<'a>, id: &str, e: &PyErr<'a>) -> TestOutcome {
     let (status, exc_type, message) = it.classify(e);
-    TestOutcome { id: id.to_string(), status, exc_type: Some(exc_type), message: Some(message), line: e.line }
+    // A skip is reported with its reason only (the harness records no traceback for it).
+    let line = if status == Status::Skip { None } else { e.line };
+    TestOutcome { id: id.to_string(), status, exc_type: Some(exc_type), message: Some(message), line }
 }
 
 fn run_module<'a>(it: &mut Interp<'a>, module: &'a syntax::ModModule) -> Vec<TestOutcome> {
