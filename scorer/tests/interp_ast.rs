@@ -110,7 +110,7 @@ class TestAst(unittest.TestCase):
             ast.parse(f.read())
 
     def test_syntax_error_filename(self):
-        ast.parse("x = (", filename="__init__.py")
+        ast.parse("x = = 1", filename="__init__.py")
 
     def test_iter(self):
         f = self.tree.body[4]

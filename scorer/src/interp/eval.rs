@@ -95,9 +95,56 @@ impl<'a> Interp<'a> {
         Ok(Flow::Normal)
     }
 
+    /// Common statements inline; the rest in [`Self::exec_stmt_slow`] so that the frames on the
+    /// recursive path (call → body → statement → expression → call) stay small.
     fn exec_stmt(&mut self, f: &mut Frame<'a>, s: &'a ast::Stmt) -> PyResult<'a, Flow<'a>> {
         use ast::Stmt as S;
         self.step()?;
+        match s {
+            S::Expr(e) => {
+                self.eval(f, &e.value)?;
+                Ok(Flow::Normal)
+            }
+            S::Return(r) => match &r.value {
+                Some(e) => Ok(Flow::Return(self.eval(f, e)?)),
+                None => Ok(Flow::Return(Value::None)),
+            },
+            S::If(i) => {
+                let t = self.eval(f, &i.test)?;
+                if self.truthy(&t)? {
+                    self.exec_block(f, &i.body)
+                } else {
+                    self.exec_block(f, &i.orelse)
+                }
+            }
+            S::With(w) => self.exec_with(f, &w.items, 0, &w.body),
+            S::Try(t) => self.exec_try(f, t),
+            S::For(fo) => self.exec_for(f, fo),
+            _ => self.exec_stmt_slow(f, s),
+        }
+    }
+
+    #[inline(never)]
+    fn exec_for(&mut self, f: &mut Frame<'a>, fo: &'a ast::StmtFor) -> PyResult<'a, Flow<'a>> {
+        let iterable = self.eval(f, &fo.iter)?;
+        let it = self.get_iter(&iterable).map_err(|e| self.at(e, start(&*fo.iter)))?;
+        loop {
+            self.step()?;
+            let Some(v) = self.next(&it).map_err(|e| self.at(e, start(&*fo.iter)))? else {
+                return self.exec_block(f, &fo.orelse);
+            };
+            self.assign(f, &fo.target, v)?;
+            match self.exec_block(f, &fo.body)? {
+                Flow::Break => return Ok(Flow::Normal),
+                Flow::Return(v) => return Ok(Flow::Return(v)),
+                Flow::Normal | Flow::Continue => {}
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn exec_stmt_slow(&mut self, f: &mut Frame<'a>, s: &'a ast::Stmt) -> PyResult<'a, Flow<'a>> {
+        use ast::Stmt as S;
         match s {
             S::Expr(e) => {
                 self.eval(f, &e.value)?;
@@ -873,9 +920,13 @@ impl<'a> Interp<'a> {
         }
     }
 
+    /// Common expressions inline, the rest in [`Self::eval_slow`] (small frames on the recursive path).
     fn eval_inner(&mut self, f: &mut Frame<'a>, e: &'a ast::Expr) -> PyResult<'a, Value<'a>> {
         use ast::Expr as E;
         self.step()?;
+        if self.stack_used() > super::STACK_LIMIT {
+            return Err(self.err("RecursionError", "maximum recursion depth exceeded"));
+        }
         match e {
             E::Name(n) => self.load_name(f, n.id.as_str()),
             E::Constant(c) => Ok(self.constant(&c.value)),
@@ -884,6 +935,14 @@ impl<'a> Interp<'a> {
                 self.getattr(&o, a.attr.as_str())
             }
             E::Call(c) => self.eval_call(f, c),
+            _ => self.eval_mid(f, e),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_mid(&mut self, f: &mut Frame<'a>, e: &'a ast::Expr) -> PyResult<'a, Value<'a>> {
+        use ast::Expr as E;
+        match e {
             E::Compare(c) => {
                 let mut left = self.eval(f, &c.left)?;
                 for (op, right) in c.ops.iter().zip(c.comparators.iter()) {
@@ -924,6 +983,19 @@ impl<'a> Interp<'a> {
                     self.eval(f, &i.orelse)
                 }
             }
+            E::Subscript(s) => {
+                let o = self.eval(f, &s.value)?;
+                let k = self.eval(f, &s.slice)?;
+                self.getitem(&o, &k)
+            }
+            _ => self.eval_slow(f, e),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_slow(&mut self, f: &mut Frame<'a>, e: &'a ast::Expr) -> PyResult<'a, Value<'a>> {
+        use ast::Expr as E;
+        match e {
             E::List(l) => Ok(Value::list(self.eval_elts(f, &l.elts)?)),
             E::Tuple(t) => Ok(Value::tuple(self.eval_elts(f, &t.elts)?)),
             E::Set(s) => {
@@ -956,11 +1028,6 @@ impl<'a> Interp<'a> {
                     }
                 }
                 Ok(Value::Dict(dict))
-            }
-            E::Subscript(s) => {
-                let o = self.eval(f, &s.value)?;
-                let k = self.eval(f, &s.slice)?;
-                self.getitem(&o, &k)
             }
             E::Slice(s) => {
                 let mut parts = [Value::None, Value::None, Value::None];
@@ -1026,6 +1093,8 @@ impl<'a> Interp<'a> {
                 Ok(v)
             }
             E::Starred(_) => Err(self.err("SyntaxError", "can't use starred expression here")),
+            E::Name(_) | E::Constant(_) | E::Attribute(_) | E::Call(_) | E::Compare(_) | E::BoolOp(_) | E::UnaryOp(_)
+            | E::BinOp(_) | E::IfExp(_) | E::Subscript(_) => Err(self.unsupported("expression dispatch")),
             E::Await(_) | E::Yield(_) | E::YieldFrom(_) => {
                 Err(self.unsupported(format!("yield/await expression (line {})", self.line_of(start(e)))))
             }
@@ -1173,6 +1242,13 @@ impl<'a> Interp<'a> {
             Value::Class(c) => self.instantiate(c, args, kwargs),
             Value::Type(t) => self.call_type(*t, args, kwargs),
             Value::AstClass(c) => self.make_node(*c, args, kwargs),
+            _ => self.call_other(func, args, kwargs),
+        }
+    }
+
+    #[inline(never)]
+    fn call_other(&mut self, func: &Value<'a>, mut args: Vec<Value<'a>>, _kwargs: Kwargs<'a>) -> PyResult<'a, Value<'a>> {
+        match func {
             Value::Native(n) => match &**n {
                 Native::SkipDecorator(reason) => {
                     // Applying @unittest.skip(reason) to a function marks it skipped.
@@ -1204,9 +1280,7 @@ impl<'a> Interp<'a> {
         if func.is_generator {
             return Err(self.unsupported(format!("generator function '{}' (yield in def)", func.qualname)));
         }
-        if self.depth >= self.limits.max_recursion {
-            return Err(self.err("RecursionError", "maximum recursion depth exceeded"));
-        }
+        self.check_depth()?;
         let scope = Scope::new(func.closure.clone());
         self.bind_args(func, &scope, args, kwargs)?;
         let mut frame = Frame {

@@ -90,7 +90,14 @@ pub struct Interp<'a> {
     pub record: TestRecord,
     /// Qualified name of the running function (for generator reprs).
     pub qualname_stack: Vec<Str>,
+    /// Address of a local of the first interpreter frame: stack use is measured from it.
+    pub stack_base: usize,
 }
+
+/// Rust stack the interpreter may use below its entry point before Python code gets a RecursionError.
+/// Release builds need ~1-2 KiB per Python call (wasm32's default stack is 1 MiB); unoptimised builds
+/// need ~7 KiB and run in test threads of 2 MiB. Deep recursion must fail cleanly, never overflow.
+pub const STACK_LIMIT: usize = if cfg!(debug_assertions) { 1536 * 1024 } else { 768 * 1024 };
 
 impl<'a> Interp<'a> {
     pub fn new(
@@ -119,10 +126,34 @@ impl<'a> Interp<'a> {
             singletons: HashMap::new(),
             record: TestRecord::default(),
             qualname_stack: Vec::new(),
+            stack_base: 0,
         };
+        it.mark_stack_base();
         exc::install(&mut it);
         builtins::install(&mut it);
         it
+    }
+
+    /// Records the current stack position as the base for [`Interp::stack_exhausted`].
+    pub fn mark_stack_base(&mut self) {
+        let probe = 0u8;
+        self.stack_base = std::ptr::addr_of!(probe) as usize;
+    }
+
+    /// Bytes of Rust stack used since the base mark.
+    #[inline]
+    pub fn stack_used(&self) -> usize {
+        let probe = 0u8;
+        (std::ptr::addr_of!(probe) as usize).abs_diff(self.stack_base)
+    }
+
+    /// A RecursionError when Python recursion or the Rust stack is too deep.
+    #[inline]
+    pub fn check_depth(&self) -> PyResult<'a, ()> {
+        if self.depth >= self.limits.max_recursion || self.stack_used() > STACK_LIMIT {
+            return Err(self.err("RecursionError", "maximum recursion depth exceeded"));
+        }
+        Ok(())
     }
 
     /// 1-based line of a byte offset of the test source.

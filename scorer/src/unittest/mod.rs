@@ -75,6 +75,7 @@ impl Scorer {
             max_collection_len: self.config.max_collection_len,
         };
         let mut it = Interp::new(tree, test_file_name, test_source, limits, self.cache.clone());
+        it.mark_stack_base();
         run_module(&mut it, &module)
     }
 }
