@@ -158,3 +158,60 @@ class TestAst(unittest.TestCase):
 "#,
     );
 }
+
+#[test]
+fn node_visitor_and_recursion() {
+    check(
+        "visitor-test.py",
+        &[("m.py", b"def f(x):\n    return g(x, 'a', 1, None)\n\nclass C:\n    def m(self):\n        print(b'x', 2.5, True)\n")],
+        r#"import unittest
+import ast
+
+class Collector(ast.NodeVisitor):
+    def __init__(self):
+        self.calls = []
+        self.strs = []
+        self.depth = 0
+
+    def visit_Call(self, node):
+        if isinstance(node.func, ast.Name):
+            self.calls.append(node.func.id)
+        self.generic_visit(node)
+
+    def visit_Str(self, node):
+        self.strs.append(node.value)
+
+    def visit_FunctionDef(self, node):
+        self.depth += 1
+        self.generic_visit(node)
+
+def depth_of(node):
+    kids = list(ast.iter_child_nodes(node))
+    return 1 + max([depth_of(k) for k in kids], default=0)
+
+def countdown(n):
+    return 0 if n == 0 else 1 + countdown(n - 1)
+
+class TestVisitor(unittest.TestCase):
+    def setUp(self):
+        with open('../m.py') as f:
+            self.tree = ast.parse(f.read())
+
+    def test_collect(self):
+        c = Collector()
+        c.visit(self.tree)
+        self.assertEqual((c.calls, c.strs, c.depth), None)
+
+    def test_depth(self):
+        self.assertEqual(depth_of(self.tree), 0)
+
+    def test_recursion_ok(self):
+        self.assertEqual(countdown(150), 150)
+
+    def test_recursion_error(self):
+        def forever(n):
+            return forever(n + 1)
+        forever(0)
+"#,
+    );
+}

@@ -17,7 +17,6 @@ use super::{Interp, PyResult, Value};
 /// `ast` attributes that exist in 3.11 but are not implemented here: using one is an `error` naming it.
 pub const KNOWN_UNSUPPORTED: &[&str] = &[
     "unparse",
-    "NodeVisitor",
     "NodeTransformer",
     "copy_location",
     "fix_missing_locations",
@@ -141,6 +140,7 @@ impl<'a> Interp<'a> {
         for a in [AstAlias::Str, AstAlias::Num, AstAlias::Bytes, AstAlias::NameConstant, AstAlias::Ellipsis] {
             entries.push((a.name(), Value::AstClass(AstCls::Alias(a))));
         }
+        entries.push(("NodeVisitor", Value::Class(self.node_visitor_class())));
         for f in FUNCS {
             let name: &'static str = match *f {
                 "parse" => "ast.parse",
@@ -154,6 +154,99 @@ impl<'a> Interp<'a> {
             entries.push((f, Self::builtin_fn(name)));
         }
         self.new_module("ast", entries)
+    }
+
+    fn node_visitor_class(&mut self) -> Rc<Class<'a>> {
+        let mut dict = NameMap::default();
+        for (m, full) in [
+            ("visit", "NodeVisitor.visit"),
+            ("generic_visit", "NodeVisitor.generic_visit"),
+            ("visit_Constant", "NodeVisitor.visit_Constant"),
+        ] {
+            dict.insert(Rc::from(m), Value::Builtin(Rc::new(Builtin { name: full, this: None })));
+        }
+        let c = Rc::new(Class {
+            name: Rc::from("NodeVisitor"),
+            qualname: Rc::from("NodeVisitor"),
+            module: Rc::from("ast"),
+            bases: vec![],
+            mro: RefCell::new(vec![]),
+            dict: RefCell::new(dict),
+            kind: ClassKind::Native,
+        });
+        c.mro.borrow_mut().push(c.clone());
+        c
+    }
+
+    /// `ast.NodeVisitor.visit` / `generic_visit` / `visit_Constant` (each counts as a Python frame).
+    pub fn node_visitor_method(&mut self, name: &str, this: Value<'a>, args: Vec<Value<'a>>) -> PyResult<'a, Value<'a>> {
+        let node = args.into_iter().next().unwrap_or(Value::None);
+        self.check_depth()?;
+        self.depth += 1;
+        let r = self.node_visitor_inner(name, &this, node);
+        self.depth -= 1;
+        r
+    }
+
+    fn node_visitor_inner(&mut self, name: &str, this: &Value<'a>, node: Value<'a>) -> PyResult<'a, Value<'a>> {
+        match name {
+            "visit" => {
+                let cname = match &node {
+                    Value::Node(n) => n.class.name.to_string(),
+                    other => type_name(other),
+                };
+                let m = match self.get_method(this, &format!("visit_{cname}")) {
+                    Ok(m) => m,
+                    Err(e) if !e.fatal && self.is_exc(&e, "AttributeError") => self.get_method(this, "generic_visit")?,
+                    Err(e) => return Err(e),
+                };
+                self.call_meth(m, vec![node], vec![])
+            }
+            "generic_visit" => {
+                let Value::Node(n) = &node else {
+                    return Err(self.err("AttributeError", format!("'{}' object has no attribute '_fields'", type_name(&node))));
+                };
+                let vals: Vec<Value<'a>> = n.vals.borrow().iter().take(n.class.fields.len()).flatten().cloned().collect();
+                for v in vals {
+                    match &v {
+                        Value::List(l) => {
+                            let items = l.borrow().clone();
+                            for it in items {
+                                if let Value::Node(_) = it {
+                                    let m = self.get_method(this, "visit")?;
+                                    self.call_meth(m, vec![it], vec![])?;
+                                }
+                            }
+                        }
+                        Value::Node(_) => {
+                            let m = self.get_method(this, "visit")?;
+                            self.call_meth(m, vec![v.clone()], vec![])?;
+                        }
+                        _ => {}
+                    }
+                }
+                Ok(Value::None)
+            }
+            _ => {
+                // visit_Constant: the deprecated visit_Str/visit_Num/... hooks still fire in 3.11.
+                let value = self.getattr(&node, "value")?;
+                let tn = match value {
+                    Value::Bool(_) | Value::None => Some("NameConstant"),
+                    Value::Int(_) | Value::Big(_) | Value::Float(_) => Some("Num"),
+                    Value::Str(_) => Some("Str"),
+                    Value::Bytes(_) => Some("Bytes"),
+                    Value::Ellipsis => Some("Ellipsis"),
+                    _ => None,
+                };
+                if let Some(tn) = tn {
+                    if let Ok(m) = self.getattr(this, &format!("visit_{tn}")) {
+                        return self.call(&m, vec![node], vec![]);
+                    }
+                }
+                let m = self.get_method(this, "generic_visit")?;
+                self.call_meth(m, vec![node], vec![])
+            }
+        }
     }
 
     // ------------------------------------------------------------------ conversion

@@ -56,6 +56,11 @@ const FILE_METHODS: &[&str] = &["read", "readline", "readlines", "close", "__ent
 const HASH_METHODS: &[&str] = &["update", "hexdigest", "digest"];
 const ITER_METHODS: &[&str] = &["__next__", "close"];
 
+/// Methods of native classes (TestCase, ast.NodeVisitor): bound to the instance on lookup.
+pub fn is_native_method(name: &str) -> bool {
+    name.starts_with("TestCase.") || name.starts_with("NodeVisitor.")
+}
+
 pub fn py_isspace(c: char) -> bool {
     c.is_whitespace() || ('\x1c'..='\x1f').contains(&c)
 }
@@ -218,7 +223,7 @@ impl<'a> Interp<'a> {
         if let Some(t) = this {
             return self.call_bound(name, t, args, kwargs);
         }
-        if name.starts_with("TestCase.") {
+        if is_native_method(name) {
             let mut args = args;
             let t = if args.is_empty() { Value::None } else { args.remove(0) };
             return self.call_bound(name, t, args, kwargs);
@@ -814,7 +819,7 @@ impl<'a> Interp<'a> {
     fn bind_class_attr(&mut self, attr: Value<'a>, obj: &Value<'a>, cls: &Rc<Class<'a>>) -> PyResult<'a, Value<'a>> {
         Ok(match attr {
             Value::Func(_) => Value::Method(Rc::new((obj.clone(), attr))),
-            Value::Builtin(b) if b.this.is_none() && b.name.starts_with("TestCase.") => {
+            Value::Builtin(b) if b.this.is_none() && is_native_method(b.name) => {
                 Value::Builtin(Rc::new(Builtin { name: b.name, this: Some(obj.clone()) }))
             }
             Value::Native(n) => match &*n {
@@ -1019,7 +1024,7 @@ impl<'a> Interp<'a> {
                 if i.dict.borrow().get(name).is_none() {
                     match i.class.lookup(name) {
                         Some(Value::Func(f)) => return Ok(Meth::Func(v.clone(), f)),
-                        Some(Value::Builtin(b)) if b.this.is_none() && b.name.starts_with("TestCase.") => {
+                        Some(Value::Builtin(b)) if b.this.is_none() && is_native_method(b.name) => {
                             return Ok(Meth::Builtin(b.name, v.clone()))
                         }
                         _ => {}
@@ -1101,6 +1106,9 @@ impl<'a> Interp<'a> {
     fn call_bound(&mut self, name: &'static str, this: Value<'a>, args: Vec<Value<'a>>, kwargs: Kwargs<'a>) -> PyResult<'a, Value<'a>> {
         if let Some(rest) = name.strip_prefix("TestCase.") {
             return self.testcase_method(rest, this, args, kwargs);
+        }
+        if let Some(rest) = name.strip_prefix("NodeVisitor.") {
+            return self.node_visitor_method(rest, this, args);
         }
         if name == "object.__init__" {
             return Ok(Value::None);
