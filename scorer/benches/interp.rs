@@ -40,7 +40,10 @@ fn load_tree(root: &Path) -> Tree {
                 stack.push(p);
             } else if md.is_file() {
                 if let (Ok(rp), Ok(b)) = (RepoPath::new(&rel), std::fs::read(&p)) {
-                    tree.insert(rp, FileEntry { mode: FileMode::Regular, content: Content::Bytes(b.into()) });
+                    tree.insert(
+                        rp,
+                        FileEntry { mode: FileMode::Regular, content: Content::Bytes(b.into()) },
+                    );
                 }
             }
         }
@@ -51,10 +54,13 @@ fn load_tree(root: &Path) -> Tree {
 fn main() {
     let args: Vec<String> = std::env::args().filter(|a| a != "--bench").collect();
     let rb = PathBuf::from(args.get(1).cloned().unwrap_or_else(|| "/work/rb".into()));
-    let copies = PathBuf::from(args.get(2).cloned().unwrap_or_else(|| "/tmp/refactorbench-official-cache".into()));
+    let copies = PathBuf::from(
+        args.get(2).cloned().unwrap_or_else(|| "/tmp/refactorbench-official-cache".into()),
+    );
     let runner = std::env::temp_dir().join("refscore-bench-runner.py");
     std::fs::write(&runner, PY_RUNNER).expect("runner");
-    let mut repos: Vec<PathBuf> = std::fs::read_dir(rb.join("tests")).expect("tests").flatten().map(|e| e.path()).collect();
+    let mut repos: Vec<PathBuf> =
+        std::fs::read_dir(rb.join("tests")).expect("tests").flatten().map(|e| e.path()).collect();
     repos.sort();
     let (mut total_py, mut total_rs_cold, mut total_rs_warm, mut faster) = (0.0, 0.0, 0.0, 0);
     let mut n = 0;
@@ -68,8 +74,13 @@ fn main() {
         }
         let t0 = Instant::now();
         let tree = load_tree(&copy);
-        eprintln!("{repo}: tree of {} files loaded in {:.2}s", tree.len(), t0.elapsed().as_secs_f64());
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&repo_tests).expect("dir").flatten().map(|e| e.path()).collect();
+        eprintln!(
+            "{repo}: tree of {} files loaded in {:.2}s",
+            tree.len(),
+            t0.elapsed().as_secs_f64()
+        );
+        let mut files: Vec<PathBuf> =
+            std::fs::read_dir(&repo_tests).expect("dir").flatten().map(|e| e.path()).collect();
         files.retain(|f| f.extension().is_some_and(|e| e == "py"));
         files.sort();
         let eval = copy.join("refactorbench_eval");

@@ -17,7 +17,10 @@ fn main() {
             }
         }
     }
-    let budget = std::env::var("STEPS").ok().and_then(|s| s.parse().ok()).unwrap_or(RunConfig::default().step_budget);
+    let budget = std::env::var("STEPS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(RunConfig::default().step_budget);
     let mut scorer = Scorer::new(RunConfig { step_budget: budget, ..RunConfig::default() });
     let name = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
     let t0 = std::time::Instant::now();

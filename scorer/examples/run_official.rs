@@ -25,16 +25,34 @@ fn load_tree(root: &Path) -> Tree {
                 continue;
             }
             if md.file_type().is_symlink() {
-                let target = std::fs::read_link(&p).map(|t| t.to_string_lossy().into_owned()).unwrap_or_default();
+                let target = std::fs::read_link(&p)
+                    .map(|t| t.to_string_lossy().into_owned())
+                    .unwrap_or_default();
                 if let Ok(rp) = RepoPath::new(&rel) {
-                    tree.insert(rp, FileEntry { mode: FileMode::Symlink, content: Content::Bytes(target.into_bytes().into()) });
+                    tree.insert(
+                        rp,
+                        FileEntry {
+                            mode: FileMode::Symlink,
+                            content: Content::Bytes(target.into_bytes().into()),
+                        },
+                    );
                 }
             } else if md.is_dir() {
                 stack.push(p);
             } else if md.is_file() {
-                let bytes = if md.len() > 20_000_000 { Vec::new() } else { std::fs::read(&p).unwrap_or_default() };
+                let bytes = if md.len() > 20_000_000 {
+                    Vec::new()
+                } else {
+                    std::fs::read(&p).unwrap_or_default()
+                };
                 if let Ok(rp) = RepoPath::new(&rel) {
-                    tree.insert(rp, FileEntry { mode: FileMode::Regular, content: Content::Bytes(bytes.into()) });
+                    tree.insert(
+                        rp,
+                        FileEntry {
+                            mode: FileMode::Regular,
+                            content: Content::Bytes(bytes.into()),
+                        },
+                    );
                 }
             }
         }
@@ -49,13 +67,21 @@ fn main() {
     let only = args.iter().position(|a| a == "--only").and_then(|i| args.get(i + 1)).cloned();
     let quiet = args.iter().any(|a| a == "--quiet");
     let mut results: BTreeMap<String, Vec<TestOutcome>> = BTreeMap::new();
-    let mut repos: Vec<PathBuf> = std::fs::read_dir(rb.join("tests")).expect("tests dir").flatten().map(|e| e.path()).collect();
+    let mut repos: Vec<PathBuf> = std::fs::read_dir(rb.join("tests"))
+        .expect("tests dir")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     repos.sort();
     let mut scorer = Scorer::new(RunConfig::default());
     let mut total_run = 0.0;
     for repo_tests in repos {
         let repo = repo_tests.file_name().unwrap_or_default().to_string_lossy().into_owned();
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&repo_tests).expect("repo tests").flatten().map(|e| e.path()).collect();
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&repo_tests)
+            .expect("repo tests")
+            .flatten()
+            .map(|e| e.path())
+            .collect();
         files.retain(|f| f.extension().is_some_and(|e| e == "py"));
         files.sort();
         if let Some(o) = &only {
@@ -114,7 +140,10 @@ fn main() {
             } else {
                 all_status = false;
             }
-            let full = st == me.status.as_str() && et == me.exc_type.as_deref() && msg == me.message.as_deref() && line == me.line;
+            let full = st == me.status.as_str()
+                && et == me.exc_type.as_deref()
+                && msg == me.message.as_deref()
+                && line == me.line;
             if full {
                 m_full += 1;
             } else {
@@ -137,5 +166,7 @@ fn main() {
         }
     }
     println!("methods: {m_status}/{m_total} status agree, {m_full}/{m_total} status+exc_type+message+line agree");
-    println!("files:   {t_status}/{t_total} all statuses agree, {t_full}/{t_total} everything agrees");
+    println!(
+        "files:   {t_status}/{t_total} all statuses agree, {t_full}/{t_total} everything agrees"
+    );
 }

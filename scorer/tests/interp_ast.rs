@@ -35,7 +35,8 @@ async def co():
 
 #[test]
 fn ast_shim() {
-    let files: &[(&str, &[u8])] = &[("src/sample.py", SAMPLE), ("src/broken.py", b"def f(:\n    pass\n")];
+    let files: &[(&str, &[u8])] =
+        &[("src/sample.py", SAMPLE), ("src/broken.py", b"def f(:\n    pass\n")];
     check(
         "ast-test.py",
         files,

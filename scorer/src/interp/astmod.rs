@@ -28,7 +28,8 @@ pub const KNOWN_UNSUPPORTED: &[&str] = &[
     "PyCF_ALLOW_TOP_LEVEL_AWAIT",
 ];
 
-const FUNCS: &[&str] = &["parse", "walk", "iter_child_nodes", "iter_fields", "dump", "get_docstring", "literal_eval"];
+const FUNCS: &[&str] =
+    &["parse", "walk", "iter_child_nodes", "iter_fields", "dump", "get_docstring", "literal_eval"];
 
 /// Fields whose ASDL type is optional (`?`): the class attribute is None in 3.11.
 fn is_optional(class: &NodeClass, field: &str) -> bool {
@@ -137,7 +138,13 @@ impl<'a> Interp<'a> {
         for c in node::CLASSES {
             entries.push((c.name, Value::AstClass(AstCls::Real(c))));
         }
-        for a in [AstAlias::Str, AstAlias::Num, AstAlias::Bytes, AstAlias::NameConstant, AstAlias::Ellipsis] {
+        for a in [
+            AstAlias::Str,
+            AstAlias::Num,
+            AstAlias::Bytes,
+            AstAlias::NameConstant,
+            AstAlias::Ellipsis,
+        ] {
             entries.push((a.name(), Value::AstClass(AstCls::Alias(a))));
         }
         entries.push(("NodeVisitor", Value::Class(self.node_visitor_class())));
@@ -179,7 +186,12 @@ impl<'a> Interp<'a> {
     }
 
     /// `ast.NodeVisitor.visit` / `generic_visit` / `visit_Constant` (each counts as a Python frame).
-    pub fn node_visitor_method(&mut self, name: &str, this: Value<'a>, args: Vec<Value<'a>>) -> PyResult<'a, Value<'a>> {
+    pub fn node_visitor_method(
+        &mut self,
+        name: &str,
+        this: Value<'a>,
+        args: Vec<Value<'a>>,
+    ) -> PyResult<'a, Value<'a>> {
         let node = args.into_iter().next().unwrap_or(Value::None);
         self.check_depth()?;
         self.depth += 1;
@@ -188,7 +200,12 @@ impl<'a> Interp<'a> {
         r
     }
 
-    fn node_visitor_inner(&mut self, name: &str, this: &Value<'a>, node: Value<'a>) -> PyResult<'a, Value<'a>> {
+    fn node_visitor_inner(
+        &mut self,
+        name: &str,
+        this: &Value<'a>,
+        node: Value<'a>,
+    ) -> PyResult<'a, Value<'a>> {
         match name {
             "visit" => {
                 let cname = match &node {
@@ -197,16 +214,22 @@ impl<'a> Interp<'a> {
                 };
                 let m = match self.get_method(this, &format!("visit_{cname}")) {
                     Ok(m) => m,
-                    Err(e) if !e.fatal && self.is_exc(&e, "AttributeError") => self.get_method(this, "generic_visit")?,
+                    Err(e) if !e.fatal && self.is_exc(&e, "AttributeError") => {
+                        self.get_method(this, "generic_visit")?
+                    }
                     Err(e) => return Err(e),
                 };
                 self.call_meth(m, vec![node], vec![])
             }
             "generic_visit" => {
                 let Value::Node(n) = &node else {
-                    return Err(self.err("AttributeError", format!("'{}' object has no attribute '_fields'", type_name(&node))));
+                    return Err(self.err(
+                        "AttributeError",
+                        format!("'{}' object has no attribute '_fields'", type_name(&node)),
+                    ));
                 };
-                let vals: Vec<Value<'a>> = n.vals.borrow().iter().take(n.class.fields.len()).flatten().cloned().collect();
+                let vals: Vec<Value<'a>> =
+                    n.vals.borrow().iter().take(n.class.fields.len()).flatten().cloned().collect();
                 for v in vals {
                     match &v {
                         Value::List(l) => {
@@ -257,7 +280,11 @@ impl<'a> Interp<'a> {
             if let Some(v) = self.singletons.get(class.name) {
                 return v.clone();
             }
-            let v = Value::Node(Rc::new(NodeObj { class, vals: RefCell::new(Vec::new()), extra: RefCell::new(Vec::new()) }));
+            let v = Value::Node(Rc::new(NodeObj {
+                class,
+                vals: RefCell::new(Vec::new()),
+                extra: RefCell::new(Vec::new()),
+            }));
             self.singletons.insert(class.name, v.clone());
             return v;
         }
@@ -278,14 +305,20 @@ impl<'a> Interp<'a> {
                 }))
             }));
         }
-        Value::Node(Rc::new(NodeObj { class, vals: RefCell::new(vals), extra: RefCell::new(Vec::new()) }))
+        Value::Node(Rc::new(NodeObj {
+            class,
+            vals: RefCell::new(vals),
+            extra: RefCell::new(Vec::new()),
+        }))
     }
 
     fn field_to_value(&mut self, f: &Field) -> Value<'a> {
         match f {
             Field::None => Value::None,
             Field::Node(n) => self.node_to_value(n),
-            Field::List(items) => Value::list(items.iter().map(|x| self.field_to_value(x)).collect()),
+            Field::List(items) => {
+                Value::list(items.iter().map(|x| self.field_to_value(x)).collect())
+            }
             Field::Str(s) => Value::Str(Rc::from(s.as_str())),
             Field::Int(i) => Value::Int(*i),
             Field::Const(c) => const_to_value(c),
@@ -294,7 +327,12 @@ impl<'a> Interp<'a> {
 
     // ------------------------------------------------------------------ attributes
 
-    pub fn node_getattr(&mut self, v: &Value<'a>, n: &Rc<NodeObj<'a>>, name: &str) -> PyResult<'a, Value<'a>> {
+    pub fn node_getattr(
+        &mut self,
+        v: &Value<'a>,
+        n: &Rc<NodeObj<'a>>,
+        name: &str,
+    ) -> PyResult<'a, Value<'a>> {
         let class = n.class;
         if let Some(i) = class.fields.iter().position(|f| *f == name) {
             if let Some(Some(x)) = n.vals.borrow().get(i) {
@@ -319,8 +357,12 @@ impl<'a> Interp<'a> {
                 return Ok(n.vals.borrow().first().cloned().flatten().unwrap_or(Value::None));
             }
             "__class__" => return Ok(Value::AstClass(AstCls::Real(class))),
-            "_fields" => return Ok(Value::tuple(class.fields.iter().map(|f| Value::str(f)).collect())),
-            "_attributes" => return Ok(Value::tuple(class.attributes.iter().map(|f| Value::str(f)).collect())),
+            "_fields" => {
+                return Ok(Value::tuple(class.fields.iter().map(|f| Value::str(f)).collect()))
+            }
+            "_attributes" => {
+                return Ok(Value::tuple(class.attributes.iter().map(|f| Value::str(f)).collect()))
+            }
             "__module__" => return Ok(Value::str("ast")),
             "__dict__" => {
                 let d = Rc::new(RefCell::new(PyDict::new()));
@@ -340,18 +382,17 @@ impl<'a> Interp<'a> {
             _ => {}
         }
         let _ = v;
-        let mut e = self.err("AttributeError", format!("'{}' object has no attribute '{name}'", class.name));
+        let mut e = self
+            .err("AttributeError", format!("'{}' object has no attribute '{name}'", class.name));
         e.line = None;
         Err(e)
     }
 
     pub fn node_setattr(&mut self, n: &Rc<NodeObj<'a>>, name: &str, v: Value<'a>) {
         let class = n.class;
-        let idx = class
-            .fields
-            .iter()
-            .position(|f| *f == name)
-            .or_else(|| class.attributes.iter().position(|f| *f == name).map(|i| i + class.fields.len()));
+        let idx = class.fields.iter().position(|f| *f == name).or_else(|| {
+            class.attributes.iter().position(|f| *f == name).map(|i| i + class.fields.len())
+        });
         if let Some(i) = idx {
             let mut vals = n.vals.borrow_mut();
             while vals.len() <= i {
@@ -370,11 +411,9 @@ impl<'a> Interp<'a> {
 
     pub fn node_delattr(&mut self, n: &Rc<NodeObj<'a>>, name: &str) -> bool {
         let class = n.class;
-        let idx = class
-            .fields
-            .iter()
-            .position(|f| *f == name)
-            .or_else(|| class.attributes.iter().position(|f| *f == name).map(|i| i + class.fields.len()));
+        let idx = class.fields.iter().position(|f| *f == name).or_else(|| {
+            class.attributes.iter().position(|f| *f == name).map(|i| i + class.fields.len())
+        });
         if let Some(i) = idx {
             return n.vals.borrow_mut().get_mut(i).and_then(Option::take).is_some();
         }
@@ -388,15 +427,25 @@ impl<'a> Interp<'a> {
         match (c, name) {
             (_, "__name__" | "__qualname__") => Ok(Value::str(c.name())),
             (_, "__module__") => Ok(Value::str("ast")),
-            (AstCls::Real(r), "_fields") => Ok(Value::tuple(r.fields.iter().map(|f| Value::str(f)).collect())),
-            (AstCls::Real(r), "_attributes") => Ok(Value::tuple(r.attributes.iter().map(|f| Value::str(f)).collect())),
+            (AstCls::Real(r), "_fields") => {
+                Ok(Value::tuple(r.fields.iter().map(|f| Value::str(f)).collect()))
+            }
+            (AstCls::Real(r), "_attributes") => {
+                Ok(Value::tuple(r.attributes.iter().map(|f| Value::str(f)).collect()))
+            }
             (AstCls::Alias(AstAlias::Str), "_fields") => Ok(Value::tuple(vec![Value::str("s")])),
             (AstCls::Alias(AstAlias::Num), "_fields") => Ok(Value::tuple(vec![Value::str("n")])),
             (AstCls::Alias(AstAlias::Bytes), "_fields") => Ok(Value::tuple(vec![Value::str("s")])),
-            (AstCls::Alias(AstAlias::NameConstant), "_fields") => Ok(Value::tuple(vec![Value::str("value"), Value::str("kind")])),
+            (AstCls::Alias(AstAlias::NameConstant), "_fields") => {
+                Ok(Value::tuple(vec![Value::str("value"), Value::str("kind")]))
+            }
             (AstCls::Alias(AstAlias::Ellipsis), "_fields") => Ok(Value::tuple(vec![])),
             (AstCls::Real(r), "__bases__") => Ok(Value::tuple(
-                r.base.and_then(ast_class).map(|b| Value::AstClass(AstCls::Real(b))).into_iter().collect(),
+                r.base
+                    .and_then(ast_class)
+                    .map(|b| Value::AstClass(AstCls::Real(b)))
+                    .into_iter()
+                    .collect(),
             )),
             (AstCls::Real(r), "__mro__") => {
                 let mut out = vec![Value::AstClass(AstCls::Real(r))];
@@ -408,9 +457,16 @@ impl<'a> Interp<'a> {
                 out.push(Value::Type(BType::Object));
                 Ok(Value::tuple(out))
             }
-            (AstCls::Real(r), f) if is_optional(r, f) && (r.fields.contains(&f) || r.attributes.contains(&f)) => Ok(Value::None),
+            (AstCls::Real(r), f)
+                if is_optional(r, f) && (r.fields.contains(&f) || r.attributes.contains(&f)) =>
+            {
+                Ok(Value::None)
+            }
             _ => {
-                let mut e = self.err("AttributeError", format!("type object '{}' has no attribute '{name}'", c.name()));
+                let mut e = self.err(
+                    "AttributeError",
+                    format!("type object '{}' has no attribute '{name}'", c.name()),
+                );
                 e.line = None;
                 Err(e)
             }
@@ -418,7 +474,12 @@ impl<'a> Interp<'a> {
     }
 
     /// `ast.X(...)` constructor.
-    pub fn make_node(&mut self, c: AstCls, args: Vec<Value<'a>>, kwargs: Kwargs<'a>) -> PyResult<'a, Value<'a>> {
+    pub fn make_node(
+        &mut self,
+        c: AstCls,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, Value<'a>> {
         let class = match c {
             AstCls::Real(r) => r,
             AstCls::Alias(_) => match ast_class("Constant") {
@@ -427,7 +488,12 @@ impl<'a> Interp<'a> {
             },
         };
         if let AstCls::Alias(_) = c {
-            let val = args.into_iter().next().or_else(|| kwargs.iter().find(|(k, _)| matches!(&**k, "s" | "n" | "value")).map(|(_, v)| v.clone()));
+            let val = args.into_iter().next().or_else(|| {
+                kwargs
+                    .iter()
+                    .find(|(k, _)| matches!(&**k, "s" | "n" | "value"))
+                    .map(|(_, v)| v.clone())
+            });
             let n = Rc::new(NodeObj {
                 class,
                 vals: RefCell::new(vec![None; class.fields.len() + class.attributes.len()]),
@@ -442,7 +508,12 @@ impl<'a> Interp<'a> {
         if args.len() > class.fields.len() {
             return Err(self.err(
                 "TypeError",
-                format!("{} constructor takes at most {} positional argument{}", class.name, class.fields.len(), if class.fields.len() == 1 { "" } else { "s" }),
+                format!(
+                    "{} constructor takes at most {} positional argument{}",
+                    class.name,
+                    class.fields.len(),
+                    if class.fields.len() == 1 { "" } else { "s" }
+                ),
             ));
         }
         let n = Rc::new(NodeObj {
@@ -462,7 +533,10 @@ impl<'a> Interp<'a> {
     /// The direct AST children of a node, in `_fields` order (list fields in list order).
     pub fn child_nodes(&mut self, v: &Value<'a>) -> PyResult<'a, Vec<Value<'a>>> {
         let Value::Node(n) = v else {
-            let mut e = self.err("AttributeError", format!("'{}' object has no attribute '_fields'", type_name(v)));
+            let mut e = self.err(
+                "AttributeError",
+                format!("'{}' object has no attribute '_fields'", type_name(v)),
+            );
             e.line = None;
             return Err(e);
         };
@@ -486,9 +560,18 @@ impl<'a> Interp<'a> {
 
     // ------------------------------------------------------------------ functions
 
-    pub fn ast_function(&mut self, name: &str, args: Vec<Value<'a>>, kwargs: Kwargs<'a>) -> PyResult<'a, Value<'a>> {
+    pub fn ast_function(
+        &mut self,
+        name: &str,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, Value<'a>> {
         let get = |i: usize, k: &str| -> Option<Value<'a>> {
-            kwargs.iter().find(|(n, _)| &**n == k).map(|(_, v)| v.clone()).or_else(|| args.get(i).cloned())
+            kwargs
+                .iter()
+                .find(|(n, _)| &**n == k)
+                .map(|(_, v)| v.clone())
+                .or_else(|| args.get(i).cloned())
         };
         match name {
             "parse" => {
@@ -500,7 +583,8 @@ impl<'a> Interp<'a> {
                 };
                 if let Some(Value::Str(m)) = get(2, "mode") {
                     if &*m != "exec" {
-                        return Err(self.unsupported(format!("ast.parse(mode={})", super::fmt::str_repr(&m))));
+                        return Err(self
+                            .unsupported(format!("ast.parse(mode={})", super::fmt::str_repr(&m))));
                     }
                 }
                 if let Some(tc) = get(3, "type_comments") {
@@ -518,12 +602,17 @@ impl<'a> Interp<'a> {
                     other => {
                         return Err(self.err(
                             "TypeError",
-                            format!("compile() arg 1 must be a string, bytes or AST object, not {}", type_name(other)),
+                            format!(
+                                "compile() arg 1 must be a string, bytes or AST object, not {}",
+                                type_name(other)
+                            ),
                         ))
                     }
                 };
                 if text.contains('\0') {
-                    return Err(self.err("SyntaxError", "source code string cannot contain null bytes"));
+                    return Err(
+                        self.err("SyntaxError", "source code string cannot contain null bytes")
+                    );
                 }
                 self.charge((text.len() / 16) as u64)?;
                 match self.parse_cached(&text, &filename) {
@@ -540,7 +629,8 @@ impl<'a> Interp<'a> {
                             e.text.as_deref().map_or(Value::None, Value::str),
                         ]);
                         let cls = e.kind.name();
-                        let args = if matches!(cls, "SyntaxError" | "IndentationError" | "TabError") {
+                        let args = if matches!(cls, "SyntaxError" | "IndentationError" | "TabError")
+                        {
                             vec![Value::Str(Rc::from(e.msg.as_str())), details]
                         } else if e.msg.is_empty() {
                             vec![]
@@ -553,8 +643,14 @@ impl<'a> Interp<'a> {
                             d.insert(Rc::from("msg"), Value::Str(Rc::from(e.msg.as_str())));
                             d.insert(Rc::from("lineno"), Value::Int(i64::from(e.lineno)));
                             d.insert(Rc::from("offset"), Value::Int(i64::from(e.offset)));
-                            d.insert(Rc::from("filename"), Value::Str(Rc::from(e.filename.as_str())));
-                            d.insert(Rc::from("text"), e.text.as_deref().map_or(Value::None, Value::str));
+                            d.insert(
+                                Rc::from("filename"),
+                                Value::Str(Rc::from(e.filename.as_str())),
+                            );
+                            d.insert(
+                                Rc::from("text"),
+                                e.text.as_deref().map_or(Value::None, Value::str),
+                            );
                         }
                         Err(err)
                     }
@@ -574,7 +670,10 @@ impl<'a> Interp<'a> {
             "iter_fields" => {
                 let n = get(0, "node").unwrap_or(Value::None);
                 let Value::Node(nd) = &n else {
-                    return Err(self.err("AttributeError", format!("'{}' object has no attribute '_fields'", type_name(&n))));
+                    return Err(self.err(
+                        "AttributeError",
+                        format!("'{}' object has no attribute '_fields'", type_name(&n)),
+                    ));
                 };
                 let mut out = Vec::new();
                 for (i, f) in nd.class.fields.iter().enumerate() {
@@ -594,14 +693,18 @@ impl<'a> Interp<'a> {
                     Some(v) => self.truthy(&v)?,
                     None => false,
                 };
-                let indent = match kwargs.iter().find(|(k, _)| &**k == "indent").map(|(_, v)| v.clone()) {
-                    None | Some(Value::None) => None,
-                    Some(Value::Int(i)) => Some(" ".repeat(i.max(0) as usize)),
-                    Some(Value::Str(s)) => Some(s.to_string()),
-                    Some(_) => None,
-                };
+                let indent =
+                    match kwargs.iter().find(|(k, _)| &**k == "indent").map(|(_, v)| v.clone()) {
+                        None | Some(Value::None) => None,
+                        Some(Value::Int(i)) => Some(" ".repeat(i.max(0) as usize)),
+                        Some(Value::Str(s)) => Some(s.to_string()),
+                        Some(_) => None,
+                    };
                 if !matches!(n, Value::Node(_)) {
-                    return Err(self.err("TypeError", format!("expected AST, got {}", super::fmt::type_name(&n))));
+                    return Err(self.err(
+                        "TypeError",
+                        format!("expected AST, got {}", super::fmt::type_name(&n)),
+                    ));
                 }
                 let (s, _) = self.dump(&n, 0, annotate, include_attrs, indent.as_deref())?;
                 Ok(Value::Str(Rc::from(s)))
@@ -613,7 +716,10 @@ impl<'a> Interp<'a> {
                     None => true,
                 };
                 let ok = match &n {
-                    Value::Node(nd) => matches!(nd.class.name, "AsyncFunctionDef" | "FunctionDef" | "ClassDef" | "Module"),
+                    Value::Node(nd) => matches!(
+                        nd.class.name,
+                        "AsyncFunctionDef" | "FunctionDef" | "ClassDef" | "Module"
+                    ),
                     _ => false,
                 };
                 if !ok {
@@ -626,7 +732,10 @@ impl<'a> Interp<'a> {
                     _ => None,
                 };
                 let Some(first) = first else { return Ok(Value::None) };
-                if !node_isinstance(&first, AstCls::Real(ast_class("Expr").unwrap_or(&node::CLASSES[0]))) {
+                if !node_isinstance(
+                    &first,
+                    AstCls::Real(ast_class("Expr").unwrap_or(&node::CLASSES[0])),
+                ) {
                     return Ok(Value::None);
                 }
                 let val = self.getattr(&first, "value")?;
@@ -648,8 +757,14 @@ impl<'a> Interp<'a> {
                         let body = self.getattr(&tree, "body")?;
                         let items = self.to_vec(&body)?;
                         match items.as_slice() {
-                            [one] if matches!(one, Value::Node(x) if x.class.name == "Expr") => self.getattr(one, "value")?,
-                            _ => return Err(self.err("SyntaxError", "invalid syntax (<unknown>, line 1)")),
+                            [one] if matches!(one, Value::Node(x) if x.class.name == "Expr") => {
+                                self.getattr(one, "value")?
+                            }
+                            _ => {
+                                return Err(
+                                    self.err("SyntaxError", "invalid syntax (<unknown>, line 1)")
+                                )
+                            }
                         }
                     }
                     Value::Node(nd) if nd.class.name == "Expression" => self.getattr(&n, "body")?,
@@ -698,8 +813,12 @@ impl<'a> Interp<'a> {
                 let x = self.literal(&operand)?;
                 let is_num = matches!(x, Value::Int(_) | Value::Big(_) | Value::Float(_));
                 match &op {
-                    Value::Node(o) if is_num && o.class.name == "USub" => self.unaryop(pyast::UnaryOp::USub, &x),
-                    Value::Node(o) if is_num && o.class.name == "UAdd" => self.unaryop(pyast::UnaryOp::UAdd, &x),
+                    Value::Node(o) if is_num && o.class.name == "USub" => {
+                        self.unaryop(pyast::UnaryOp::USub, &x)
+                    }
+                    Value::Node(o) if is_num && o.class.name == "UAdd" => {
+                        self.unaryop(pyast::UnaryOp::UAdd, &x)
+                    }
                     _ => {
                         let lineno = self.getattr(v, "lineno").ok();
                         let r = self.repr(v)?;
@@ -731,7 +850,14 @@ impl<'a> Interp<'a> {
     }
 
     /// `ast.dump`'s `_format` (3.11).
-    fn dump(&mut self, v: &Value<'a>, level: usize, annotate: bool, attrs: bool, indent: Option<&str>) -> PyResult<'a, (String, bool)> {
+    fn dump(
+        &mut self,
+        v: &Value<'a>,
+        level: usize,
+        annotate: bool,
+        attrs: bool,
+        indent: Option<&str>,
+    ) -> PyResult<'a, (String, bool)> {
         self.step()?;
         let (prefix, sep) = match indent {
             Some(ind) => {

@@ -11,11 +11,57 @@ use super::value::*;
 use super::{Interp, PyResult, Value};
 
 const BUILTIN_FUNCS: &[&str] = &[
-    "len", "isinstance", "issubclass", "hasattr", "getattr", "setattr", "delattr", "callable", "any", "all", "sum",
-    "min", "max", "sorted", "reversed", "enumerate", "zip", "map", "filter", "iter", "next", "repr", "print", "abs",
-    "round", "id", "hash", "chr", "ord", "open", "format", "divmod", "pow", "vars", "dir", "globals", "locals",
-    "exec", "eval", "compile", "input", "super", "classmethod", "staticmethod", "property", "ascii", "bin", "hex",
-    "oct", "__import__", "breakpoint",
+    "len",
+    "isinstance",
+    "issubclass",
+    "hasattr",
+    "getattr",
+    "setattr",
+    "delattr",
+    "callable",
+    "any",
+    "all",
+    "sum",
+    "min",
+    "max",
+    "sorted",
+    "reversed",
+    "enumerate",
+    "zip",
+    "map",
+    "filter",
+    "iter",
+    "next",
+    "repr",
+    "print",
+    "abs",
+    "round",
+    "id",
+    "hash",
+    "chr",
+    "ord",
+    "open",
+    "format",
+    "divmod",
+    "pow",
+    "vars",
+    "dir",
+    "globals",
+    "locals",
+    "exec",
+    "eval",
+    "compile",
+    "input",
+    "super",
+    "classmethod",
+    "staticmethod",
+    "property",
+    "ascii",
+    "bin",
+    "hex",
+    "oct",
+    "__import__",
+    "breakpoint",
 ];
 
 const TYPES: &[(&str, BType)] = &[
@@ -36,23 +82,79 @@ const TYPES: &[(&str, BType)] = &[
 ];
 
 const STR_METHODS: &[&str] = &[
-    "join", "split", "rsplit", "strip", "lstrip", "rstrip", "startswith", "endswith", "replace", "lower", "upper",
-    "find", "rfind", "index", "rindex", "count", "splitlines", "format", "isidentifier", "isdigit", "isalpha",
-    "isalnum", "isspace", "isupper", "islower", "title", "capitalize", "encode", "partition", "rpartition", "zfill",
-    "center", "ljust", "rjust", "casefold", "swapcase", "removeprefix", "removesuffix", "isnumeric", "isdecimal",
-    "isascii", "istitle", "expandtabs",
+    "join",
+    "split",
+    "rsplit",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "startswith",
+    "endswith",
+    "replace",
+    "lower",
+    "upper",
+    "find",
+    "rfind",
+    "index",
+    "rindex",
+    "count",
+    "splitlines",
+    "format",
+    "isidentifier",
+    "isdigit",
+    "isalpha",
+    "isalnum",
+    "isspace",
+    "isupper",
+    "islower",
+    "title",
+    "capitalize",
+    "encode",
+    "partition",
+    "rpartition",
+    "zfill",
+    "center",
+    "ljust",
+    "rjust",
+    "casefold",
+    "swapcase",
+    "removeprefix",
+    "removesuffix",
+    "isnumeric",
+    "isdecimal",
+    "isascii",
+    "istitle",
+    "expandtabs",
 ];
-const LIST_METHODS: &[&str] =
-    &["append", "extend", "insert", "pop", "remove", "index", "count", "sort", "reverse", "clear", "copy"];
+const LIST_METHODS: &[&str] = &[
+    "append", "extend", "insert", "pop", "remove", "index", "count", "sort", "reverse", "clear",
+    "copy",
+];
 const DICT_METHODS: &[&str] =
     &["get", "keys", "values", "items", "pop", "setdefault", "update", "copy", "clear", "popitem"];
 const SET_METHODS: &[&str] = &[
-    "add", "update", "remove", "discard", "pop", "clear", "copy", "union", "intersection", "difference",
-    "symmetric_difference", "issubset", "issuperset", "isdisjoint", "intersection_update", "difference_update",
+    "add",
+    "update",
+    "remove",
+    "discard",
+    "pop",
+    "clear",
+    "copy",
+    "union",
+    "intersection",
+    "difference",
+    "symmetric_difference",
+    "issubset",
+    "issuperset",
+    "isdisjoint",
+    "intersection_update",
+    "difference_update",
 ];
 const TUPLE_METHODS: &[&str] = &["index", "count"];
-const BYTES_METHODS: &[&str] = &["decode", "startswith", "endswith", "hex", "find", "count", "split", "strip", "splitlines"];
-const FILE_METHODS: &[&str] = &["read", "readline", "readlines", "close", "__enter__", "__exit__", "readable", "seek"];
+const BYTES_METHODS: &[&str] =
+    &["decode", "startswith", "endswith", "hex", "find", "count", "split", "strip", "splitlines"];
+const FILE_METHODS: &[&str] =
+    &["read", "readline", "readlines", "close", "__enter__", "__exit__", "readable", "seek"];
 const HASH_METHODS: &[&str] = &["update", "hexdigest", "digest"];
 const ITER_METHODS: &[&str] = &["__next__", "close"];
 
@@ -102,7 +204,10 @@ pub fn install(it: &mut Interp<'_>) {
     it.builtins.insert(Rc::from("Ellipsis"), Value::Ellipsis);
     it.builtins.insert(Rc::from("NotImplemented"), Value::NotImplemented);
     it.builtins.insert(Rc::from("__name__"), Value::str("builtins"));
-    it.globals.vars.borrow_mut().insert(Rc::from("__name__"), Value::str("refactorbench_official_test"));
+    it.globals
+        .vars
+        .borrow_mut()
+        .insert(Rc::from("__name__"), Value::str("refactorbench_official_test"));
     it.globals.vars.borrow_mut().insert(Rc::from("__doc__"), Value::None);
     let file = format!("/refactorbench/{}/{}", crate::tree::EVAL_DIR, it.test_file_name);
     it.globals.vars.borrow_mut().insert(Rc::from("__file__"), Value::Str(Rc::from(file)));
@@ -126,7 +231,11 @@ impl<'a> Interp<'a> {
                     format!("{name} expected {min} arguments, got {}", args.len())
                 }
             } else if args.len() < min {
-                format!("{name} expected at least {min} argument{}, got {}", if min == 1 { "" } else { "s" }, args.len())
+                format!(
+                    "{name} expected at least {min} argument{}, got {}",
+                    if min == 1 { "" } else { "s" },
+                    args.len()
+                )
             } else {
                 format!("{name} expected at most {max} arguments, got {}", args.len())
             };
@@ -165,7 +274,10 @@ impl<'a> Interp<'a> {
                     _ => return Err(self.err("TypeError", "__len__() should return >= 0")),
                 }
             }
-            _ => return Err(self.err("TypeError", format!("object of type '{}' has no len()", type_name(v)))),
+            _ => {
+                return Err(self
+                    .err("TypeError", format!("object of type '{}' has no len()", type_name(v))))
+            }
         })
     }
 
@@ -176,7 +288,10 @@ impl<'a> Interp<'a> {
                 BType::Object => true,
                 BType::Int => matches!(v, Value::Int(_) | Value::Big(_) | Value::Bool(_)),
                 BType::Type => matches!(v, Value::Class(_) | Value::AstClass(_) | Value::Type(_)),
-                other => btype_of(v) == *other && !matches!(v, Value::Instance(_) | Value::Node(_) | Value::Native(_)),
+                other => {
+                    btype_of(v) == *other
+                        && !matches!(v, Value::Instance(_) | Value::Node(_) | Value::Native(_))
+                }
             },
             Value::Class(c) => match v {
                 Value::Instance(i) => i.class.is_subclass(c),
@@ -212,14 +327,22 @@ impl<'a> Interp<'a> {
             }
             (Value::Class(a), Value::Class(b)) => a.is_subclass(b),
             (Value::AstClass(a), Value::AstClass(b)) => super::astmod::class_is_subclass(*a, *b),
-            (Value::Type(a), Value::Type(b)) => a == b || *b == BType::Object || (*a == BType::Bool && *b == BType::Int),
+            (Value::Type(a), Value::Type(b)) => {
+                a == b || *b == BType::Object || (*a == BType::Bool && *b == BType::Int)
+            }
             (_, Value::Type(BType::Object)) => true,
             (Value::Class(_) | Value::AstClass(_) | Value::Type(_), _) => false,
             _ => return Err(self.err("TypeError", "issubclass() arg 1 must be a class")),
         })
     }
 
-    pub fn call_builtin(&mut self, name: &'static str, this: Option<Value<'a>>, args: Vec<Value<'a>>, kwargs: Kwargs<'a>) -> PyResult<'a, Value<'a>> {
+    pub fn call_builtin(
+        &mut self,
+        name: &'static str,
+        this: Option<Value<'a>>,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, Value<'a>> {
         if let Some(t) = this {
             return self.call_bound(name, t, args, kwargs);
         }
@@ -231,7 +354,11 @@ impl<'a> Interp<'a> {
         if let Some(rest) = name.strip_prefix("ast.") {
             return self.ast_function(rest, args, kwargs);
         }
-        if name.starts_with("os.") || name.starts_with("hashlib.") || name.starts_with("json.") || name.starts_with("sys.") {
+        if name.starts_with("os.")
+            || name.starts_with("hashlib.")
+            || name.starts_with("json.")
+            || name.starts_with("sys.")
+        {
             return self.os_function(name, args, kwargs);
         }
         if let Some(rest) = name.strip_prefix("unittest.") {
@@ -244,13 +371,19 @@ impl<'a> Interp<'a> {
             }
             "isinstance" => {
                 if args.len() != 2 {
-                    return Err(self.err("TypeError", format!("isinstance expected 2 arguments, got {}", args.len())));
+                    return Err(self.err(
+                        "TypeError",
+                        format!("isinstance expected 2 arguments, got {}", args.len()),
+                    ));
                 }
                 Ok(Value::Bool(self.isinstance_one(&args[0], &args[1])?))
             }
             "issubclass" => {
                 if args.len() != 2 {
-                    return Err(self.err("TypeError", format!("issubclass expected 2 arguments, got {}", args.len())));
+                    return Err(self.err(
+                        "TypeError",
+                        format!("issubclass expected 2 arguments, got {}", args.len()),
+                    ));
                 }
                 Ok(Value::Bool(self.issubclass_one(&args[0], &args[1])?))
             }
@@ -259,7 +392,9 @@ impl<'a> Interp<'a> {
                 let n = self.want_str(&args[1], "attribute name")?;
                 match self.getattr(&args[0], &n) {
                     Ok(_) => Ok(Value::Bool(true)),
-                    Err(e) if !e.fatal && self.is_exc(&e, "AttributeError") => Ok(Value::Bool(false)),
+                    Err(e) if !e.fatal && self.is_exc(&e, "AttributeError") => {
+                        Ok(Value::Bool(false))
+                    }
                     Err(e) => Err(e),
                 }
             }
@@ -268,7 +403,9 @@ impl<'a> Interp<'a> {
                 let n = self.want_str(&args[1], "attribute name")?;
                 match self.getattr(&args[0], &n) {
                     Ok(v) => Ok(v),
-                    Err(e) if args.len() == 3 && !e.fatal && self.is_exc(&e, "AttributeError") => Ok(args[2].clone()),
+                    Err(e) if args.len() == 3 && !e.fatal && self.is_exc(&e, "AttributeError") => {
+                        Ok(args[2].clone())
+                    }
                     Err(e) => Err(e),
                 }
             }
@@ -287,7 +424,12 @@ impl<'a> Interp<'a> {
             "callable" => {
                 self.nargs("callable", &args, 1, 1)?;
                 Ok(Value::Bool(match &args[0] {
-                    Value::Func(_) | Value::Method(_) | Value::Builtin(_) | Value::Class(_) | Value::AstClass(_) | Value::Type(_) => true,
+                    Value::Func(_)
+                    | Value::Method(_)
+                    | Value::Builtin(_)
+                    | Value::Class(_)
+                    | Value::AstClass(_)
+                    | Value::Type(_) => true,
                     Value::Instance(i) => i.class.lookup("__call__").is_some(),
                     Value::Native(n) => matches!(&**n, Native::SkipDecorator(_)),
                     _ => false,
@@ -305,7 +447,8 @@ impl<'a> Interp<'a> {
                 Ok(Value::Bool(!want))
             }
             "sum" => {
-                let mut acc = kw(&kwargs, "start").unwrap_or_else(|| args.get(1).cloned().unwrap_or(Value::Int(0)));
+                let mut acc = kw(&kwargs, "start")
+                    .unwrap_or_else(|| args.get(1).cloned().unwrap_or(Value::Int(0)));
                 let it = self.get_iter(&arg(&args, 0))?;
                 while let Some(x) = self.next(&it)? {
                     acc = self.binop(crate::python::syntax::Operator::Add, &acc, &x)?;
@@ -319,7 +462,9 @@ impl<'a> Interp<'a> {
                     if let Some(d) = kw(&kwargs, "default") {
                         return Ok(d);
                     }
-                    return Err(self.err("ValueError", format!("{name}() arg is an empty sequence")));
+                    return Err(
+                        self.err("ValueError", format!("{name}() arg is an empty sequence"))
+                    );
                 }
                 let mut best = items[0].clone();
                 let mut best_k = match &key {
@@ -331,7 +476,11 @@ impl<'a> Interp<'a> {
                         Some(k) => self.call(k, vec![x.clone()], vec![])?,
                         None => x.clone(),
                     };
-                    let op = if name == "min" { crate::python::syntax::CmpOp::Lt } else { crate::python::syntax::CmpOp::Gt };
+                    let op = if name == "min" {
+                        crate::python::syntax::CmpOp::Lt
+                    } else {
+                        crate::python::syntax::CmpOp::Gt
+                    };
                     if self.compare(op, &xk, &best_k)? {
                         best = x;
                         best_k = xk;
@@ -349,9 +498,18 @@ impl<'a> Interp<'a> {
             "reversed" => {
                 self.nargs("reversed", &args, 1, 1)?;
                 let items = match &args[0] {
-                    Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Range(..) | Value::Bytes(_) => self.to_vec(&args[0])?,
+                    Value::List(_)
+                    | Value::Tuple(_)
+                    | Value::Str(_)
+                    | Value::Range(..)
+                    | Value::Bytes(_) => self.to_vec(&args[0])?,
                     Value::Dict(d) => d.borrow().keys(),
-                    other => return Err(self.err("TypeError", format!("'{}' object is not reversible", type_name(other)))),
+                    other => {
+                        return Err(self.err(
+                            "TypeError",
+                            format!("'{}' object is not reversible", type_name(other)),
+                        ))
+                    }
                 };
                 Ok(Value::iter(PyIter::Reversed { items }))
             }
@@ -392,7 +550,10 @@ impl<'a> Interp<'a> {
             "next" => {
                 self.nargs("next", &args, 1, 2)?;
                 if !matches!(args[0], Value::Iter(_)) {
-                    return Err(self.err("TypeError", format!("'{}' object is not an iterator", type_name(&args[0]))));
+                    return Err(self.err(
+                        "TypeError",
+                        format!("'{}' object is not an iterator", type_name(&args[0])),
+                    ));
                 }
                 match self.next(&args[0])? {
                     Some(v) => Ok(v),
@@ -419,11 +580,17 @@ impl<'a> Interp<'a> {
                 Ok(Value::None)
             }
             "abs" => match arg(&args, 0) {
-                Value::Int(i) => Ok(i.checked_abs().map_or_else(|| Value::from_bigint(num_bigint::BigInt::from(i).abs()), Value::Int)),
+                Value::Int(i) => Ok(i.checked_abs().map_or_else(
+                    || Value::from_bigint(num_bigint::BigInt::from(i).abs()),
+                    Value::Int,
+                )),
                 Value::Bool(b) => Ok(Value::Int(i64::from(b))),
                 Value::Big(b) => Ok(Value::from_bigint(b.abs())),
                 Value::Float(f) => Ok(Value::Float(f.abs())),
-                other => Err(self.err("TypeError", format!("bad operand type for abs(): '{}'", type_name(&other)))),
+                other => Err(self.err(
+                    "TypeError",
+                    format!("bad operand type for abs(): '{}'", type_name(&other)),
+                )),
             },
             "round" => match (arg(&args, 0), args.get(1)) {
                 (Value::Float(f), None) => {
@@ -436,7 +603,10 @@ impl<'a> Interp<'a> {
                     Ok(Value::Float((f * m).round() / m))
                 }
                 (v @ (Value::Int(_) | Value::Big(_)), _) => Ok(v),
-                (other, _) => Err(self.err("TypeError", format!("type {} doesn't define __round__ method", type_name(&other)))),
+                (other, _) => Err(self.err(
+                    "TypeError",
+                    format!("type {} doesn't define __round__ method", type_name(&other)),
+                )),
             },
             "id" => Ok(Value::Int(arg(&args, 0).addr() as i64)),
             "hash" => {
@@ -448,19 +618,37 @@ impl<'a> Interp<'a> {
                     Some(c) => Ok(Value::Str(Rc::from(c.to_string()))),
                     None => Err(self.err("ValueError", "chr() arg not in range(0x110000)")),
                 },
-                other => Err(self.err("TypeError", format!("'{}' object cannot be interpreted as an integer", type_name(&other)))),
+                other => Err(self.err(
+                    "TypeError",
+                    format!("'{}' object cannot be interpreted as an integer", type_name(&other)),
+                )),
             },
             "ord" => match arg(&args, 0) {
-                Value::Str(s) if s.chars().count() == 1 => Ok(Value::Int(i64::from(s.chars().next().map_or(0, |c| c as u32)))),
+                Value::Str(s) if s.chars().count() == 1 => {
+                    Ok(Value::Int(i64::from(s.chars().next().map_or(0, |c| c as u32))))
+                }
                 Value::Str(s) => Err(self.err(
                     "TypeError",
-                    format!("ord() expected a character, but string of length {} found", s.chars().count()),
+                    format!(
+                        "ord() expected a character, but string of length {} found",
+                        s.chars().count()
+                    ),
                 )),
-                other => Err(self.err("TypeError", format!("ord() expected string of length 1, but {} found", type_name(&other)))),
+                other => Err(self.err(
+                    "TypeError",
+                    format!("ord() expected string of length 1, but {} found", type_name(&other)),
+                )),
             },
             "bin" | "hex" | "oct" => {
-                let n = super::ops::to_big(&arg(&args, 0))
-                    .ok_or_else(|| self.err("TypeError", format!("'{}' object cannot be interpreted as an integer", type_name(&arg(&args, 0)))))?;
+                let n = super::ops::to_big(&arg(&args, 0)).ok_or_else(|| {
+                    self.err(
+                        "TypeError",
+                        format!(
+                            "'{}' object cannot be interpreted as an integer",
+                            type_name(&arg(&args, 0))
+                        ),
+                    )
+                })?;
                 let (neg, m) = (n.is_negative(), n.abs());
                 let body = match name {
                     "bin" => format!("0b{m:b}"),
@@ -483,11 +671,14 @@ impl<'a> Interp<'a> {
                 let r = self.binop(crate::python::syntax::Operator::Mod, &a, &b)?;
                 Ok(Value::tuple(vec![q, r]))
             }
-            "pow" => self.binop(crate::python::syntax::Operator::Pow, &arg(&args, 0), &arg(&args, 1)),
+            "pow" => {
+                self.binop(crate::python::syntax::Operator::Pow, &arg(&args, 0), &arg(&args, 1))
+            }
             "vars" => match arg(&args, 0) {
                 Value::Instance(i) => {
                     let d = Rc::new(RefCell::new(PyDict::new()));
-                    let pairs: Vec<_> = i.dict.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+                    let pairs: Vec<_> =
+                        i.dict.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
                     for (k, v) in pairs {
                         self.dict_set(&d, Value::Str(k), v)?;
                     }
@@ -507,14 +698,21 @@ impl<'a> Interp<'a> {
                         n
                     }
                     Value::Instance(i) => {
-                        let mut n: Vec<String> = i.dict.borrow().keys().map(|k| k.to_string()).collect();
+                        let mut n: Vec<String> =
+                            i.dict.borrow().keys().map(|k| k.to_string()).collect();
                         for k in i.class.mro.borrow().iter() {
                             n.extend(k.dict.borrow().keys().map(|k| k.to_string()));
                         }
                         n
                     }
                     Value::Node(n) => {
-                        let mut v: Vec<String> = n.class.fields.iter().chain(n.class.attributes.iter()).map(|s| s.to_string()).collect();
+                        let mut v: Vec<String> = n
+                            .class
+                            .fields
+                            .iter()
+                            .chain(n.class.attributes.iter())
+                            .map(|s| s.to_string())
+                            .collect();
                         v.extend(n.extra.borrow().iter().map(|(k, _)| k.to_string()));
                         v
                     }
@@ -527,7 +725,10 @@ impl<'a> Interp<'a> {
             "super" => {
                 if args.len() == 2 {
                     if let Value::Class(c) = &args[0] {
-                        return Ok(Value::Native(Rc::new(Native::Super(c.clone(), args[1].clone()))));
+                        return Ok(Value::Native(Rc::new(Native::Super(
+                            c.clone(),
+                            args[1].clone(),
+                        ))));
                     }
                 }
                 Err(self.unsupported("super() outside a method"))
@@ -539,7 +740,11 @@ impl<'a> Interp<'a> {
         }
     }
 
-    pub fn list_sort(&mut self, l: &Rc<RefCell<Vec<Value<'a>>>>, kwargs: &Kwargs<'a>) -> PyResult<'a, ()> {
+    pub fn list_sort(
+        &mut self,
+        l: &Rc<RefCell<Vec<Value<'a>>>>,
+        kwargs: &Kwargs<'a>,
+    ) -> PyResult<'a, ()> {
         let key = kw(kwargs, "key").filter(|k| !k.is_none());
         let reverse = match kw(kwargs, "reverse") {
             Some(v) => self.truthy(&v)?,
@@ -607,7 +812,12 @@ impl<'a> Interp<'a> {
         }
     }
 
-    pub fn call_type(&mut self, t: BType, args: Vec<Value<'a>>, kwargs: Kwargs<'a>) -> PyResult<'a, Value<'a>> {
+    pub fn call_type(
+        &mut self,
+        t: BType,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, Value<'a>> {
         let _ = &kwargs;
         match t {
             BType::Str => match args.first() {
@@ -788,7 +998,10 @@ impl<'a> Interp<'a> {
             if pair.len() != 2 {
                 return Err(self.err(
                     "ValueError",
-                    format!("dictionary update sequence element #{i} has length {}; 2 is required", pair.len()),
+                    format!(
+                        "dictionary update sequence element #{i} has length {}; 2 is required",
+                        pair.len()
+                    ),
                 ));
             }
             let mut p = pair.into_iter();
@@ -816,14 +1029,21 @@ impl<'a> Interp<'a> {
         e
     }
 
-    fn bind_class_attr(&mut self, attr: Value<'a>, obj: &Value<'a>, cls: &Rc<Class<'a>>) -> PyResult<'a, Value<'a>> {
+    fn bind_class_attr(
+        &mut self,
+        attr: Value<'a>,
+        obj: &Value<'a>,
+        cls: &Rc<Class<'a>>,
+    ) -> PyResult<'a, Value<'a>> {
         Ok(match attr {
             Value::Func(_) => Value::Method(Rc::new((obj.clone(), attr))),
             Value::Builtin(b) if b.this.is_none() && is_native_method(b.name) => {
                 Value::Builtin(Rc::new(Builtin { name: b.name, this: Some(obj.clone()) }))
             }
             Value::Native(n) => match &*n {
-                Native::ClassMethod(f) => Value::Method(Rc::new((Value::Class(cls.clone()), f.clone()))),
+                Native::ClassMethod(f) => {
+                    Value::Method(Rc::new((Value::Class(cls.clone()), f.clone())))
+                }
                 Native::StaticMethod(f) => f.clone(),
                 Native::Property(f) => self.call(f, vec![obj.clone()], vec![])?,
                 _ => Value::Native(n),
@@ -860,7 +1080,9 @@ impl<'a> Interp<'a> {
                 if let Some(attr) = c.lookup(name) {
                     return Ok(match attr {
                         Value::Native(n) => match &*n {
-                            Native::ClassMethod(f) => Value::Method(Rc::new((v.clone(), f.clone()))),
+                            Native::ClassMethod(f) => {
+                                Value::Method(Rc::new((v.clone(), f.clone())))
+                            }
                             Native::StaticMethod(f) => f.clone(),
                             _ => Value::Native(n),
                         },
@@ -871,8 +1093,12 @@ impl<'a> Interp<'a> {
                     "__name__" => Ok(Value::Str(c.name.clone())),
                     "__qualname__" => Ok(Value::Str(c.qualname.clone())),
                     "__module__" => Ok(Value::Str(c.module.clone())),
-                    "__mro__" => Ok(Value::tuple(c.mro.borrow().iter().map(|k| Value::Class(k.clone())).collect())),
-                    "__bases__" => Ok(Value::tuple(c.bases.iter().map(|k| Value::Class(k.clone())).collect())),
+                    "__mro__" => Ok(Value::tuple(
+                        c.mro.borrow().iter().map(|k| Value::Class(k.clone())).collect(),
+                    )),
+                    "__bases__" => {
+                        Ok(Value::tuple(c.bases.iter().map(|k| Value::Class(k.clone())).collect()))
+                    }
                     "__doc__" => Ok(Value::None),
                     "__class__" => Ok(Value::Type(BType::Type)),
                     _ => Err(self.no_attr(v, name)),
@@ -897,7 +1123,8 @@ impl<'a> Interp<'a> {
                 "__qualname__" => Ok(Value::Str(f.qualname.clone())),
                 "__module__" => Ok(Value::str("refactorbench_official_test")),
                 "__doc__" => Ok(match f.body {
-                    FuncBody::Stmts(b) => super::astmod::docstring_of_body(b).map_or(Value::None, |s| Value::Str(Rc::from(s))),
+                    FuncBody::Stmts(b) => super::astmod::docstring_of_body(b)
+                        .map_or(Value::None, |s| Value::Str(Rc::from(s))),
                     FuncBody::Expr(_) => Value::None,
                 }),
                 _ => match f.dict.borrow().get(name) {
@@ -918,8 +1145,13 @@ impl<'a> Interp<'a> {
             Value::Type(t) => match name {
                 "__name__" | "__qualname__" => Ok(Value::str(t.name())),
                 "__module__" => Ok(Value::str("builtins")),
-                "fromkeys" if *t == BType::Dict => Ok(Value::Builtin(Rc::new(Builtin { name: "dict.fromkeys", this: None }))),
-                "join" | "split" | "strip" | "lower" | "upper" | "startswith" | "endswith" | "replace" if *t == BType::Str => {
+                "fromkeys" if *t == BType::Dict => {
+                    Ok(Value::Builtin(Rc::new(Builtin { name: "dict.fromkeys", this: None })))
+                }
+                "join" | "split" | "strip" | "lower" | "upper" | "startswith" | "endswith"
+                | "replace"
+                    if *t == BType::Str =>
+                {
                     Err(self.unsupported(format!("unbound method str.{name}")))
                 }
                 _ => Err(self.no_attr(v, name)),
@@ -932,7 +1164,8 @@ impl<'a> Interp<'a> {
                         _ => return Err(self.no_attr(v, name)),
                     };
                     let mro = ocls.mro.borrow().clone();
-                    let start = mro.iter().position(|k| Rc::ptr_eq(k, cls)).map_or(mro.len(), |p| p + 1);
+                    let start =
+                        mro.iter().position(|k| Rc::ptr_eq(k, cls)).map_or(mro.len(), |p| p + 1);
                     for k in &mro[start..] {
                         let found = k.dict.borrow().get(name).cloned();
                         if let Some(attr) = found {
@@ -941,15 +1174,23 @@ impl<'a> Interp<'a> {
                     }
                     // object's own methods: setUp & co. of TestCase are native; __init__ is a no-op.
                     if name == "__init__" {
-                        return Ok(Value::Builtin(Rc::new(Builtin { name: "object.__init__", this: None })));
+                        return Ok(Value::Builtin(Rc::new(Builtin {
+                            name: "object.__init__",
+                            this: None,
+                        })));
                     }
-                    return Err(self.err("AttributeError", format!("'super' object has no attribute '{name}'")));
+                    return Err(self.err(
+                        "AttributeError",
+                        format!("'super' object has no attribute '{name}'"),
+                    ));
                 }
                 if let Native::File(f) = &**n {
                     match name {
                         "name" => return Ok(Value::Str(f.borrow().name.clone())),
                         "closed" => return Ok(Value::Bool(f.borrow().closed)),
-                        "mode" => return Ok(Value::str(if f.borrow().binary { "rb" } else { "r" })),
+                        "mode" => {
+                            return Ok(Value::str(if f.borrow().binary { "rb" } else { "r" }))
+                        }
                         "encoding" if !f.borrow().binary => return Ok(Value::str("UTF-8")),
                         _ => {}
                     }
@@ -964,7 +1205,14 @@ impl<'a> Interp<'a> {
                 }
                 self.builtin_method_attr(v, name)
             }
-            Value::Str(_) | Value::List(_) | Value::Dict(_) | Value::Set(_) | Value::FrozenSet(_) | Value::Tuple(_) | Value::Bytes(_) | Value::Iter(_) => {
+            Value::Str(_)
+            | Value::List(_)
+            | Value::Dict(_)
+            | Value::Set(_)
+            | Value::FrozenSet(_)
+            | Value::Tuple(_)
+            | Value::Bytes(_)
+            | Value::Iter(_) => {
                 if name == "__class__" {
                     return Ok(self.type_of(v));
                 }
@@ -1008,10 +1256,15 @@ impl<'a> Interp<'a> {
     fn builtin_method_attr(&mut self, v: &Value<'a>, name: &str) -> PyResult<'a, Value<'a>> {
         if let Some((prefix, table)) = method_table(v) {
             if let Some(m) = table.iter().find(|m| **m == name) {
-                return Ok(Value::Builtin(Rc::new(Builtin { name: qualified(prefix, m), this: Some(v.clone()) })));
+                return Ok(Value::Builtin(Rc::new(Builtin {
+                    name: qualified(prefix, m),
+                    this: Some(v.clone()),
+                })));
             }
         }
-        if matches!(v, Value::FrozenSet(_)) && matches!(name, "add" | "update" | "remove" | "discard" | "pop" | "clear") {
+        if matches!(v, Value::FrozenSet(_))
+            && matches!(name, "add" | "update" | "remove" | "discard" | "pop" | "clear")
+        {
             return Err(self.no_attr(v, name));
         }
         Err(self.no_attr(v, name))
@@ -1032,10 +1285,20 @@ impl<'a> Interp<'a> {
                 }
                 Ok(Meth::Plain(self.getattr(v, name)?))
             }
-            Value::Str(_) | Value::List(_) | Value::Dict(_) | Value::Set(_) | Value::Tuple(_) | Value::Bytes(_) => {
+            Value::Str(_)
+            | Value::List(_)
+            | Value::Dict(_)
+            | Value::Set(_)
+            | Value::Tuple(_)
+            | Value::Bytes(_) => {
                 if let Some((_, table)) = method_table(v) {
                     if let Some(m) = table.iter().find(|m| **m == name) {
-                        if !(matches!(v, Value::FrozenSet(_)) && matches!(name, "add" | "update" | "remove" | "discard" | "pop" | "clear")) {
+                        if !(matches!(v, Value::FrozenSet(_))
+                            && matches!(
+                                name,
+                                "add" | "update" | "remove" | "discard" | "pop" | "clear"
+                            ))
+                        {
                             return Ok(Meth::Builtin(m, v.clone()));
                         }
                     }
@@ -1077,10 +1340,16 @@ impl<'a> Interp<'a> {
             _ => {
                 let tn = type_name(o);
                 if matches!(o, Value::Type(_) | Value::AstClass(_)) {
-                    return Err(self.err("TypeError", format!("cannot set '{name}' attribute of immutable type '{tn}'")));
+                    return Err(self.err(
+                        "TypeError",
+                        format!("cannot set '{name}' attribute of immutable type '{tn}'"),
+                    ));
                 }
                 if self.getattr(o, name).is_ok() {
-                    return Err(self.err("AttributeError", format!("'{tn}' object attribute '{name}' is read-only")));
+                    return Err(self.err(
+                        "AttributeError",
+                        format!("'{tn}' object attribute '{name}' is read-only"),
+                    ));
                 }
                 Err(self.err("AttributeError", format!("'{tn}' object has no attribute '{name}'")))
             }
@@ -1103,7 +1372,13 @@ impl<'a> Interp<'a> {
 
     // ------------------------------------------------------------------ methods of builtin types
 
-    fn call_bound(&mut self, name: &'static str, this: Value<'a>, args: Vec<Value<'a>>, kwargs: Kwargs<'a>) -> PyResult<'a, Value<'a>> {
+    fn call_bound(
+        &mut self,
+        name: &'static str,
+        this: Value<'a>,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, Value<'a>> {
         if let Some(rest) = name.strip_prefix("TestCase.") {
             return self.testcase_method(rest, this, args, kwargs);
         }
@@ -1154,11 +1429,18 @@ impl<'a> Interp<'a> {
                                 use sha2::Digest;
                                 h.borrow_mut().update(&b[..]);
                             }
-                            Value::Str(_) => return Err(self.err("TypeError", "Strings must be encoded before hashing")),
+                            Value::Str(_) => {
+                                return Err(
+                                    self.err("TypeError", "Strings must be encoded before hashing")
+                                )
+                            }
                             other => {
                                 return Err(self.err(
                                     "TypeError",
-                                    format!("object supporting the buffer API required, not '{}'", type_name(&other)),
+                                    format!(
+                                        "object supporting the buffer API required, not '{}'",
+                                        type_name(&other)
+                                    ),
                                 ))
                             }
                         }
@@ -1170,7 +1452,9 @@ impl<'a> Interp<'a> {
                         if name == "digest" {
                             Ok(Value::Bytes(Rc::from(d.as_slice())))
                         } else {
-                            Ok(Value::Str(Rc::from(d.iter().map(|b| format!("{b:02x}")).collect::<String>())))
+                            Ok(Value::Str(Rc::from(
+                                d.iter().map(|b| format!("{b:02x}")).collect::<String>(),
+                            )))
                         }
                     }
                     _ => Err(self.no_attr(&this, name)),
@@ -1181,9 +1465,16 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn str_method(&mut self, s: Str, name: &str, args: Vec<Value<'a>>, kwargs: Kwargs<'a>) -> PyResult<'a, Value<'a>> {
+    fn str_method(
+        &mut self,
+        s: Str,
+        name: &str,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, Value<'a>> {
         let vs = |x: String| Value::Str(Rc::from(x));
-        let strs = |v: Vec<&str>| Value::list(v.into_iter().map(|x| Value::Str(Rc::from(x))).collect());
+        let strs =
+            |v: Vec<&str>| Value::list(v.into_iter().map(|x| Value::Str(Rc::from(x))).collect());
         self.charge((s.len() / 64) as u64)?;
         match name {
             "join" => {
@@ -1193,7 +1484,10 @@ impl<'a> Interp<'a> {
                     let Value::Str(p) = it else {
                         return Err(self.err(
                             "TypeError",
-                            format!("sequence item {i}: expected str instance, {} found", type_name(it)),
+                            format!(
+                                "sequence item {i}: expected str instance, {} found",
+                                type_name(it)
+                            ),
                         ));
                     };
                     if i > 0 {
@@ -1217,7 +1511,10 @@ impl<'a> Interp<'a> {
                             let mut rest: &str = s.trim_start_matches(py_isspace);
                             while !rest.is_empty() {
                                 if maxsplit.is_some_and(|m| parts.len() >= m) {
-                                    parts.push(rest.trim_end_matches(py_isspace).trim_end_matches(py_isspace));
+                                    parts.push(
+                                        rest.trim_end_matches(py_isspace)
+                                            .trim_end_matches(py_isspace),
+                                    );
                                     let last = parts.pop().unwrap_or("");
                                     parts.push(if maxsplit.is_some() { rest } else { last });
                                     break;
@@ -1233,7 +1530,9 @@ impl<'a> Interp<'a> {
                                     parts.push(rest);
                                     break;
                                 }
-                                let start = rest.rfind(py_isspace).map_or(0, |i| i + rest[i..].chars().next().map_or(1, |c| c.len_utf8()));
+                                let start = rest.rfind(py_isspace).map_or(0, |i| {
+                                    i + rest[i..].chars().next().map_or(1, |c| c.len_utf8())
+                                });
                                 parts.push(&rest[start..]);
                                 rest = rest[..start].trim_end_matches(py_isspace);
                             }
@@ -1258,7 +1557,10 @@ impl<'a> Interp<'a> {
                         self.check_len(parts.len())?;
                         Ok(strs(parts))
                     }
-                    other => Err(self.err("TypeError", format!("must be str or None, not {}", type_name(&other)))),
+                    other => Err(self.err(
+                        "TypeError",
+                        format!("must be str or None, not {}", type_name(&other)),
+                    )),
                 }
             }
             "strip" | "lstrip" | "rstrip" => {
@@ -1277,7 +1579,12 @@ impl<'a> Interp<'a> {
                             _ => s.trim_end_matches(p),
                         }
                     }
-                    other => return Err(self.err("TypeError", format!("{name} arg must be None or str, not {}", type_name(&other)))),
+                    other => {
+                        return Err(self.err(
+                            "TypeError",
+                            format!("{name} arg must be None or str, not {}", type_name(&other)),
+                        ))
+                    }
                 };
                 Ok(vs(r.to_string()))
             }
@@ -1292,7 +1599,10 @@ impl<'a> Interp<'a> {
                                 other => {
                                     return Err(self.err(
                                         "TypeError",
-                                        format!("tuple for {name} must only contain str, not {}", type_name(other)),
+                                        format!(
+                                            "tuple for {name} must only contain str, not {}",
+                                            type_name(other)
+                                        ),
                                     ))
                                 }
                             }
@@ -1302,12 +1612,21 @@ impl<'a> Interp<'a> {
                     other => {
                         return Err(self.err(
                             "TypeError",
-                            format!("{name} first arg must be str or a tuple of str, not {}", type_name(&other)),
+                            format!(
+                                "{name} first arg must be str or a tuple of str, not {}",
+                                type_name(&other)
+                            ),
                         ))
                     }
                 };
                 let sub = self.substr(&s, args.get(1), args.get(2));
-                Ok(Value::Bool(pats.iter().any(|p| if name == "startswith" { sub.starts_with(&**p) } else { sub.ends_with(&**p) })))
+                Ok(Value::Bool(pats.iter().any(|p| {
+                    if name == "startswith" {
+                        sub.starts_with(&**p)
+                    } else {
+                        sub.ends_with(&**p)
+                    }
+                })))
             }
             "replace" => {
                 let (Value::Str(a), Value::Str(b)) = (arg(&args, 0), arg(&args, 1)) else {
@@ -1316,7 +1635,11 @@ impl<'a> Interp<'a> {
                 let r = match args.get(2) {
                     Some(Value::Int(n)) if *n >= 0 => s.replacen(&*a, &b, *n as usize),
                     _ => {
-                        let est = if b.len() > a.len() { s.len() / a.len().max(1) * (b.len() - a.len()) } else { 0 };
+                        let est = if b.len() > a.len() {
+                            s.len() / a.len().max(1) * (b.len() - a.len())
+                        } else {
+                            0
+                        };
                         self.check_len(s.len() + est)?;
                         s.replace(&*a, &b)
                     }
@@ -1325,7 +1648,16 @@ impl<'a> Interp<'a> {
             }
             "lower" | "casefold" => Ok(vs(s.to_lowercase())),
             "upper" => Ok(vs(s.to_uppercase())),
-            "swapcase" => Ok(vs(s.chars().map(|c| if c.is_uppercase() { c.to_lowercase().collect::<String>() } else { c.to_uppercase().collect() }).collect())),
+            "swapcase" => Ok(vs(s
+                .chars()
+                .map(|c| {
+                    if c.is_uppercase() {
+                        c.to_lowercase().collect::<String>()
+                    } else {
+                        c.to_uppercase().collect()
+                    }
+                })
+                .collect())),
             "title" => {
                 let mut out = String::new();
                 let mut prev_cased = false;
@@ -1348,7 +1680,10 @@ impl<'a> Interp<'a> {
             }
             "find" | "rfind" | "index" | "rindex" | "count" => {
                 let Value::Str(p) = arg(&args, 0) else {
-                    return Err(self.err("TypeError", format!("must be str, not {}", type_name(&arg(&args, 0)))));
+                    return Err(self.err(
+                        "TypeError",
+                        format!("must be str, not {}", type_name(&arg(&args, 0))),
+                    ));
                 };
                 let chars_before = |b: usize| -> i64 { s[..b].chars().count() as i64 };
                 let (lo, hi) = self.char_bounds(&s, args.get(1), args.get(2));
@@ -1376,19 +1711,28 @@ impl<'a> Interp<'a> {
                     Some(v) => self.truthy(&v)?,
                     None => false,
                 };
-                Ok(Value::list(splitlines(&s, keep).into_iter().map(|x| Value::Str(Rc::from(x))).collect()))
+                Ok(Value::list(
+                    splitlines(&s, keep).into_iter().map(|x| Value::Str(Rc::from(x))).collect(),
+                ))
             }
             "format" => Ok(vs(self.str_format(&s, &args, &kwargs)?)),
             "isidentifier" => Ok(Value::Bool(
-                s.chars().next().is_some_and(|c| c == '_' || c.is_alphabetic()) && s.chars().all(|c| c == '_' || c.is_alphanumeric()),
+                s.chars().next().is_some_and(|c| c == '_' || c.is_alphabetic())
+                    && s.chars().all(|c| c == '_' || c.is_alphanumeric()),
             )),
-            "isdigit" | "isnumeric" | "isdecimal" => Ok(Value::Bool(!s.is_empty() && s.chars().all(|c| c.is_numeric()))),
+            "isdigit" | "isnumeric" | "isdecimal" => {
+                Ok(Value::Bool(!s.is_empty() && s.chars().all(|c| c.is_numeric())))
+            }
             "isalpha" => Ok(Value::Bool(!s.is_empty() && s.chars().all(char::is_alphabetic))),
             "isalnum" => Ok(Value::Bool(!s.is_empty() && s.chars().all(char::is_alphanumeric))),
             "isspace" => Ok(Value::Bool(!s.is_empty() && s.chars().all(py_isspace))),
             "isascii" => Ok(Value::Bool(s.is_ascii())),
-            "isupper" => Ok(Value::Bool(s.chars().any(char::is_uppercase) && !s.chars().any(char::is_lowercase))),
-            "islower" => Ok(Value::Bool(s.chars().any(char::is_lowercase) && !s.chars().any(char::is_uppercase))),
+            "isupper" => Ok(Value::Bool(
+                s.chars().any(char::is_uppercase) && !s.chars().any(char::is_lowercase),
+            )),
+            "islower" => Ok(Value::Bool(
+                s.chars().any(char::is_lowercase) && !s.chars().any(char::is_uppercase),
+            )),
             "istitle" => Ok(Value::Bool(false)),
             "encode" => Ok(Value::Bytes(Rc::from(s.as_bytes()))),
             "partition" | "rpartition" => {
@@ -1400,17 +1744,29 @@ impl<'a> Interp<'a> {
                 }
                 let found = if name == "partition" { s.find(&*p) } else { s.rfind(&*p) };
                 Ok(match found {
-                    Some(i) => Value::tuple(vec![vs(s[..i].to_string()), Value::Str(p.clone()), vs(s[i + p.len()..].to_string())]),
-                    None if name == "partition" => Value::tuple(vec![Value::Str(s.clone()), Value::str(""), Value::str("")]),
-                    None => Value::tuple(vec![Value::str(""), Value::str(""), Value::Str(s.clone())]),
+                    Some(i) => Value::tuple(vec![
+                        vs(s[..i].to_string()),
+                        Value::Str(p.clone()),
+                        vs(s[i + p.len()..].to_string()),
+                    ]),
+                    None if name == "partition" => {
+                        Value::tuple(vec![Value::Str(s.clone()), Value::str(""), Value::str("")])
+                    }
+                    None => {
+                        Value::tuple(vec![Value::str(""), Value::str(""), Value::Str(s.clone())])
+                    }
                 })
             }
             "removeprefix" => {
-                let Value::Str(p) = arg(&args, 0) else { return Err(self.err("TypeError", "must be str")) };
+                let Value::Str(p) = arg(&args, 0) else {
+                    return Err(self.err("TypeError", "must be str"));
+                };
                 Ok(vs(s.strip_prefix(&*p).unwrap_or(&s).to_string()))
             }
             "removesuffix" => {
-                let Value::Str(p) = arg(&args, 0) else { return Err(self.err("TypeError", "must be str")) };
+                let Value::Str(p) = arg(&args, 0) else {
+                    return Err(self.err("TypeError", "must be str"));
+                };
                 Ok(vs(s.strip_suffix(&*p).unwrap_or(&s).to_string()))
             }
             "zfill" | "center" | "ljust" | "rjust" => {
@@ -1469,7 +1825,8 @@ impl<'a> Interp<'a> {
         };
         let lo = norm(a, 0);
         let hi = norm(b, n).max(lo);
-        let byte = |ci: i64| -> usize { s.char_indices().nth(ci as usize).map_or(s.len(), |(b, _)| b) };
+        let byte =
+            |ci: i64| -> usize { s.char_indices().nth(ci as usize).map_or(s.len(), |(b, _)| b) };
         if s.is_ascii() {
             (lo as usize, hi as usize)
         } else {
@@ -1477,7 +1834,12 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn str_format(&mut self, fmt: &str, args: &[Value<'a>], kwargs: &Kwargs<'a>) -> PyResult<'a, String> {
+    fn str_format(
+        &mut self,
+        fmt: &str,
+        args: &[Value<'a>],
+        kwargs: &Kwargs<'a>,
+    ) -> PyResult<'a, String> {
         let mut out = String::new();
         let mut auto = 0usize;
         let mut manual = false;
@@ -1491,9 +1853,10 @@ impl<'a> Interp<'a> {
                     i += 2;
                     continue;
                 }
-                let end = cs[i..].iter().position(|&x| x == '}').map(|p| p + i).ok_or_else(|| {
-                    self.err("ValueError", "Single '{' encountered in format string")
-                })?;
+                let end =
+                    cs[i..].iter().position(|&x| x == '}').map(|p| p + i).ok_or_else(|| {
+                        self.err("ValueError", "Single '{' encountered in format string")
+                    })?;
                 let field: String = cs[i + 1..end].iter().collect();
                 let (name_conv, spec) = match field.split_once(':') {
                     Some((a, b)) => (a.to_string(), b.to_string()),
@@ -1518,18 +1881,30 @@ impl<'a> Interp<'a> {
                 }
                 let mut v = if base.is_empty() {
                     let v = args.get(auto).cloned().ok_or_else(|| {
-                        self.err("IndexError", format!("Replacement index {auto} out of range for positional args tuple"))
+                        self.err(
+                            "IndexError",
+                            format!(
+                                "Replacement index {auto} out of range for positional args tuple"
+                            ),
+                        )
                     })?;
                     auto += 1;
                     v
                 } else if let Ok(n) = base.parse::<usize>() {
                     args.get(n).cloned().ok_or_else(|| {
-                        self.err("IndexError", format!("Replacement index {n} out of range for positional args tuple"))
+                        self.err(
+                            "IndexError",
+                            format!("Replacement index {n} out of range for positional args tuple"),
+                        )
                     })?
                 } else {
                     kw(kwargs, &base).ok_or_else(|| {
                         let r = super::fmt::str_repr(&base);
-                        self.err_args("KeyError", vec![Value::Str(Rc::from(base.as_str()))], Some(r))
+                        self.err_args(
+                            "KeyError",
+                            vec![Value::Str(Rc::from(base.as_str()))],
+                            Some(r),
+                        )
                     })?
                 };
                 for part in attrs.split('.').filter(|p| !p.is_empty()) {
@@ -1559,7 +1934,13 @@ impl<'a> Interp<'a> {
         Ok(out)
     }
 
-    fn list_method(&mut self, l: Rc<RefCell<Vec<Value<'a>>>>, name: &str, args: Vec<Value<'a>>, kwargs: Kwargs<'a>) -> PyResult<'a, Value<'a>> {
+    fn list_method(
+        &mut self,
+        l: Rc<RefCell<Vec<Value<'a>>>>,
+        name: &str,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, Value<'a>> {
         match name {
             "append" => {
                 self.nargs("list.append", &args, 1, 1)?;
@@ -1583,7 +1964,15 @@ impl<'a> Interp<'a> {
                             i.min(n)
                         }
                     }
-                    other => return Err(self.err("TypeError", format!("'{}' object cannot be interpreted as an integer", type_name(&other)))),
+                    other => {
+                        return Err(self.err(
+                            "TypeError",
+                            format!(
+                                "'{}' object cannot be interpreted as an integer",
+                                type_name(&other)
+                            ),
+                        ))
+                    }
                 };
                 self.check_len(l.borrow().len() + 1)?;
                 l.borrow_mut().insert(i as usize, arg(&args, 1));
@@ -1596,7 +1985,9 @@ impl<'a> Interp<'a> {
                 }
                 let i = match args.first() {
                     None => n - 1,
-                    Some(k) => self.index_of(k, n, "pop").map_err(|_| self.err("IndexError", "pop index out of range"))?,
+                    Some(k) => self
+                        .index_of(k, n, "pop")
+                        .map_err(|_| self.err("IndexError", "pop index out of range"))?,
                 };
                 Ok(l.borrow_mut().remove(i))
             }
@@ -1642,7 +2033,13 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn dict_method(&mut self, d: Rc<RefCell<PyDict<'a>>>, name: &str, args: Vec<Value<'a>>, kwargs: Kwargs<'a>) -> PyResult<'a, Value<'a>> {
+    fn dict_method(
+        &mut self,
+        d: Rc<RefCell<PyDict<'a>>>,
+        name: &str,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, Value<'a>> {
         match name {
             "get" => Ok(self.dict_get(&d, &arg(&args, 0))?.unwrap_or_else(|| arg(&args, 1))),
             "keys" | "values" | "items" => {
@@ -1706,7 +2103,12 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn set_method(&mut self, this: &Value<'a>, name: &str, args: Vec<Value<'a>>) -> PyResult<'a, Value<'a>> {
+    fn set_method(
+        &mut self,
+        this: &Value<'a>,
+        name: &str,
+        args: Vec<Value<'a>>,
+    ) -> PyResult<'a, Value<'a>> {
         use crate::python::syntax::Operator as O;
         let as_set = |it: &mut Self, v: &Value<'a>| -> PyResult<'a, Value<'a>> {
             match v {
@@ -1800,12 +2202,23 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn bytes_method(&mut self, b: Rc<[u8]>, name: &str, args: Vec<Value<'a>>) -> PyResult<'a, Value<'a>> {
+    fn bytes_method(
+        &mut self,
+        b: Rc<[u8]>,
+        name: &str,
+        args: Vec<Value<'a>>,
+    ) -> PyResult<'a, Value<'a>> {
         match name {
             "decode" => self.decode_bytes(&b, args.first()),
-            "hex" => Ok(Value::Str(Rc::from(b.iter().map(|x| format!("{x:02x}")).collect::<String>()))),
+            "hex" => {
+                Ok(Value::Str(Rc::from(b.iter().map(|x| format!("{x:02x}")).collect::<String>())))
+            }
             "startswith" | "endswith" => match arg(&args, 0) {
-                Value::Bytes(p) => Ok(Value::Bool(if name == "startswith" { b.starts_with(&p) } else { b.ends_with(&p) })),
+                Value::Bytes(p) => Ok(Value::Bool(if name == "startswith" {
+                    b.starts_with(&p)
+                } else {
+                    b.ends_with(&p)
+                })),
                 _ => Err(self.err("TypeError", "expected bytes")),
             },
             "find" | "count" => match arg(&args, 0) {
@@ -1826,7 +2239,11 @@ impl<'a> Interp<'a> {
                         }
                         return Ok(Value::Int(n));
                     }
-                    Ok(Value::Int(b.windows(p.len().max(1)).position(|w| w == &p[..]).map_or(-1, |i| i as i64)))
+                    Ok(Value::Int(
+                        b.windows(p.len().max(1))
+                            .position(|w| w == &p[..])
+                            .map_or(-1, |i| i as i64),
+                    ))
                 }
                 _ => Err(self.err("TypeError", "expected bytes")),
             },
@@ -1872,7 +2289,10 @@ impl<'a> Interp<'a> {
             }
         };
         let msg = if end - start == 1 {
-            format!("'utf-8' codec can't decode byte 0x{:02x} in position {start}: {reason}", b[start])
+            format!(
+                "'utf-8' codec can't decode byte 0x{:02x} in position {start}: {reason}",
+                b[start]
+            )
         } else {
             format!("'utf-8' codec can't decode bytes in position {start}-{}: {reason}", end - 1)
         };
@@ -1886,7 +2306,18 @@ pub fn splitlines(s: &str, keep: bool) -> Vec<&str> {
     let mut start = 0;
     let mut it = s.char_indices().peekable();
     while let Some((i, c)) = it.next() {
-        let is_break = matches!(c, '\n' | '\r' | '\x0b' | '\x0c' | '\x1c' | '\x1d' | '\x1e' | '\u{85}' | '\u{2028}' | '\u{2029}');
+        let is_break = matches!(
+            c,
+            '\n' | '\r'
+                | '\x0b'
+                | '\x0c'
+                | '\x1c'
+                | '\x1d'
+                | '\x1e'
+                | '\u{85}'
+                | '\u{2028}'
+                | '\u{2029}'
+        );
         if !is_break {
             continue;
         }

@@ -190,7 +190,10 @@ fn insert_clean(table: &mut [Option<(usize, u64)>], mask: usize, idx: usize, has
 /// Keys of a set in CPython's iteration order (insertion order when it cannot be reproduced).
 pub fn ordered_keys<'a>(d: &PyDict<'a>) -> Vec<Value<'a>> {
     match set_order(d) {
-        Some(order) => order.into_iter().filter_map(|i| d.entries[i].as_ref().map(|(k, _, _)| k.clone())).collect(),
+        Some(order) => order
+            .into_iter()
+            .filter_map(|i| d.entries[i].as_ref().map(|(k, _, _)| k.clone()))
+            .collect(),
         None => d.keys(),
     }
 }

@@ -6,8 +6,8 @@ use std::rc::Rc;
 use crate::python::syntax::{self as ast, Ranged};
 
 use super::value::*;
-use super::{PyErr, PyResult};
 use super::{Interp, Value};
+use super::{PyErr, PyResult};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FrameKind {
@@ -84,7 +84,11 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
-    pub fn exec_block(&mut self, f: &mut Frame<'a>, body: &'a [ast::Stmt]) -> PyResult<'a, Flow<'a>> {
+    pub fn exec_block(
+        &mut self,
+        f: &mut Frame<'a>,
+        body: &'a [ast::Stmt],
+    ) -> PyResult<'a, Flow<'a>> {
         for s in body {
             match self.exec_stmt(f, s) {
                 Ok(Flow::Normal) => {}
@@ -208,7 +212,13 @@ impl<'a> Interp<'a> {
             S::Break(_) => return Ok(Flow::Break),
             S::Continue(_) => return Ok(Flow::Continue),
             S::FunctionDef(d) => {
-                let func = self.make_function(f, d.name.as_str(), &d.args, FuncBody::Stmts(&d.body), Some(&d.body))?;
+                let func = self.make_function(
+                    f,
+                    d.name.as_str(),
+                    &d.args,
+                    FuncBody::Stmts(&d.body),
+                    Some(&d.body),
+                )?;
                 let mut v = Value::Func(func);
                 for dec in d.decorator_list.iter().rev() {
                     let dv = self.eval(f, dec)?;
@@ -283,18 +293,38 @@ impl<'a> Interp<'a> {
                     self.delete(f, t)?;
                 }
             }
-            S::AsyncFunctionDef(_) => return Err(self.unsupported(format!("async def (line {})", self.line_of(start(s))))),
-            S::AsyncFor(_) | S::AsyncWith(_) => {
-                return Err(self.unsupported(format!("async statement (line {})", self.line_of(start(s)))))
+            S::AsyncFunctionDef(_) => {
+                return Err(self.unsupported(format!("async def (line {})", self.line_of(start(s)))))
             }
-            S::Match(_) => return Err(self.unsupported(format!("match statement (line {})", self.line_of(start(s))))),
-            S::TryStar(_) => return Err(self.unsupported(format!("try/except* (line {})", self.line_of(start(s))))),
-            S::TypeAlias(_) => return Err(self.unsupported(format!("type alias (line {})", self.line_of(start(s))))),
+            S::AsyncFor(_) | S::AsyncWith(_) => {
+                return Err(
+                    self.unsupported(format!("async statement (line {})", self.line_of(start(s))))
+                )
+            }
+            S::Match(_) => {
+                return Err(
+                    self.unsupported(format!("match statement (line {})", self.line_of(start(s))))
+                )
+            }
+            S::TryStar(_) => {
+                return Err(
+                    self.unsupported(format!("try/except* (line {})", self.line_of(start(s))))
+                )
+            }
+            S::TypeAlias(_) => {
+                return Err(
+                    self.unsupported(format!("type alias (line {})", self.line_of(start(s))))
+                )
+            }
         }
         Ok(Flow::Normal)
     }
 
-    fn exec_raise(&mut self, f: &mut Frame<'a>, r: &'a ast::StmtRaise) -> PyResult<'a, Box<PyErr<'a>>> {
+    fn exec_raise(
+        &mut self,
+        f: &mut Frame<'a>,
+        r: &'a ast::StmtRaise,
+    ) -> PyResult<'a, Box<PyErr<'a>>> {
         let Some(e) = &r.exc else {
             return match self.handling.last() {
                 Some(h) => Ok(Box::new(PyErr { exc: h.exc.clone(), line: h.line, fatal: false })),
@@ -306,7 +336,9 @@ impl<'a> Interp<'a> {
             self.eval(f, c)?;
         }
         let exc = match &v {
-            Value::Class(c) if super::exc::is_exception_class(c) => self.call(&v, vec![], vec![])?,
+            Value::Class(c) if super::exc::is_exception_class(c) => {
+                self.call(&v, vec![], vec![])?
+            }
             Value::Instance(i) if i.exc.is_some() => v.clone(),
             _ => return Err(self.err("TypeError", "exceptions must derive from BaseException")),
         };
@@ -317,7 +349,11 @@ impl<'a> Interp<'a> {
             }),
             _ => None,
         };
-        Ok(Box::new(PyErr { exc, line: line.or_else(|| Some(self.line_of(start(r)))), fatal: false }))
+        Ok(Box::new(PyErr {
+            exc,
+            line: line.or_else(|| Some(self.line_of(start(r)))),
+            fatal: false,
+        }))
     }
 
     fn exec_try(&mut self, f: &mut Frame<'a>, t: &'a ast::StmtTry) -> PyResult<'a, Flow<'a>> {
@@ -346,7 +382,12 @@ impl<'a> Interp<'a> {
         result
     }
 
-    fn handle_exception(&mut self, f: &mut Frame<'a>, t: &'a ast::StmtTry, e: Box<PyErr<'a>>) -> PyResult<'a, Flow<'a>> {
+    fn handle_exception(
+        &mut self,
+        f: &mut Frame<'a>,
+        t: &'a ast::StmtTry,
+        e: Box<PyErr<'a>>,
+    ) -> PyResult<'a, Flow<'a>> {
         // Remember the traceback line on the instance, so `raise e` keeps the innermost line.
         if let (Value::Instance(i), Some(l)) = (&e.exc, e.line) {
             i.dict.borrow_mut().entry(Rc::from("__tb_line__")).or_insert(Value::Int(i64::from(l)));
@@ -391,11 +432,20 @@ impl<'a> Interp<'a> {
                 }
                 Ok(false)
             }
-            _ => Err(self.err("TypeError", "catching classes that do not inherit from BaseException is not allowed")),
+            _ => Err(self.err(
+                "TypeError",
+                "catching classes that do not inherit from BaseException is not allowed",
+            )),
         }
     }
 
-    fn exec_with(&mut self, f: &mut Frame<'a>, items: &'a [ast::WithItem], i: usize, body: &'a [ast::Stmt]) -> PyResult<'a, Flow<'a>> {
+    fn exec_with(
+        &mut self,
+        f: &mut Frame<'a>,
+        items: &'a [ast::WithItem],
+        i: usize,
+        body: &'a [ast::Stmt],
+    ) -> PyResult<'a, Flow<'a>> {
         let Some(item) = items.get(i) else {
             return self.exec_block(f, body);
         };
@@ -429,11 +479,23 @@ impl<'a> Interp<'a> {
                         }
                     }
                 }
-                _ => Err(self.err("TypeError", format!("'{}' object does not support the context manager protocol", self.type_name(&ctx)))),
+                _ => Err(self.err(
+                    "TypeError",
+                    format!(
+                        "'{}' object does not support the context manager protocol",
+                        self.type_name(&ctx)
+                    ),
+                )),
             },
             Value::Instance(_) => {
                 let enter = self.get_method(&ctx, "__enter__").map_err(|_| {
-                    self.err("TypeError", format!("'{}' object does not support the context manager protocol", self.type_name(&ctx)))
+                    self.err(
+                        "TypeError",
+                        format!(
+                            "'{}' object does not support the context manager protocol",
+                            self.type_name(&ctx)
+                        ),
+                    )
                 })?;
                 let exit = self.get_method(&ctx, "__exit__")?;
                 let v = self.call_meth(enter, vec![], vec![])?;
@@ -452,7 +514,8 @@ impl<'a> Interp<'a> {
                             Value::Instance(i) => Value::Class(i.class.clone()),
                             _ => Value::None,
                         };
-                        let sup = self.call_meth(exit, vec![cls, e.exc.clone(), Value::None], vec![])?;
+                        let sup =
+                            self.call_meth(exit, vec![cls, e.exc.clone(), Value::None], vec![])?;
                         if self.truthy(&sup)? {
                             Ok(Flow::Normal)
                         } else {
@@ -461,14 +524,25 @@ impl<'a> Interp<'a> {
                     }
                 }
             }
-            _ => Err(self.err("TypeError", format!("'{}' object does not support the context manager protocol", self.type_name(&ctx)))),
+            _ => Err(self.err(
+                "TypeError",
+                format!(
+                    "'{}' object does not support the context manager protocol",
+                    self.type_name(&ctx)
+                ),
+            )),
         }
     }
 
     /// Records one subtest outcome (None = passed).
     pub fn record_subtest(&mut self, e: Option<&PyErr<'a>>) {
         let o = match e {
-            None => super::SubOutcome { status: crate::report::Status::Pass, exc_type: None, message: None, line: None },
+            None => super::SubOutcome {
+                status: crate::report::Status::Pass,
+                exc_type: None,
+                message: None,
+                line: None,
+            },
             Some(e) => {
                 let (status, exc_type, message) = self.classify(e);
                 let line = if status == crate::report::Status::Skip { None } else { e.line };
@@ -574,7 +648,11 @@ impl<'a> Interp<'a> {
         if let Some(b) = stmts {
             is_gen = super::ops::contains_yield(b);
         }
-        let qualname = if name == "<lambda>" { self.nested_qualname(f, "<lambda>") } else { self.nested_qualname(f, name) };
+        let qualname = if name == "<lambda>" {
+            self.nested_qualname(f, "<lambda>")
+        } else {
+            self.nested_qualname(f, name)
+        };
         Ok(Rc::new(Function {
             name: Rc::from(name),
             qualname,
@@ -589,7 +667,11 @@ impl<'a> Interp<'a> {
         }))
     }
 
-    fn make_class(&mut self, f: &mut Frame<'a>, c: &'a ast::StmtClassDef) -> PyResult<'a, Value<'a>> {
+    fn make_class(
+        &mut self,
+        f: &mut Frame<'a>,
+        c: &'a ast::StmtClassDef,
+    ) -> PyResult<'a, Value<'a>> {
         let mut bases = Vec::new();
         for b in &c.bases {
             match self.eval(f, b)? {
@@ -605,7 +687,9 @@ impl<'a> Interp<'a> {
             }
         }
         if !c.keywords.is_empty() {
-            return Err(self.unsupported(format!("class keywords (line {})", self.line_of(start(c)))));
+            return Err(
+                self.unsupported(format!("class keywords (line {})", self.line_of(start(c))))
+            );
         }
         let qualname = self.nested_qualname(f, c.name.as_str());
         let ns = Scope::new(Self::closure_of(f));
@@ -616,7 +700,9 @@ impl<'a> Interp<'a> {
             qualname: qualname.clone(),
             func: None,
         };
-        ns.vars.borrow_mut().insert(Rc::from("__module__"), Value::str("refactorbench_official_test"));
+        ns.vars
+            .borrow_mut()
+            .insert(Rc::from("__module__"), Value::str("refactorbench_official_test"));
         ns.vars.borrow_mut().insert(Rc::from("__qualname__"), Value::Str(qualname.clone()));
         self.exec_block(&mut frame, &c.body)?;
         let dict = std::mem::take(&mut *ns.vars.borrow_mut());
@@ -638,13 +724,16 @@ impl<'a> Interp<'a> {
             let func = match v {
                 Value::Func(fu) => Some(fu.clone()),
                 Value::Native(n) => match &**n {
-                    Native::ClassMethod(Value::Func(fu)) | Native::StaticMethod(Value::Func(fu)) => Some(fu.clone()),
+                    Native::ClassMethod(Value::Func(fu))
+                    | Native::StaticMethod(Value::Func(fu)) => Some(fu.clone()),
                     _ => None,
                 },
                 _ => None,
             };
             if let Some(fu) = func {
-                fu.dict.borrow_mut().insert(Rc::from("__defining_class__"), Value::Class(class.clone()));
+                fu.dict
+                    .borrow_mut()
+                    .insert(Rc::from("__defining_class__"), Value::Class(class.clone()));
             }
         }
         let mut v = Value::Class(class);
@@ -655,8 +744,13 @@ impl<'a> Interp<'a> {
         Ok(v)
     }
 
-    fn c3(&self, class: &Rc<Class<'a>>, bases: &[Rc<Class<'a>>]) -> PyResult<'a, Vec<Rc<Class<'a>>>> {
-        let mut seqs: Vec<Vec<Rc<Class<'a>>>> = bases.iter().map(|b| b.mro.borrow().clone()).collect();
+    fn c3(
+        &self,
+        class: &Rc<Class<'a>>,
+        bases: &[Rc<Class<'a>>],
+    ) -> PyResult<'a, Vec<Rc<Class<'a>>>> {
+        let mut seqs: Vec<Vec<Rc<Class<'a>>>> =
+            bases.iter().map(|b| b.mro.borrow().clone()).collect();
         seqs.push(bases.to_vec());
         let mut out = vec![class.clone()];
         loop {
@@ -673,7 +767,8 @@ impl<'a> Interp<'a> {
                 }
             }
             let Some(c) = found else {
-                return Err(self.err("TypeError", "Cannot create a consistent method resolution order (MRO)"));
+                return Err(self
+                    .err("TypeError", "Cannot create a consistent method resolution order (MRO)"));
             };
             for s in &mut seqs {
                 if Rc::ptr_eq(&s[0], &c) {
@@ -757,11 +852,12 @@ impl<'a> Interp<'a> {
     fn delete(&mut self, f: &mut Frame<'a>, t: &'a ast::Expr) -> PyResult<'a, ()> {
         match t {
             ast::Expr::Name(n) => {
-                let removed = if f.kind == FrameKind::Function && f.info.globals.contains(n.id.as_str()) {
-                    self.globals.vars.borrow_mut().remove(n.id.as_str())
-                } else {
-                    f.locals.vars.borrow_mut().remove(n.id.as_str())
-                };
+                let removed =
+                    if f.kind == FrameKind::Function && f.info.globals.contains(n.id.as_str()) {
+                        self.globals.vars.borrow_mut().remove(n.id.as_str())
+                    } else {
+                        f.locals.vars.borrow_mut().remove(n.id.as_str())
+                    };
                 if removed.is_none() {
                     return Err(self.err("NameError", format!("name '{}' is not defined", n.id)));
                 }
@@ -792,7 +888,12 @@ impl<'a> Interp<'a> {
         }
     }
 
-    pub fn assign(&mut self, f: &mut Frame<'a>, t: &'a ast::Expr, v: Value<'a>) -> PyResult<'a, ()> {
+    pub fn assign(
+        &mut self,
+        f: &mut Frame<'a>,
+        t: &'a ast::Expr,
+        v: Value<'a>,
+    ) -> PyResult<'a, ()> {
         match t {
             ast::Expr::Name(n) => self.store(f, n.id.as_str(), v),
             ast::Expr::Tuple(tu) => self.unpack(f, &tu.elts, v),
@@ -806,15 +907,28 @@ impl<'a> Interp<'a> {
                 let k = self.eval(f, &s.slice)?;
                 self.setitem(&o, k, v).map_err(|e| self.at(e, start(t)))
             }
-            ast::Expr::Starred(_) => Err(self.err("SyntaxError", "starred assignment target must be in a list or tuple")),
-            _ => Err(self.unsupported(format!("assignment target (line {})", self.line_of(start(t))))),
+            ast::Expr::Starred(_) => {
+                Err(self.err("SyntaxError", "starred assignment target must be in a list or tuple"))
+            }
+            _ => {
+                Err(self
+                    .unsupported(format!("assignment target (line {})", self.line_of(start(t)))))
+            }
         }
     }
 
-    fn unpack(&mut self, f: &mut Frame<'a>, elts: &'a [ast::Expr], v: Value<'a>) -> PyResult<'a, ()> {
+    fn unpack(
+        &mut self,
+        f: &mut Frame<'a>,
+        elts: &'a [ast::Expr],
+        v: Value<'a>,
+    ) -> PyResult<'a, ()> {
         let items = self.to_vec(&v).map_err(|e| {
             if self.is_exc(&e, "TypeError") {
-                self.err("TypeError", format!("cannot unpack non-iterable {} object", self.type_name(&v)))
+                self.err(
+                    "TypeError",
+                    format!("cannot unpack non-iterable {} object", self.type_name(&v)),
+                )
             } else {
                 e
             }
@@ -825,11 +939,18 @@ impl<'a> Interp<'a> {
                 if items.len() < elts.len() {
                     return Err(self.err(
                         "ValueError",
-                        format!("not enough values to unpack (expected {}, got {})", elts.len(), items.len()),
+                        format!(
+                            "not enough values to unpack (expected {}, got {})",
+                            elts.len(),
+                            items.len()
+                        ),
                     ));
                 }
                 if items.len() > elts.len() {
-                    return Err(self.err("ValueError", format!("too many values to unpack (expected {})", elts.len())));
+                    return Err(self.err(
+                        "ValueError",
+                        format!("too many values to unpack (expected {})", elts.len()),
+                    ));
                 }
                 for (t, v) in elts.iter().zip(items) {
                     self.assign(f, t, v)?;
@@ -840,7 +961,11 @@ impl<'a> Interp<'a> {
                 if items.len() < elts.len() - 1 {
                     return Err(self.err(
                         "ValueError",
-                        format!("not enough values to unpack (expected at least {}, got {})", elts.len() - 1, items.len()),
+                        format!(
+                            "not enough values to unpack (expected at least {}, got {})",
+                            elts.len() - 1,
+                            items.len()
+                        ),
                     ));
                 }
                 let mut items = items;
@@ -863,7 +988,8 @@ impl<'a> Interp<'a> {
     fn aug_assign(&mut self, f: &mut Frame<'a>, a: &'a ast::StmtAugAssign) -> PyResult<'a, ()> {
         match &*a.target {
             ast::Expr::Name(n) => {
-                let cur = self.load_name(f, n.id.as_str()).map_err(|e| self.at(e, start(&*a.target)))?;
+                let cur =
+                    self.load_name(f, n.id.as_str()).map_err(|e| self.at(e, start(&*a.target)))?;
                 let rhs = self.eval(f, &a.value)?;
                 let nv = self.inplace_op(a.op, cur, rhs)?;
                 self.store(f, n.id.as_str(), nv)
@@ -887,7 +1013,12 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn inplace_op(&mut self, op: ast::Operator, cur: Value<'a>, rhs: Value<'a>) -> PyResult<'a, Value<'a>> {
+    fn inplace_op(
+        &mut self,
+        op: ast::Operator,
+        cur: Value<'a>,
+        rhs: Value<'a>,
+    ) -> PyResult<'a, Value<'a>> {
         // Lists extend in place (`l += x` keeps identity).
         if let (ast::Operator::Add, Value::List(l)) = (op, &cur) {
             let items = self.to_vec(&rhs)?;
@@ -1018,9 +1149,13 @@ impl<'a> Interp<'a> {
                         None => {
                             let other = self.eval(f, v)?;
                             let Value::Dict(o) = &other else {
-                                return Err(self.err("TypeError", format!("'{}' object is not a mapping", self.type_name(&other))));
+                                return Err(self.err(
+                                    "TypeError",
+                                    format!("'{}' object is not a mapping", self.type_name(&other)),
+                                ));
                             };
-                            let pairs: Vec<_> = o.borrow().iter().map(|(a, b)| (a.clone(), b.clone())).collect();
+                            let pairs: Vec<_> =
+                                o.borrow().iter().map(|(a, b)| (a.clone(), b.clone())).collect();
                             for (a, b) in pairs {
                                 self.dict_set(&dict, a, b)?;
                             }
@@ -1059,7 +1194,8 @@ impl<'a> Interp<'a> {
             }
             E::FormattedValue(fv) => Ok(Value::Str(Rc::from(self.formatted_value(f, fv)?))),
             E::Lambda(l) => {
-                let func = self.make_function(f, "<lambda>", &l.args, FuncBody::Expr(&l.body), None)?;
+                let func =
+                    self.make_function(f, "<lambda>", &l.args, FuncBody::Expr(&l.body), None)?;
                 Ok(Value::Func(func))
             }
             E::GeneratorExp(g) => self.make_gen(f, e, GenElt::One(&g.elt), &g.generators),
@@ -1093,11 +1229,18 @@ impl<'a> Interp<'a> {
                 Ok(v)
             }
             E::Starred(_) => Err(self.err("SyntaxError", "can't use starred expression here")),
-            E::Name(_) | E::Constant(_) | E::Attribute(_) | E::Call(_) | E::Compare(_) | E::BoolOp(_) | E::UnaryOp(_)
-            | E::BinOp(_) | E::IfExp(_) | E::Subscript(_) => Err(self.unsupported("expression dispatch")),
-            E::Await(_) | E::Yield(_) | E::YieldFrom(_) => {
-                Err(self.unsupported(format!("yield/await expression (line {})", self.line_of(start(e)))))
-            }
+            E::Name(_)
+            | E::Constant(_)
+            | E::Attribute(_)
+            | E::Call(_)
+            | E::Compare(_)
+            | E::BoolOp(_)
+            | E::UnaryOp(_)
+            | E::BinOp(_)
+            | E::IfExp(_)
+            | E::Subscript(_) => Err(self.unsupported("expression dispatch")),
+            E::Await(_) | E::Yield(_) | E::YieldFrom(_) => Err(self
+                .unsupported(format!("yield/await expression (line {})", self.line_of(start(e))))),
         }
     }
 
@@ -1126,13 +1269,19 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn formatted_value(&mut self, f: &mut Frame<'a>, fv: &'a ast::ExprFormattedValue) -> PyResult<'a, String> {
+    fn formatted_value(
+        &mut self,
+        f: &mut Frame<'a>,
+        fv: &'a ast::ExprFormattedValue,
+    ) -> PyResult<'a, String> {
         let v = self.eval(f, &fv.value)?;
         let v = match fv.conversion {
             ast::ConversionFlag::None => v,
             ast::ConversionFlag::Str => Value::Str(Rc::from(self.str_of(&v)?)),
             ast::ConversionFlag::Repr => Value::Str(Rc::from(self.repr(&v)?)),
-            ast::ConversionFlag::Ascii => Value::Str(Rc::from(super::fmt::ascii_escape(&self.repr(&v)?))),
+            ast::ConversionFlag::Ascii => {
+                Value::Str(Rc::from(super::fmt::ascii_escape(&self.repr(&v)?)))
+            }
         };
         let spec = match &fv.format_spec {
             Some(s) => {
@@ -1144,7 +1293,11 @@ impl<'a> Interp<'a> {
         self.format_value(&v, &spec)
     }
 
-    fn eval_elts(&mut self, f: &mut Frame<'a>, elts: &'a [ast::Expr]) -> PyResult<'a, Vec<Value<'a>>> {
+    fn eval_elts(
+        &mut self,
+        f: &mut Frame<'a>,
+        elts: &'a [ast::Expr],
+    ) -> PyResult<'a, Vec<Value<'a>>> {
         let mut out = Vec::with_capacity(elts.len());
         for e in elts {
             if let ast::Expr::Starred(s) = e {
@@ -1158,7 +1311,11 @@ impl<'a> Interp<'a> {
         Ok(out)
     }
 
-    fn eval_args(&mut self, f: &mut Frame<'a>, c: &'a ast::ExprCall) -> PyResult<'a, (Vec<Value<'a>>, Kwargs<'a>)> {
+    fn eval_args(
+        &mut self,
+        f: &mut Frame<'a>,
+        c: &'a ast::ExprCall,
+    ) -> PyResult<'a, (Vec<Value<'a>>, Kwargs<'a>)> {
         let args = self.eval_elts(f, &c.args)?;
         let mut kwargs = Vec::new();
         for k in &c.keywords {
@@ -1167,7 +1324,13 @@ impl<'a> Interp<'a> {
                 Some(name) => kwargs.push((Rc::from(name.as_str()), v)),
                 None => {
                     let Value::Dict(d) = &v else {
-                        return Err(self.err("TypeError", format!("argument after ** must be a mapping, not {}", self.type_name(&v))));
+                        return Err(self.err(
+                            "TypeError",
+                            format!(
+                                "argument after ** must be a mapping, not {}",
+                                self.type_name(&v)
+                            ),
+                        ));
                     };
                     for (k, v) in d.borrow().iter() {
                         let Value::Str(s) = k else {
@@ -1184,12 +1347,15 @@ impl<'a> Interp<'a> {
     fn eval_call(&mut self, f: &mut Frame<'a>, c: &'a ast::ExprCall) -> PyResult<'a, Value<'a>> {
         if let ast::Expr::Attribute(a) = &*c.func {
             let o = self.eval(f, &a.value)?;
-            let m = self.get_method(&o, a.attr.as_str()).map_err(|e| self.at(e, u32::from(a.range.end())))?;
+            let m = self
+                .get_method(&o, a.attr.as_str())
+                .map_err(|e| self.at(e, u32::from(a.range.end())))?;
             let (args, kwargs) = self.eval_args(f, c)?;
             return self.call_meth(m, args, kwargs);
         }
         if let ast::Expr::Name(n) = &*c.func {
-            if n.id.as_str() == "super" && c.args.is_empty() && f.info.locals.get("super").is_none() {
+            if n.id.as_str() == "super" && c.args.is_empty() && f.info.locals.get("super").is_none()
+            {
                 return self.zero_arg_super(f);
             }
         }
@@ -1219,7 +1385,12 @@ impl<'a> Interp<'a> {
 
     // ------------------------------------------------------------------ calls
 
-    pub fn call_meth(&mut self, m: Meth<'a>, mut args: Vec<Value<'a>>, kwargs: Kwargs<'a>) -> PyResult<'a, Value<'a>> {
+    pub fn call_meth(
+        &mut self,
+        m: Meth<'a>,
+        mut args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, Value<'a>> {
         match m {
             Meth::Plain(v) => self.call(&v, args, kwargs),
             Meth::Func(this, func) => {
@@ -1230,7 +1401,12 @@ impl<'a> Interp<'a> {
         }
     }
 
-    pub fn call(&mut self, func: &Value<'a>, mut args: Vec<Value<'a>>, kwargs: Kwargs<'a>) -> PyResult<'a, Value<'a>> {
+    pub fn call(
+        &mut self,
+        func: &Value<'a>,
+        mut args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, Value<'a>> {
         match func {
             Value::Func(fu) => self.call_function(fu, args, kwargs),
             Value::Method(m) => {
@@ -1247,13 +1423,20 @@ impl<'a> Interp<'a> {
     }
 
     #[inline(never)]
-    fn call_other(&mut self, func: &Value<'a>, mut args: Vec<Value<'a>>, _kwargs: Kwargs<'a>) -> PyResult<'a, Value<'a>> {
+    fn call_other(
+        &mut self,
+        func: &Value<'a>,
+        mut args: Vec<Value<'a>>,
+        _kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, Value<'a>> {
         match func {
             Value::Native(n) => match &**n {
                 Native::SkipDecorator(reason) => {
                     // Applying @unittest.skip(reason) to a function marks it skipped.
                     if let Some(Value::Func(fu)) = args.first() {
-                        fu.dict.borrow_mut().insert(Rc::from("__unittest_skip__"), Value::Bool(true));
+                        fu.dict
+                            .borrow_mut()
+                            .insert(Rc::from("__unittest_skip__"), Value::Bool(true));
                         fu.dict.borrow_mut().insert(
                             Rc::from("__unittest_skip_why__"),
                             Value::Str(reason.clone().unwrap_or_else(|| Rc::from(""))),
@@ -1261,7 +1444,9 @@ impl<'a> Interp<'a> {
                         return Ok(args.swap_remove(0));
                     }
                     if let Some(Value::Class(c)) = args.first() {
-                        c.dict.borrow_mut().insert(Rc::from("__unittest_skip__"), Value::Bool(true));
+                        c.dict
+                            .borrow_mut()
+                            .insert(Rc::from("__unittest_skip__"), Value::Bool(true));
                         c.dict.borrow_mut().insert(
                             Rc::from("__unittest_skip_why__"),
                             Value::Str(reason.clone().unwrap_or_else(|| Rc::from(""))),
@@ -1270,15 +1455,28 @@ impl<'a> Interp<'a> {
                     }
                     Ok(args.into_iter().next().unwrap_or(Value::None))
                 }
-                _ => Err(self.err("TypeError", format!("'{}' object is not callable", self.type_name(func)))),
+                _ => Err(self.err(
+                    "TypeError",
+                    format!("'{}' object is not callable", self.type_name(func)),
+                )),
             },
-            _ => Err(self.err("TypeError", format!("'{}' object is not callable", self.type_name(func)))),
+            _ => {
+                Err(self
+                    .err("TypeError", format!("'{}' object is not callable", self.type_name(func))))
+            }
         }
     }
 
-    pub fn call_function(&mut self, func: &Rc<Function<'a>>, args: Vec<Value<'a>>, kwargs: Kwargs<'a>) -> PyResult<'a, Value<'a>> {
+    pub fn call_function(
+        &mut self,
+        func: &Rc<Function<'a>>,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, Value<'a>> {
         if func.is_generator {
-            return Err(self.unsupported(format!("generator function '{}' (yield in def)", func.qualname)));
+            return Err(
+                self.unsupported(format!("generator function '{}' (yield in def)", func.qualname))
+            );
         }
         self.check_depth()?;
         let scope = Scope::new(func.closure.clone());
@@ -1303,9 +1501,16 @@ impl<'a> Interp<'a> {
         r
     }
 
-    fn bind_args(&mut self, func: &Function<'a>, scope: &Rc<Scope<'a>>, args: Vec<Value<'a>>, kwargs: Kwargs<'a>) -> PyResult<'a, ()> {
+    fn bind_args(
+        &mut self,
+        func: &Function<'a>,
+        scope: &Rc<Scope<'a>>,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, ()> {
         let a = func.args;
-        let positional: Vec<&ast::ArgWithDefault> = a.posonlyargs.iter().chain(a.args.iter()).collect();
+        let positional: Vec<&ast::ArgWithDefault> =
+            a.posonlyargs.iter().chain(a.args.iter()).collect();
         let npos = positional.len();
         let mut slots: Vec<Option<Value<'a>>> = vec![None; npos];
         let mut kwslots: Vec<Option<Value<'a>>> = vec![None; a.kwonlyargs.len()];
@@ -1328,14 +1533,21 @@ impl<'a> Interp<'a> {
                 format!("{npos} positional arguments")
             };
             let were = if nargs == 1 { "was" } else { "were" };
-            return Err(self.err("TypeError", format!("{}() takes {takes} but {nargs} {were} given", func.qualname)));
+            return Err(self.err(
+                "TypeError",
+                format!("{}() takes {takes} but {nargs} {were} given", func.qualname),
+            ));
         }
-        let mut kwdict: Option<Rc<RefCell<PyDict<'a>>>> = a.kwarg.as_ref().map(|_| Rc::new(RefCell::new(PyDict::new())));
+        let mut kwdict: Option<Rc<RefCell<PyDict<'a>>>> =
+            a.kwarg.as_ref().map(|_| Rc::new(RefCell::new(PyDict::new())));
         for (k, v) in kwargs {
             if let Some(i) = a.args.iter().position(|p| p.def.arg.as_str() == &*k) {
                 let i = i + a.posonlyargs.len();
                 if slots[i].is_some() {
-                    return Err(self.err("TypeError", format!("{}() got multiple values for argument '{k}'", func.qualname)));
+                    return Err(self.err(
+                        "TypeError",
+                        format!("{}() got multiple values for argument '{k}'", func.qualname),
+                    ));
                 }
                 slots[i] = Some(v);
             } else if let Some(i) = a.kwonlyargs.iter().position(|p| p.def.arg.as_str() == &*k) {
@@ -1343,7 +1555,10 @@ impl<'a> Interp<'a> {
             } else if let Some(d) = &kwdict {
                 self.dict_set(d, Value::Str(k), v)?;
             } else {
-                return Err(self.err("TypeError", format!("{}() got an unexpected keyword argument '{k}'", func.qualname)));
+                return Err(self.err(
+                    "TypeError",
+                    format!("{}() got an unexpected keyword argument '{k}'", func.qualname),
+                ));
             }
         }
         let mut missing = Vec::new();
@@ -1368,7 +1583,9 @@ impl<'a> Interp<'a> {
             }
         }
         if !kwmissing.is_empty() {
-            return Err(self.err("TypeError", missing_msg(&func.qualname, "keyword-only", &kwmissing)));
+            return Err(
+                self.err("TypeError", missing_msg(&func.qualname, "keyword-only", &kwmissing))
+            );
         }
         let mut vars = scope.vars.borrow_mut();
         for (p, v) in positional.iter().zip(slots) {
@@ -1390,18 +1607,29 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
-    fn instantiate(&mut self, c: &Rc<Class<'a>>, args: Vec<Value<'a>>, kwargs: Kwargs<'a>) -> PyResult<'a, Value<'a>> {
+    fn instantiate(
+        &mut self,
+        c: &Rc<Class<'a>>,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, Value<'a>> {
         let is_exc = super::exc::is_exception_class(c);
         if c.kind == ClassKind::Exception {
             if !kwargs.is_empty() {
-                return Err(self.err("TypeError", format!("{}() takes no keyword arguments", c.name)));
+                return Err(
+                    self.err("TypeError", format!("{}() takes no keyword arguments", c.name))
+                );
             }
             return Ok(super::exc::new_instance(c.clone(), args, None));
         }
         let inst = Rc::new(Instance {
             class: c.clone(),
             dict: RefCell::new(NameMap::default()),
-            exc: if is_exc { Some(RefCell::new(ExcData { args: args.clone(), str_override: None })) } else { None },
+            exc: if is_exc {
+                Some(RefCell::new(ExcData { args: args.clone(), str_override: None }))
+            } else {
+                None
+            },
         });
         let v = Value::Instance(inst);
         match c.lookup("__init__") {
@@ -1424,7 +1652,13 @@ impl<'a> Interp<'a> {
 
     // ------------------------------------------------------------------ generators
 
-    fn make_gen(&mut self, f: &mut Frame<'a>, e: &'a ast::Expr, elt: GenElt<'a>, gens: &'a [ast::Comprehension]) -> PyResult<'a, Value<'a>> {
+    fn make_gen(
+        &mut self,
+        f: &mut Frame<'a>,
+        e: &'a ast::Expr,
+        elt: GenElt<'a>,
+        gens: &'a [ast::Comprehension],
+    ) -> PyResult<'a, Value<'a>> {
         let Some(first) = gens.first() else {
             return Err(self.unsupported("comprehension without for"));
         };
@@ -1501,7 +1735,8 @@ impl<'a> Interp<'a> {
                     if d + 1 < st.gens.len() {
                         let ng = &st.gens[d + 1];
                         let iterable = self.eval(&mut frame, &ng.iter)?;
-                        let nit = self.get_iter(&iterable).map_err(|e| self.at(e, start(&ng.iter)))?;
+                        let nit =
+                            self.get_iter(&iterable).map_err(|e| self.at(e, start(&ng.iter)))?;
                         st.iters.push(nit);
                         continue;
                     }
@@ -1529,4 +1764,3 @@ fn missing_msg(qualname: &str, kind: &str, names: &[&str]) -> String {
     let s = if names.len() == 1 { "" } else { "s" };
     format!("{qualname}() missing {} required {kind} argument{s}: {list}", names.len())
 }
-

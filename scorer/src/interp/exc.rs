@@ -99,7 +99,11 @@ pub fn install(it: &mut Interp<'_>) {
     }
 }
 
-pub fn new_instance<'a>(class: Rc<Class<'a>>, args: Vec<Value<'a>>, str_override: Option<String>) -> Value<'a> {
+pub fn new_instance<'a>(
+    class: Rc<Class<'a>>,
+    args: Vec<Value<'a>>,
+    str_override: Option<String>,
+) -> Value<'a> {
     Value::Instance(Rc::new(Instance {
         class,
         dict: RefCell::new(NameMap::default()),

@@ -256,7 +256,10 @@ impl<'a> Interp<'a> {
         self.depth += 1;
         if self.depth > self.limits.max_recursion + 50 || self.stack_used() > super::STACK_LIMIT {
             self.depth -= 1;
-            return Err(self.err("RecursionError", "maximum recursion depth exceeded while getting the repr of an object"));
+            return Err(self.err(
+                "RecursionError",
+                "maximum recursion depth exceeded while getting the repr of an object",
+            ));
         }
         let r = self.repr_inner(v);
         self.depth -= 1;
@@ -301,7 +304,8 @@ impl<'a> Interp<'a> {
                 }
             }
             Value::Dict(d) => {
-                let pairs: Vec<_> = d.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+                let pairs: Vec<_> =
+                    d.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
                 let mut parts = Vec::with_capacity(pairs.len());
                 for (k, x) in &pairs {
                     parts.push(format!("{}: {}", self.repr(k)?, self.repr(x)?));
@@ -350,7 +354,9 @@ impl<'a> Interp<'a> {
                 format!("<bound method {name} of {inner}>")
             }
             Value::Builtin(b) => match &b.this {
-                None => format!("<built-in function {}>", b.name.rsplit('.').next().unwrap_or(b.name)),
+                None => {
+                    format!("<built-in function {}>", b.name.rsplit('.').next().unwrap_or(b.name))
+                }
                 Some(this) => {
                     let short = b.name.rsplit('.').next().unwrap_or(b.name);
                     if let Value::Instance(_) = this {
@@ -397,7 +403,10 @@ impl<'a> Interp<'a> {
                             Value::Str(s) => Ok(s.to_string()),
                             other => Err(self.err(
                                 "TypeError",
-                                format!("__repr__ returned non-string (type {})", type_name(&other)),
+                                format!(
+                                    "__repr__ returned non-string (type {})",
+                                    type_name(&other)
+                                ),
                             )),
                         };
                     }
@@ -410,7 +419,10 @@ impl<'a> Interp<'a> {
                     if f.binary {
                         format!("<_io.BufferedReader name={}>", str_repr(&f.name))
                     } else {
-                        format!("<_io.TextIOWrapper name={} mode='r' encoding='UTF-8'>", str_repr(&f.name))
+                        format!(
+                            "<_io.TextIOWrapper name={} mode='r' encoding='UTF-8'>",
+                            str_repr(&f.name)
+                        )
                     }
                 }
                 Native::Sha256(_) => "<sha256 _hashlib.HASH object @ 0x0>".into(),
@@ -464,13 +476,17 @@ impl<'a> Interp<'a> {
         if spec.is_empty() {
             return self.str_of(v);
         }
-        let sp = parse_spec(spec).ok_or_else(|| self.err("ValueError", "Invalid format specifier"))?;
+        let sp =
+            parse_spec(spec).ok_or_else(|| self.err("ValueError", "Invalid format specifier"))?;
         let body = match v {
             Value::Str(s) => {
                 if !matches!(sp.ty, None | Some('s')) {
                     return Err(self.err(
                         "ValueError",
-                        format!("Unknown format code '{}' for object of type 'str'", sp.ty.unwrap_or('s')),
+                        format!(
+                            "Unknown format code '{}' for object of type 'str'",
+                            sp.ty.unwrap_or('s')
+                        ),
                     ));
                 }
                 match sp.precision {
@@ -486,13 +502,18 @@ impl<'a> Interp<'a> {
                     Some('X') => format!("{}{:X}", if sp.alt { "0X" } else { "" }, n),
                     Some('o') => format!("{}{:o}", if sp.alt { "0o" } else { "" }, n),
                     Some('b') => format!("{}{:b}", if sp.alt { "0b" } else { "" }, n),
-                    Some('c') => char::from_u32(num_traits::ToPrimitive::to_u32(&n).unwrap_or(0)).unwrap_or('\0').to_string(),
+                    Some('c') => char::from_u32(num_traits::ToPrimitive::to_u32(&n).unwrap_or(0))
+                        .unwrap_or('\0')
+                        .to_string(),
                     Some('f' | 'F' | 'e' | 'E' | 'g' | 'G' | '%') => {
                         let f = num_traits::ToPrimitive::to_f64(&n).unwrap_or(0.0);
                         float_spec(f, &sp)
                     }
                     Some(c) => {
-                        return Err(self.err("ValueError", format!("Unknown format code '{c}' for object of type 'int'")))
+                        return Err(self.err(
+                            "ValueError",
+                            format!("Unknown format code '{c}' for object of type 'int'"),
+                        ))
                     }
                 }
             }
@@ -579,18 +600,34 @@ impl<'a> Interp<'a> {
                 'r' | 'a' => self.repr(&arg)?,
                 'd' | 'i' => match &arg {
                     Value::Float(f) => format!("{}", f.trunc() as i64),
-                    _ => super::ops::to_big(&arg)
-                        .map(|b| b.to_string())
-                        .ok_or_else(|| self.err("TypeError", format!("%d format: a real number is required, not {}", type_name(&arg))))?,
+                    _ => super::ops::to_big(&arg).map(|b| b.to_string()).ok_or_else(|| {
+                        self.err(
+                            "TypeError",
+                            format!(
+                                "%d format: a real number is required, not {}",
+                                type_name(&arg)
+                            ),
+                        )
+                    })?,
                 },
                 'f' | 'e' | 'g' | 'x' | 'X' | 'o' => {
                     let mut sp = spec.clone();
                     sp.push(conv);
                     self.format_value(&arg, &sp)?
                 }
-                other => return Err(self.err("ValueError", format!("unsupported format character '{other}'"))),
+                other => {
+                    return Err(
+                        self.err("ValueError", format!("unsupported format character '{other}'"))
+                    )
+                }
             };
-            let width: usize = spec.trim_start_matches(['-', '+', ' ', '#', '0']).split('.').next().unwrap_or("").parse().unwrap_or(0);
+            let width: usize = spec
+                .trim_start_matches(['-', '+', ' ', '#', '0'])
+                .split('.')
+                .next()
+                .unwrap_or("")
+                .parse()
+                .unwrap_or(0);
             let n = s.chars().count();
             if n < width && !"fegxXo".contains(conv) {
                 if spec.starts_with('-') {
@@ -605,7 +642,9 @@ impl<'a> Interp<'a> {
             }
         }
         if idx < items.len() && matches!(args, Value::Tuple(_)) {
-            return Err(self.err("TypeError", "not all arguments converted during string formatting"));
+            return Err(
+                self.err("TypeError", "not all arguments converted during string formatting")
+            );
         }
         Ok(out)
     }
@@ -626,7 +665,17 @@ struct Spec {
 fn parse_spec(s: &str) -> Option<Spec> {
     let cs: Vec<char> = s.chars().collect();
     let mut i = 0;
-    let mut sp = Spec { fill: None, align: None, sign: None, alt: false, zero: false, width: None, grouping: None, precision: None, ty: None };
+    let mut sp = Spec {
+        fill: None,
+        align: None,
+        sign: None,
+        alt: false,
+        zero: false,
+        width: None,
+        grouping: None,
+        precision: None,
+        ty: None,
+    };
     if cs.len() >= 2 && "<>=^".contains(cs[1]) {
         sp.fill = Some(cs[0]);
         sp.align = Some(cs[1]);
@@ -718,7 +767,8 @@ fn float_spec(f: f64, sp: &Spec) -> String {
             let s = if exp < -4 || exp >= prec as i32 {
                 let s = format!("{:.*e}", prec - 1, f);
                 let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
-                let m = if m.contains('.') { m.trim_end_matches('0').trim_end_matches('.') } else { m };
+                let m =
+                    if m.contains('.') { m.trim_end_matches('0').trim_end_matches('.') } else { m };
                 let e: i32 = e.parse().unwrap_or(0);
                 format!("{m}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs())
             } else {

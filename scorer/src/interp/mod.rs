@@ -24,8 +24,8 @@ use std::rc::Rc;
 use crate::python::{self, node::Node, LineIndex};
 use crate::tree::Tree;
 
-pub use value::{Str, Value};
 use value::*;
+pub use value::{Str, Value};
 
 /// A raised Python exception travelling up the Rust stack.
 pub struct PyErr<'a> {
@@ -168,7 +168,10 @@ impl<'a> Interp<'a> {
         if self.steps > self.limits.step_budget {
             return Err(self.fatal(
                 "StepBudgetExceeded",
-                format!("step budget of {} exhausted (the test may loop forever)", self.limits.step_budget),
+                format!(
+                    "step budget of {} exhausted (the test may loop forever)",
+                    self.limits.step_budget
+                ),
             ));
         }
         Ok(())
@@ -180,7 +183,10 @@ impl<'a> Interp<'a> {
         if self.steps > self.limits.step_budget {
             return Err(self.fatal(
                 "StepBudgetExceeded",
-                format!("step budget of {} exhausted (the test may loop forever)", self.limits.step_budget),
+                format!(
+                    "step budget of {} exhausted (the test may loop forever)",
+                    self.limits.step_budget
+                ),
             ));
         }
         Ok(())
@@ -196,16 +202,28 @@ impl<'a> Interp<'a> {
     /// A Python exception of builtin class `cls` with one string argument.
     pub fn err(&self, cls: &str, msg: impl Into<String>) -> Box<PyErr<'a>> {
         let msg: String = msg.into();
-        let args = if msg.is_empty() && cls == "MemoryError" { vec![] } else { vec![Value::str(&msg)] };
+        let args =
+            if msg.is_empty() && cls == "MemoryError" { vec![] } else { vec![Value::str(&msg)] };
         self.err_args(cls, args, None)
     }
 
-    pub fn err_args(&self, cls: &str, args: Vec<Value<'a>>, str_override: Option<String>) -> Box<PyErr<'a>> {
+    pub fn err_args(
+        &self,
+        cls: &str,
+        args: Vec<Value<'a>>,
+        str_override: Option<String>,
+    ) -> Box<PyErr<'a>> {
         let class = match self.exc_classes.get(cls) {
             Some(c) => c.clone(),
-            None => self.exc_classes.get("Exception").cloned().unwrap_or_else(|| exc::bare_class(cls)),
+            None => {
+                self.exc_classes.get("Exception").cloned().unwrap_or_else(|| exc::bare_class(cls))
+            }
         };
-        Box::new(PyErr { exc: exc::new_instance(class, args, str_override), line: None, fatal: false })
+        Box::new(PyErr {
+            exc: exc::new_instance(class, args, str_override),
+            line: None,
+            fatal: false,
+        })
     }
 
     /// An uncatchable error (limits, unsupported constructs, content missing from the bundle).
@@ -216,11 +234,18 @@ impl<'a> Interp<'a> {
     }
 
     pub fn unsupported(&self, what: impl Into<String>) -> Box<PyErr<'a>> {
-        self.fatal("UnsupportedConstruct", format!("unsupported by refscore's interpreter: {}", what.into()))
+        self.fatal(
+            "UnsupportedConstruct",
+            format!("unsupported by refscore's interpreter: {}", what.into()),
+        )
     }
 
     /// Parses `source` for `ast.parse`, sharing results across runs of the same scorer.
-    pub fn parse_cached(&mut self, source: &str, filename: &str) -> Result<Rc<Node>, python::SyntaxError> {
+    pub fn parse_cached(
+        &mut self,
+        source: &str,
+        filename: &str,
+    ) -> Result<Rc<Node>, python::SyntaxError> {
         let key = (value::hash_bytes(source.as_bytes()), source.len(), filename.to_string());
         if let Some(r) = self.cache.borrow().trees.get(&key) {
             return r.clone();

@@ -191,7 +191,9 @@ impl<'a> Interp<'a> {
                 }
             }
             (V::Slice(x), V::Slice(y)) => {
-                self.py_eq(&x[0], &y[0])? && self.py_eq(&x[1], &y[1])? && self.py_eq(&x[2], &y[2])?
+                self.py_eq(&x[0], &y[0])?
+                    && self.py_eq(&x[1], &y[1])?
+                    && self.py_eq(&x[2], &y[2])?
             }
             _ => a.is(b),
         })
@@ -240,7 +242,9 @@ impl<'a> Interp<'a> {
             }
             Value::Range(a, b, c) => (*a as u64) ^ ((*b as u64) << 7) ^ ((*c as u64) << 13),
             Value::List(_) | Value::Dict(_) | Value::Set(_) => {
-                return Err(self.err("TypeError", format!("unhashable type: '{}'", self.type_name(v))))
+                return Err(
+                    self.err("TypeError", format!("unhashable type: '{}'", self.type_name(v)))
+                )
             }
             Value::Slice(_) => return Err(self.err("TypeError", "unhashable type: 'slice'")),
             Value::Ellipsis => 0xe111,
@@ -250,7 +254,11 @@ impl<'a> Interp<'a> {
         })
     }
 
-    pub fn dict_find(&mut self, d: &Rc<RefCell<PyDict<'a>>>, k: &Value<'a>) -> PyResult<'a, (u64, Option<usize>)> {
+    pub fn dict_find(
+        &mut self,
+        d: &Rc<RefCell<PyDict<'a>>>,
+        k: &Value<'a>,
+    ) -> PyResult<'a, (u64, Option<usize>)> {
         let h = self.hash(k)?;
         let cands: Vec<(usize, Value<'a>)> = {
             let dd = d.borrow();
@@ -258,7 +266,9 @@ impl<'a> Interp<'a> {
                 None => return Ok((h, None)),
                 Some(slots) => slots
                     .iter()
-                    .filter_map(|&i| dd.entries[i as usize].as_ref().map(|(kk, _, _)| (i as usize, kk.clone())))
+                    .filter_map(|&i| {
+                        dd.entries[i as usize].as_ref().map(|(kk, _, _)| (i as usize, kk.clone()))
+                    })
                     .collect(),
             }
         };
@@ -270,12 +280,21 @@ impl<'a> Interp<'a> {
         Ok((h, None))
     }
 
-    pub fn dict_get(&mut self, d: &Rc<RefCell<PyDict<'a>>>, k: &Value<'a>) -> PyResult<'a, Option<Value<'a>>> {
+    pub fn dict_get(
+        &mut self,
+        d: &Rc<RefCell<PyDict<'a>>>,
+        k: &Value<'a>,
+    ) -> PyResult<'a, Option<Value<'a>>> {
         let (_, slot) = self.dict_find(d, k)?;
         Ok(slot.and_then(|i| d.borrow().entries[i].as_ref().map(|(_, v, _)| v.clone())))
     }
 
-    pub fn dict_set(&mut self, d: &Rc<RefCell<PyDict<'a>>>, k: Value<'a>, v: Value<'a>) -> PyResult<'a, ()> {
+    pub fn dict_set(
+        &mut self,
+        d: &Rc<RefCell<PyDict<'a>>>,
+        k: Value<'a>,
+        v: Value<'a>,
+    ) -> PyResult<'a, ()> {
         let (h, slot) = self.dict_find(d, &k)?;
         match slot {
             Some(i) => {
@@ -291,7 +310,11 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
-    pub fn dict_del(&mut self, d: &Rc<RefCell<PyDict<'a>>>, k: &Value<'a>) -> PyResult<'a, Option<Value<'a>>> {
+    pub fn dict_del(
+        &mut self,
+        d: &Rc<RefCell<PyDict<'a>>>,
+        k: &Value<'a>,
+    ) -> PyResult<'a, Option<Value<'a>>> {
         let (_, slot) = self.dict_find(d, k)?;
         Ok(slot.and_then(|i| d.borrow_mut().remove_slot(i).map(|(_, v)| v)))
     }
@@ -328,7 +351,10 @@ impl<'a> Interp<'a> {
                 Value::Str(i) => Ok(s.contains(&**i)),
                 _ => Err(self.err(
                     "TypeError",
-                    format!("'in <string>' requires string as left operand, not {}", self.type_name(item)),
+                    format!(
+                        "'in <string>' requires string as left operand, not {}",
+                        self.type_name(item)
+                    ),
                 )),
             },
             Value::Bytes(b) => match item {
@@ -378,7 +404,10 @@ impl<'a> Interp<'a> {
                 let r = self.call(&m, vec![container.clone(), item.clone()], vec![])?;
                 self.truthy(&r)
             }
-            _ => Err(self.err("TypeError", format!("argument of type '{}' is not iterable", self.type_name(container)))),
+            _ => Err(self.err(
+                "TypeError",
+                format!("argument of type '{}' is not iterable", self.type_name(container)),
+            )),
         }
     }
 
@@ -404,7 +433,12 @@ impl<'a> Interp<'a> {
     }
 
     /// Three-way order for `<`-family comparisons (sets use subset order via special cases).
-    pub fn order(&mut self, op: ast::CmpOp, a: &Value<'a>, b: &Value<'a>) -> PyResult<'a, Ordering> {
+    pub fn order(
+        &mut self,
+        op: ast::CmpOp,
+        a: &Value<'a>,
+        b: &Value<'a>,
+    ) -> PyResult<'a, Ordering> {
         use Value as V;
         match (a, b) {
             (V::Int(x), V::Int(y)) => Ok(x.cmp(y)),
@@ -449,7 +483,12 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn seq_order(&mut self, op: ast::CmpOp, x: &[Value<'a>], y: &[Value<'a>]) -> PyResult<'a, Ordering> {
+    fn seq_order(
+        &mut self,
+        op: ast::CmpOp,
+        x: &[Value<'a>],
+        y: &[Value<'a>],
+    ) -> PyResult<'a, Ordering> {
         for (p, q) in x.iter().zip(y.iter()) {
             if !(p.is(q) || self.py_eq(p, q)?) {
                 return self.order(op, p, q);
@@ -472,25 +511,41 @@ impl<'a> Interp<'a> {
         match op {
             U::Not => Ok(Value::Bool(!self.truthy(v)?)),
             U::USub => match v {
-                Value::Int(i) => Ok(i.checked_neg().map_or_else(|| Value::from_bigint(-BigInt::from(*i)), Value::Int)),
+                Value::Int(i) => Ok(i
+                    .checked_neg()
+                    .map_or_else(|| Value::from_bigint(-BigInt::from(*i)), Value::Int)),
                 Value::Bool(b) => Ok(Value::Int(-i64::from(*b))),
                 Value::Big(b) => Ok(Value::from_bigint(-(**b).clone())),
                 Value::Float(f) => Ok(Value::Float(-f)),
-                _ => Err(self.err("TypeError", format!("bad operand type for unary -: '{}'", self.type_name(v)))),
+                _ => Err(self.err(
+                    "TypeError",
+                    format!("bad operand type for unary -: '{}'", self.type_name(v)),
+                )),
             },
             U::UAdd => match v {
                 Value::Int(_) | Value::Big(_) | Value::Float(_) => Ok(v.clone()),
                 Value::Bool(b) => Ok(Value::Int(i64::from(*b))),
-                _ => Err(self.err("TypeError", format!("bad operand type for unary +: '{}'", self.type_name(v)))),
+                _ => Err(self.err(
+                    "TypeError",
+                    format!("bad operand type for unary +: '{}'", self.type_name(v)),
+                )),
             },
             U::Invert => match to_big(v) {
                 Some(b) => Ok(Value::from_bigint(-b - 1)),
-                None => Err(self.err("TypeError", format!("bad operand type for unary ~: '{}'", self.type_name(v)))),
+                None => Err(self.err(
+                    "TypeError",
+                    format!("bad operand type for unary ~: '{}'", self.type_name(v)),
+                )),
             },
         }
     }
 
-    pub fn binop(&mut self, op: ast::Operator, a: &Value<'a>, b: &Value<'a>) -> PyResult<'a, Value<'a>> {
+    pub fn binop(
+        &mut self,
+        op: ast::Operator,
+        a: &Value<'a>,
+        b: &Value<'a>,
+    ) -> PyResult<'a, Value<'a>> {
         use ast::Operator as O;
         use Value as V;
         // Fast int paths.
@@ -506,7 +561,13 @@ impl<'a> Interp<'a> {
             }
         }
         if is_intlike(a) && is_intlike(b) {
-            return self.int_binop(op, to_big(a).unwrap_or_default(), to_big(b).unwrap_or_default(), a, b);
+            return self.int_binop(
+                op,
+                to_big(a).unwrap_or_default(),
+                to_big(b).unwrap_or_default(),
+                a,
+                b,
+            );
         }
         if is_num(a) && is_num(b) {
             let (x, y) = (as_f64(a).unwrap_or(0.0), as_f64(b).unwrap_or(0.0));
@@ -577,10 +638,18 @@ impl<'a> Interp<'a> {
                 v.extend_from_slice(y);
                 Ok(V::Bytes(Rc::from(v)))
             }
-            (O::Mult, V::Str(_) | V::List(_) | V::Tuple(_) | V::Bytes(_), n) if is_intlike(n) => self.repeat(a, n),
-            (O::Mult, n, V::Str(_) | V::List(_) | V::Tuple(_) | V::Bytes(_)) if is_intlike(n) => self.repeat(b, n),
+            (O::Mult, V::Str(_) | V::List(_) | V::Tuple(_) | V::Bytes(_), n) if is_intlike(n) => {
+                self.repeat(a, n)
+            }
+            (O::Mult, n, V::Str(_) | V::List(_) | V::Tuple(_) | V::Bytes(_)) if is_intlike(n) => {
+                self.repeat(b, n)
+            }
             (O::Mod, V::Str(fmt), args) => Ok(V::Str(Rc::from(self.percent_format(fmt, args)?))),
-            (O::Sub | O::BitAnd | O::BitOr | O::BitXor, V::Set(_) | V::FrozenSet(_), V::Set(_) | V::FrozenSet(_)) => {
+            (
+                O::Sub | O::BitAnd | O::BitOr | O::BitXor,
+                V::Set(_) | V::FrozenSet(_),
+                V::Set(_) | V::FrozenSet(_),
+            ) => {
                 let xs = self.set_items(a);
                 let ys = self.set_items(b);
                 let mut out = Vec::new();
@@ -626,7 +695,8 @@ impl<'a> Interp<'a> {
             }
             (O::BitOr, V::Dict(x), V::Dict(y)) => {
                 let d = Rc::new(RefCell::new(x.borrow().clone()));
-                let pairs: Vec<_> = y.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+                let pairs: Vec<_> =
+                    y.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
                 for (k, v) in pairs {
                     self.dict_set(&d, k, v)?;
                 }
@@ -636,7 +706,12 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn unsupported_operands(&self, op: ast::Operator, a: &Value<'a>, b: &Value<'a>) -> Box<PyErr<'a>> {
+    fn unsupported_operands(
+        &self,
+        op: ast::Operator,
+        a: &Value<'a>,
+        b: &Value<'a>,
+    ) -> Box<PyErr<'a>> {
         self.err(
             "TypeError",
             format!(
@@ -651,7 +726,11 @@ impl<'a> Interp<'a> {
     fn repeat(&mut self, seq: &Value<'a>, n: &Value<'a>) -> PyResult<'a, Value<'a>> {
         let n = match to_big(n).and_then(|b| b.to_i64()) {
             Some(n) => n.max(0) as usize,
-            None => return Err(self.err("OverflowError", "cannot fit 'int' into an index-sized integer")),
+            None => {
+                return Err(
+                    self.err("OverflowError", "cannot fit 'int' into an index-sized integer")
+                )
+            }
         };
         match seq {
             Value::Str(s) => {
@@ -683,7 +762,14 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn int_binop(&mut self, op: ast::Operator, x: BigInt, y: BigInt, a: &Value<'a>, b: &Value<'a>) -> PyResult<'a, Value<'a>> {
+    fn int_binop(
+        &mut self,
+        op: ast::Operator,
+        x: BigInt,
+        y: BigInt,
+        a: &Value<'a>,
+        b: &Value<'a>,
+    ) -> PyResult<'a, Value<'a>> {
         use ast::Operator as O;
         Ok(match op {
             O::Add => Value::from_bigint(x + y),
@@ -715,7 +801,8 @@ impl<'a> Interp<'a> {
             O::Pow => {
                 if y.is_negative() {
                     if x.is_zero() {
-                        return Err(self.err("ZeroDivisionError", "0.0 cannot be raised to a negative power"));
+                        return Err(self
+                            .err("ZeroDivisionError", "0.0 cannot be raised to a negative power"));
                     }
                     Value::Float(x.to_f64().unwrap_or(0.0).powf(y.to_f64().unwrap_or(0.0)))
                 } else {
@@ -777,24 +864,34 @@ impl<'a> Interp<'a> {
                 let len = d.borrow().len;
                 PyIter::DictKeys { d: d.clone(), idx: 0, len, mode: 0 }
             }
-            Value::Set(s) => PyIter::Owned { items: super::cpyhash::ordered_keys(&s.borrow()).into_iter() },
-            Value::FrozenSet(s) => PyIter::Owned { items: super::cpyhash::ordered_keys(s).into_iter() },
+            Value::Set(s) => {
+                PyIter::Owned { items: super::cpyhash::ordered_keys(&s.borrow()).into_iter() }
+            }
+            Value::FrozenSet(s) => {
+                PyIter::Owned { items: super::cpyhash::ordered_keys(s).into_iter() }
+            }
             Value::Range(a, b, s) => PyIter::Range { cur: *a, stop: *b, step: *s },
             Value::Iter(_) => return Ok(v.clone()),
-            Value::Native(n) if matches!(&**n, Native::File(_)) => PyIter::FileLines { file: n.clone() },
+            Value::Native(n) if matches!(&**n, Native::File(_)) => {
+                PyIter::FileLines { file: n.clone() }
+            }
             Value::Instance(i) if i.class.lookup("__iter__").is_some() => {
                 let m = i.class.lookup("__iter__").unwrap_or(Value::None);
                 let r = self.call(&m, vec![v.clone()], vec![])?;
                 return self.get_iter(&r);
             }
-            _ => return Err(self.err("TypeError", format!("'{}' object is not iterable", self.type_name(v)))),
+            _ => {
+                return Err(self
+                    .err("TypeError", format!("'{}' object is not iterable", self.type_name(v))))
+            }
         }))
     }
 
     /// Advances an iterator; `None` when exhausted.
     pub fn next(&mut self, it: &Value<'a>) -> PyResult<'a, Option<Value<'a>>> {
         let Value::Iter(cell) = it else {
-            return Err(self.err("TypeError", format!("'{}' object is not an iterator", self.type_name(it))));
+            return Err(self
+                .err("TypeError", format!("'{}' object is not an iterator", self.type_name(it))));
         };
         {
             let mut st = cell.borrow_mut();
@@ -837,7 +934,9 @@ impl<'a> Interp<'a> {
                     if dd.len != *len {
                         drop(dd);
                         *st = PyIter::Exhausted;
-                        return Err(self.err("RuntimeError", "dictionary changed size during iteration"));
+                        return Err(
+                            self.err("RuntimeError", "dictionary changed size during iteration")
+                        );
                     }
                     while *idx < dd.entries.len() {
                         let i = *idx;
@@ -869,7 +968,9 @@ impl<'a> Interp<'a> {
                     return Ok(Some(n));
                 }
                 PyIter::Exhausted => return Ok(None),
-                PyIter::Running => return Err(self.err("ValueError", "generator already executing")),
+                PyIter::Running => {
+                    return Err(self.err("ValueError", "generator already executing"))
+                }
                 _ => {}
             }
         }
@@ -881,7 +982,10 @@ impl<'a> Interp<'a> {
                 Err(e) => (Err(e), PyIter::Exhausted),
             },
             PyIter::Enumerate { inner, count } => match self.next(&inner) {
-                Ok(Some(v)) => (Ok(Some(Value::tuple(vec![Value::Int(count), v]))), PyIter::Enumerate { inner, count: count + 1 }),
+                Ok(Some(v)) => (
+                    Ok(Some(Value::tuple(vec![Value::Int(count), v]))),
+                    PyIter::Enumerate { inner, count: count + 1 },
+                ),
                 Ok(None) => (Ok(None), PyIter::Exhausted),
                 Err(e) => (Err(e), PyIter::Enumerate { inner, count }),
             },
@@ -999,7 +1103,9 @@ impl<'a> Interp<'a> {
             Value::Int(i) => *i,
             Value::Bool(b) => i64::from(*b),
             Value::Big(_) => {
-                return Err(self.err("IndexError", format!("cannot fit 'int' into an index-sized integer")));
+                return Err(
+                    self.err("IndexError", format!("cannot fit 'int' into an index-sized integer"))
+                );
             }
             _ => {
                 return Err(self.err(
@@ -1023,12 +1129,17 @@ impl<'a> Interp<'a> {
                 Value::None => Some(None),
                 Value::Int(i) => Some(Some(*i)),
                 Value::Bool(b) => Some(Some(i64::from(*b))),
-                Value::Big(b) => Some(Some(if b.is_negative() { i64::MIN / 2 } else { i64::MAX / 2 })),
+                Value::Big(b) => {
+                    Some(Some(if b.is_negative() { i64::MIN / 2 } else { i64::MAX / 2 }))
+                }
                 _ => None,
             }
         };
         let (Some(lo), Some(hi), Some(st)) = (get(&s[0]), get(&s[1]), get(&s[2])) else {
-            return Err(self.err("TypeError", "slice indices must be integers or None or have an __index__ method"));
+            return Err(self.err(
+                "TypeError",
+                "slice indices must be integers or None or have an __index__ method",
+            ));
         };
         let step = st.unwrap_or(1);
         if step == 0 {
@@ -1128,7 +1239,8 @@ impl<'a> Interp<'a> {
                 let m = i.class.lookup("__getitem__").unwrap_or(Value::None);
                 self.call(&m, vec![o.clone(), k.clone()], vec![])
             }
-            _ => Err(self.err("TypeError", format!("'{}' object is not subscriptable", self.type_name(o)))),
+            _ => Err(self
+                .err("TypeError", format!("'{}' object is not subscriptable", self.type_name(o)))),
         }
     }
 
@@ -1143,7 +1255,10 @@ impl<'a> Interp<'a> {
                         let (a, b) = match (idx.first(), idx.last()) {
                             (Some(a), Some(b)) => (*a, *b + 1),
                             _ => {
-                                let st = self.slice_indices(&[s[0].clone(), Value::None, Value::None], len)?;
+                                let st = self.slice_indices(
+                                    &[s[0].clone(), Value::None, Value::None],
+                                    len,
+                                )?;
                                 let a = st.first().copied().unwrap_or(len);
                                 (a, a)
                             }
@@ -1164,8 +1279,13 @@ impl<'a> Interp<'a> {
                     return Ok(());
                 }
                 let len = l.borrow().len();
-                let i = self.index_of(&k, len, "list")
-                    .map_err(|e| if self.is_exc(&e, "IndexError") { self.err("IndexError", "list assignment index out of range") } else { e })?;
+                let i = self.index_of(&k, len, "list").map_err(|e| {
+                    if self.is_exc(&e, "IndexError") {
+                        self.err("IndexError", "list assignment index out of range")
+                    } else {
+                        e
+                    }
+                })?;
                 l.borrow_mut()[i] = v;
                 Ok(())
             }
@@ -1175,7 +1295,10 @@ impl<'a> Interp<'a> {
                 self.call(&m, vec![o.clone(), k, v], vec![])?;
                 Ok(())
             }
-            _ => Err(self.err("TypeError", format!("'{}' object does not support item assignment", self.type_name(o)))),
+            _ => Err(self.err(
+                "TypeError",
+                format!("'{}' object does not support item assignment", self.type_name(o)),
+            )),
         }
     }
 
@@ -1193,8 +1316,13 @@ impl<'a> Interp<'a> {
                     return Ok(());
                 }
                 let len = l.borrow().len();
-                let i = self.index_of(k, len, "list")
-                    .map_err(|e| if self.is_exc(&e, "IndexError") { self.err("IndexError", "list assignment index out of range") } else { e })?;
+                let i = self.index_of(k, len, "list").map_err(|e| {
+                    if self.is_exc(&e, "IndexError") {
+                        self.err("IndexError", "list assignment index out of range")
+                    } else {
+                        e
+                    }
+                })?;
                 l.borrow_mut().remove(i);
                 Ok(())
             }
@@ -1205,7 +1333,10 @@ impl<'a> Interp<'a> {
                     Err(self.err_args("KeyError", vec![k.clone()], Some(r)))
                 }
             },
-            _ => Err(self.err("TypeError", format!("'{}' object doesn't support item deletion", self.type_name(o)))),
+            _ => Err(self.err(
+                "TypeError",
+                format!("'{}' object doesn't support item deletion", self.type_name(o)),
+            )),
         }
     }
 }
@@ -1318,7 +1449,10 @@ fn collect_stmt(s: &ast::Stmt, info: &mut ScopeInfo) {
         }
         S::Import(i) => {
             for a in &i.names {
-                let n = a.asname.as_ref().map_or_else(|| a.name.split('.').next().unwrap_or("").to_string(), |x| x.to_string());
+                let n = a.asname.as_ref().map_or_else(
+                    || a.name.split('.').next().unwrap_or("").to_string(),
+                    |x| x.to_string(),
+                );
                 info.locals.insert(Rc::from(n));
             }
         }
@@ -1397,11 +1531,17 @@ pub fn contains_yield(body: &[ast::Stmt]) -> bool {
         use ast::Expr as E;
         match e {
             E::Yield(_) | E::YieldFrom(_) => true,
-            E::Lambda(_) | E::GeneratorExp(_) | E::ListComp(_) | E::SetComp(_) | E::DictComp(_) => false,
+            E::Lambda(_) | E::GeneratorExp(_) | E::ListComp(_) | E::SetComp(_) | E::DictComp(_) => {
+                false
+            }
             E::BoolOp(b) => b.values.iter().any(expr),
             E::BinOp(b) => expr(&b.left) || expr(&b.right),
             E::UnaryOp(u) => expr(&u.operand),
-            E::Call(c) => expr(&c.func) || c.args.iter().any(expr) || c.keywords.iter().any(|k| expr(&k.value)),
+            E::Call(c) => {
+                expr(&c.func)
+                    || c.args.iter().any(expr)
+                    || c.keywords.iter().any(|k| expr(&k.value))
+            }
             E::Attribute(a) => expr(&a.value),
             E::Subscript(s) => expr(&s.value) || expr(&s.slice),
             E::Tuple(t) => t.elts.iter().any(expr),

@@ -96,7 +96,8 @@ fn splitext(p: &str) -> (String, String) {
 
 impl<'a> Interp<'a> {
     fn is_test_file(&self, path: &str) -> bool {
-        path.strip_prefix(EVAL_DIR).and_then(|r| r.strip_prefix('/')) == Some(self.test_file_name.as_str())
+        path.strip_prefix(EVAL_DIR).and_then(|r| r.strip_prefix('/'))
+            == Some(self.test_file_name.as_str())
     }
 
     fn tree_is_file(&self, path: &str) -> bool {
@@ -127,9 +128,16 @@ impl<'a> Interp<'a> {
                 name => {
                     cur.push(name);
                     let path = cur.join("/");
-                    if i < last_real || trailing || comps[i + 1..].iter().any(|c| *c == "." || *c == "..") {
+                    if i < last_real
+                        || trailing
+                        || comps[i + 1..].iter().any(|c| *c == "." || *c == "..")
+                    {
                         if !self.tree_is_dir(&path) {
-                            return if self.tree_is_file(&path) { Resolved::NotADir } else { Resolved::NotFound };
+                            return if self.tree_is_file(&path) {
+                                Resolved::NotADir
+                            } else {
+                                Resolved::NotFound
+                            };
                         }
                     }
                 }
@@ -151,7 +159,10 @@ impl<'a> Interp<'a> {
             Value::Bytes(b) => Ok(Rc::from(String::from_utf8_lossy(b).as_ref())),
             other => Err(self.err(
                 "TypeError",
-                format!("{func}: path should be string, bytes or os.PathLike, not {}", type_name(other)),
+                format!(
+                    "{func}: path should be string, bytes or os.PathLike, not {}",
+                    type_name(other)
+                ),
             )),
         }
     }
@@ -172,7 +183,9 @@ impl<'a> Interp<'a> {
         if self.is_test_file(path) {
             return Ok(Rc::from(self.test_source.as_bytes()));
         }
-        let rp = RepoPath::new(path).map_err(|_| self.os_error("FileNotFoundError", 2, "No such file or directory", shown))?;
+        let rp = RepoPath::new(path).map_err(|_| {
+            self.os_error("FileNotFoundError", 2, "No such file or directory", shown)
+        })?;
         match self.tree.get(&rp).map(|e| &e.content) {
             Some(Content::Bytes(b)) => Ok(Rc::from(&b[..])),
             Some(Content::BlobOnly(_)) => Err(self.fatal(
@@ -226,18 +239,32 @@ impl<'a> Interp<'a> {
             ),
             "hashlib" => self.new_module(
                 "hashlib",
-                vec![("sha256", Self::builtin_fn("hashlib.sha256")), ("md5", Self::builtin_fn("hashlib.md5")), ("sha1", Self::builtin_fn("hashlib.sha1"))],
+                vec![
+                    ("sha256", Self::builtin_fn("hashlib.sha256")),
+                    ("md5", Self::builtin_fn("hashlib.md5")),
+                    ("sha1", Self::builtin_fn("hashlib.sha1")),
+                ],
             ),
             "json" => self.new_module(
                 "json",
-                vec![("loads", Self::builtin_fn("json.loads")), ("load", Self::builtin_fn("json.load")), ("dumps", Self::builtin_fn("json.dumps"))],
+                vec![
+                    ("loads", Self::builtin_fn("json.loads")),
+                    ("load", Self::builtin_fn("json.load")),
+                    ("dumps", Self::builtin_fn("json.dumps")),
+                ],
             ),
             _ => self.new_module(
                 "sys",
                 vec![
                     (
                         "version_info",
-                        Value::tuple(vec![Value::Int(3), Value::Int(11), Value::Int(7), Value::str("final"), Value::Int(0)]),
+                        Value::tuple(vec![
+                            Value::Int(3),
+                            Value::Int(11),
+                            Value::Int(7),
+                            Value::str("final"),
+                            Value::Int(0),
+                        ]),
                     ),
                     ("version", Value::str("3.11.7 (main) [GCC 12.2.0]")),
                     ("platform", Value::str("linux")),
@@ -250,21 +277,30 @@ impl<'a> Interp<'a> {
         })
     }
 
-    pub fn os_function(&mut self, name: &str, args: Vec<Value<'a>>, kwargs: Kwargs<'a>) -> PyResult<'a, Value<'a>> {
+    pub fn os_function(
+        &mut self,
+        name: &str,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, Value<'a>> {
         let a0 = args.first().cloned().unwrap_or(Value::None);
         match name {
-            "os.path.exists" | "os.path.lexists" | "os.path.isfile" | "os.path.isdir" | "os.path.islink" => {
+            "os.path.exists" | "os.path.lexists" | "os.path.isfile" | "os.path.isdir"
+            | "os.path.islink" => {
                 let fname = name.rsplit('.').next().unwrap_or("exists");
                 let p = match &a0 {
                     Value::Str(s) => s.clone(),
                     Value::Bytes(b) => Rc::from(String::from_utf8_lossy(b).as_ref()),
-                    Value::Int(_) | Value::Bool(_) if fname == "exists" => return Ok(Value::Bool(false)),
-                    other => {
-                        return Err(self.err(
-                            "TypeError",
-                            format!("stat: path should be string, bytes, os.PathLike or integer, not {}", type_name(other)),
-                        ))
+                    Value::Int(_) | Value::Bool(_) if fname == "exists" => {
+                        return Ok(Value::Bool(false))
                     }
+                    other => return Err(self.err(
+                        "TypeError",
+                        format!(
+                            "stat: path should be string, bytes, os.PathLike or integer, not {}",
+                            type_name(other)
+                        ),
+                    )),
                 };
                 if p.contains('\0') {
                     return Ok(Value::Bool(false));
@@ -291,7 +327,9 @@ impl<'a> Interp<'a> {
                     }
                 }
                 if parts.is_empty() {
-                    return Err(self.err("TypeError", "join() missing 1 required positional argument: 'a'"));
+                    return Err(
+                        self.err("TypeError", "join() missing 1 required positional argument: 'a'")
+                    );
                 }
                 Ok(Value::Str(Rc::from(posix_join(&parts))))
             }
@@ -325,8 +363,12 @@ impl<'a> Interp<'a> {
                 match self.resolve(&p) {
                     Resolved::File(f) => Ok(Value::Int(self.file_bytes(&f, &p)?.len() as i64)),
                     Resolved::Dir(_) => Ok(Value::Int(4096)),
-                    Resolved::NotADir => Err(self.os_error("NotADirectoryError", 20, "Not a directory", &p)),
-                    Resolved::NotFound => Err(self.os_error("FileNotFoundError", 2, "No such file or directory", &p)),
+                    Resolved::NotADir => {
+                        Err(self.os_error("NotADirectoryError", 20, "Not a directory", &p))
+                    }
+                    Resolved::NotFound => {
+                        Err(self.os_error("FileNotFoundError", 2, "No such file or directory", &p))
+                    }
                 }
             }
             "os.listdir" => {
@@ -345,10 +387,16 @@ impl<'a> Interp<'a> {
                             names.push(EVAL_DIR.to_string());
                             names.sort();
                         }
-                        Ok(Value::list(names.into_iter().map(|n| Value::Str(Rc::from(n))).collect()))
+                        Ok(Value::list(
+                            names.into_iter().map(|n| Value::Str(Rc::from(n))).collect(),
+                        ))
                     }
-                    Resolved::File(_) | Resolved::NotADir => Err(self.os_error("NotADirectoryError", 20, "Not a directory", &p)),
-                    Resolved::NotFound => Err(self.os_error("FileNotFoundError", 2, "No such file or directory", &p)),
+                    Resolved::File(_) | Resolved::NotADir => {
+                        Err(self.os_error("NotADirectoryError", 20, "Not a directory", &p))
+                    }
+                    Resolved::NotFound => {
+                        Err(self.os_error("FileNotFoundError", 2, "No such file or directory", &p))
+                    }
                 }
             }
             "os.walk" => {
@@ -379,9 +427,16 @@ impl<'a> Interp<'a> {
                             files.push(n);
                         }
                     }
-                    let join = |n: &str| if shown.ends_with('/') { format!("{shown}{n}") } else { format!("{shown}/{n}") };
+                    let join = |n: &str| {
+                        if shown.ends_with('/') {
+                            format!("{shown}{n}")
+                        } else {
+                            format!("{shown}/{n}")
+                        }
+                    };
                     for dn in dirs.iter().rev() {
-                        let child = if real.is_empty() { dn.clone() } else { format!("{real}/{dn}") };
+                        let child =
+                            if real.is_empty() { dn.clone() } else { format!("{real}/{dn}") };
                         stack.push((join(dn), child));
                     }
                     out.push(Value::tuple(vec![
@@ -395,14 +450,24 @@ impl<'a> Interp<'a> {
             "hashlib.sha256" => {
                 use sha2::Digest;
                 let mut h = sha2::Sha256::new();
-                match args.first().cloned().or_else(|| kwargs.iter().find(|(k, _)| &**k == "string" || &**k == "data").map(|(_, v)| v.clone())) {
+                match args.first().cloned().or_else(|| {
+                    kwargs
+                        .iter()
+                        .find(|(k, _)| &**k == "string" || &**k == "data")
+                        .map(|(_, v)| v.clone())
+                }) {
                     None => {}
                     Some(Value::Bytes(b)) => h.update(&b[..]),
-                    Some(Value::Str(_)) => return Err(self.err("TypeError", "Strings must be encoded before hashing")),
+                    Some(Value::Str(_)) => {
+                        return Err(self.err("TypeError", "Strings must be encoded before hashing"))
+                    }
                     Some(other) => {
                         return Err(self.err(
                             "TypeError",
-                            format!("object supporting the buffer API required, not '{}'", type_name(&other)),
+                            format!(
+                                "object supporting the buffer API required, not '{}'",
+                                type_name(&other)
+                            ),
                         ))
                     }
                 }
@@ -413,9 +478,17 @@ impl<'a> Interp<'a> {
         }
     }
 
-    pub fn builtin_open(&mut self, args: Vec<Value<'a>>, kwargs: Kwargs<'a>) -> PyResult<'a, Value<'a>> {
+    pub fn builtin_open(
+        &mut self,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, Value<'a>> {
         let get = |i: usize, k: &str| -> Option<Value<'a>> {
-            kwargs.iter().find(|(n, _)| &**n == k).map(|(_, v)| v.clone()).or_else(|| args.get(i).cloned())
+            kwargs
+                .iter()
+                .find(|(n, _)| &**n == k)
+                .map(|(_, v)| v.clone())
+                .or_else(|| args.get(i).cloned())
         };
         let file = get(0, "file").unwrap_or(Value::None);
         let p = match &file {
@@ -431,11 +504,18 @@ impl<'a> Interp<'a> {
         let mode = match get(1, "mode") {
             Some(Value::Str(m)) => m.to_string(),
             None => "r".into(),
-            Some(other) => return Err(self.err("TypeError", format!("open() argument 'mode' must be str, not {}", type_name(&other)))),
+            Some(other) => {
+                return Err(self.err(
+                    "TypeError",
+                    format!("open() argument 'mode' must be str, not {}", type_name(&other)),
+                ))
+            }
         };
         if mode.chars().any(|c| !"rbt".contains(c)) || mode.is_empty() {
             if mode.chars().all(|c| "rwxabt+U".contains(c)) {
-                return Err(self.unsupported(format!("open() for writing (mode {})", str_repr(&mode))));
+                return Err(
+                    self.unsupported(format!("open() for writing (mode {})", str_repr(&mode)))
+                );
             }
             return Err(self.err("ValueError", format!("invalid mode: {}", str_repr(&mode))));
         }
@@ -458,9 +538,15 @@ impl<'a> Interp<'a> {
         }
         let real = match self.resolve(&p) {
             Resolved::File(f) => f,
-            Resolved::Dir(_) => return Err(self.os_error("IsADirectoryError", 21, "Is a directory", &p)),
-            Resolved::NotADir => return Err(self.os_error("NotADirectoryError", 20, "Not a directory", &p)),
-            Resolved::NotFound => return Err(self.os_error("FileNotFoundError", 2, "No such file or directory", &p)),
+            Resolved::Dir(_) => {
+                return Err(self.os_error("IsADirectoryError", 21, "Is a directory", &p))
+            }
+            Resolved::NotADir => {
+                return Err(self.os_error("NotADirectoryError", 20, "Not a directory", &p))
+            }
+            Resolved::NotFound => {
+                return Err(self.os_error("FileNotFoundError", 2, "No such file or directory", &p))
+            }
         };
         let data = self.file_bytes(&real, &p)?;
         Ok(Value::Native(Rc::new(Native::File(RefCell::new(FileObj {
@@ -503,7 +589,8 @@ impl<'a> Interp<'a> {
             if pos >= data.len() {
                 return Ok(None);
             }
-            let end = data[pos..].iter().position(|b| *b == b'\n').map_or(data.len(), |i| pos + i + 1);
+            let end =
+                data[pos..].iter().position(|b| *b == b'\n').map_or(data.len(), |i| pos + i + 1);
             f.borrow_mut().pos = end;
             return Ok(Some(Value::Bytes(Rc::from(&data[pos..end]))));
         }
@@ -526,7 +613,12 @@ impl<'a> Interp<'a> {
         Ok(Some(Value::Str(Rc::from(&rest[..end]))))
     }
 
-    pub fn file_method(&mut self, n: Rc<Native<'a>>, name: &str, args: Vec<Value<'a>>) -> PyResult<'a, Value<'a>> {
+    pub fn file_method(
+        &mut self,
+        n: Rc<Native<'a>>,
+        name: &str,
+        args: Vec<Value<'a>>,
+    ) -> PyResult<'a, Value<'a>> {
         let Native::File(f) = &*n else { return Ok(Value::None) };
         match name {
             "close" => {
@@ -554,13 +646,17 @@ impl<'a> Interp<'a> {
                     let (data, pos) = (f.borrow().data.clone(), f.borrow().pos);
                     let end = size.map_or(data.len(), |s| (pos + s).min(data.len()));
                     f.borrow_mut().pos = end.max(pos);
-                    return Ok(Value::Bytes(Rc::from(&data[pos.min(data.len())..end.max(pos).min(data.len())])));
+                    return Ok(Value::Bytes(Rc::from(
+                        &data[pos.min(data.len())..end.max(pos).min(data.len())],
+                    )));
                 }
                 let text = self.file_text(f)?;
                 let pos = f.borrow().pos.min(text.len());
                 let end = match size {
                     None => text.len(),
-                    Some(s) => text[pos..].char_indices().nth(s).map_or(text.len(), |(i, _)| pos + i),
+                    Some(s) => {
+                        text[pos..].char_indices().nth(s).map_or(text.len(), |(i, _)| pos + i)
+                    }
                 };
                 f.borrow_mut().pos = end;
                 if pos == 0 && end == text.len() {

@@ -316,7 +316,10 @@ pub struct Module<'a> {
 pub enum Native<'a> {
     File(RefCell<FileObj>),
     Sha256(RefCell<sha2::Sha256>),
-    SubTest { params: Vec<(Str, Value<'a>)>, msg: Option<Value<'a>> },
+    SubTest {
+        params: Vec<(Str, Value<'a>)>,
+        msg: Option<Value<'a>>,
+    },
     ClassMethod(Value<'a>),
     StaticMethod(Value<'a>),
     Property(Value<'a>),
@@ -361,7 +364,12 @@ impl<'a> PyDict<'a> {
     }
 
     /// Finds the slot of `key` (with hash `h`) using `eq` for value equality.
-    pub fn find(&self, key: &Value<'a>, h: u64, eq: &mut dyn FnMut(&Value<'a>, &Value<'a>) -> bool) -> Option<usize> {
+    pub fn find(
+        &self,
+        key: &Value<'a>,
+        h: u64,
+        eq: &mut dyn FnMut(&Value<'a>, &Value<'a>) -> bool,
+    ) -> Option<usize> {
         let slots = self.index.get(&h)?;
         for &i in slots {
             if let Some((k, _, _)) = &self.entries[i as usize] {
@@ -416,21 +424,57 @@ pub enum PyIter<'a> {
     /// Placeholder while a generator runs (re-entry is a ValueError).
     Running,
     Exhausted,
-    Seq { items: Rc<RefCell<Vec<Value<'a>>>>, idx: usize },
-    Tuple { items: Rc<Vec<Value<'a>>>, idx: usize },
-    Owned { items: std::vec::IntoIter<Value<'a>> },
-    Chars { s: Str, pos: usize },
-    Bytes { b: Rc<[u8]>, idx: usize },
-    Range { cur: i64, stop: i64, step: i64 },
-    DictKeys { d: Rc<RefCell<PyDict<'a>>>, idx: usize, len: usize, mode: u8 },
+    Seq {
+        items: Rc<RefCell<Vec<Value<'a>>>>,
+        idx: usize,
+    },
+    Tuple {
+        items: Rc<Vec<Value<'a>>>,
+        idx: usize,
+    },
+    Owned {
+        items: std::vec::IntoIter<Value<'a>>,
+    },
+    Chars {
+        s: Str,
+        pos: usize,
+    },
+    Bytes {
+        b: Rc<[u8]>,
+        idx: usize,
+    },
+    Range {
+        cur: i64,
+        stop: i64,
+        step: i64,
+    },
+    DictKeys {
+        d: Rc<RefCell<PyDict<'a>>>,
+        idx: usize,
+        len: usize,
+        mode: u8,
+    },
     Walk(std::collections::VecDeque<Value<'a>>),
-    Enumerate { inner: Value<'a>, count: i64 },
+    Enumerate {
+        inner: Value<'a>,
+        count: i64,
+    },
     Zip(Vec<Value<'a>>),
-    Map { func: Value<'a>, inner: Vec<Value<'a>> },
-    Filter { func: Value<'a>, inner: Value<'a> },
-    Reversed { items: Vec<Value<'a>> },
+    Map {
+        func: Value<'a>,
+        inner: Vec<Value<'a>>,
+    },
+    Filter {
+        func: Value<'a>,
+        inner: Value<'a>,
+    },
+    Reversed {
+        items: Vec<Value<'a>>,
+    },
     Gen(Box<GenState<'a>>),
-    FileLines { file: Rc<Native<'a>> },
+    FileLines {
+        file: Rc<Native<'a>>,
+    },
 }
 
 /// A generator expression suspended between elements.

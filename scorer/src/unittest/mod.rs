@@ -40,7 +40,11 @@ pub struct Scorer {
 
 impl Scorer {
     pub fn new(config: RunConfig) -> Self {
-        Scorer { config, cache: Rc::new(RefCell::new(ParseCache::default())), modules: HashMap::new() }
+        Scorer {
+            config,
+            cache: Rc::new(RefCell::new(ParseCache::default())),
+            modules: HashMap::new(),
+        }
     }
 
     /// Number of distinct parsed trees held by the cache (for tests and diagnostics).
@@ -50,7 +54,12 @@ impl Scorer {
 
     /// Runs one unittest file (name e.g. "rename-foo-test.py", source text) against `tree` with
     /// cwd = `<root>/refactorbench_eval`.
-    pub fn run_test_file(&mut self, tree: &Tree, test_file_name: &str, test_source: &str) -> Vec<TestOutcome> {
+    pub fn run_test_file(
+        &mut self,
+        tree: &Tree,
+        test_file_name: &str,
+        test_source: &str,
+    ) -> Vec<TestOutcome> {
         let key = (crate::interp::value::hash_bytes(test_source.as_bytes()), test_source.len());
         let module = self
             .modules
@@ -84,7 +93,13 @@ fn outcome_of<'a>(it: &mut Interp<'a>, id: &str, e: &PyErr<'a>) -> TestOutcome {
     let (status, exc_type, message) = it.classify(e);
     // A skip is reported with its reason only (the harness records no traceback for it).
     let line = if status == Status::Skip { None } else { e.line };
-    TestOutcome { id: id.to_string(), status, exc_type: Some(exc_type), message: Some(message), line }
+    TestOutcome {
+        id: id.to_string(),
+        status,
+        exc_type: Some(exc_type),
+        message: Some(message),
+        line,
+    }
 }
 
 fn run_module<'a>(it: &mut Interp<'a>, module: &'a syntax::ModModule) -> Vec<TestOutcome> {
@@ -122,7 +137,11 @@ fn run_module<'a>(it: &mut Interp<'a>, module: &'a syntax::ModModule) -> Vec<Tes
                 if !class_skipped(&class) {
                     if let Err(e) = call_class_fixture(it, &class, "setUpClass") {
                         class_failed = true;
-                        let mut o = outcome_of(it, &format!("setUpClass (refactorbench_official_test.{})", class.qualname), &e);
+                        let mut o = outcome_of(
+                            it,
+                            &format!("setUpClass (refactorbench_official_test.{})", class.qualname),
+                            &e,
+                        );
                         if o.status != Status::Skip {
                             o.status = Status::Error;
                         }
@@ -146,12 +165,20 @@ fn class_skipped(class: &Rc<crate::interp::value::Class<'_>>) -> bool {
     class.lookup("__unittest_skip__").is_some_and(|v| matches!(v, V::Bool(true)))
 }
 
-fn tear_down_class<'a>(it: &mut Interp<'a>, class: &Rc<crate::interp::value::Class<'a>>, out: &mut Vec<TestOutcome>) {
+fn tear_down_class<'a>(
+    it: &mut Interp<'a>,
+    class: &Rc<crate::interp::value::Class<'a>>,
+    out: &mut Vec<TestOutcome>,
+) {
     if class_skipped(class) {
         return;
     }
     if let Err(e) = call_class_fixture(it, class, "tearDownClass") {
-        let mut o = outcome_of(it, &format!("tearDownClass (refactorbench_official_test.{})", class.qualname), &e);
+        let mut o = outcome_of(
+            it,
+            &format!("tearDownClass (refactorbench_official_test.{})", class.qualname),
+            &e,
+        );
         if o.status != Status::Skip {
             o.status = Status::Error;
         }
@@ -159,21 +186,37 @@ fn tear_down_class<'a>(it: &mut Interp<'a>, class: &Rc<crate::interp::value::Cla
     }
 }
 
-fn call_class_fixture<'a>(it: &mut Interp<'a>, class: &Rc<crate::interp::value::Class<'a>>, name: &str) -> Result<(), Box<PyErr<'a>>> {
+fn call_class_fixture<'a>(
+    it: &mut Interp<'a>,
+    class: &Rc<crate::interp::value::Class<'a>>,
+    name: &str,
+) -> Result<(), Box<PyErr<'a>>> {
     let f = it.getattr(&V::Class(class.clone()), name)?;
     it.call(&f, vec![], vec![])?;
     Ok(())
 }
 
 /// `TestLoader.getTestCaseNames`: names starting with `test` (inherited too), callable, sorted.
-fn test_method_names<'a>(it: &mut Interp<'a>, class: &Rc<crate::interp::value::Class<'a>>) -> Vec<String> {
+fn test_method_names<'a>(
+    it: &mut Interp<'a>,
+    class: &Rc<crate::interp::value::Class<'a>>,
+) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for k in class.mro.borrow().iter() {
         for (n, v) in k.dict.borrow().iter() {
             if n.starts_with("test") {
                 let callable = match v {
-                    V::Func(_) | V::Builtin(_) | V::Class(_) | V::Method(_) | V::AstClass(_) | V::Type(_) => true,
-                    V::Native(nat) => matches!(&**nat, crate::interp::value::Native::ClassMethod(_) | crate::interp::value::Native::StaticMethod(_)),
+                    V::Func(_)
+                    | V::Builtin(_)
+                    | V::Class(_)
+                    | V::Method(_)
+                    | V::AstClass(_)
+                    | V::Type(_) => true,
+                    V::Native(nat) => matches!(
+                        &**nat,
+                        crate::interp::value::Native::ClassMethod(_)
+                            | crate::interp::value::Native::StaticMethod(_)
+                    ),
                     V::Instance(i) => i.class.lookup("__call__").is_some(),
                     _ => false,
                 };
@@ -194,16 +237,29 @@ fn test_method_names<'a>(it: &mut Interp<'a>, class: &Rc<crate::interp::value::C
     names
 }
 
-fn run_one<'a>(it: &mut Interp<'a>, class: &Rc<crate::interp::value::Class<'a>>, method: &str) -> TestOutcome {
+fn run_one<'a>(
+    it: &mut Interp<'a>,
+    class: &Rc<crate::interp::value::Class<'a>>,
+    method: &str,
+) -> TestOutcome {
     let id = format!("{}.{}", class.name, method);
     it.record.subtests.clear();
-    let inst = V::Instance(Rc::new(Instance { class: class.clone(), dict: RefCell::new(NameMap::default()), exc: None }));
+    let inst = V::Instance(Rc::new(Instance {
+        class: class.clone(),
+        dict: RefCell::new(NameMap::default()),
+        exc: None,
+    }));
     if let V::Instance(i) = &inst {
         i.dict.borrow_mut().insert(Rc::from("_testMethodName"), V::str(method));
     }
     // @unittest.skip on the method or the class.
     let skip_reason = match class.lookup(method) {
-        Some(V::Func(f)) if f.dict.borrow().get("__unittest_skip__").is_some_and(|v| matches!(v, V::Bool(true))) => {
+        Some(V::Func(f))
+            if f.dict
+                .borrow()
+                .get("__unittest_skip__")
+                .is_some_and(|v| matches!(v, V::Bool(true))) =>
+        {
             Some(f.dict.borrow().get("__unittest_skip_why__").map_or(String::new(), |v| match v {
                 V::Str(s) => s.to_string(),
                 _ => String::new(),
@@ -222,7 +278,13 @@ fn run_one<'a>(it: &mut Interp<'a>, class: &Rc<crate::interp::value::Class<'a>>,
         }
     });
     if let Some(reason) = skip_reason {
-        return TestOutcome { id, status: Status::Skip, exc_type: Some("SkipTest".into()), message: Some(reason), line: None };
+        return TestOutcome {
+            id,
+            status: Status::Skip,
+            exc_type: Some("SkipTest".into()),
+            message: Some(reason),
+            line: None,
+        };
     }
     let mut own: Option<TestOutcome> = None;
     let mut success = true;
@@ -250,7 +312,13 @@ fn run_one<'a>(it: &mut Interp<'a>, class: &Rc<crate::interp::value::Class<'a>>,
         success = false;
     }
     if success && own.is_none() {
-        own = Some(TestOutcome { id: id.clone(), status: Status::Pass, exc_type: None, message: None, line: None });
+        own = Some(TestOutcome {
+            id: id.clone(),
+            status: Status::Pass,
+            exc_type: None,
+            message: None,
+            line: None,
+        });
     }
     let mut worst: Option<Status> = own.as_ref().map(|o| o.status);
     for s in &subs {
@@ -268,16 +336,32 @@ fn run_one<'a>(it: &mut Interp<'a>, class: &Rc<crate::interp::value::Class<'a>>,
         };
     };
     if own.as_ref().map(|o| o.status) == Some(worst) {
-        return own.unwrap_or_else(|| TestOutcome { id: id.clone(), status: worst, exc_type: None, message: None, line: None });
+        return own.unwrap_or_else(|| TestOutcome {
+            id: id.clone(),
+            status: worst,
+            exc_type: None,
+            message: None,
+            line: None,
+        });
     }
     let s = subs.iter().find(|s| s.status == worst).cloned();
     match s {
-        Some(s) => TestOutcome { id, status: worst, exc_type: s.exc_type, message: s.message, line: s.line },
+        Some(s) => TestOutcome {
+            id,
+            status: worst,
+            exc_type: s.exc_type,
+            message: s.message,
+            line: s.line,
+        },
         None => TestOutcome { id, status: worst, exc_type: None, message: None, line: None },
     }
 }
 
-fn call_method<'a>(it: &mut Interp<'a>, inst: &Value<'a>, name: &str) -> Result<(), Box<PyErr<'a>>> {
+fn call_method<'a>(
+    it: &mut Interp<'a>,
+    inst: &Value<'a>,
+    name: &str,
+) -> Result<(), Box<PyErr<'a>>> {
     let m = it.get_method(inst, name)?;
     it.call_meth(m, vec![], vec![])?;
     Ok(())

@@ -101,9 +101,14 @@ static COUNTER: AtomicUsize = AtomicUsize::new(0);
 
 /// Runs `test_source` (named `name`) against `files` with python3 and with the scorer; returns both
 /// outcome lists as JSON values.
-pub fn run_both(name: &str, files: &[(&str, &[u8])], test_source: &str) -> (serde_json::Value, serde_json::Value) {
+pub fn run_both(
+    name: &str,
+    files: &[(&str, &[u8])],
+    test_source: &str,
+) -> (serde_json::Value, serde_json::Value) {
     let n = COUNTER.fetch_add(1, Ordering::SeqCst);
-    let root: PathBuf = std::env::temp_dir().join(format!("refscore-interp-{}-{n}", std::process::id()));
+    let root: PathBuf =
+        std::env::temp_dir().join(format!("refscore-interp-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     let eval = root.join(scorer::tree::EVAL_DIR);
     std::fs::create_dir_all(&eval).expect("mkdir");
@@ -132,7 +137,9 @@ pub fn run_both(name: &str, files: &[(&str, &[u8])], test_source: &str) -> (serd
     let _ = std::fs::remove_dir_all(&root);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let py: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap_or("null"))
-        .unwrap_or_else(|e| panic!("python output {stdout:?} {}: {e}", String::from_utf8_lossy(&out.stderr)));
+        .unwrap_or_else(|e| {
+            panic!("python output {stdout:?} {}: {e}", String::from_utf8_lossy(&out.stderr))
+        });
     let mut scorer = Scorer::new(RunConfig::default());
     let mine = scorer.run_test_file(&tree, name, test_source);
     (py, serde_json::to_value(&mine).expect("json"))
