@@ -512,3 +512,82 @@ class TestFiles(unittest.TestCase):
 "#,
     );
 }
+
+#[test]
+fn context_managers_and_raises() {
+    check(
+        "ctx-test.py",
+        &[],
+        r#"import unittest
+
+class Ctx:
+    def __init__(self, log):
+        self.log = log
+    def __enter__(self):
+        self.log.append("enter")
+        return self
+    def __exit__(self, et, ev, tb):
+        self.log.append(("exit", et.__name__ if et else None))
+        return et is KeyError
+
+class TestCtx(unittest.TestCase):
+    def test_user_ctx(self):
+        log = []
+        with Ctx(log) as c:
+            {}["x"]
+        self.assertEqual(log, ["enter", ("exit", "KeyError")])
+        with Ctx(log):
+            [][1]
+
+    def test_raises_ok(self):
+        with self.assertRaises(ValueError) as cm:
+            int("x")
+        self.assertEqual(str(cm.exception), "invalid literal for int() with base 10: 'x'")
+
+    def test_raises_missing(self):
+        with self.assertRaises(KeyError):
+            pass
+
+    def test_raises_other(self):
+        with self.assertRaises(KeyError):
+            [][0]
+"#,
+    );
+}
+
+#[test]
+fn json_module() {
+    check(
+        "json-test.py",
+        &[
+            (
+                "data.json",
+                b"{\"b\": [1, 2.5, -3e2, true, null], \"a\": {\"x\": \"\\u00e9\\n\"}, \"b\": 0}\n",
+            ),
+            ("bad.json", b"{\"a\": 1,}"),
+        ],
+        r#"import unittest
+import json
+
+class TestJson(unittest.TestCase):
+    def test_load(self):
+        with open('../data.json') as f:
+            data = json.load(f)
+        self.assertEqual(repr(data), "")
+
+    def test_loads(self):
+        self.assertEqual(json.loads('[1, "a", {"k": [false]}]'), [1, "a", {"k": [False]}])
+        json.loads('[1, 2')
+
+    def test_bad(self):
+        with open('../bad.json') as f:
+            json.loads(f.read())
+
+    def test_extra(self):
+        json.loads('{} x')
+
+    def test_empty(self):
+        json.loads('')
+"#,
+    );
+}

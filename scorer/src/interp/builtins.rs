@@ -1195,6 +1195,11 @@ impl<'a> Interp<'a> {
                         _ => {}
                     }
                 }
+                if let Native::AssertRaises(_, caught) = &**n {
+                    if name == "exception" {
+                        return Ok(caught.borrow().clone().unwrap_or(Value::None));
+                    }
+                }
                 if let Native::Sha256(_) = &**n {
                     match name {
                         "name" => return Ok(Value::str("sha256")),

@@ -462,6 +462,35 @@ impl<'a> Interp<'a> {
                     }
                     r
                 }
+                Native::AssertRaises(expected, caught) => {
+                    if let Some(t) = &item.optional_vars {
+                        self.assign(f, t, ctx.clone())?;
+                    }
+                    let r = self.exec_with(f, items, i + 1, body);
+                    match r {
+                        Ok(flow) => {
+                            let n = match expected {
+                                Value::Class(c) => c.name.to_string(),
+                                other => self.repr(other)?,
+                            };
+                            let _ = flow;
+                            Err(self.err_args(
+                                "AssertionError",
+                                vec![Value::Str(Rc::from(format!("{n} not raised")))],
+                                None,
+                            ))
+                        }
+                        Err(e) if e.fatal => Err(e),
+                        Err(e) => {
+                            if self.exc_matches(&e.exc, expected)? {
+                                *caught.borrow_mut() = Some(e.exc.clone());
+                                Ok(Flow::Normal)
+                            } else {
+                                Err(e)
+                            }
+                        }
+                    }
+                }
                 Native::SubTest { .. } => {
                     if let Some(t) = &item.optional_vars {
                         self.assign(f, t, Value::None)?;

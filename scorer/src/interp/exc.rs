@@ -41,6 +41,7 @@ const HIERARCHY: &[(&str, &str)] = &[
     ("TypeError", "Exception"),
     ("ValueError", "Exception"),
     ("UnicodeError", "ValueError"),
+    ("JSONDecodeError", "ValueError"),
     ("UnicodeDecodeError", "UnicodeError"),
     ("UnicodeEncodeError", "UnicodeError"),
     ("ImportError", "Exception"),
@@ -72,7 +73,11 @@ pub fn bare_class<'a>(name: &str) -> Rc<Class<'a>> {
 pub fn install(it: &mut Interp<'_>) {
     for (name, base) in HIERARCHY {
         let bases: Vec<_> = it.exc_classes.get(*base).cloned().into_iter().collect();
-        let module = if *name == "SkipTest" { "unittest.case" } else { "builtins" };
+        let module = match *name {
+            "SkipTest" => "unittest.case",
+            "JSONDecodeError" => "json.decoder",
+            _ => "builtins",
+        };
         let c = Rc::new(Class {
             name: Rc::from(*name),
             qualname: Rc::from(*name),
@@ -88,7 +93,7 @@ pub fn install(it: &mut Interp<'_>) {
         }
         *c.mro.borrow_mut() = mro;
         it.exc_classes.insert(Rc::from(*name), c.clone());
-        if *name != "SkipTest" {
+        if *name != "SkipTest" && *name != "JSONDecodeError" {
             it.builtins.insert(Rc::from(*name), Value::Class(c));
         }
     }

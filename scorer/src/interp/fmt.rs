@@ -32,6 +32,7 @@ pub fn type_name(v: &Value<'_>) -> String {
             Native::Property(_) => "property".into(),
             Native::SkipDecorator(_) => "function".into(),
             Native::Super(..) => "super".into(),
+            Native::AssertRaises(..) => "_AssertRaisesContext".into(),
         },
         other => btype_of(other).name().into(),
     }

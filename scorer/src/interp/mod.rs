@@ -13,6 +13,7 @@ pub mod cpyhash;
 pub mod eval;
 pub mod exc;
 pub mod fmt;
+pub mod jsonmod;
 pub mod ops;
 pub mod osmod;
 pub mod value;

@@ -294,13 +294,15 @@ impl<'a> Interp<'a> {
                     Value::Int(_) | Value::Bool(_) if fname == "exists" => {
                         return Ok(Value::Bool(false))
                     }
-                    other => return Err(self.err(
-                        "TypeError",
-                        format!(
+                    other => {
+                        return Err(self.err(
+                            "TypeError",
+                            format!(
                             "stat: path should be string, bytes, os.PathLike or integer, not {}",
                             type_name(other)
                         ),
-                    )),
+                        ))
+                    }
                 };
                 if p.contains('\0') {
                     return Ok(Value::Bool(false));
@@ -474,6 +476,31 @@ impl<'a> Interp<'a> {
                 Ok(Value::Native(Rc::new(Native::Sha256(RefCell::new(h)))))
             }
             "sys.exit" => Err(self.err_args("SystemExit", args, None)),
+            "json.loads" => match &a0 {
+                Value::Str(s) => {
+                    let s = s.clone();
+                    self.json_loads(&s)
+                }
+                Value::Bytes(b) => match std::str::from_utf8(b) {
+                    Ok(s) => {
+                        let s = s.to_string();
+                        self.json_loads(&s)
+                    }
+                    Err(e) => Err(self.utf8_error(b, &e)),
+                },
+                other => Err(self.err(
+                    "TypeError",
+                    format!(
+                        "the JSON object must be str, bytes or bytearray, not {}",
+                        type_name(other)
+                    ),
+                )),
+            },
+            "json.load" => {
+                let m = self.get_method(&a0, "read")?;
+                let text = self.call_meth(m, vec![], vec![])?;
+                self.os_function("json.loads", vec![text], kwargs)
+            }
             other => Err(self.unsupported(format!("{other}()"))),
         }
     }

@@ -325,6 +325,8 @@ pub enum Native<'a> {
     Property(Value<'a>),
     /// `unittest.skip(reason)` / skipIf / skipUnless decorator, waiting for its function.
     SkipDecorator(Option<Str>),
+    /// `with self.assertRaises(E) as cm:`; `.1` receives the caught exception.
+    AssertRaises(Value<'a>, RefCell<Option<Value<'a>>>),
     /// What zero-argument `super()` returns: attribute lookups start after `.0` in the MRO of `.1`.
     Super(Rc<Class<'a>>, Value<'a>),
 }
