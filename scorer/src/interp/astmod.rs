@@ -79,14 +79,14 @@ pub fn node_isinstance(v: &Value<'_>, cls: AstCls) -> bool {
                 return false;
             }
             let val = n.vals.borrow().first().cloned().flatten();
-            match (a, val) {
-                (AstAlias::Str, Some(Value::Str(_))) => true,
-                (AstAlias::Num, Some(Value::Int(_) | Value::Big(_) | Value::Float(_))) => true,
-                (AstAlias::Bytes, Some(Value::Bytes(_))) => true,
-                (AstAlias::NameConstant, Some(Value::None | Value::Bool(_))) => true,
-                (AstAlias::Ellipsis, Some(Value::Ellipsis)) => true,
-                _ => false,
-            }
+            matches!(
+                (a, val),
+                (AstAlias::Str, Some(Value::Str(_)))
+                    | (AstAlias::Num, Some(Value::Int(_) | Value::Big(_) | Value::Float(_)))
+                    | (AstAlias::Bytes, Some(Value::Bytes(_)))
+                    | (AstAlias::NameConstant, Some(Value::None | Value::Bool(_)))
+                    | (AstAlias::Ellipsis, Some(Value::Ellipsis))
+            )
         }
     }
 }

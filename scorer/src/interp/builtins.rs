@@ -1789,7 +1789,7 @@ impl<'a> Interp<'a> {
                     return Ok(Value::Str(s));
                 }
                 let pad = w - n;
-                let rep = |k: usize, c: char| -> String { std::iter::repeat(c).take(k).collect() };
+                let rep = |k: usize, c: char| -> String { std::iter::repeat_n(c, k).collect() };
                 Ok(vs(match name {
                     "zfill" => {
                         if let Some(rest) = s.strip_prefix(['-', '+']) {

@@ -1383,8 +1383,7 @@ impl<'a> Interp<'a> {
             return self.call_meth(m, args, kwargs);
         }
         if let ast::Expr::Name(n) = &*c.func {
-            if n.id.as_str() == "super" && c.args.is_empty() && f.info.locals.get("super").is_none()
-            {
+            if n.id.as_str() == "super" && c.args.is_empty() && !f.info.locals.contains("super") {
                 return self.zero_arg_super(f);
             }
         }

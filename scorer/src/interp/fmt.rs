@@ -9,13 +9,7 @@ pub fn type_name(v: &Value<'_>) -> String {
     match v {
         Value::Instance(i) => i.class.name.to_string(),
         Value::Node(n) => n.class.name.to_string(),
-        Value::Class(c) => {
-            if c.kind == ClassKind::User {
-                "type".into()
-            } else {
-                "type".into()
-            }
-        }
+        Value::Class(_) => "type".into(),
         Value::AstClass(_) => "type".into(),
         Value::Native(n) => match &**n {
             Native::File(f) => {
@@ -557,7 +551,7 @@ impl<'a> Interp<'a> {
         } else {
             '>'
         });
-        let f = |n: usize| -> String { std::iter::repeat(fill).take(n).collect() };
+        let f = |n: usize| -> String { std::iter::repeat_n(fill, n).collect() };
         Ok(match align {
             '<' => format!("{sign_str}{digits}{}", f(pad)),
             '^' => format!("{}{sign_str}{digits}{}", f(pad / 2), f(pad - pad / 2)),

@@ -1103,9 +1103,7 @@ impl<'a> Interp<'a> {
             Value::Int(i) => *i,
             Value::Bool(b) => i64::from(*b),
             Value::Big(_) => {
-                return Err(
-                    self.err("IndexError", format!("cannot fit 'int' into an index-sized integer"))
-                );
+                return Err(self.err("IndexError", "cannot fit 'int' into an index-sized integer"));
             }
             _ => {
                 return Err(self.err(

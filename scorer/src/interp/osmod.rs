@@ -128,11 +128,11 @@ impl<'a> Interp<'a> {
                 name => {
                     cur.push(name);
                     let path = cur.join("/");
-                    if i < last_real
+                    let must_be_dir = i < last_real
                         || trailing
-                        || comps[i + 1..].iter().any(|c| *c == "." || *c == "..")
-                    {
-                        if !self.tree_is_dir(&path) {
+                        || comps[i + 1..].iter().any(|c| *c == "." || *c == "..");
+                    if must_be_dir && !self.tree_is_dir(&path) {
+                        {
                             return if self.tree_is_file(&path) {
                                 Resolved::NotADir
                             } else {

@@ -322,7 +322,7 @@ fn run_one<'a>(
     }
     let mut worst: Option<Status> = own.as_ref().map(|o| o.status);
     for s in &subs {
-        if worst.map_or(true, |w| s.status.severity() > w.severity()) {
+        if worst.is_none_or(|w| s.status.severity() > w.severity()) {
             worst = Some(s.status);
         }
     }
