@@ -96,7 +96,11 @@ fn main() {
             let src = std::fs::read_to_string(&f).expect("test source");
             let t0 = Instant::now();
             let out = scorer.run_test_file(&tree, &name, &src);
-            total_run += t0.elapsed().as_secs_f64();
+            let dt = t0.elapsed().as_secs_f64();
+            total_run += dt;
+            if std::env::var_os("TIMES").is_some() {
+                eprintln!("{dt:.3}s {repo}/{name}");
+            }
             let key = format!("tests/{repo}/{name}");
             if !quiet {
                 println!("{}", serde_json::json!({"test_file": key, "tests": out}));

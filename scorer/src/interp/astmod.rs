@@ -36,8 +36,11 @@ fn is_optional(class: &NodeClass, field: &str) -> bool {
     class.is_optional(field)
 }
 
+/// Name → class, built once (node::class is a linear scan).
 fn ast_class(name: &str) -> Option<&'static NodeClass> {
-    node::class(name)
+    static TABLE: std::sync::OnceLock<std::collections::HashMap<&'static str, &'static NodeClass>> =
+        std::sync::OnceLock::new();
+    TABLE.get_or_init(|| node::CLASSES.iter().map(|c| (c.name, c)).collect()).get(name).copied()
 }
 
 /// `issubclass(a, b)` among AST classes.
@@ -51,7 +54,14 @@ pub fn class_is_subclass(a: AstCls, b: AstCls) -> bool {
 }
 
 fn real_subclass(x: &'static NodeClass, y: &'static NodeClass) -> bool {
-    if std::ptr::eq(x, y) || x.name == y.name || y.name == "AST" {
+    if std::ptr::eq(x, y) || y.name == "AST" {
+        return true;
+    }
+    // Concrete classes (those with fields or attributes) have no subclasses among parsed nodes.
+    if x.base == Some(y.name) {
+        return true;
+    }
+    if x.name == y.name {
         return true;
     }
     let mut cur = x.base;
@@ -528,6 +538,37 @@ impl<'a> Interp<'a> {
             self.node_setattr(&n, &k, v);
         }
         Ok(Value::Node(n))
+    }
+
+    /// Appends the direct AST children of a node to `out` (the `ast.walk` step).
+    pub fn child_nodes_into(
+        &mut self,
+        v: &Value<'a>,
+        out: &mut std::collections::VecDeque<Value<'a>>,
+    ) -> PyResult<'a, ()> {
+        let Value::Node(n) = v else {
+            let mut e = self.err(
+                "AttributeError",
+                format!("'{}' object has no attribute '_fields'", type_name(v)),
+            );
+            e.line = None;
+            return Err(e);
+        };
+        let vals = n.vals.borrow();
+        for x in vals.iter().take(n.class.fields.len()).flatten() {
+            match x {
+                Value::Node(_) => out.push_back(x.clone()),
+                Value::List(l) => {
+                    for it in l.borrow().iter() {
+                        if let Value::Node(_) = it {
+                            out.push_back(it.clone());
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
     }
 
     /// The direct AST children of a node, in `_fields` order (list fields in list order).

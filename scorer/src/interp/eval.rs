@@ -1089,7 +1089,7 @@ impl<'a> Interp<'a> {
         }
         match e {
             E::Name(n) => self.load_name(f, n.id.as_str()),
-            E::Constant(c) => Ok(self.constant(&c.value)),
+            E::Constant(c) => Ok(self.cached_constant(&c.value)),
             E::Attribute(a) => {
                 let o = self.eval(f, &a.value)?;
                 self.getattr(&o, a.attr.as_str())
@@ -1282,6 +1282,24 @@ impl<'a> Interp<'a> {
             }
         }
         Ok(out)
+    }
+
+    /// A constant of the test source; str/bytes/int values are built once per node.
+    #[inline(never)]
+    fn cached_constant(&mut self, c: &ast::Constant) -> Value<'a> {
+        match c {
+            ast::Constant::None => Value::None,
+            ast::Constant::Bool(b) => Value::Bool(*b),
+            other => {
+                let key = other as *const ast::Constant as usize;
+                if let Some(v) = self.const_cache.get(&key) {
+                    return v.clone();
+                }
+                let v = self.constant(other);
+                self.const_cache.insert(key, v.clone());
+                v
+            }
+        }
     }
 
     pub fn constant(&mut self, c: &ast::Constant) -> Value<'a> {
@@ -1709,14 +1727,13 @@ impl<'a> Interp<'a> {
             FrameKind::Module | FrameKind::Class => "<genexpr>".to_string(),
             FrameKind::Function => format!("{}.<locals>.<genexpr>", f.qualname),
         };
-        let _ = qual;
         Ok(Value::iter(PyIter::Gen(Box::new(GenState {
             elt,
             gens,
             scope,
             iters: Vec::new(),
             first: Some(it),
-            qualname: "<genexpr>",
+            qualname: Rc::from(qual),
             info,
         }))))
     }
@@ -1726,7 +1743,7 @@ impl<'a> Interp<'a> {
             locals: st.scope.clone(),
             kind: FrameKind::Function,
             info: st.info.clone(),
-            qualname: Rc::from(st.qualname),
+            qualname: st.qualname.clone(),
             func: None,
         };
         loop {

@@ -91,6 +91,8 @@ pub struct Interp<'a> {
     pub record: TestRecord,
     /// Qualified name of the running function (for generator reprs).
     pub qualname_stack: Vec<Str>,
+    /// Values of string/bytes/int constants of the test source, by node address (no re-allocation).
+    pub const_cache: HashMap<usize, Value<'a>, value::FxBuild>,
     /// Address of a local of the first interpreter frame: stack use is measured from it.
     pub stack_base: usize,
 }
@@ -128,6 +130,7 @@ impl<'a> Interp<'a> {
             record: TestRecord::default(),
             qualname_stack: Vec::new(),
             stack_base: 0,
+            const_cache: HashMap::default(),
         };
         it.mark_stack_base();
         exc::install(&mut it);

@@ -953,18 +953,12 @@ impl<'a> Interp<'a> {
                 }
                 PyIter::Walk(queue) => {
                     let Some(n) = queue.pop_front() else { return Ok(None) };
+                    if let Err(e) = self.child_nodes_into(&n, queue) {
+                        *st = PyIter::Exhausted;
+                        return Err(e);
+                    }
                     drop(st);
                     self.step()?;
-                    let kids = match self.child_nodes(&n) {
-                        Ok(k) => k,
-                        Err(e) => {
-                            *cell.borrow_mut() = PyIter::Exhausted;
-                            return Err(e);
-                        }
-                    };
-                    if let PyIter::Walk(q) = &mut *cell.borrow_mut() {
-                        q.extend(kids);
-                    }
                     return Ok(Some(n));
                 }
                 PyIter::Exhausted => return Ok(None),

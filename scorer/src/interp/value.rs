@@ -487,7 +487,7 @@ pub struct GenState<'a> {
     /// One live iterator per started `for` clause.
     pub iters: Vec<Value<'a>>,
     pub first: Option<Value<'a>>,
-    pub qualname: &'static str,
+    pub qualname: Str,
     pub info: Rc<ScopeInfo>,
 }
 
