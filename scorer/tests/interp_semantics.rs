@@ -591,3 +591,36 @@ class TestJson(unittest.TestCase):
 "#,
     );
 }
+
+#[test]
+fn dict_views() {
+    check(
+        "views-test.py",
+        &[],
+        r#"import unittest
+
+class TestViews(unittest.TestCase):
+    def test_views(self):
+        d = {"a": 1, "b": 2}
+        k = d.keys()
+        d["c"] = 3
+        self.assertEqual(list(k), ["a", "b", "c"])
+        self.assertEqual(k - {"a"}, {"b", "c"})
+        self.assertTrue("a" in k and 2 in d.values() and ("b", 2) in d.items())
+        self.assertEqual(len(d.items()), 3)
+        self.assertEqual(list(reversed(d.keys())), ["c", "b", "a"])
+        self.assertEqual(k, {"a", "b", "c"})
+
+    def test_repr(self):
+        self.assertIn("z", {"a": 1}.keys())
+
+    def test_repr_items(self):
+        self.assertEqual(repr({"a": 1}.items()) + repr({"a": 1}.values()), "")
+
+    def test_changed_size(self):
+        d = {"a": 1}
+        for k in d.keys():
+            d[k + "x"] = 1
+"#,
+    );
+}

@@ -263,7 +263,7 @@ impl<'a> Interp<'a> {
             Value::Bytes(b) => b.len(),
             Value::List(l) => l.borrow().len(),
             Value::Tuple(t) => t.len(),
-            Value::Dict(d) | Value::Set(d) => d.borrow().len,
+            Value::Dict(d) | Value::Set(d) | Value::DictView(d, _) => d.borrow().len,
             Value::FrozenSet(d) => d.len,
             Value::Range(a, b, s) => super::ops::range_len(*a, *b, *s) as usize,
             Value::Instance(i) if i.class.lookup("__len__").is_some() => {
@@ -504,6 +504,7 @@ impl<'a> Interp<'a> {
                     | Value::Range(..)
                     | Value::Bytes(_) => self.to_vec(&args[0])?,
                     Value::Dict(d) => d.borrow().keys(),
+                    Value::DictView(..) => self.to_vec(&args[0])?,
                     other => {
                         return Err(self.err(
                             "TypeError",
@@ -2054,14 +2055,8 @@ impl<'a> Interp<'a> {
                     "values" => 1,
                     _ => 2,
                 };
-                // Views are materialised as lists of the current content (iteration order is kept).
-                let it = Value::iter(PyIter::DictKeys { d: d.clone(), idx: 0, len, mode });
-                let items = self.to_vec(&it)?;
-                if mode == 0 {
-                    let s = self.new_set(vec![])?;
-                    let _ = s;
-                }
-                Ok(Value::list(items))
+                let _ = len;
+                Ok(Value::DictView(d.clone(), mode))
             }
             "pop" => match self.dict_del(&d, &arg(&args, 0))? {
                 Some(v) => Ok(v),

@@ -9,6 +9,9 @@ pub fn type_name(v: &Value<'_>) -> String {
     match v {
         Value::Instance(i) => i.class.name.to_string(),
         Value::Node(n) => n.class.name.to_string(),
+        Value::DictView(_, m) => {
+            ["dict_keys", "dict_values", "dict_items"][usize::from(*m).min(2)].into()
+        }
         Value::Class(_) => "type".into(),
         Value::AstClass(_) => "type".into(),
         Value::Native(n) => match &**n {
@@ -60,7 +63,9 @@ pub fn btype_of(v: &Value<'_>) -> BType {
             _ => BType::Iterator,
         },
         Value::Slice(_) => BType::Slice,
-        Value::Instance(_) | Value::Node(_) | Value::Native(_) => BType::Object,
+        Value::Instance(_) | Value::Node(_) | Value::Native(_) | Value::DictView(..) => {
+            BType::Object
+        }
     }
 }
 
@@ -382,6 +387,17 @@ impl<'a> Interp<'a> {
                 format!("slice({a}, {b}, {c})")
             }
             Value::Node(n) => format!("<ast.{} object at 0x0>", n.class.name),
+            Value::DictView(d, m) => {
+                let it = Value::iter(PyIter::DictKeys {
+                    d: d.clone(),
+                    idx: 0,
+                    len: d.borrow().len,
+                    mode: *m,
+                });
+                let items = self.to_vec(&it)?;
+                let inner = self.repr(&Value::list(items))?;
+                format!("{}({inner})", type_name(v))
+            }
             Value::Instance(i) => {
                 if let Some(exc) = &i.exc {
                     let args = exc.borrow().args.clone();

@@ -99,7 +99,7 @@ impl<'a> Interp<'a> {
             Value::Bytes(b) => !b.is_empty(),
             Value::List(l) => !l.borrow().is_empty(),
             Value::Tuple(t) => !t.is_empty(),
-            Value::Dict(d) | Value::Set(d) => d.borrow().len > 0,
+            Value::Dict(d) | Value::Set(d) | Value::DictView(d, _) => d.borrow().len > 0,
             Value::FrozenSet(d) => d.len > 0,
             Value::Range(a, b, s) => range_len(*a, *b, *s) > 0,
             Value::Instance(i) if i.exc.is_none() => {
@@ -165,6 +165,20 @@ impl<'a> Interp<'a> {
                 true
             }
             (V::Set(_) | V::FrozenSet(_), V::Set(_) | V::FrozenSet(_)) => {
+                let xs = self.set_items(a);
+                let ys = self.set_items(b);
+                if xs.len() != ys.len() {
+                    return Ok(false);
+                }
+                for x in &xs {
+                    if !self.contains(b, x)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            (V::DictView(_, 0), V::Set(_) | V::FrozenSet(_) | V::DictView(_, 0))
+            | (V::Set(_) | V::FrozenSet(_), V::DictView(_, 0)) => {
                 let xs = self.set_items(a);
                 let ys = self.set_items(b);
                 if xs.len() != ys.len() {
@@ -332,7 +346,7 @@ impl<'a> Interp<'a> {
         match v {
             Value::Set(s) => super::cpyhash::ordered_keys(&s.borrow()),
             Value::FrozenSet(s) => super::cpyhash::ordered_keys(s),
-            Value::Dict(d) => d.borrow().keys(),
+            Value::Dict(d) | Value::DictView(d, 0) => d.borrow().keys(),
             _ => vec![],
         }
     }
@@ -379,7 +393,23 @@ impl<'a> Interp<'a> {
                 }
                 Ok(false)
             }
-            Value::Dict(d) | Value::Set(d) => Ok(self.dict_find(d, item)?.1.is_some()),
+            Value::Dict(d) | Value::Set(d) | Value::DictView(d, 0) => {
+                Ok(self.dict_find(d, item)?.1.is_some())
+            }
+            Value::DictView(d, m) => {
+                let it = Value::iter(PyIter::DictKeys {
+                    d: d.clone(),
+                    idx: 0,
+                    len: d.borrow().len,
+                    mode: *m,
+                });
+                for x in self.to_vec(&it)? {
+                    if x.is(item) || self.py_eq(&x, item)? {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            }
             Value::FrozenSet(d) => {
                 let tmp = Rc::new(RefCell::new((**d).clone()));
                 Ok(self.dict_find(&tmp, item)?.1.is_some())
@@ -559,6 +589,15 @@ impl<'a> Interp<'a> {
             if let Some(r) = r {
                 return Ok(V::Int(r));
             }
+        }
+        if let (Value::DictView(d, 0), O::Sub | O::BitAnd | O::BitOr | O::BitXor) = (a, op) {
+            let keys = d.borrow().keys();
+            let s = Value::Set(self.new_set(keys)?);
+            let other = match b {
+                Value::DictView(d2, 0) => Value::Set(self.new_set(d2.borrow().keys())?),
+                other => other.clone(),
+            };
+            return self.binop(op, &s, &other);
         }
         if is_intlike(a) && is_intlike(b) {
             return self.int_binop(
@@ -872,6 +911,10 @@ impl<'a> Interp<'a> {
             }
             Value::Range(a, b, s) => PyIter::Range { cur: *a, stop: *b, step: *s },
             Value::Iter(_) => return Ok(v.clone()),
+            Value::DictView(d, m) => {
+                let len = d.borrow().len;
+                PyIter::DictKeys { d: d.clone(), idx: 0, len, mode: *m }
+            }
             Value::Native(n) if matches!(&**n, Native::File(_)) => {
                 PyIter::FileLines { file: n.clone() }
             }

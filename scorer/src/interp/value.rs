@@ -199,6 +199,8 @@ pub enum Value<'a> {
     Iter(Rc<RefCell<PyIter<'a>>>),
     Slice(Rc<[Value<'a>; 3]>),
     Native(Rc<Native<'a>>),
+    /// `dict.keys()` (0), `.values()` (1), `.items()` (2): live views of the dict.
+    DictView(Rc<RefCell<PyDict<'a>>>, u8),
 }
 
 /// A builtin function or a method of a builtin value: dispatched by name.
@@ -554,6 +556,7 @@ impl<'a> Value<'a> {
             (Iter(a), Iter(b)) => Rc::ptr_eq(a, b),
             (Native(a), Native(b)) => Rc::ptr_eq(a, b),
             (Slice(a), Slice(b)) => Rc::ptr_eq(a, b),
+            (DictView(a, x), DictView(b, y)) => Rc::ptr_eq(a, b) && x == y,
             _ => false,
         }
     }
