@@ -17,6 +17,18 @@ fn main() {
             }
         }
     }
+    // Overrides: `set:<repo path>:<local file>` replaces/adds a file, `del:<repo path>` removes one.
+    for a in args.iter().skip(3) {
+        if let Some(rest) = a.strip_prefix("set:") {
+            if let Some((rp, local)) = rest.split_once(':') {
+                let _ = tree.insert_bytes(rp, std::fs::read(local).expect("override file"));
+            }
+        } else if let Some(rp) = a.strip_prefix("del:") {
+            if let Ok(p) = scorer::tree::RepoPath::new(rp) {
+                tree.remove(&p);
+            }
+        }
+    }
     let budget = std::env::var("STEPS")
         .ok()
         .and_then(|s| s.parse().ok())
