@@ -48,6 +48,9 @@ pub struct Limits {
     pub max_collection_len: usize,
 }
 
+/// Most parsed trees kept by a [`ParseCache`] before it starts over.
+pub const MAX_CACHED_TREES: usize = 4096;
+
 /// Parsed files shared across runs: identical contents are parsed once.
 #[derive(Default)]
 pub struct ParseCache {
@@ -255,7 +258,12 @@ impl<'a> Interp<'a> {
             return r.clone();
         }
         let r = python::parse_tree(source, filename).map(Rc::new);
-        self.cache.borrow_mut().trees.insert(key, r.clone());
+        let mut cache = self.cache.borrow_mut();
+        // Bounded: a long session scoring many submissions must not grow without limit.
+        if cache.trees.len() >= MAX_CACHED_TREES {
+            cache.trees.clear();
+        }
+        cache.trees.insert(key, r.clone());
         r
     }
 

@@ -1119,6 +1119,12 @@ impl<'a> Interp<'a> {
         match v {
             Value::List(l) => Ok(l.borrow().clone()),
             Value::Tuple(t) => Ok((**t).clone()),
+            Value::Range(a, b, s) => {
+                let n = range_len(*a, *b, *s).max(0) as usize;
+                self.check_len(n)?;
+                self.charge(n as u64 / 8)?;
+                Ok((0..n as i64).map(|i| Value::Int(a + i * s)).collect())
+            }
             _ => {
                 let it = self.get_iter(v)?;
                 let mut out = Vec::new();

@@ -27,7 +27,7 @@ pub struct RunConfig {
 
 impl Default for RunConfig {
     fn default() -> Self {
-        RunConfig { step_budget: 50_000_000, max_recursion: 1000, max_collection_len: 50_000_000 }
+        RunConfig { step_budget: 50_000_000, max_recursion: 1000, max_collection_len: 10_000_000 }
     }
 }
 
