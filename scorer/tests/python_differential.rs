@@ -44,7 +44,19 @@ fn cpython(files: &[PathBuf]) -> Vec<serde_json::Value> {
 }
 
 /// Our side, in the same shape: Ok(dump) or Err((class, msg, lineno, offset)).
+/// Runs on a thread with a large stack: the debug build's frames are several times larger than the
+/// release / wasm ones, and the fixtures include trees right below CPython's depth limit.
 fn ours(path: &Path) -> Result<String, (String, String, u32, u32)> {
+    let path = path.to_path_buf();
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(move || ours_inner(&path))
+        .expect("spawn")
+        .join()
+        .expect("parse thread panicked")
+}
+
+fn ours_inner(path: &Path) -> Result<String, (String, String, u32, u32)> {
     let bytes = std::fs::read(path).expect("read fixture");
     let res = decode_source(&bytes).and_then(|src| parse_tree(&src, "<unknown>"));
     match res {
@@ -208,4 +220,98 @@ fn corpus() {
     python_files(Path::new(&root), &mut files);
     let t = compare(&files);
     report(&t);
+}
+
+/// Runs a python3 snippet and returns its stdout.
+fn python(code: &str, args: &[&str]) -> String {
+    let out = Command::new("python3").arg("-c").arg(code).args(args).output().expect("python3");
+    assert!(out.status.success(), "python3 failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+/// `ast.dump` with every option combination, on every valid fixture.
+#[test]
+fn dump_options_match_cpython() {
+    let mut files = Vec::new();
+    python_files(&fixtures().join("valid"), &mut files);
+    let code = r#"
+import ast, json, sys
+for path in sys.argv[1:]:
+    tree = ast.parse(open(path, 'rb').read())
+    out = []
+    for ann in (True, False):
+        for attrs in (True, False):
+            for ind in (None, 0, 2, '\t', '--'):
+                out.append(ast.dump(tree, annotate_fields=ann, include_attributes=attrs, indent=ind))
+    print(json.dumps(out))
+"#;
+    let args: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let text = python(code, &args);
+    for (path, line) in files.iter().zip(text.lines()) {
+        let expected: Vec<String> = serde_json::from_str(line).expect("json");
+        let src = decode_source(&std::fs::read(path).expect("read")).expect("decode");
+        let tree = parse_tree(&src, "<unknown>").expect("parse");
+        let mut got = Vec::new();
+        for ann in [true, false] {
+            for attrs in [true, false] {
+                for ind in [None, Some(""), Some("  "), Some("\t"), Some("--")] {
+                    got.push(node::dump(&tree, ann, attrs, ind));
+                }
+            }
+        }
+        for (i, (e, g)) in expected.iter().zip(&got).enumerate() {
+            assert_eq!(e, g, "{} variant {i}", path.display());
+        }
+    }
+}
+
+/// `ast.parse(str)` (not bytes): a BOM that survived text-mode reading is an error; CRLF and
+/// NUL behave as in CPython.
+#[test]
+fn str_sources_match_cpython() {
+    let cases = ["\u{feff}x = 1\n", "x = 1\0\n", "x = 1\r\ny = 2\r\n", "x = 'é'\n\u{feff}"];
+    let code = r#"
+import ast, json, sys
+for s in json.loads(sys.argv[1]):
+    try:
+        print(json.dumps({"ok": ast.dump(ast.parse(s, filename="t.py"), include_attributes=True)}))
+    except SyntaxError as e:
+        print(json.dumps({"err": [type(e).__name__, str(e), e.lineno, e.offset]}))
+"#;
+    let arg = serde_json::to_string(&cases).expect("json");
+    let text = python(code, &[&arg]);
+    for (src, line) in cases.iter().zip(text.lines()) {
+        let v: serde_json::Value = serde_json::from_str(line).expect("json");
+        match (v.get("ok").and_then(|x| x.as_str()), parse_tree(src, "t.py")) {
+            (Some(d), Ok(t)) => assert_eq!(d, node::dump(&t, true, true, None), "{src:?}"),
+            (None, Err(e)) => {
+                assert_eq!(v["err"][0].as_str(), Some(e.kind.name()), "{src:?}");
+                assert_eq!(v["err"][1].as_str(), Some(e.to_string().as_str()), "{src:?}");
+            }
+            (ok, ours) => panic!("{src:?}: CPython ok={}, ours {ours:?}", ok.is_some()),
+        }
+    }
+}
+
+/// `parse_module` is `compile()`'s view: duplicate parameters / keywords are errors there, while
+/// `ast.parse` accepts them.
+#[test]
+fn compile_rejects_duplicates_that_ast_parse_accepts() {
+    let code = r#"
+import sys
+for s in sys.argv[1:]:
+    try:
+        compile(s, "<unknown>", "exec")
+        print("ok")
+    except SyntaxError as e:
+        print(f"{e.msg}|{e.lineno}")
+"#;
+    let cases = ["def f(a, a): pass\n", "x = 1\nf(k=1, k=2)\n", "lambda q, q: 0\n"];
+    let text = python(code, &cases);
+    for (src, line) in cases.iter().zip(text.lines()) {
+        assert!(parse_tree(src, "<unknown>").is_ok(), "{src:?}");
+        let e = scorer::python::parse_module(src, "<unknown>").expect_err("compile rejects");
+        assert_eq!(line, format!("{}|{}", e.msg, e.lineno), "{src:?}");
+    }
 }

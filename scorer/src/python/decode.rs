@@ -142,43 +142,113 @@ pub(crate) fn decode_source(bytes: &[u8]) -> Result<String, SyntaxError> {
     }
     let codec = match &found {
         None => Codec::Utf8,
-        Some((name, line)) => match normalise(name) {
+        Some((name, _)) => match normalise(name) {
             Some(c) => {
                 if bom && c != Codec::Utf8 {
-                    return Err(error(format!("encoding problem: {name} with BOM"), *line));
+                    let normal = if c == Codec::Latin1 { "iso-8859-1" } else { name.as_str() };
+                    return Err(error(format!("encoding problem: {normal} with BOM"), 0));
                 }
                 c
             }
-            None => return Err(error(format!("unknown encoding: {name}"), *line)),
+            None => return Err(error(format!("unknown encoding: {name}"), 0)),
         },
     };
     match codec {
-        Codec::Utf8 => match std::str::from_utf8(body) {
-            Ok(s) => Ok(s.to_string()),
-            Err(e) => {
-                let upto = &body[..e.valid_up_to()];
-                let line = 1 + upto.iter().filter(|&&c| c == b'\n').count() as u32;
-                let bad = body.get(e.valid_up_to()).copied().unwrap_or(0);
-                let msg = format!(
-                    "(unicode error) 'utf-8' codec can't decode byte 0x{bad:02x} in position {}: invalid start byte",
-                    e.valid_up_to()
-                );
-                Err(error(msg, line))
-            }
-        },
+        Codec::Utf8 => decode_utf8(body),
         Codec::Latin1 => Ok(body.iter().map(|&b| b as char).collect()),
         Codec::Ascii => match body.iter().position(|b| !b.is_ascii()) {
             None => Ok(body.iter().map(|&b| b as char).collect()),
             Some(p) => {
                 let line = 1 + body[..p].iter().filter(|&&c| c == b'\n').count() as u32;
+                let _ = line;
                 Err(error(
                     format!(
-                        "(unicode error) 'ascii' codec can't decode byte 0x{:02x} in position {p}: ordinal not in range(128)",
+                        "'ascii' codec can't decode byte 0x{:02x} in position {p}: ordinal not in range(128)",
                         body[p]
                     ),
-                    line,
+                    0,
                 ))
             }
         },
     }
+}
+
+/// UTF-8 decoding as CPython's tokenizer does it: it decodes token by token, so invalid bytes in a
+/// comment pass (they become `?`, keeping offsets), elsewhere they are a SyntaxError on their line.
+fn decode_utf8(body: &[u8]) -> Result<String, SyntaxError> {
+    let mut out = String::with_capacity(body.len());
+    let mut rest = body;
+    let mut consumed = 0usize;
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                out.push_str(s);
+                return Ok(out);
+            }
+            Err(e) => {
+                let good = e.valid_up_to();
+                out.push_str(std::str::from_utf8(&rest[..good]).unwrap_or_default());
+                let bad_at = consumed + good;
+                let line_start = body[..bad_at]
+                    .iter()
+                    .rposition(|&c| c == b'\n' || c == b'\r')
+                    .map_or(0, |p| p + 1);
+                let before = &body[line_start..bad_at];
+                if in_comment(before) {
+                    let n = e.error_len().unwrap_or(rest.len() - good).max(1);
+                    out.push_str(&"?".repeat(n));
+                    rest = &rest[good + n..];
+                    consumed = bad_at + n;
+                    continue;
+                }
+                let lineno = 1 + body[..bad_at]
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, &c)| {
+                        c == b'\n' || (c == b'\r' && body.get(i + 1) != Some(&b'\n'))
+                    })
+                    .count() as u32;
+                let byte = body[bad_at];
+                let reason = match e.error_len() {
+                    None => "unexpected end of data",
+                    Some(_) if (0xc2..=0xf4).contains(&byte) => "invalid continuation byte",
+                    Some(_) => "invalid start byte",
+                };
+                // Position within the string literal being decoded (0 outside strings).
+                let pos = before
+                    .iter()
+                    .rposition(|&c| c == b'"' || c == b'\'')
+                    .map_or(0, |q| before.len() - q - 1);
+                let msg = format!(
+                    "(unicode error) 'utf-8' codec can't decode byte 0x{byte:02x} in position {pos}: {reason}"
+                );
+                return Err(error(msg, lineno));
+            }
+        }
+    }
+}
+
+/// Whether a line prefix ends inside a comment (a `#` outside quotes).
+fn in_comment(before: &[u8]) -> bool {
+    let mut quote: Option<u8> = None;
+    let mut i = 0;
+    while i < before.len() {
+        let c = before[i];
+        match quote {
+            Some(q) => {
+                if c == b'\\' {
+                    i += 1;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => match c {
+                b'#' => return true,
+                b'\'' | b'"' => quote = Some(c),
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    false
 }

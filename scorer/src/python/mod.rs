@@ -12,6 +12,27 @@
 //! - `decode_source(bytes) -> Result<String, SyntaxError>`  (PEP 263 cookie / BOM, for `ast.parse(bytes)`)
 //! - `LineIndex::new(src)`, `LineIndex::position(byte_offset) -> (lineno, col_offset)`
 //! - `node::CLASSES`, `node::class(name)`: every `ast` class of 3.11 with base, `_fields`, `_attributes`.
+//!
+//! Added (also stable): `SyntaxError::kind` ([`ErrorKind`]: SyntaxError / IndentationError /
+//! TabError / RecursionError / MemoryError) and `SyntaxError::message()` (= `str(exc)`);
+//! `node::NodeClass::optional` (fields whose class default is `None`), `NodeClass::is_subclass_of`,
+//! `Node::get(field)`, `Node::attribute(name)`, `Node::children()` (`iter_child_nodes` order),
+//! `Field::as_*`, `node::dump(node, annotate_fields, include_attributes, indent)` (3.11 `ast.dump`;
+//! `indent` is the indent string, an int `n` means `n` spaces), `node::repr_constant` / `repr_str`
+//! (Python `repr`), `node::normalize_identifier` (PEP 3131 NFKC), `LineIndex::source()`.
+//!
+//! Pipeline ([`parse`] module): a CPython-tokenizer-style pre-scan ([`scan`]) enforces CPython's
+//! limits (200 nested brackets, 100 indentation levels, expression depth) before rustpython runs,
+//! so deep input can never overflow the stack; rustpython parses; [`validate`] rejects what 3.11
+//! rejects but rustpython accepts; errors are mapped to CPython's messages and positions.
+//! `ast.parse` accepts duplicate parameter / keyword names (a compile-time error in CPython):
+//! [`parse_tree`] renames them to same-length placeholders, parses, and restores the names in the
+//! tree; [`parse_module`] (compile's view) rejects them with CPython's compile message.
+//!
+//! Known differences: lone surrogate escapes (`"\udc80"`) become U+FFFD (a Rust `String` cannot hold
+//! them); the RecursionError threshold assumes the caller runs ~20 Python frames deep (CPython's
+//! limit depends on the live stack); the typed tree of [`parse_module`] keeps rustpython's positions
+//! and spelling (quirk fixes and NFKC apply to [`parse_tree`] only).
 
 mod classes;
 mod decode;
@@ -72,6 +93,8 @@ impl SyntaxError {
     pub fn message(&self) -> String {
         match self.kind {
             ErrorKind::RecursionError | ErrorKind::MemoryError => self.msg.clone(),
+            // Raised before tokenizing, without a location.
+            _ if self.msg == "source code string cannot contain null bytes" => self.msg.clone(),
             _ => format!("{} ({}, line {})", self.msg, self.filename, self.lineno),
         }
     }

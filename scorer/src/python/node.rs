@@ -78,6 +78,43 @@ pub enum Field {
     Const(Constant),
 }
 
+impl Field {
+    pub fn as_node(&self) -> Option<&Node> {
+        match self {
+            Field::Node(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    pub fn as_list(&self) -> Option<&[Field]> {
+        match self {
+            Field::List(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Field::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Field::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+
+    pub fn as_const(&self) -> Option<&Constant> {
+        match self {
+            Field::Const(c) => Some(c),
+            _ => None,
+        }
+    }
+}
+
 /// CPython source positions of a node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Loc {
@@ -141,7 +178,7 @@ pub fn class(name: &str) -> Option<&'static NodeClass> {
 /// Converts a parsed module into the CPython-shaped tree (`index` must be built from the same
 /// source, which it keeps for the position quirks that need the text).
 pub fn from_module(module: &syntax::ModModule, index: &LineIndex) -> Node {
-    Converter { index, renames: &[] }.module(module)
+    Converter::new(index, &[]).module(module)
 }
 
 /// Conversion of a module whose duplicate parameter / keyword names were renamed before parsing:
@@ -151,12 +188,25 @@ pub(crate) fn from_module_renamed(
     index: &LineIndex,
     renames: &[(u32, String)],
 ) -> Node {
-    Converter { index, renames }.module(module)
+    Converter::new(index, renames).module(module)
 }
 
 struct Converter<'a> {
     index: &'a LineIndex,
     renames: &'a [(u32, String)],
+    /// Inside the replacement fields of an f-string containing CRLF, rustpython's offsets count the
+    /// string with each `\r\n` folded to `\n`: these are the folded offsets at which one more
+    /// `\r` was removed (`shift_on` says whether they apply right now).
+    crlf: std::cell::RefCell<Vec<FoldedToken>>,
+    shift_on: std::cell::Cell<bool>,
+}
+
+/// One string token of an f-string with CRLF line ends: its start, its end in folded offsets, and
+/// the folded offsets from which one more `\r` was removed.
+struct FoldedToken {
+    start: u32,
+    folded_end: u32,
+    thresholds: Vec<u32>,
 }
 
 type Range = syntax::text_size::TextRange;
@@ -169,8 +219,19 @@ fn leaf(class: &'static NodeClass) -> Field {
     node(class, Vec::new(), None)
 }
 
+/// An identifier as CPython stores it: NFKC-normalised when not ASCII (PEP 3131).
 fn ident(s: &syntax::Identifier) -> Field {
-    Field::Str(s.as_str().to_string())
+    Field::Str(normalize_identifier(s.as_str()))
+}
+
+/// PEP 3131 normalisation of a non-ASCII identifier (rustpython keeps the source spelling).
+pub fn normalize_identifier(s: &str) -> String {
+    if s.is_ascii() {
+        s.to_string()
+    } else {
+        use unicode_normalization::UnicodeNormalization;
+        s.nfkc().collect()
+    }
 }
 
 fn opt_ident(s: &Option<syntax::Identifier>) -> Field {
@@ -236,17 +297,76 @@ fn constant(c: &syntax::Constant) -> Constant {
 }
 
 impl Converter<'_> {
+    fn new<'a>(index: &'a LineIndex, renames: &'a [(u32, String)]) -> Converter<'a> {
+        Converter {
+            index,
+            renames,
+            crlf: std::cell::RefCell::new(Vec::new()),
+            shift_on: std::cell::Cell::new(false),
+        }
+    }
+
+    fn unfold(&self, off: u32) -> u32 {
+        if !self.shift_on.get() {
+            return off;
+        }
+        let toks = self.crlf.borrow();
+        match toks.iter().find(|t| t.start <= off && off <= t.folded_end) {
+            Some(t) => off + t.thresholds.partition_point(|&x| x <= off) as u32,
+            None => off,
+        }
+    }
+
     fn loc(&self, r: Range) -> Option<Loc> {
-        let (lineno, col_offset) = self.index.position(u32::from(r.start()));
-        let (end_lineno, end_col_offset) = self.index.position(u32::from(r.end()));
+        let (lineno, col_offset) = self.index.position(self.unfold(u32::from(r.start())));
+        let (end_lineno, end_col_offset) = self.index.position(self.unfold(u32::from(r.end())));
         Some(Loc { lineno, col_offset, end_lineno, end_col_offset })
+    }
+
+    /// Prepares the CRLF correction for an f-string's tokens (outermost f-string only).
+    fn enter_fstring(&self, r: Range) -> bool {
+        if self.shift_on.get() || !self.crlf.borrow().is_empty() {
+            return false;
+        }
+        let src = self.index.source().as_bytes();
+        let (a, b) = (u32::from(r.start()) as usize, u32::from(r.end()) as usize);
+        if !src.get(a..b).is_some_and(|t| t.windows(2).any(|w| w == b"\r\n")) {
+            return false;
+        }
+        let mut toks = Vec::new();
+        let mut i = a;
+        while i < b {
+            let starts_string = src[i].is_ascii_alphabetic() || src[i] == b'\'' || src[i] == b'"';
+            let end = if starts_string { skip_string(src, i) } else { None };
+            match end {
+                Some(e) => {
+                    let mut thresholds = Vec::new();
+                    for j in i..e.saturating_sub(1) {
+                        if src[j] == b'\r' && src[j + 1] == b'\n' {
+                            thresholds.push(j as u32 - thresholds.len() as u32);
+                        }
+                    }
+                    let folded_end = e as u32 - thresholds.len() as u32;
+                    toks.push(FoldedToken { start: i as u32, folded_end, thresholds });
+                    i = e;
+                }
+                None if src[i] == b'#' => {
+                    while i < b && src[i] != b'\n' && src[i] != b'\r' {
+                        i += 1;
+                    }
+                }
+                None => i += 1,
+            }
+        }
+        *self.crlf.borrow_mut() = toks;
+        true
     }
 
     /// The original name of an identifier renamed at `offset` before parsing, if any.
     fn renamed(&self, offset: u32, s: &syntax::Identifier) -> Field {
         if !self.renames.is_empty() {
             if let Some((_, orig)) = self.renames.iter().find(|(o, _)| *o == offset) {
-                return Field::Str(orig.clone());
+                return Field::Str(normalize_identifier(orig));
             }
         }
         ident(s)
@@ -330,7 +450,10 @@ impl Converter<'_> {
                     self.expr(&a.target),
                     self.expr(&a.annotation),
                     self.opt_expr(&a.value),
-                    Field::Int(i64::from(a.simple)),
+                    // `(x): int` is not simple; rustpython says it is.
+                    Field::Int(i64::from(
+                        a.simple && range_of(&a.target).start() == a.range.start(),
+                    )),
                 ],
                 self.loc(a.range),
             ),
@@ -577,10 +700,10 @@ impl Converter<'_> {
             return None;
         }
         let syntax::Expr::GeneratorExp(g) = &call.args[0] else { return None };
-        if g.range.start() != range_of(&g.elt).start() {
-            return None; // parenthesised: rustpython's range already includes its parentheses
-        }
         let src = self.index.source().as_bytes();
+        if genexp_has_own_parens(src, g) {
+            return None; // rustpython's range already includes its parentheses
+        }
         let mut i = u32::from(range_of(&call.func).end()) as usize;
         while i < src.len() {
             match src[i] {
@@ -699,20 +822,22 @@ impl Converter<'_> {
                 )
             }
             E::FormattedValue(f) => self.formatted(f, f.range),
-            E::JoinedStr(j) => node(
-                k::JoinedStr,
-                vec![Field::List(
-                    j.values
-                        .iter()
-                        .map(|v| match v {
-                            // CPython 3.11 gives each replacement field the whole string's range.
-                            E::FormattedValue(f) => self.formatted(f, j.range),
-                            other => self.expr(other),
-                        })
-                        .collect(),
-                )],
-                self.loc(j.range),
-            ),
+            E::JoinedStr(j) => {
+                let entered = self.enter_fstring(j.range);
+                let values = j
+                    .values
+                    .iter()
+                    .map(|v| match v {
+                        // CPython 3.11 gives each replacement field the whole string's range.
+                        E::FormattedValue(f) => self.formatted(f, j.range),
+                        other => self.expr(other),
+                    })
+                    .collect();
+                if entered {
+                    self.crlf.borrow_mut().clear();
+                }
+                node(k::JoinedStr, vec![Field::List(values)], self.loc(j.range))
+            }
             E::Constant(c) => node(
                 k::Constant,
                 vec![
@@ -766,15 +891,14 @@ impl Converter<'_> {
     }
 
     fn formatted(&self, f: &syntax::ExprFormattedValue, range: Range) -> Field {
-        node(
-            k::FormattedValue,
-            vec![
-                self.expr(&f.value),
-                Field::Int(i64::from(f.conversion as i8)),
-                self.opt_expr(&f.format_spec),
-            ],
-            self.loc(range),
-        )
+        let loc = self.loc(range);
+        let was_on = self.shift_on.replace(!self.crlf.borrow().is_empty());
+        let value = self.expr(&f.value);
+        // The spec's own parts carry real (token) offsets; only expressions are folded.
+        self.shift_on.set(false);
+        let spec = self.opt_expr(&f.format_spec);
+        self.shift_on.set(was_on);
+        node(k::FormattedValue, vec![value, Field::Int(i64::from(f.conversion as i8)), spec], loc)
     }
 
     fn patterns(&self, ps: &[syntax::Pattern]) -> Field {
@@ -820,6 +944,85 @@ impl Converter<'_> {
     }
 }
 
+/// Whether a generator expression is written with its own parentheses, `f((x for x in y))`,
+/// rather than sharing the call's: its range then starts at a `(` matched by its last `)`.
+pub(crate) fn genexp_has_own_parens(src: &[u8], g: &syntax::ExprGeneratorExp) -> bool {
+    let start = u32::from(g.range.start()) as usize;
+    let end = u32::from(g.range.end()) as usize;
+    if src.get(start) != Some(&b'(') || end == 0 || src.get(end - 1) != Some(&b')') {
+        return false;
+    }
+    matching_paren(src, start) == Some(end - 1)
+}
+
+/// The offset of the bracket closing the one at `open`, skipping strings and comments.
+pub(crate) fn matching_paren(src: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < src.len() {
+        match src[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            b'#' => {
+                while i < src.len() && src[i] != b'\n' && src[i] != b'\r' {
+                    i += 1;
+                }
+                continue;
+            }
+            q @ (b'\'' | b'"') => {
+                let triple = src.get(i + 1) == Some(&q) && src.get(i + 2) == Some(&q);
+                i += if triple { 3 } else { 1 };
+                while i < src.len() {
+                    if src[i] == b'\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if src[i] == q
+                        && (!triple || (src.get(i + 1) == Some(&q) && src.get(i + 2) == Some(&q)))
+                    {
+                        i += if triple { 3 } else { 1 };
+                        break;
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Skips one string literal (prefix included) starting at `i`; returns its end offset.
+pub(crate) fn skip_string(b: &[u8], mut i: usize) -> Option<usize> {
+    while i < b.len() && b[i].is_ascii_alphabetic() {
+        i += 1;
+    }
+    let q = *b.get(i)?;
+    if q != b'\'' && q != b'"' {
+        return None;
+    }
+    let triple = b.get(i + 1) == Some(&q) && b.get(i + 2) == Some(&q);
+    i += if triple { 3 } else { 1 };
+    while i < b.len() {
+        if b[i] == b'\\' {
+            i += 2;
+            continue;
+        }
+        if b[i] == q && (!triple || (b.get(i + 1) == Some(&q) && b.get(i + 2) == Some(&q))) {
+            return Some(i + if triple { 3 } else { 1 });
+        }
+        i += 1;
+    }
+    None
+}
+
 /// The byte range of an expression.
 pub(crate) fn range_of(e: &syntax::Expr) -> Range {
     use syntax::Ranged;
@@ -828,6 +1031,10 @@ pub(crate) fn range_of(e: &syntax::Expr) -> Range {
 
 /// `ast.dump(node, annotate_fields, include_attributes, indent=indent)` exactly as CPython 3.11
 /// formats it (`indent` is the already-normalised indent string: an int `n` is `n` spaces).
+///
+/// CPython formats children first and then picks the layout; here the layout is decided from the
+/// structure (`allsimple` and the argument count) and everything is written into one buffer, so
+/// each tree level costs a small stack frame.
 pub fn dump(
     node: &Node,
     annotate_fields: bool,
@@ -835,7 +1042,9 @@ pub fn dump(
     indent: Option<&str>,
 ) -> String {
     let d = Dumper { annotate_fields, include_attributes, indent };
-    d.node(node, 0).0
+    let mut out = String::new();
+    d.node(node, 0, &mut out);
+    out
 }
 
 struct Dumper<'a> {
@@ -844,79 +1053,128 @@ struct Dumper<'a> {
     indent: Option<&'a str>,
 }
 
+const ATTRIBUTES: [&str; 4] = ["lineno", "col_offset", "end_lineno", "end_col_offset"];
+
 impl Dumper<'_> {
-    fn seps(&self, level: usize) -> (String, String) {
-        match self.indent {
-            Some(ind) => {
-                let pad = ind.repeat(level);
-                (format!("\n{pad}"), format!(",\n{pad}"))
-            }
-            None => (String::new(), ", ".to_string()),
+    /// Whether a field is omitted (`None` in an optional field).
+    fn omitted(cls: &NodeClass, name: &str, value: &Field) -> bool {
+        matches!(value, Field::None) && cls.is_optional(name)
+    }
+
+    /// The attributes shown for a node (all four when it has a location).
+    fn attrs_shown(&self, n: &Node) -> usize {
+        if !self.include_attributes || n.loc.is_none() {
+            return 0;
+        }
+        ATTRIBUTES.iter().filter(|a| n.class.attributes.contains(a)).count()
+    }
+
+    fn arg_count(&self, n: &Node) -> usize {
+        let fields = n
+            .class
+            .fields
+            .iter()
+            .zip(&n.fields)
+            .filter(|(name, v)| !Self::omitted(n.class, name, v))
+            .count();
+        fields + self.attrs_shown(n)
+    }
+
+    /// CPython's `simple` flag of a formatted value.
+    fn simple(&self, f: &Field) -> bool {
+        match f {
+            Field::Node(n) => self.arg_count(n) == 0,
+            Field::List(items) => items.is_empty(),
+            _ => true,
         }
     }
 
-    /// Returns the text and whether it is "simple" (CPython's `allsimple` logic).
-    fn node(&self, n: &Node, level: usize) -> (String, bool) {
-        let level = if self.indent.is_some() { level + 1 } else { level };
-        let (prefix, sep) = self.seps(level);
+    fn pad(&self, out: &mut String, level: usize, comma: bool) {
+        if let Some(ind) = self.indent {
+            if comma {
+                out.push(',');
+            }
+            out.push('\n');
+            for _ in 0..level {
+                out.push_str(ind);
+            }
+        } else if comma {
+            out.push_str(", ");
+        }
+    }
+
+    fn node(&self, n: &Node, level: usize, out: &mut String) {
+        let level = level + usize::from(self.indent.is_some());
         let cls = n.class;
-        let mut args = Vec::new();
-        let mut allsimple = true;
+        let shown = |(name, v): &(&&str, &Field)| !Self::omitted(cls, name, v);
+        let allsimple = cls.fields.iter().zip(&n.fields).filter(shown).all(|(_, v)| self.simple(v));
+        let flat = allsimple && self.arg_count(n) <= 3;
+        out.push_str(cls.name);
+        out.push('(');
+        let mut first = true;
         let mut keywords = self.annotate_fields;
         for (i, name) in cls.fields.iter().enumerate() {
             let Some(value) = n.fields.get(i) else {
                 keywords = true;
                 continue;
             };
-            if matches!(value, Field::None) && cls.is_optional(name) {
+            if Self::omitted(cls, name, value) {
                 keywords = true;
                 continue;
             }
-            let (text, simple) = self.field(value, level);
-            allsimple = allsimple && simple;
+            self.separator(out, level, flat, first);
+            first = false;
             if keywords {
-                args.push(format!("{name}={text}"));
-            } else {
-                args.push(text);
+                out.push_str(name);
+                out.push('=');
             }
+            self.field(value, level, out);
         }
-        if self.include_attributes {
-            if let Some(loc) = n.loc {
-                for (name, v) in [
-                    ("lineno", loc.lineno),
-                    ("col_offset", loc.col_offset),
-                    ("end_lineno", loc.end_lineno),
-                    ("end_col_offset", loc.end_col_offset),
-                ] {
-                    if cls.attributes.contains(&name) {
-                        args.push(format!("{name}={v}"));
-                    }
+        if let Some(loc) = n.loc.filter(|_| self.include_attributes) {
+            let values = [loc.lineno, loc.col_offset, loc.end_lineno, loc.end_col_offset];
+            for (name, v) in ATTRIBUTES.iter().zip(values) {
+                if cls.attributes.contains(name) {
+                    self.separator(out, level, flat, first);
+                    first = false;
+                    out.push_str(name);
+                    out.push('=');
+                    out.push_str(&v.to_string());
                 }
             }
         }
-        if allsimple && args.len() <= 3 {
-            let simple = args.is_empty();
-            return (format!("{}({})", cls.name, args.join(", ")), simple);
-        }
-        (format!("{}({}{})", cls.name, prefix, args.join(&sep)), false)
+        out.push(')');
     }
 
-    fn field(&self, f: &Field, level: usize) -> (String, bool) {
+    fn separator(&self, out: &mut String, level: usize, flat: bool, first: bool) {
+        if flat {
+            if !first {
+                out.push_str(", ");
+            }
+        } else {
+            self.pad(out, level, !first);
+        }
+    }
+
+    fn field(&self, f: &Field, level: usize, out: &mut String) {
         match f {
-            Field::None => ("None".to_string(), true),
-            Field::Node(n) => self.node(n, level),
+            Field::None => out.push_str("None"),
+            Field::Node(n) => self.node(n, level, out),
             Field::List(items) => {
                 if items.is_empty() {
-                    return ("[]".to_string(), true);
+                    out.push_str("[]");
+                    return;
                 }
-                let level = if self.indent.is_some() { level + 1 } else { level };
-                let (prefix, sep) = self.seps(level);
-                let parts: Vec<String> = items.iter().map(|x| self.field(x, level).0).collect();
-                (format!("[{}{}]", prefix, parts.join(&sep)), false)
+                let level = level + usize::from(self.indent.is_some());
+                out.push('[');
+                for (i, x) in items.iter().enumerate() {
+                    self.pad(out, level, i > 0);
+                    self.field(x, level, out);
+                }
+                out.push(']');
             }
-            Field::Str(s) => (repr_str(s), true),
-            Field::Int(i) => (i.to_string(), true),
-            Field::Const(c) => (repr_constant(c), true),
+            Field::Str(s) => out.push_str(&repr_str(s)),
+            Field::Int(i) => out.push_str(&i.to_string()),
+            Field::Const(c) => out.push_str(&repr_constant(c)),
         }
     }
 }

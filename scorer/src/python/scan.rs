@@ -18,13 +18,23 @@ pub(crate) struct ScanError {
     /// Fatal errors must be reported without parsing (too deep to parse safely); the others are
     /// reported only if the parser does not fail earlier.
     pub fatal: bool,
+    /// Where the tokenizer meets the problem (for ordering against parser errors).
+    pub at: usize,
 }
 
 /// What the scan learned.
 #[derive(Debug, Default)]
 pub(crate) struct Scan {
-    /// The first tokenizer-level error, if any.
+    /// The first tokenizer-level error, if any (reported only when the parser fails too).
     pub error: Option<ScanError>,
+    /// An error CPython raises even where rustpython parses fine (backslash or `#` in an
+    /// f-string expression), or a fatal one.
+    pub reject: Option<ScanError>,
+    /// Indentation runs containing tabs (start, end): rustpython rejects a tab after spaces that
+    /// CPython accepts, so consistent indentation is handed to it as spaces (same byte length).
+    pub tab_indents: Vec<(usize, usize)>,
+    /// Brackets open at the `stop` offset, innermost last: (bracket, offset).
+    pub open: Vec<(u8, usize)>,
     /// `'(' was never closed`: reported when the parser fails at the end of the input.
     pub unclosed: Option<ScanError>,
 }
@@ -44,31 +54,54 @@ struct Scanner<'a> {
     brackets: Vec<(u8, usize)>,
     /// Depth-increasing tokens per bracket level (index 0 = outside brackets).
     counts: Vec<usize>,
-    indents: Vec<usize>,
+    indents: Vec<(usize, usize)>,
+    /// Consecutive prefix operators (`-`, `+`, `~`, `not`): CPython's parser recursion.
+    unary_run: usize,
+    stop: usize,
     out: Scan,
 }
 
 fn err(msg: impl Into<String>, offset: usize, kind: ErrorKind, fatal: bool) -> ScanError {
-    ScanError { msg: msg.into(), offset, kind, fatal }
+    ScanError { msg: msg.into(), offset, kind, fatal, at: offset }
 }
 
 pub(crate) fn scan(src: &str) -> Scan {
+    scan_until(src, usize::MAX)
+}
+
+/// Scans up to byte `stop` (the brackets open there end up in `Scan::open`).
+pub(crate) fn scan_until(src: &str, stop: usize) -> Scan {
     let mut sc = Scanner {
         s: src.as_bytes(),
         i: 0,
         brackets: Vec::new(),
         counts: vec![0],
-        indents: vec![0],
+        indents: vec![(0, 0)],
+        unary_run: 0,
+        stop,
         out: Scan::default(),
     };
     if src.starts_with('\u{feff}') {
-        sc.out.error =
-            Some(err("invalid non-printable character U+FEFF", 0, ErrorKind::SyntaxError, false));
+        let e = err("invalid non-printable character U+FEFF", 0, ErrorKind::SyntaxError, true);
+        sc.out.reject = Some(e);
+        return sc.out;
+    }
+    if let Some(p) = src.find('\0') {
+        let e =
+            err("source code string cannot contain null bytes", p, ErrorKind::SyntaxError, true);
+        sc.out.reject = Some(e);
         return sc.out;
     }
     sc.run();
+    sc.out.open = std::mem::take(&mut sc.brackets);
+    if let Some(e) = sc.out.error.as_ref().filter(|e| e.fatal) {
+        sc.out.reject = Some(e.clone());
+    }
     sc.out
 }
+
+/// CPython's parser overflows its stack (MemoryError) at about this many nested prefix operators.
+const MAX_UNARY_RUN: usize = 5966;
 
 fn is_ident_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_' || c >= 0x80
@@ -102,21 +135,43 @@ impl Scanner<'_> {
         true
     }
 
+    fn unary(&mut self) -> bool {
+        self.unary_run += 1;
+        if self.unary_run >= MAX_UNARY_RUN {
+            self.set_error(err("", self.i, ErrorKind::MemoryError, true));
+            return false;
+        }
+        true
+    }
+
     fn reset_level(&mut self) {
         if let Some(c) = self.counts.last_mut() {
             *c = 0;
         }
     }
 
+    /// CPython's indentation logic at the start of a logical line: `col` counts tabs to multiples
+    /// of 8, `altcol` counts them as 1; the two must agree on every comparison (else TabError).
     fn at_line_start(&mut self) -> bool {
-        // Measure indentation as CPython does (tabs to multiples of 8).
         let start = self.i;
         let mut col = 0usize;
+        let mut altcol = 0usize;
+        let mut has_tab = false;
         while self.i < self.s.len() {
             match self.s[self.i] {
-                b' ' => col += 1,
-                b'\t' => col = (col / 8 + 1) * 8,
-                b'\x0c' => col = 0,
+                b' ' => {
+                    col += 1;
+                    altcol += 1;
+                }
+                b'\t' => {
+                    col = (col / 8 + 1) * 8;
+                    altcol += 1;
+                    has_tab = true;
+                }
+                b'\x0c' => {
+                    col = 0;
+                    altcol = 0;
+                }
                 _ => break,
             }
             self.i += 1;
@@ -126,8 +181,24 @@ impl Scanner<'_> {
             Some(b'\\') => return true,
             _ => {}
         }
-        let top = self.indents.last().copied().unwrap_or(0);
-        if col > top {
+        if has_tab {
+            self.out.tab_indents.push((start, self.i));
+        }
+        let at = self.i;
+        let tab_error = || {
+            err(
+                "inconsistent use of tabs and spaces in indentation",
+                start,
+                ErrorKind::TabError,
+                false,
+            )
+        };
+        let (top, alttop) = self.indents.last().copied().unwrap_or((0, 0));
+        if col == top {
+            if altcol != alttop {
+                self.set_reject(tab_error());
+            }
+        } else if col > top {
             if self.indents.len() >= MAX_INDENT {
                 self.set_error(err(
                     "too many levels of indentation",
@@ -137,20 +208,45 @@ impl Scanner<'_> {
                 ));
                 return false;
             }
-            self.indents.push(col);
+            if altcol <= alttop {
+                self.set_reject(tab_error());
+            }
+            self.indents.push((col, altcol));
         } else {
-            while self.indents.len() > 1 && self.indents.last().is_some_and(|&t| t > col) {
+            while self.indents.len() > 1 && self.indents.last().is_some_and(|&(t, _)| col < t) {
                 self.indents.pop();
+            }
+            let (top, alttop) = self.indents.last().copied().unwrap_or((0, 0));
+            if col != top {
+                let e = err(
+                    "unindent does not match any outer indentation level",
+                    at,
+                    ErrorKind::IndentationError,
+                    false,
+                );
+                self.set_reject(ScanError { at: start, ..e });
+            } else if altcol != alttop {
+                self.set_reject(tab_error());
             }
         }
         true
     }
 
+    fn set_reject(&mut self, e: ScanError) {
+        if self.out.reject.is_none() {
+            self.out.reject = Some(e);
+        }
+    }
+
     fn run(&mut self) {
         let mut line_start = true;
-        while self.i < self.s.len() {
+        while self.i < self.s.len() && self.i < self.stop {
             if self.out.error.as_ref().is_some_and(|e| e.fatal) {
                 return;
+            }
+            let c0 = self.s[self.i];
+            if !matches!(c0, b'-' | b'+' | b'~' | b' ' | b'\t' | b'n') {
+                self.unary_run = 0;
             }
             if line_start && self.brackets.is_empty() {
                 line_start = false;
@@ -265,12 +361,25 @@ impl Scanner<'_> {
                         self.i += 1;
                     }
                 }
-                b'+' | b'-' | b'*' | b'/' | b'%' | b'@' | b'&' | b'|' | b'^' | b'~' | b'<'
-                | b'>' => {
+                b'+' | b'-' | b'~' => {
+                    if self.s.get(self.i + 1) == Some(&b'>') {
+                        self.i += 2; // `->`
+                        continue;
+                    }
+                    if !self.unary() || !self.bump_depth() {
+                        return;
+                    }
+                    self.i += 1;
+                }
+                b'*' | b'/' | b'%' | b'@' | b'&' | b'|' | b'^' | b'<' | b'>' => {
                     if !self.bump_depth() {
                         return;
                     }
                     self.i += 1;
+                    // `**`, `//`, `<<`, `>>`, `->` are one operator (one tree level at most).
+                    if self.s.get(self.i) == Some(&c) {
+                        self.i += 1;
+                    }
                 }
                 b'0'..=b'9' => self.number(),
                 c if is_ident_start(c) => {
@@ -286,10 +395,17 @@ impl Scanner<'_> {
                         if !self.string(start, self.i, f) {
                             return;
                         }
-                    } else if matches!(word, b"not" | b"lambda" | b"await" | b"if" | b"else")
-                        && !self.bump_depth()
-                    {
-                        return;
+                    } else if word == b"not" {
+                        if !self.unary() || !self.bump_depth() {
+                            return;
+                        }
+                    } else {
+                        self.unary_run = 0;
+                        if matches!(word, b"lambda" | b"await" | b"if" | b"else")
+                            && !self.bump_depth()
+                        {
+                            return;
+                        }
                     }
                 }
                 _ => self.i += 1,
@@ -305,21 +421,126 @@ impl Scanner<'_> {
         }
     }
 
+    /// Skips a number literal, noting CPython's tokenizer errors about it.
     fn number(&mut self) {
-        while self.i < self.s.len() {
-            let c = self.s[self.i];
-            if c.is_ascii_alphanumeric() || c == b'_' || c == b'.' {
-                // An exponent sign belongs to the number.
-                if matches!(c, b'e' | b'E')
-                    && matches!(self.s.get(self.i + 1), Some(b'+' | b'-'))
-                    && !self.s[..self.i].starts_with(b"0x")
-                {
-                    self.i += 2;
-                    continue;
+        let start = self.i;
+        let s = self.s;
+        let at = |j: usize| s.get(j).copied().unwrap_or(0);
+        if at(start) == b'0' && matches!(at(start + 1), b'x' | b'X' | b'o' | b'O' | b'b' | b'B') {
+            let (kind, radix) = match at(start + 1) {
+                b'x' | b'X' => ("hexadecimal", 16),
+                b'o' | b'O' => ("octal", 8),
+                _ => ("binary", 2),
+            };
+            self.i += 2;
+            let mut ndigits = 0;
+            loop {
+                let c = at(self.i);
+                if c == b'_' {
+                    self.i += 1;
+                    if !(at(self.i) as char).is_digit(radix) {
+                        let e = err(
+                            format!("invalid {kind} literal"),
+                            self.i,
+                            ErrorKind::SyntaxError,
+                            false,
+                        );
+                        self.set_error(ScanError { at: start, ..e });
+                        return;
+                    }
+                } else if (c as char).is_digit(radix) {
+                    self.i += 1;
+                    ndigits += 1;
+                } else {
+                    break;
                 }
+            }
+            let c = at(self.i);
+            if radix < 16 && c.is_ascii_digit() {
+                let msg = format!("invalid digit '{}' in {kind} literal", c as char);
+                let e = err(msg, self.i, ErrorKind::SyntaxError, false);
+                self.set_error(ScanError { at: start, ..e });
+            } else if ndigits == 0 || is_ident_char(c) {
+                let e =
+                    err(format!("invalid {kind} literal"), self.i, ErrorKind::SyntaxError, false);
+                self.set_error(ScanError { at: start, ..e });
+            }
+            while is_ident_char(at(self.i)) {
                 self.i += 1;
+            }
+            return;
+        }
+        let mut kind = "decimal";
+        let mut is_int = true;
+        let digits = |this: &mut Self| -> bool {
+            // digits with single underscores between them
+            while at(this.i).is_ascii_digit() || at(this.i) == b'_' {
+                if at(this.i) == b'_' && !at(this.i + 1).is_ascii_digit() {
+                    let e = err("invalid decimal literal", this.i, ErrorKind::SyntaxError, false);
+                    this.set_error(ScanError { at: start, ..e });
+                    this.i += 1;
+                    return false;
+                }
+                this.i += 1;
+            }
+            true
+        };
+        if !digits(self) {
+            return;
+        }
+        if at(self.i) == b'.' {
+            is_int = false;
+            self.i += 1;
+            if !digits(self) {
+                return;
+            }
+        }
+        if matches!(at(self.i), b'e' | b'E') {
+            let save = self.i;
+            let mut j = self.i + 1;
+            if matches!(at(j), b'+' | b'-') {
+                j += 1;
+            }
+            if at(j).is_ascii_digit() {
+                is_int = false;
+                self.i = j;
+                if !digits(self) {
+                    return;
+                }
             } else {
-                break;
+                self.i = save;
+            }
+        }
+        if matches!(at(self.i), b'j' | b'J') {
+            is_int = false;
+            kind = "imaginary";
+            self.i += 1;
+        }
+        let text = &s[start..self.i];
+        if is_int
+            && text.first() == Some(&b'0')
+            && text.iter().any(|c| c.is_ascii_digit() && *c != b'0')
+        {
+            let e = err(
+                "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers",
+                start,
+                ErrorKind::SyntaxError,
+                false,
+            );
+            self.set_error(ScanError { at: start, ..e });
+            return;
+        }
+        let c = at(self.i);
+        if is_ident_char(c) {
+            let rest = &s[self.i..];
+            let keyword_follows =
+                [&b"and"[..], b"else", b"for", b"if", b"in", b"is", b"or", b"not"]
+                    .iter()
+                    .any(|k| rest.starts_with(k));
+            if !keyword_follows {
+                let e =
+                    err(format!("invalid {kind} literal"), start, ErrorKind::SyntaxError, false);
+                self.set_error(ScanError { at: start, ..e });
             }
         }
     }
@@ -330,11 +551,7 @@ impl Scanner<'_> {
         while j < offset && j < self.s.len() {
             match self.s[j] {
                 b'\n' => line += 1,
-                b'\r' => {
-                    if self.s.get(j + 1) != Some(&b'\n') {
-                        line += 1;
-                    }
-                }
+                b'\r' if self.s.get(j + 1) != Some(&b'\n') => line += 1,
                 _ => {}
             }
             j += 1;
@@ -351,16 +568,37 @@ impl Scanner<'_> {
         // f-string expression tracking: nesting of `{` replacement fields; inside one, bracket
         // depth and whether we are in the format spec.
         let mut fields: Vec<(usize, bool)> = Vec::new(); // (bracket depth, in_spec)
+        let mut fstring_error: Option<&'static str> = None;
+        // Deepest bracket nesting inside a replacement field (CPython: MAXLEVEL 200 there too).
+        let mut fmax = 0usize;
         while self.i < self.s.len() {
             let c = self.s[self.i];
             if c == quote {
-                if !triple {
-                    self.i += 1;
-                    return true;
-                }
-                if self.s.get(self.i + 1) == Some(&quote) && self.s.get(self.i + 2) == Some(&quote)
+                let close = if !triple {
+                    Some(1)
+                } else if self.s.get(self.i + 1) == Some(&quote)
+                    && self.s.get(self.i + 2) == Some(&quote)
                 {
-                    self.i += 3;
+                    Some(3)
+                } else {
+                    None
+                };
+                if let Some(n) = close {
+                    self.i += n;
+                    if fmax == MAX_LEVEL {
+                        let e =
+                            err("too many nested parentheses", start, ErrorKind::SyntaxError, true);
+                        self.set_error(e);
+                        return false;
+                    }
+                    if let Some(msg) = fstring_error {
+                        // CPython 3.11 reports it at the end of the string token.
+                        if self.out.reject.is_none() {
+                            let mut e = err(msg, self.i, ErrorKind::SyntaxError, false);
+                            e.at = start;
+                            self.out.reject = Some(e);
+                        }
+                    }
                     return true;
                 }
                 self.i += 1;
@@ -377,15 +615,21 @@ impl Scanner<'_> {
                 // Stop the scan: what follows would be tokenized differently.
                 return false;
             }
+            if fmax > MAX_LEVEL {
+                let e = err(
+                    "f-string: too many nested parenthesis",
+                    start,
+                    ErrorKind::SyntaxError,
+                    true,
+                );
+                self.set_error(e);
+                return false;
+            }
             let in_expr = fields.last().is_some_and(|&(_, spec)| !spec);
             if c == b'\\' {
                 if fstring && in_expr {
-                    self.set_error(err(
-                        "f-string expression part cannot include a backslash",
-                        start,
-                        ErrorKind::SyntaxError,
-                        false,
-                    ));
+                    fstring_error
+                        .get_or_insert("f-string expression part cannot include a backslash");
                 }
                 self.i += if self.s.get(self.i + 1) == Some(&b'\r')
                     && self.s.get(self.i + 2) == Some(&b'\n')
@@ -406,6 +650,7 @@ impl Scanner<'_> {
                         if in_expr {
                             if let Some(f) = fields.last_mut() {
                                 f.0 += 1;
+                                fmax = fmax.max(f.0);
                             }
                         } else {
                             fields.push((0, false));
@@ -428,6 +673,7 @@ impl Scanner<'_> {
                     b'(' | b'[' if in_expr => {
                         if let Some(f) = fields.last_mut() {
                             f.0 += 1;
+                            fmax = fmax.max(f.0);
                         }
                     }
                     b')' | b']' if in_expr => {
@@ -443,12 +689,7 @@ impl Scanner<'_> {
                         }
                     }
                     b'#' if in_expr => {
-                        self.set_error(err(
-                            "f-string expression part cannot include '#'",
-                            start,
-                            ErrorKind::SyntaxError,
-                            false,
-                        ));
+                        fstring_error.get_or_insert("f-string expression part cannot include '#'");
                     }
                     b'\'' | b'"' if in_expr => {
                         // A nested string of the other quote kind: skip it.
@@ -460,6 +701,11 @@ impl Scanner<'_> {
                         {
                             if matches!(self.s[self.i], b'\n' | b'\r') && !triple {
                                 break;
+                            }
+                            if self.s[self.i] == b'\\' {
+                                fstring_error.get_or_insert(
+                                    "f-string expression part cannot include a backslash",
+                                );
                             }
                             self.i += 1;
                         }
@@ -473,7 +719,7 @@ impl Scanner<'_> {
             }
             self.i += 1;
         }
-        let line = self.line_of(self.s.len());
+        let line = self.line_of(last_char(self.s));
         let msg = if triple {
             format!("unterminated triple-quoted string literal (detected at line {line})")
         } else {
@@ -481,6 +727,16 @@ impl Scanner<'_> {
         };
         self.set_error(err(msg, start, ErrorKind::SyntaxError, false));
         false
+    }
+}
+
+/// Offset of the last character, where CPython's tokenizer sits at the end of the input (the final
+/// newline belongs to the last line).
+pub(crate) fn last_char(s: &[u8]) -> usize {
+    match s.last() {
+        Some(b'\n') if s.len() >= 2 && s[s.len() - 2] == b'\r' => s.len() - 2,
+        Some(b'\n' | b'\r') => s.len() - 1,
+        _ => s.len(),
     }
 }
 

@@ -3,7 +3,7 @@
 //! targets, unparenthesised generator arguments next to other arguments, and a tree deeper than
 //! CPython's AST-construction recursion limit.
 
-use super::node::range_of;
+use super::node::{genexp_has_own_parens, range_of};
 use super::{syntax, ErrorKind};
 use syntax::Expr as E;
 use syntax::Stmt as S;
@@ -123,6 +123,20 @@ pub(crate) fn validate(m: &syntax::ModModule, src: &str) -> R {
     v.stmts(&m.body)
 }
 
+/// Whether text between tokens (whitespace, comments, punctuation) has a comma.
+fn has_comma_outside_comments(t: &[u8]) -> bool {
+    let mut in_comment = false;
+    for &c in t {
+        match c {
+            b'#' => in_comment = true,
+            b'\n' | b'\r' => in_comment = false,
+            b',' if !in_comment => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
 fn word_at(src: &[u8], at: usize, word: &[u8]) -> bool {
     src.get(at..at + word.len()) == Some(word)
         && !src
@@ -218,6 +232,11 @@ impl Validator<'_> {
         if starts_bad && range_of(left).start() == range_of(c).start() {
             return false;
         }
+        self.value_is_bitwise_or(value)
+    }
+
+    /// Whether a value starts with a `bitwise_or` (not `not`, `lambda`, `yield` or `*`).
+    fn value_is_bitwise_or(&self, value: &syntax::Expr) -> bool {
         let v = u32::from(range_of(value).start()) as usize;
         !(word_at(self.src, v, b"not")
             || word_at(self.src, v, b"lambda")
@@ -226,14 +245,27 @@ impl Validator<'_> {
     }
 
     fn assign(&mut self, a: &syntax::StmtAssign) -> R {
+        let Some(first_bad) = a.targets.iter().find_map(|t| invalid_target(t, Targets::Star))
+        else {
+            return Ok(());
+        };
         if a.targets.len() == 1 {
             let t0 = &a.targets[0];
             let cand = match t0 {
                 E::Tuple(t) if !self.paren_tuple(t0) => t.elts.last(),
                 other => Some(other),
             };
+            let in_tuple = !std::ptr::eq(cand.map_or(t0, |c| c), t0);
             if let Some(c) = cand {
-                if invalid_target(c, Targets::Star).is_some_and(|bad| std::ptr::eq(bad, c))
+                if in_tuple && matches!(c, E::Name(_)) && self.value_is_bitwise_or(&a.value) {
+                    return Err(invalid(
+                        "invalid syntax. Maybe you meant '==' or ':=' instead of '='?",
+                        range_of(c).start(),
+                    ));
+                }
+                let invalid_itself =
+                    invalid_target(c, Targets::Star).is_some_and(|bad| std::ptr::eq(bad, c));
+                if (invalid_itself || in_tuple)
                     && !matches!(c, E::Starred(_))
                     && self.maybe_eq(c, &a.value)
                 {
@@ -258,7 +290,7 @@ impl Validator<'_> {
                 return Err(target_error(bad, Targets::Star));
             }
         }
-        Ok(())
+        Err(target_error(first_bad, Targets::Star))
     }
 
     fn stmts(&mut self, body: &[syntax::Stmt]) -> R {
@@ -312,6 +344,20 @@ impl Validator<'_> {
             S::ClassDef(c) => {
                 self.type_params(&c.type_params, "invalid syntax")?;
                 self.exprs(&c.decorator_list)?;
+                for b in &c.bases {
+                    // `class C(x for x in y)`: a generator is no base list.
+                    if let E::GeneratorExp(g) = b {
+                        if !genexp_has_own_parens(self.src, g) {
+                            let mut j = u32::from(range_of(&g.elt).end()) as usize;
+                            while j < self.src.len()
+                                && matches!(self.src[j], b' ' | b'\t' | b'\n' | b'\r' | b')')
+                            {
+                                j += 1;
+                            }
+                            return Err(invalid("invalid syntax", j as u32));
+                        }
+                    }
+                }
                 self.exprs(&c.bases)?;
                 self.keywords(&c.keywords)?;
                 self.stmts(&c.body)?;
@@ -475,6 +521,24 @@ impl Validator<'_> {
     }
 
     fn arguments(&mut self, a: &syntax::Arguments) -> R {
+        // `def f(*, **k)`: rustpython accepts a bare `*` followed only by `**kwargs`.
+        if let (Some(kw), None, true) = (&a.kwarg, &a.vararg, a.kwonlyargs.is_empty()) {
+            let mut i = u32::from(kw.range.start()) as usize;
+            let mut stars = 0;
+            let mut first_star = i;
+            while i > 0
+                && matches!(self.src[i - 1], b' ' | b'\t' | b'\n' | b'\r' | b'\\' | b',' | b'*')
+            {
+                i -= 1;
+                if self.src[i] == b'*' {
+                    stars += 1;
+                    first_star = i;
+                }
+            }
+            if stars >= 3 {
+                return Err(invalid("named arguments must follow bare *", first_star as u32));
+            }
+        }
         self.enter(0)?;
         for x in a.posonlyargs.iter().chain(&a.args).chain(&a.kwonlyargs) {
             self.arg(&x.def)?;
@@ -561,10 +625,25 @@ impl Validator<'_> {
                 self.exprs(&c.comparators)?;
             }
             E::Call(c) => {
+                if let [E::GeneratorExp(g)] = c.args.as_slice() {
+                    // `f(x for x in y,)`: a trailing comma needs the generator parenthesised.
+                    let end = u32::from(c.range.end()) as usize;
+                    let tail =
+                        self.src.get(u32::from(g.range.end()) as usize..end.saturating_sub(1));
+                    if c.keywords.is_empty()
+                        && !genexp_has_own_parens(self.src, g)
+                        && tail.is_some_and(has_comma_outside_comments)
+                    {
+                        return Err(invalid(
+                            "Generator expression must be parenthesized",
+                            g.range.start(),
+                        ));
+                    }
+                }
                 if c.args.len() + c.keywords.len() > 1 {
                     for a in &c.args {
                         if let E::GeneratorExp(g) = a {
-                            if g.range.start() == range_of(&g.elt).start() {
+                            if !genexp_has_own_parens(self.src, g) {
                                 return Err(invalid(
                                     "Generator expression must be parenthesized",
                                     g.range.start(),
