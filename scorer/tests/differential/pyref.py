@@ -172,8 +172,11 @@ if __name__ == "__main__":
 '''
 
 
-def run(repo_dir, test_file, python="python3", show_output=False):
-    """Runs one test file against a copy of repo_dir; returns the list of records."""
+def run(repo_dir, test_file, python="python3", show_output=False, hash_seed="0"):
+    """Runs one test file against a copy of repo_dir; returns the list of records.
+
+    hash_seed exists for selfcheck.py, which checks that verdicts do not depend on it.
+    """
     tmp = tempfile.mkdtemp(prefix="refscore-pyref-")
     try:
         repo = os.path.join(tmp, "repo")
@@ -187,7 +190,7 @@ def run(repo_dir, test_file, python="python3", show_output=False):
             f.write(CHILD_SRC)
         out_path = os.path.join(tmp, "out.json")
         env = {"PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
-               "HOME": tmp, "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
+               "HOME": tmp, "LANG": "C.UTF-8", "PYTHONHASHSEED": hash_seed,
                "PYTHONDONTWRITEBYTECODE": "1"}
         proc = subprocess.run([python, "-s", "-B", runner, name, out_path], cwd=work, env=env,
                               stdin=subprocess.DEVNULL, capture_output=True, timeout=TIMEOUT)
