@@ -128,6 +128,16 @@ fn show<T: std::fmt::Debug>(v: &Option<T>) -> String {
     }
 }
 
+/// `status exc_type: message`, the whole verdict in one cell.
+fn verdict(r: &Record) -> String {
+    match (&r.exc_type, &r.message) {
+        (None, None) => r.status.clone(),
+        (t, m) => {
+            format!("{} {}: {}", r.status, t.as_deref().unwrap_or("-"), m.as_deref().unwrap_or("-"))
+        }
+    }
+}
+
 fn cut(s: &str, n: usize) -> String {
     if s.chars().count() <= n {
         s.to_string()
@@ -141,12 +151,23 @@ fn cut(s: &str, n: usize) -> String {
 /// Compares one file's verdicts; returns the number of methods whose five fields all agree.
 fn compare(file: &str, py: &[Record], rs: &[Record], mismatches: &mut Vec<Mismatch>) -> usize {
     let mut add = |id: &str, field: &'static str, python: String, rust: String| {
-        mismatches.push(Mismatch { file: file.to_string(), id: id.to_string(), field, python, rust });
+        mismatches.push(Mismatch {
+            file: file.to_string(),
+            id: id.to_string(),
+            field,
+            python,
+            rust,
+        });
     };
     let py_map: BTreeMap<&str, &Record> = py.iter().map(|r| (r.id.as_str(), r)).collect();
     let rs_map: BTreeMap<&str, &Record> = rs.iter().map(|r| (r.id.as_str(), r)).collect();
     if rs_map.len() != rs.len() {
-        add("-", "duplicate ids", String::new(), format!("{} records, {} ids", rs.len(), rs_map.len()));
+        add(
+            "-",
+            "duplicate ids",
+            String::new(),
+            format!("{} records, {} ids", rs.len(), rs_map.len()),
+        );
     }
     let mut matched = 0;
     for p in py {
@@ -156,7 +177,7 @@ fn compare(file: &str, py: &[Record], rs: &[Record], mismatches: &mut Vec<Mismat
         };
         let mut ok = true;
         if p.status != r.status {
-            add(&p.id, "status", p.status.clone(), r.status.clone());
+            add(&p.id, "status", verdict(p), verdict(r));
             ok = false;
         }
         if p.exc_type != r.exc_type {
@@ -260,7 +281,11 @@ fn interpreter_matches_cpython_on_the_differential_corpus() {
         mismatches.len()
     );
     if !mismatches.is_empty() {
-        let _ = writeln!(report, "{:<40} | {:<48} | {:<9} | {:<60} | rust", "file", "id", "field", "python");
+        let _ = writeln!(
+            report,
+            "{:<40} | {:<48} | {:<9} | {:<60} | rust",
+            "file", "id", "field", "python"
+        );
         for m in &mismatches {
             let _ = writeln!(
                 report,
@@ -271,6 +296,28 @@ fn interpreter_matches_cpython_on_the_differential_corpus() {
                 cut(&m.python, 200),
                 cut(&m.rust, 200)
             );
+        }
+        // Grouped view, so that one missing feature of the interpreter shows up as one line.
+        let mut groups: BTreeMap<String, usize> = BTreeMap::new();
+        for m in &mismatches {
+            let key = match m.field {
+                "status" | "exc_type" | "id" | "panic" | "pyref" | "run order" => {
+                    format!(
+                        "{}: python {} / rust {}",
+                        m.field,
+                        cut(&m.python, 60),
+                        cut(&m.rust, 100)
+                    )
+                }
+                _ => format!("{} differs", m.field),
+            };
+            *groups.entry(key).or_default() += 1;
+        }
+        let mut groups: Vec<(String, usize)> = groups.into_iter().collect();
+        groups.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        let _ = writeln!(report, "\nmismatches grouped:");
+        for (key, n) in groups {
+            let _ = writeln!(report, "{n:>5}  {key}");
         }
     }
     println!("{report}");
