@@ -172,7 +172,7 @@ fn compare(file: &str, py: &[Record], rs: &[Record], mismatches: &mut Vec<Mismat
     let mut matched = 0;
     for p in py {
         let Some(r) = rs_map.get(p.id.as_str()) else {
-            add(&p.id, "id", "present".into(), "missing".into());
+            add(&p.id, "id", verdict(p), "missing".into());
             continue;
         };
         let mut ok = true;
@@ -198,7 +198,7 @@ fn compare(file: &str, py: &[Record], rs: &[Record], mismatches: &mut Vec<Mismat
     }
     for r in rs {
         if !py_map.contains_key(r.id.as_str()) {
-            add(&r.id, "id", "missing".into(), "present".into());
+            add(&r.id, "id", "missing".into(), verdict(r));
         }
     }
     let py_order: Vec<&str> = py.iter().map(|r| r.id.as_str()).collect();
@@ -207,6 +207,32 @@ fn compare(file: &str, py: &[Record], rs: &[Record], mismatches: &mut Vec<Mismat
         add("-", "run order", py_order.join(" "), rs_order.join(" "));
     }
     matched
+}
+
+/// Stack for the interpreter thread: CPython allows 1000 nested Python calls, and unoptimised debug
+/// builds of a tree-walking interpreter use far more native stack per call than release builds.
+const INTERPRETER_STACK: usize = 1 << 30;
+
+/// Runs one test file in refscore's interpreter on a thread with a large stack; a panic is returned
+/// as its payload so that the other files still run.
+fn run_interpreter(
+    tree: &Tree,
+    name: &str,
+    source: &str,
+) -> Result<Vec<TestOutcome>, Box<dyn std::any::Any + Send>> {
+    std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .name(format!("interp {name}"))
+            .stack_size(INTERPRETER_STACK)
+            .spawn_scoped(scope, || {
+                catch_unwind(AssertUnwindSafe(|| {
+                    let mut scorer = Scorer::new(RunConfig::default());
+                    scorer.run_test_file(tree, name, source)
+                }))
+            })
+            .expect("spawn interpreter thread");
+        handle.join().unwrap_or_else(Err)
+    })
 }
 
 #[test]
@@ -247,10 +273,9 @@ fn interpreter_matches_cpython_on_the_differential_corpus() {
                 *per_status.entry(p.status.clone()).or_default() += 1;
             }
             n_methods += py.len();
-            let run = catch_unwind(AssertUnwindSafe(|| {
-                let mut scorer = Scorer::new(RunConfig::default());
-                scorer.run_test_file(&tree, &name, &source)
-            }));
+            // Printed first, so that a crash that cannot be caught (stack overflow) names its file.
+            eprintln!("differential: interpreting {label}");
+            let run = run_interpreter(&tree, &name, &source);
             let rs: Vec<Record> = match run {
                 Ok(outcomes) => outcomes.iter().map(Record::from).collect(),
                 Err(panic) => {
@@ -301,6 +326,7 @@ fn interpreter_matches_cpython_on_the_differential_corpus() {
         let mut groups: BTreeMap<String, usize> = BTreeMap::new();
         for m in &mismatches {
             let key = match m.field {
+                "id" if m.rust == "missing" => "id: missing in rust".to_string(),
                 "status" | "exc_type" | "id" | "panic" | "pyref" | "run order" => {
                     format!(
                         "{}: python {} / rust {}",
