@@ -35,14 +35,6 @@ class TestSkips(unittest.TestCase):
             self.assertTrue(False)
         self.skipTest("then skipped")
 
-    @unittest.expectedFailure
-    def test_expected_failure(self):
-        self.assertEqual(1, 2)
-
-    @unittest.expectedFailure
-    def test_unexpected_success(self):
-        self.assertEqual(1, 1)
-
 
 @unittest.skip("whole class skipped")
 class TestSkippedClass(unittest.TestCase):
