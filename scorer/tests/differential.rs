@@ -39,6 +39,14 @@ impl From<&TestOutcome> for Record {
     }
 }
 
+/// One test file of one case.
+struct Job {
+    label: String,
+    repo: PathBuf,
+    test_file: PathBuf,
+    name: String,
+}
+
 /// One difference between CPython and the interpreter.
 struct Mismatch {
     file: String,
@@ -237,65 +245,85 @@ fn run_interpreter(
 
 #[test]
 fn interpreter_matches_cpython_on_the_differential_corpus() {
-    let cases_dir = differential_dir().join("cases");
-    let mut mismatches = Vec::new();
-    let (mut n_files, mut n_methods, mut n_matched) = (0usize, 0usize, 0usize);
-    let mut per_status: BTreeMap<String, usize> = BTreeMap::new();
-    for case in sorted_entries(&cases_dir) {
+    // Every (case, test file), in a stable order.
+    let mut jobs: Vec<Job> = Vec::new();
+    for case in sorted_entries(&differential_dir().join("cases")) {
         if !case.is_dir() {
             continue;
         }
         let case_name = case.file_name().expect("case name").to_string_lossy().into_owned();
-        let repo = case.join("repo");
-        let tree = build_tree(&repo);
         for test_file in sorted_entries(&case.join("tests")) {
-            if test_file.extension().and_then(|e| e.to_str()) != Some("py") {
+            if test_file.extension().and_then(|e| e.to_str()) == Some("py") {
+                let name = test_file.file_name().expect("file name").to_string_lossy().into_owned();
+                jobs.push(Job {
+                    label: format!("{case_name}/{name}"),
+                    repo: case.join("repo"),
+                    test_file,
+                    name,
+                });
+            }
+        }
+    }
+
+    // CPython runs on a background thread while the interpreter works on the foreground one.
+    let py_jobs: Vec<(PathBuf, PathBuf)> =
+        jobs.iter().map(|j| (j.repo.clone(), j.test_file.clone())).collect();
+    let python = std::thread::spawn(move || {
+        py_jobs.iter().map(|(repo, test)| run_python(repo, test)).collect::<Vec<_>>()
+    });
+
+    let mut trees: BTreeMap<PathBuf, Tree> = BTreeMap::new();
+    let mut rust_runs = Vec::new();
+    for job in &jobs {
+        let tree = trees.entry(job.repo.clone()).or_insert_with(|| build_tree(&job.repo));
+        let source = std::fs::read_to_string(&job.test_file).expect("test file is UTF-8");
+        // Printed first, so that a crash that cannot be caught (stack overflow) names its file.
+        eprintln!("differential: interpreting {}", job.label);
+        rust_runs.push(run_interpreter(tree, &job.name, &source));
+    }
+    let python_runs = python.join().expect("python thread");
+
+    let mut mismatches = Vec::new();
+    let (n_files, mut n_methods, mut n_matched) = (jobs.len(), 0usize, 0usize);
+    let mut per_status: BTreeMap<String, usize> = BTreeMap::new();
+    for ((job, py), rs) in jobs.iter().zip(python_runs).zip(rust_runs) {
+        let label = job.label.clone();
+        let py = match py {
+            Ok(p) => p,
+            Err(e) => {
+                mismatches.push(Mismatch {
+                    file: label,
+                    id: "-".into(),
+                    field: "pyref",
+                    python: e,
+                    rust: String::new(),
+                });
                 continue;
             }
-            n_files += 1;
-            let name = test_file.file_name().expect("file name").to_string_lossy().into_owned();
-            let label = format!("{case_name}/{name}");
-            let source = std::fs::read_to_string(&test_file).expect("test file is UTF-8");
-            let py = match run_python(&repo, &test_file) {
-                Ok(p) => p,
-                Err(e) => {
-                    mismatches.push(Mismatch {
-                        file: label,
-                        id: "-".into(),
-                        field: "pyref",
-                        python: e,
-                        rust: String::new(),
-                    });
-                    continue;
-                }
-            };
-            for p in &py {
-                *per_status.entry(p.status.clone()).or_default() += 1;
-            }
-            n_methods += py.len();
-            // Printed first, so that a crash that cannot be caught (stack overflow) names its file.
-            eprintln!("differential: interpreting {label}");
-            let run = run_interpreter(&tree, &name, &source);
-            let rs: Vec<Record> = match run {
-                Ok(outcomes) => outcomes.iter().map(Record::from).collect(),
-                Err(panic) => {
-                    let msg = panic
-                        .downcast_ref::<String>()
-                        .cloned()
-                        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                        .unwrap_or_default();
-                    mismatches.push(Mismatch {
-                        file: label,
-                        id: "-".into(),
-                        field: "panic",
-                        python: format!("{} records", py.len()),
-                        rust: msg,
-                    });
-                    continue;
-                }
-            };
-            n_matched += compare(&label, &py, &rs, &mut mismatches);
+        };
+        for p in &py {
+            *per_status.entry(p.status.clone()).or_default() += 1;
         }
+        n_methods += py.len();
+        let rs: Vec<Record> = match rs {
+            Ok(outcomes) => outcomes.iter().map(Record::from).collect(),
+            Err(panic) => {
+                let msg = panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                mismatches.push(Mismatch {
+                    file: label,
+                    id: "-".into(),
+                    field: "panic",
+                    python: format!("{} records", py.len()),
+                    rust: msg,
+                });
+                continue;
+            }
+        };
+        n_matched += compare(&label, &py, &rs, &mut mismatches);
     }
 
     let mut report = String::new();
