@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks the differential corpus on its own, with CPython only (stdlib only).
 
-Usage: python3 selfcheck.py [-v]
+Usage: python3 selfcheck.py [-v] [--official PATH/TO/official-harness.py]
 
 For every cases/<case>/tests/*.py it runs pyref.py twice with PYTHONHASHSEED=0
 and once each with two other seeds, and checks that
@@ -12,6 +12,9 @@ and once each with two other seeds, and checks that
   * every record is well formed;
 then prints counts per status, per file and in total, and fails if the
 outcomes are not mixed (each of pass, fail, error at least 15% of methods).
+With --official, every file also runs under the runner embedded in the
+official-harness emulator (its RUNNER_SRC), and its records must equal
+pyref.py's: this checks our reference runner against the harness itself.
 Exit status 0 iff every check passed.
 """
 
@@ -19,7 +22,10 @@ import collections
 import concurrent.futures
 import json
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -38,6 +44,42 @@ def test_files():
                 yield case, os.path.join(cases, case, "repo"), os.path.join(tests, name)
 
 
+def run_official(harness_path, repo_dir, test_file):
+    """Runs test_file with the official harness's own runner; returns records like pyref's."""
+    namespace = {"__name__": "official_harness"}
+    with open(harness_path, encoding="utf-8") as f:
+        exec(compile(f.read(), harness_path, "exec"), namespace)
+    tmp = tempfile.mkdtemp(prefix="refscore-official-")
+    try:
+        repo = os.path.join(tmp, "repo")
+        shutil.copytree(repo_dir, repo, symlinks=True)
+        work = os.path.join(repo, pyref.EVAL_DIR)
+        os.makedirs(work)
+        name = os.path.basename(test_file)
+        shutil.copyfile(test_file, os.path.join(work, name))
+        runner = os.path.join(tmp, "rb_runner.py")
+        with open(runner, "w", encoding="utf-8") as f:
+            f.write(namespace["RUNNER_SRC"])
+        out = os.path.join(tmp, "out.jsonl")
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": tmp, "LANG": "C.UTF-8",
+               "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0"}
+        subprocess.run(["python3", "-s", runner, name, out, "0", "bfs"], cwd=work, env=env,
+                       stdin=subprocess.DEVNULL, capture_output=True, timeout=pyref.TIMEOUT, check=True)
+        records = []
+        with open(out, encoding="utf-8") as f:
+            for line in f:
+                rec = json.loads(line)
+                if rec.get("kind") == "test":
+                    records.append({"id": rec["name"], "status": rec["status"], "exc_type": rec["exc_type"],
+                                    "message": rec["message"], "line": rec["line"]})
+        return records
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+OFFICIAL = None
+
+
 def check_file(item):
     case, repo, test = item
     name = os.path.basename(test)
@@ -48,6 +90,10 @@ def check_file(item):
         if other != first:
             problems.append("records differ between PYTHONHASHSEED=0 and PYTHONHASHSEED=%s: %s"
                             % (seed, diff(first, other)))
+    if OFFICIAL:
+        official = run_official(OFFICIAL, repo, test)
+        if official != first:
+            problems.append("pyref.py differs from the official harness runner: %s" % diff(first, official))
     if not first:
         problems.append("no test methods")
     module_errors = [r for r in first if r["id"] == "<module>"]
@@ -77,7 +123,10 @@ def diff(a, b):
 
 
 def main(argv):
+    global OFFICIAL
     verbose = "-v" in argv
+    if "--official" in argv:
+        OFFICIAL = argv[argv.index("--official") + 1]
     items = list(test_files())
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         results = list(pool.map(check_file, items))
