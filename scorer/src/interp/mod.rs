@@ -1,1 +1,274 @@
 //! The interpreter for the Python subset the official tests use, with its standard-library shims.
+//!
+//! A tree-walking evaluator over the typed syntax tree of the test file ([`crate::python::syntax`]).
+//! Values are in [`value`]; statements and expressions in [`eval`]; builtin functions and the
+//! methods of builtin types in [`builtins`]; reprs and formatting in [`fmt`]; the `ast` module in
+//! [`astmod`]; `os`, `open`, `hashlib`, `json`, `sys` in [`osmod`]. Every statement, expression and
+//! loop iteration charges a step budget, Python calls are bounded by a recursion limit, collections
+//! by a size limit: a hostile test always terminates with an `error`.
+
+pub mod astmod;
+pub mod builtins;
+pub mod cpyhash;
+pub mod eval;
+pub mod exc;
+pub mod fmt;
+pub mod jsonmod;
+pub mod ops;
+pub mod osmod;
+pub mod value;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::python::{self, node::Node, LineIndex};
+use crate::tree::Tree;
+
+use value::*;
+pub use value::{Str, Value};
+
+/// A raised Python exception travelling up the Rust stack.
+pub struct PyErr<'a> {
+    /// The exception instance.
+    pub exc: Value<'a>,
+    /// Innermost line of the test file where it passed (CPython's traceback line).
+    pub line: Option<u32>,
+    /// Limits and unsupported constructs: cannot be caught by `except`.
+    pub fatal: bool,
+}
+
+pub type PyResult<'a, T> = Result<T, Box<PyErr<'a>>>;
+
+/// Limits of one run.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub step_budget: u64,
+    pub max_recursion: u32,
+    pub max_collection_len: usize,
+}
+
+/// Most parsed trees kept by a [`ParseCache`] before it starts over.
+pub const MAX_CACHED_TREES: usize = 4096;
+
+/// Parsed files shared across runs: identical contents are parsed once.
+#[derive(Default)]
+pub struct ParseCache {
+    pub trees: HashMap<(u64, usize, String), Result<Rc<Node>, python::SyntaxError>>,
+}
+
+/// Current subtest bookkeeping (set by the unittest runner).
+#[derive(Default)]
+pub struct TestRecord {
+    /// `(status, exc_type, message, line)` of each subtest, in order.
+    pub subtests: Vec<SubOutcome>,
+}
+
+#[derive(Clone, Debug)]
+pub struct SubOutcome {
+    pub status: crate::report::Status,
+    pub exc_type: Option<String>,
+    pub message: Option<String>,
+    pub line: Option<u32>,
+}
+
+pub struct Interp<'a> {
+    pub tree: &'a Tree,
+    pub test_file_name: String,
+    pub test_source: &'a str,
+    pub line_index: LineIndex,
+    pub globals: Rc<Scope<'a>>,
+    pub builtins: NameMap<Value<'a>>,
+    pub modules: NameMap<Value<'a>>,
+    pub exc_classes: NameMap<Rc<Class<'a>>>,
+    pub testcase_class: Option<Rc<Class<'a>>>,
+    pub steps: u64,
+    pub limits: Limits,
+    pub depth: u32,
+    pub cache: Rc<RefCell<ParseCache>>,
+    pub scope_infos: HashMap<usize, Rc<ScopeInfo>>,
+    /// Exceptions being handled (innermost last), for bare `raise`.
+    pub handling: Vec<Box<PyErr<'a>>>,
+    /// Shared field-less AST nodes (`Load()`, `Add()`...), as CPython shares them.
+    pub singletons: HashMap<&'static str, Value<'a>>,
+    pub record: TestRecord,
+    /// Qualified name of the running function (for generator reprs).
+    pub qualname_stack: Vec<Str>,
+    /// Values of string/bytes/int constants of the test source, by node address (no re-allocation).
+    pub const_cache: HashMap<usize, Value<'a>, value::FxBuild>,
+    /// Address of a local of the first interpreter frame: stack use is measured from it.
+    pub stack_base: usize,
+}
+
+/// Rust stack the interpreter may use below its entry point before Python code gets a RecursionError.
+/// Release builds need ~1-2 KiB per Python call (wasm32's default stack is 1 MiB); unoptimised builds
+/// need ~7 KiB and run in test threads of 2 MiB. Deep recursion must fail cleanly, never overflow.
+pub const STACK_LIMIT: usize = if cfg!(debug_assertions) { 1536 * 1024 } else { 768 * 1024 };
+
+impl<'a> Interp<'a> {
+    pub fn new(
+        tree: &'a Tree,
+        test_file_name: &str,
+        test_source: &'a str,
+        limits: Limits,
+        cache: Rc<RefCell<ParseCache>>,
+    ) -> Self {
+        let mut it = Interp {
+            tree,
+            test_file_name: test_file_name.to_string(),
+            test_source,
+            line_index: LineIndex::new(test_source),
+            globals: Scope::new(None),
+            builtins: NameMap::default(),
+            modules: NameMap::default(),
+            exc_classes: NameMap::default(),
+            testcase_class: None,
+            steps: 0,
+            limits,
+            depth: 0,
+            cache,
+            scope_infos: HashMap::new(),
+            handling: Vec::new(),
+            singletons: HashMap::new(),
+            record: TestRecord::default(),
+            qualname_stack: Vec::new(),
+            stack_base: 0,
+            const_cache: HashMap::default(),
+        };
+        it.mark_stack_base();
+        exc::install(&mut it);
+        builtins::install(&mut it);
+        it
+    }
+
+    /// Records the current stack position as the base for [`Interp::stack_exhausted`].
+    pub fn mark_stack_base(&mut self) {
+        let probe = 0u8;
+        self.stack_base = std::ptr::addr_of!(probe) as usize;
+    }
+
+    /// Bytes of Rust stack used since the base mark.
+    #[inline]
+    pub fn stack_used(&self) -> usize {
+        let probe = 0u8;
+        (std::ptr::addr_of!(probe) as usize).abs_diff(self.stack_base)
+    }
+
+    /// A RecursionError when Python recursion or the Rust stack is too deep.
+    #[inline]
+    pub fn check_depth(&self) -> PyResult<'a, ()> {
+        if self.depth >= self.limits.max_recursion || self.stack_used() > STACK_LIMIT {
+            return Err(self.err("RecursionError", "maximum recursion depth exceeded"));
+        }
+        Ok(())
+    }
+
+    /// 1-based line of a byte offset of the test source.
+    pub fn line_of(&self, offset: u32) -> u32 {
+        self.line_index.position(offset).0
+    }
+
+    /// Charges one step; fatal error when the budget is exhausted.
+    #[inline]
+    pub fn step(&mut self) -> PyResult<'a, ()> {
+        self.steps += 1;
+        if self.steps > self.limits.step_budget {
+            return Err(self.fatal(
+                "StepBudgetExceeded",
+                format!(
+                    "step budget of {} exhausted (the test may loop forever)",
+                    self.limits.step_budget
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Charges `n` steps at once (native work proportional to input size).
+    pub fn charge(&mut self, n: u64) -> PyResult<'a, ()> {
+        self.steps = self.steps.saturating_add(n);
+        if self.steps > self.limits.step_budget {
+            return Err(self.fatal(
+                "StepBudgetExceeded",
+                format!(
+                    "step budget of {} exhausted (the test may loop forever)",
+                    self.limits.step_budget
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn check_len(&self, n: usize) -> PyResult<'a, ()> {
+        if n > self.limits.max_collection_len {
+            return Err(self.err("MemoryError", ""));
+        }
+        Ok(())
+    }
+
+    /// A Python exception of builtin class `cls` with one string argument.
+    pub fn err(&self, cls: &str, msg: impl Into<String>) -> Box<PyErr<'a>> {
+        let msg: String = msg.into();
+        let args =
+            if msg.is_empty() && cls == "MemoryError" { vec![] } else { vec![Value::str(&msg)] };
+        self.err_args(cls, args, None)
+    }
+
+    pub fn err_args(
+        &self,
+        cls: &str,
+        args: Vec<Value<'a>>,
+        str_override: Option<String>,
+    ) -> Box<PyErr<'a>> {
+        let class = match self.exc_classes.get(cls) {
+            Some(c) => c.clone(),
+            None => {
+                self.exc_classes.get("Exception").cloned().unwrap_or_else(|| exc::bare_class(cls))
+            }
+        };
+        Box::new(PyErr {
+            exc: exc::new_instance(class, args, str_override),
+            line: None,
+            fatal: false,
+        })
+    }
+
+    /// An uncatchable error (limits, unsupported constructs, content missing from the bundle).
+    pub fn fatal(&self, kind: &str, msg: impl Into<String>) -> Box<PyErr<'a>> {
+        let mut e = self.err(kind, msg);
+        e.fatal = true;
+        e
+    }
+
+    pub fn unsupported(&self, what: impl Into<String>) -> Box<PyErr<'a>> {
+        self.fatal(
+            "UnsupportedConstruct",
+            format!("unsupported by refscore's interpreter: {}", what.into()),
+        )
+    }
+
+    /// Parses `source` for `ast.parse`, sharing results across runs of the same scorer.
+    pub fn parse_cached(
+        &mut self,
+        source: &str,
+        filename: &str,
+    ) -> Result<Rc<Node>, python::SyntaxError> {
+        let key = (value::hash_bytes(source.as_bytes()), source.len(), filename.to_string());
+        if let Some(r) = self.cache.borrow().trees.get(&key) {
+            return r.clone();
+        }
+        let r = python::parse_tree(source, filename).map(Rc::new);
+        let mut cache = self.cache.borrow_mut();
+        // Bounded: a long session scoring many submissions must not grow without limit.
+        if cache.trees.len() >= MAX_CACHED_TREES {
+            cache.trees.clear();
+        }
+        cache.trees.insert(key, r.clone());
+        r
+    }
+
+    /// Type name as `type(x).__name__` gives it.
+    pub fn type_name(&self, v: &Value<'a>) -> String {
+        fmt::type_name(v)
+    }
+}

@@ -12,14 +12,71 @@
 //! - `decode_source(bytes) -> Result<String, SyntaxError>`  (PEP 263 cookie / BOM, for `ast.parse(bytes)`)
 //! - `LineIndex::new(src)`, `LineIndex::position(byte_offset) -> (lineno, col_offset)`
 //! - `node::CLASSES`, `node::class(name)`: every `ast` class of 3.11 with base, `_fields`, `_attributes`.
+//!
+//! Added (also stable): `SyntaxError::kind` ([`ErrorKind`]: SyntaxError / IndentationError /
+//! TabError / RecursionError / MemoryError) and `SyntaxError::message()` (= `str(exc)`);
+//! `node::NodeClass::optional` (fields whose class default is `None`), `NodeClass::is_subclass_of`,
+//! `Node::get(field)`, `Node::attribute(name)`, `Node::children()` (`iter_child_nodes` order),
+//! `Field::as_*`, `node::dump(node, annotate_fields, include_attributes, indent)` (3.11 `ast.dump`;
+//! `indent` is the indent string, an int `n` means `n` spaces), `node::repr_constant` / `repr_str`
+//! (Python `repr`), `node::normalize_identifier` (PEP 3131 NFKC), `LineIndex::source()`.
+//!
+//! Pipeline ([`parse`] module): a CPython-tokenizer-style pre-scan ([`scan`]) enforces CPython's
+//! limits (200 nested brackets, 100 indentation levels, expression depth) before rustpython runs,
+//! so deep input can never overflow the stack; rustpython parses; [`validate`] rejects what 3.11
+//! rejects but rustpython accepts; errors are mapped to CPython's messages and positions.
+//! `ast.parse` accepts duplicate parameter / keyword names (a compile-time error in CPython):
+//! [`parse_tree`] renames them to same-length placeholders, parses, and restores the names in the
+//! tree; [`parse_module`] (compile's view) rejects them with CPython's compile message.
+//!
+//! Known differences: lone surrogate escapes (`"\udc80"`) become U+FFFD (a Rust `String` cannot hold
+//! them); the RecursionError threshold assumes the caller runs ~20 Python frames deep (CPython's
+//! limit depends on the live stack); the typed tree of [`parse_module`] keeps rustpython's positions
+//! and spelling (quirk fixes and NFKC apply to [`parse_tree`] only).
 
+mod classes;
+mod decode;
 pub mod node;
+mod parse;
+mod scan;
+mod validate;
 
 pub use rustpython_parser::ast as syntax;
 
+/// Which Python exception `ast.parse` raises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ErrorKind {
+    #[default]
+    SyntaxError,
+    /// Subclass of SyntaxError (`unexpected indent`, `expected an indented block ...`).
+    IndentationError,
+    /// Subclass of IndentationError (`inconsistent use of tabs and spaces in indentation`).
+    TabError,
+    /// `maximum recursion depth exceeded during ast construction` (too deep a tree).
+    RecursionError,
+    /// The 3.11 PEG parser's stack overflow (very deep unary chains); `str(exc)` is empty.
+    MemoryError,
+}
+
+impl ErrorKind {
+    /// The Python class name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::SyntaxError => "SyntaxError",
+            ErrorKind::IndentationError => "IndentationError",
+            ErrorKind::TabError => "TabError",
+            ErrorKind::RecursionError => "RecursionError",
+            ErrorKind::MemoryError => "MemoryError",
+        }
+    }
+}
+
 /// A SyntaxError as CPython 3.11 reports it (`msg (filename, line N)`).
+///
+/// `kind` says which exception class CPython raises; for RecursionError / MemoryError `str(exc)` is
+/// just `msg` (see [`SyntaxError::message`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{msg} ({filename}, line {lineno})")]
+#[error("{}", self.message())]
 pub struct SyntaxError {
     pub msg: String,
     pub filename: String,
@@ -28,6 +85,19 @@ pub struct SyntaxError {
     pub offset: u32,
     /// The offending source line, if known.
     pub text: Option<String>,
+    pub kind: ErrorKind,
+}
+
+impl SyntaxError {
+    /// `str(exc)` as CPython prints it.
+    pub fn message(&self) -> String {
+        match self.kind {
+            ErrorKind::RecursionError | ErrorKind::MemoryError => self.msg.clone(),
+            // Raised before tokenizing, without a location.
+            _ if self.msg == "source code string cannot contain null bytes" => self.msg.clone(),
+            _ => format!("{} ({}, line {})", self.msg, self.filename, self.lineno),
+        }
+    }
 }
 
 /// Maps UTF-8 byte offsets to CPython's 1-based line and 0-based byte column.
@@ -35,6 +105,8 @@ pub struct SyntaxError {
 #[derive(Debug, Clone)]
 pub struct LineIndex {
     starts: Vec<u32>,
+    /// The indexed text: a few CPython position quirks need to look at it.
+    src: std::sync::Arc<str>,
 }
 
 impl LineIndex {
@@ -55,7 +127,12 @@ impl LineIndex {
             }
             i += 1;
         }
-        LineIndex { starts }
+        LineIndex { starts, src: src.into() }
+    }
+
+    /// The indexed source text.
+    pub fn source(&self) -> &str {
+        &self.src
     }
 
     /// `(lineno, col_offset)` of a byte offset.
@@ -67,23 +144,21 @@ impl LineIndex {
 }
 
 /// Parses a module as CPython 3.11 would, returning the typed tree the interpreter runs.
+///
+/// This is `compile()`'s view: besides what `ast.parse` rejects, duplicate parameter names and
+/// repeated keyword arguments are SyntaxErrors here, as CPython's compiler reports them.
 pub fn parse_module(source: &str, filename: &str) -> Result<syntax::ModModule, SyntaxError> {
-    use rustpython_parser::Parse;
-    syntax::ModModule::parse(source, filename).map_err(|e| {
-        let offset = u32::from(e.offset);
-        let (lineno, col) = LineIndex::new(source).position(offset);
-        SyntaxError {
-            msg: "invalid syntax".to_string(),
-            filename: filename.to_string(),
-            lineno,
-            offset: col + 1,
-            text: source.lines().nth(lineno.saturating_sub(1) as usize).map(str::to_string),
-        }
-    })
+    parse::parse(source, filename, false).map(|p| p.module)
 }
 
-/// Parses a module into the CPython-shaped generic tree the `ast` shim exposes.
+/// Parses a module into the CPython-shaped generic tree the `ast` shim exposes (`ast.parse`).
 pub fn parse_tree(source: &str, filename: &str) -> Result<node::Node, SyntaxError> {
-    let module = parse_module(source, filename)?;
-    Ok(node::from_module(&module, &LineIndex::new(source)))
+    let p = parse::parse(source, filename, true)?;
+    Ok(node::from_module_renamed(&p.module, &LineIndex::new(source), &p.renames))
+}
+
+/// Decodes the bytes given to `ast.parse(bytes)`: UTF-8 BOM, PEP 263 coding cookie on line 1 or 2
+/// (utf-8, latin-1 / iso-8859-1 and aliases, ascii), UTF-8 by default.
+pub fn decode_source(bytes: &[u8]) -> Result<String, SyntaxError> {
+    decode::decode_source(bytes)
 }

@@ -1,1 +1,373 @@
-//! unittest discovery and running: per-method verdicts as CPython 3.11's `unittest` gives them.
+//! unittest discovery and running: per-method verdicts as CPython 3.11's `unittest` gives them under
+//! the official harness (module loaded as `refactorbench_official_test`, `loadTestsFromModule`, class
+//! fixtures, setUp/tearDown, subtests, the harness's status combination rules).
+
+pub mod case;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::interp::value::{ClassKind, Instance, NameMap, Value as V};
+use crate::interp::{Interp, Limits, ParseCache, PyErr, SubOutcome, Value};
+use crate::python::{self, syntax};
+use crate::report::{Status, TestOutcome};
+use crate::tree::Tree;
+
+/// Limits of one test-file run.
+#[derive(Debug, Clone, Copy)]
+pub struct RunConfig {
+    /// Steps (statements, expressions, loop iterations, native work units) per test file.
+    pub step_budget: u64,
+    /// Python call depth, as `sys.getrecursionlimit()`.
+    pub max_recursion: u32,
+    /// Largest list/str/dict a test may build.
+    pub max_collection_len: usize,
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        RunConfig { step_budget: 50_000_000, max_recursion: 1000, max_collection_len: 10_000_000 }
+    }
+}
+
+/// Runs unittest files; keeps a parse cache shared by all runs of this instance.
+pub struct Scorer {
+    config: RunConfig,
+    cache: Rc<RefCell<ParseCache>>,
+    modules: HashMap<(u64, usize), Result<Rc<syntax::ModModule>, python::SyntaxError>>,
+}
+
+impl Scorer {
+    pub fn new(config: RunConfig) -> Self {
+        Scorer {
+            config,
+            cache: Rc::new(RefCell::new(ParseCache::default())),
+            modules: HashMap::new(),
+        }
+    }
+
+    /// Number of distinct parsed trees held by the cache (for tests and diagnostics).
+    pub fn cached_trees(&self) -> usize {
+        self.cache.borrow().trees.len()
+    }
+
+    /// Runs one unittest file (name e.g. "rename-foo-test.py", source text) against `tree` with
+    /// cwd = `<root>/refactorbench_eval`.
+    pub fn run_test_file(
+        &mut self,
+        tree: &Tree,
+        test_file_name: &str,
+        test_source: &str,
+    ) -> Vec<TestOutcome> {
+        let key = (crate::interp::value::hash_bytes(test_source.as_bytes()), test_source.len());
+        let module = self
+            .modules
+            .entry(key)
+            .or_insert_with(|| python::parse_module(test_source, test_file_name).map(Rc::new))
+            .clone();
+        let module = match module {
+            Ok(m) => m,
+            Err(e) => {
+                return vec![TestOutcome {
+                    id: "<module>".into(),
+                    status: Status::Error,
+                    exc_type: Some(e.kind.name().into()),
+                    message: Some(e.to_string()),
+                    line: None,
+                }]
+            }
+        };
+        let limits = Limits {
+            step_budget: self.config.step_budget,
+            max_recursion: self.config.max_recursion,
+            max_collection_len: self.config.max_collection_len,
+        };
+        let mut it = Interp::new(tree, test_file_name, test_source, limits, self.cache.clone());
+        it.mark_stack_base();
+        run_module(&mut it, &module)
+    }
+}
+
+fn outcome_of<'a>(it: &mut Interp<'a>, id: &str, e: &PyErr<'a>) -> TestOutcome {
+    let (status, exc_type, message) = it.classify(e);
+    // A skip is reported with its reason only (the harness records no traceback for it).
+    let line = if status == Status::Skip { None } else { e.line };
+    TestOutcome {
+        id: id.to_string(),
+        status,
+        exc_type: Some(exc_type),
+        message: Some(message),
+        line,
+    }
+}
+
+fn run_module<'a>(it: &mut Interp<'a>, module: &'a syntax::ModModule) -> Vec<TestOutcome> {
+    if let Err(e) = it.exec_module(module) {
+        return vec![outcome_of(it, "<module>", &e)];
+    }
+    let Some(testcase) = it.testcase_class.clone() else {
+        return Vec::new();
+    };
+    // dir(module) order: sorted names.
+    let mut names: Vec<(String, Value<'a>)> =
+        it.globals.vars.borrow().iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
+    names.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut suites = Vec::new();
+    for (_, v) in names {
+        if let V::Class(c) = &v {
+            if c.is_subclass(&testcase) {
+                let methods = test_method_names(it, c);
+                suites.push((c.clone(), methods));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut prev: Option<Rc<crate::interp::value::Class<'a>>> = None;
+    let mut class_failed = false;
+    for (class, methods) in suites {
+        for m in methods {
+            let same = prev.as_ref().is_some_and(|p| Rc::ptr_eq(p, &class));
+            if !same {
+                if let Some(p) = prev.take() {
+                    tear_down_class(it, &p, &mut out);
+                }
+                prev = Some(class.clone());
+                class_failed = false;
+                if !class_skipped(&class) {
+                    if let Err(e) = call_class_fixture(it, &class, "setUpClass") {
+                        class_failed = true;
+                        let mut o = outcome_of(
+                            it,
+                            &format!("setUpClass (refactorbench_official_test.{})", class.qualname),
+                            &e,
+                        );
+                        if o.status != Status::Skip {
+                            o.status = Status::Error;
+                        }
+                        out.push(o);
+                    }
+                }
+            }
+            if class_failed {
+                continue;
+            }
+            out.push(run_one(it, &class, &m));
+        }
+    }
+    if let Some(p) = prev.take() {
+        tear_down_class(it, &p, &mut out);
+    }
+    out
+}
+
+fn class_skipped(class: &Rc<crate::interp::value::Class<'_>>) -> bool {
+    class.lookup("__unittest_skip__").is_some_and(|v| matches!(v, V::Bool(true)))
+}
+
+fn tear_down_class<'a>(
+    it: &mut Interp<'a>,
+    class: &Rc<crate::interp::value::Class<'a>>,
+    out: &mut Vec<TestOutcome>,
+) {
+    if class_skipped(class) {
+        return;
+    }
+    if let Err(e) = call_class_fixture(it, class, "tearDownClass") {
+        let mut o = outcome_of(
+            it,
+            &format!("tearDownClass (refactorbench_official_test.{})", class.qualname),
+            &e,
+        );
+        if o.status != Status::Skip {
+            o.status = Status::Error;
+        }
+        out.push(o);
+    }
+}
+
+fn call_class_fixture<'a>(
+    it: &mut Interp<'a>,
+    class: &Rc<crate::interp::value::Class<'a>>,
+    name: &str,
+) -> Result<(), Box<PyErr<'a>>> {
+    let f = it.getattr(&V::Class(class.clone()), name)?;
+    it.call(&f, vec![], vec![])?;
+    Ok(())
+}
+
+/// `TestLoader.getTestCaseNames`: names starting with `test` (inherited too), callable, sorted.
+fn test_method_names<'a>(
+    it: &mut Interp<'a>,
+    class: &Rc<crate::interp::value::Class<'a>>,
+) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for k in class.mro.borrow().iter() {
+        for (n, v) in k.dict.borrow().iter() {
+            if n.starts_with("test") {
+                let callable = match v {
+                    V::Func(_)
+                    | V::Builtin(_)
+                    | V::Class(_)
+                    | V::Method(_)
+                    | V::AstClass(_)
+                    | V::Type(_) => true,
+                    V::Native(nat) => matches!(
+                        &**nat,
+                        crate::interp::value::Native::ClassMethod(_)
+                            | crate::interp::value::Native::StaticMethod(_)
+                    ),
+                    V::Instance(i) => i.class.lookup("__call__").is_some(),
+                    _ => false,
+                };
+                // Only the first definition along the MRO counts (it shadows the others).
+                if !names.iter().any(|x| x == &**n) {
+                    if callable {
+                        names.push(n.to_string());
+                    } else {
+                        names.push(format!("\0{n}"));
+                    }
+                }
+            }
+        }
+    }
+    let _ = it;
+    let mut names: Vec<String> = names.into_iter().filter(|n| !n.starts_with('\0')).collect();
+    names.sort();
+    names
+}
+
+fn run_one<'a>(
+    it: &mut Interp<'a>,
+    class: &Rc<crate::interp::value::Class<'a>>,
+    method: &str,
+) -> TestOutcome {
+    let id = format!("{}.{}", class.name, method);
+    it.record.subtests.clear();
+    let inst = V::Instance(Rc::new(Instance {
+        class: class.clone(),
+        dict: RefCell::new(NameMap::default()),
+        exc: None,
+    }));
+    if let V::Instance(i) = &inst {
+        i.dict.borrow_mut().insert(Rc::from("_testMethodName"), V::str(method));
+    }
+    // @unittest.skip on the method or the class.
+    let skip_reason = match class.lookup(method) {
+        Some(V::Func(f))
+            if f.dict
+                .borrow()
+                .get("__unittest_skip__")
+                .is_some_and(|v| matches!(v, V::Bool(true))) =>
+        {
+            Some(f.dict.borrow().get("__unittest_skip_why__").map_or(String::new(), |v| match v {
+                V::Str(s) => s.to_string(),
+                _ => String::new(),
+            }))
+        }
+        _ => None,
+    }
+    .or_else(|| {
+        if class_skipped(class) {
+            Some(class.lookup("__unittest_skip_why__").map_or(String::new(), |v| match v {
+                V::Str(s) => s.to_string(),
+                _ => String::new(),
+            }))
+        } else {
+            None
+        }
+    });
+    if let Some(reason) = skip_reason {
+        return TestOutcome {
+            id,
+            status: Status::Skip,
+            exc_type: Some("SkipTest".into()),
+            message: Some(reason),
+            line: None,
+        };
+    }
+    let mut own: Option<TestOutcome> = None;
+    let mut success = true;
+    let record = |it: &mut Interp<'a>, e: Box<PyErr<'a>>, own: &mut Option<TestOutcome>| {
+        *own = Some(outcome_of(it, &id, &e));
+    };
+    match call_method(it, &inst, "setUp") {
+        Err(e) => {
+            success = false;
+            record(it, e, &mut own);
+        }
+        Ok(()) => {
+            if let Err(e) = call_method(it, &inst, method) {
+                success = false;
+                record(it, e, &mut own);
+            }
+            if let Err(e) = call_method(it, &inst, "tearDown") {
+                success = false;
+                record(it, e, &mut own);
+            }
+        }
+    }
+    let subs: Vec<SubOutcome> = std::mem::take(&mut it.record.subtests);
+    if subs.iter().any(|s| s.status != Status::Pass) {
+        success = false;
+    }
+    if success && own.is_none() {
+        own = Some(TestOutcome {
+            id: id.clone(),
+            status: Status::Pass,
+            exc_type: None,
+            message: None,
+            line: None,
+        });
+    }
+    let mut worst: Option<Status> = own.as_ref().map(|o| o.status);
+    for s in &subs {
+        if worst.is_none_or(|w| s.status.severity() > w.severity()) {
+            worst = Some(s.status);
+        }
+    }
+    let Some(worst) = worst else {
+        return TestOutcome {
+            id,
+            status: Status::Error,
+            exc_type: Some("HarnessNoOutcome".into()),
+            message: Some("no outcome reported".into()),
+            line: None,
+        };
+    };
+    if own.as_ref().map(|o| o.status) == Some(worst) {
+        return own.unwrap_or_else(|| TestOutcome {
+            id: id.clone(),
+            status: worst,
+            exc_type: None,
+            message: None,
+            line: None,
+        });
+    }
+    let s = subs.iter().find(|s| s.status == worst).cloned();
+    match s {
+        Some(s) => TestOutcome {
+            id,
+            status: worst,
+            exc_type: s.exc_type,
+            message: s.message,
+            line: s.line,
+        },
+        None => TestOutcome { id, status: worst, exc_type: None, message: None, line: None },
+    }
+}
+
+fn call_method<'a>(
+    it: &mut Interp<'a>,
+    inst: &Value<'a>,
+    name: &str,
+) -> Result<(), Box<PyErr<'a>>> {
+    let m = it.get_method(inst, name)?;
+    it.call_meth(m, vec![], vec![])?;
+    Ok(())
+}
+
+#[allow(dead_code)]
+fn is_user(kind: ClassKind) -> bool {
+    kind == ClassKind::User
+}

@@ -1,0 +1,986 @@
+//! The `ast` module as CPython 3.11 has it: node classes and their hierarchy, the deprecated aliases,
+//! `parse`, `walk` (breadth-first), `iter_child_nodes`, `iter_fields`, `dump`, `get_docstring`,
+//! `literal_eval`.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use crate::python::node::{self, Constant, Field, Node, NodeClass};
+use crate::python::syntax as pyast;
+
+use super::eval::Kwargs;
+use super::fmt::type_name;
+use super::value::*;
+use super::{Interp, PyResult, Value};
+
+/// `ast` attributes that exist in 3.11 but are not implemented here: using one is an `error` naming it.
+pub const KNOWN_UNSUPPORTED: &[&str] = &[
+    "unparse",
+    "NodeTransformer",
+    "copy_location",
+    "fix_missing_locations",
+    "increment_lineno",
+    "get_source_segment",
+    "main",
+    "PyCF_ONLY_AST",
+    "PyCF_TYPE_COMMENTS",
+    "PyCF_ALLOW_TOP_LEVEL_AWAIT",
+];
+
+const FUNCS: &[&str] =
+    &["parse", "walk", "iter_child_nodes", "iter_fields", "dump", "get_docstring", "literal_eval"];
+
+/// Fields whose ASDL type is optional (`?`): the class attribute is None in 3.11.
+fn is_optional(class: &NodeClass, field: &str) -> bool {
+    class.is_optional(field)
+}
+
+/// Name → class, built once (node::class is a linear scan).
+fn ast_class(name: &str) -> Option<&'static NodeClass> {
+    static TABLE: std::sync::OnceLock<std::collections::HashMap<&'static str, &'static NodeClass>> =
+        std::sync::OnceLock::new();
+    TABLE.get_or_init(|| node::CLASSES.iter().map(|c| (c.name, c)).collect()).get(name).copied()
+}
+
+/// `issubclass(a, b)` among AST classes.
+pub fn class_is_subclass(a: AstCls, b: AstCls) -> bool {
+    match (a, b) {
+        (AstCls::Alias(x), AstCls::Alias(y)) => x == y,
+        (AstCls::Alias(_), AstCls::Real(r)) => matches!(r.name, "Constant" | "expr" | "AST"),
+        (AstCls::Real(_), AstCls::Alias(_)) => false,
+        (AstCls::Real(x), AstCls::Real(y)) => real_subclass(x, y),
+    }
+}
+
+fn real_subclass(x: &'static NodeClass, y: &'static NodeClass) -> bool {
+    if std::ptr::eq(x, y) || y.name == "AST" {
+        return true;
+    }
+    // Concrete classes (those with fields or attributes) have no subclasses among parsed nodes.
+    if x.base == Some(y.name) {
+        return true;
+    }
+    if x.name == y.name {
+        return true;
+    }
+    let mut cur = x.base;
+    let mut guard = 0;
+    while let Some(b) = cur {
+        if b == y.name {
+            return true;
+        }
+        guard += 1;
+        if guard > 8 {
+            break;
+        }
+        cur = ast_class(b).and_then(|c| c.base);
+    }
+    false
+}
+
+/// `isinstance(v, cls)` for an AST class (aliases check the constant's type, as 3.11 does).
+pub fn node_isinstance(v: &Value<'_>, cls: AstCls) -> bool {
+    let Value::Node(n) = v else { return false };
+    match cls {
+        AstCls::Real(c) => real_subclass(n.class, c),
+        AstCls::Alias(a) => {
+            if n.class.name != "Constant" {
+                return false;
+            }
+            let val = n.vals.borrow().first().cloned().flatten();
+            matches!(
+                (a, val),
+                (AstAlias::Str, Some(Value::Str(_)))
+                    | (AstAlias::Num, Some(Value::Int(_) | Value::Big(_) | Value::Float(_)))
+                    | (AstAlias::Bytes, Some(Value::Bytes(_)))
+                    | (AstAlias::NameConstant, Some(Value::None | Value::Bool(_)))
+                    | (AstAlias::Ellipsis, Some(Value::Ellipsis))
+            )
+        }
+    }
+}
+
+/// The docstring of a function body (for `__doc__`).
+pub fn docstring_of_body(body: &[pyast::Stmt]) -> Option<String> {
+    if let Some(pyast::Stmt::Expr(e)) = body.first() {
+        if let pyast::Expr::Constant(c) = &*e.value {
+            if let pyast::Constant::Str(s) = &c.value {
+                return Some(s.clone());
+            }
+        }
+    }
+    None
+}
+
+/// `inspect.cleandoc`.
+pub fn cleandoc(doc: &str) -> String {
+    let expanded = doc.replace('\t', "        ");
+    let lines: Vec<&str> = expanded.split('\n').collect();
+    let mut margin = usize::MAX;
+    for l in lines.iter().skip(1) {
+        let content = l.trim_start_matches(' ').len();
+        if content > 0 {
+            margin = margin.min(l.len() - content);
+        }
+    }
+    let mut out: Vec<String> = Vec::new();
+    out.push(lines.first().map_or(String::new(), |l| l.trim_start_matches(' ').to_string()));
+    for l in lines.iter().skip(1) {
+        if margin < usize::MAX {
+            out.push(l.get(margin.min(l.len())..).unwrap_or("").to_string());
+        } else {
+            out.push((*l).to_string());
+        }
+    }
+    while out.last().is_some_and(|l| l.is_empty()) {
+        out.pop();
+    }
+    while out.first().is_some_and(|l| l.is_empty()) {
+        out.remove(0);
+    }
+    out.join("\n")
+}
+
+impl<'a> Interp<'a> {
+    pub fn make_ast_module(&mut self) -> Value<'a> {
+        let mut entries: Vec<(&str, Value<'a>)> = Vec::new();
+        for c in node::CLASSES {
+            entries.push((c.name, Value::AstClass(AstCls::Real(c))));
+        }
+        for a in [
+            AstAlias::Str,
+            AstAlias::Num,
+            AstAlias::Bytes,
+            AstAlias::NameConstant,
+            AstAlias::Ellipsis,
+        ] {
+            entries.push((a.name(), Value::AstClass(AstCls::Alias(a))));
+        }
+        entries.push(("NodeVisitor", Value::Class(self.node_visitor_class())));
+        for f in FUNCS {
+            let name: &'static str = match *f {
+                "parse" => "ast.parse",
+                "walk" => "ast.walk",
+                "iter_child_nodes" => "ast.iter_child_nodes",
+                "iter_fields" => "ast.iter_fields",
+                "dump" => "ast.dump",
+                "get_docstring" => "ast.get_docstring",
+                _ => "ast.literal_eval",
+            };
+            entries.push((f, Self::builtin_fn(name)));
+        }
+        self.new_module("ast", entries)
+    }
+
+    fn node_visitor_class(&mut self) -> Rc<Class<'a>> {
+        let mut dict = NameMap::default();
+        for (m, full) in [
+            ("visit", "NodeVisitor.visit"),
+            ("generic_visit", "NodeVisitor.generic_visit"),
+            ("visit_Constant", "NodeVisitor.visit_Constant"),
+        ] {
+            dict.insert(Rc::from(m), Value::Builtin(Rc::new(Builtin { name: full, this: None })));
+        }
+        let c = Rc::new(Class {
+            name: Rc::from("NodeVisitor"),
+            qualname: Rc::from("NodeVisitor"),
+            module: Rc::from("ast"),
+            bases: vec![],
+            mro: RefCell::new(vec![]),
+            dict: RefCell::new(dict),
+            kind: ClassKind::Native,
+        });
+        c.mro.borrow_mut().push(c.clone());
+        c
+    }
+
+    /// `ast.NodeVisitor.visit` / `generic_visit` / `visit_Constant` (each counts as a Python frame).
+    pub fn node_visitor_method(
+        &mut self,
+        name: &str,
+        this: Value<'a>,
+        args: Vec<Value<'a>>,
+    ) -> PyResult<'a, Value<'a>> {
+        let node = args.into_iter().next().unwrap_or(Value::None);
+        self.check_depth()?;
+        self.depth += 1;
+        let r = self.node_visitor_inner(name, &this, node);
+        self.depth -= 1;
+        r
+    }
+
+    fn node_visitor_inner(
+        &mut self,
+        name: &str,
+        this: &Value<'a>,
+        node: Value<'a>,
+    ) -> PyResult<'a, Value<'a>> {
+        match name {
+            "visit" => {
+                let cname = match &node {
+                    Value::Node(n) => n.class.name.to_string(),
+                    other => type_name(other),
+                };
+                let m = match self.get_method(this, &format!("visit_{cname}")) {
+                    Ok(m) => m,
+                    Err(e) if !e.fatal && self.is_exc(&e, "AttributeError") => {
+                        self.get_method(this, "generic_visit")?
+                    }
+                    Err(e) => return Err(e),
+                };
+                self.call_meth(m, vec![node], vec![])
+            }
+            "generic_visit" => {
+                let Value::Node(n) = &node else {
+                    return Err(self.err(
+                        "AttributeError",
+                        format!("'{}' object has no attribute '_fields'", type_name(&node)),
+                    ));
+                };
+                let vals: Vec<Value<'a>> =
+                    n.vals.borrow().iter().take(n.class.fields.len()).flatten().cloned().collect();
+                for v in vals {
+                    match &v {
+                        Value::List(l) => {
+                            let items = l.borrow().clone();
+                            for it in items {
+                                if let Value::Node(_) = it {
+                                    let m = self.get_method(this, "visit")?;
+                                    self.call_meth(m, vec![it], vec![])?;
+                                }
+                            }
+                        }
+                        Value::Node(_) => {
+                            let m = self.get_method(this, "visit")?;
+                            self.call_meth(m, vec![v.clone()], vec![])?;
+                        }
+                        _ => {}
+                    }
+                }
+                Ok(Value::None)
+            }
+            _ => {
+                // visit_Constant: the deprecated visit_Str/visit_Num/... hooks still fire in 3.11.
+                let value = self.getattr(&node, "value")?;
+                let tn = match value {
+                    Value::Bool(_) | Value::None => Some("NameConstant"),
+                    Value::Int(_) | Value::Big(_) | Value::Float(_) => Some("Num"),
+                    Value::Str(_) => Some("Str"),
+                    Value::Bytes(_) => Some("Bytes"),
+                    Value::Ellipsis => Some("Ellipsis"),
+                    _ => None,
+                };
+                if let Some(tn) = tn {
+                    if let Ok(m) = self.getattr(this, &format!("visit_{tn}")) {
+                        return self.call(&m, vec![node], vec![]);
+                    }
+                }
+                let m = self.get_method(this, "generic_visit")?;
+                self.call_meth(m, vec![node], vec![])
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ conversion
+
+    pub fn node_to_value(&mut self, n: &Node) -> Value<'a> {
+        let class = n.class;
+        if class.fields.is_empty() && class.attributes.is_empty() {
+            if let Some(v) = self.singletons.get(class.name) {
+                return v.clone();
+            }
+            let v = Value::Node(Rc::new(NodeObj {
+                class,
+                vals: RefCell::new(Vec::new()),
+                extra: RefCell::new(Vec::new()),
+            }));
+            self.singletons.insert(class.name, v.clone());
+            return v;
+        }
+        let mut vals = Vec::with_capacity(class.fields.len() + class.attributes.len());
+        for f in &n.fields {
+            vals.push(Some(self.field_to_value(f)));
+        }
+        while vals.len() < class.fields.len() {
+            vals.push(None);
+        }
+        for a in class.attributes {
+            vals.push(n.loc.map(|l| {
+                Value::Int(i64::from(match *a {
+                    "lineno" => l.lineno,
+                    "col_offset" => l.col_offset,
+                    "end_lineno" => l.end_lineno,
+                    _ => l.end_col_offset,
+                }))
+            }));
+        }
+        Value::Node(Rc::new(NodeObj {
+            class,
+            vals: RefCell::new(vals),
+            extra: RefCell::new(Vec::new()),
+        }))
+    }
+
+    fn field_to_value(&mut self, f: &Field) -> Value<'a> {
+        match f {
+            Field::None => Value::None,
+            Field::Node(n) => self.node_to_value(n),
+            Field::List(items) => {
+                Value::list(items.iter().map(|x| self.field_to_value(x)).collect())
+            }
+            Field::Str(s) => Value::Str(Rc::from(s.as_str())),
+            Field::Int(i) => Value::Int(*i),
+            Field::Const(c) => const_to_value(c),
+        }
+    }
+
+    // ------------------------------------------------------------------ attributes
+
+    pub fn node_getattr(
+        &mut self,
+        v: &Value<'a>,
+        n: &Rc<NodeObj<'a>>,
+        name: &str,
+    ) -> PyResult<'a, Value<'a>> {
+        let class = n.class;
+        if let Some(i) = class.fields.iter().position(|f| *f == name) {
+            if let Some(Some(x)) = n.vals.borrow().get(i) {
+                return Ok(x.clone());
+            }
+            if is_optional(class, name) {
+                return Ok(Value::None);
+            }
+        } else if let Some(i) = class.attributes.iter().position(|f| *f == name) {
+            if let Some(Some(x)) = n.vals.borrow().get(class.fields.len() + i) {
+                return Ok(x.clone());
+            }
+            if is_optional(class, name) {
+                return Ok(Value::None);
+            }
+        }
+        if let Some((_, x)) = n.extra.borrow().iter().find(|(k, _)| &**k == name) {
+            return Ok(x.clone());
+        }
+        match name {
+            "s" | "n" if class.name == "Constant" => {
+                return Ok(n.vals.borrow().first().cloned().flatten().unwrap_or(Value::None));
+            }
+            "__class__" => return Ok(Value::AstClass(AstCls::Real(class))),
+            "_fields" => {
+                return Ok(Value::tuple(class.fields.iter().map(|f| Value::str(f)).collect()))
+            }
+            "_attributes" => {
+                return Ok(Value::tuple(class.attributes.iter().map(|f| Value::str(f)).collect()))
+            }
+            "__module__" => return Ok(Value::str("ast")),
+            "__dict__" => {
+                let d = Rc::new(RefCell::new(PyDict::new()));
+                let pairs: Vec<(Str, Value<'a>)> = class
+                    .fields
+                    .iter()
+                    .chain(class.attributes.iter())
+                    .zip(n.vals.borrow().iter())
+                    .filter_map(|(k, v)| v.clone().map(|v| (Rc::from(*k), v)))
+                    .chain(n.extra.borrow().iter().cloned())
+                    .collect();
+                for (k, x) in pairs {
+                    self.dict_set(&d, Value::Str(k), x)?;
+                }
+                return Ok(Value::Dict(d));
+            }
+            _ => {}
+        }
+        let _ = v;
+        let mut e = self
+            .err("AttributeError", format!("'{}' object has no attribute '{name}'", class.name));
+        e.line = None;
+        Err(e)
+    }
+
+    pub fn node_setattr(&mut self, n: &Rc<NodeObj<'a>>, name: &str, v: Value<'a>) {
+        let class = n.class;
+        let idx = class.fields.iter().position(|f| *f == name).or_else(|| {
+            class.attributes.iter().position(|f| *f == name).map(|i| i + class.fields.len())
+        });
+        if let Some(i) = idx {
+            let mut vals = n.vals.borrow_mut();
+            while vals.len() <= i {
+                vals.push(None);
+            }
+            vals[i] = Some(v);
+            return;
+        }
+        let mut extra = n.extra.borrow_mut();
+        if let Some(slot) = extra.iter_mut().find(|(k, _)| &**k == name) {
+            slot.1 = v;
+        } else {
+            extra.push((Rc::from(name), v));
+        }
+    }
+
+    pub fn node_delattr(&mut self, n: &Rc<NodeObj<'a>>, name: &str) -> bool {
+        let class = n.class;
+        let idx = class.fields.iter().position(|f| *f == name).or_else(|| {
+            class.attributes.iter().position(|f| *f == name).map(|i| i + class.fields.len())
+        });
+        if let Some(i) = idx {
+            return n.vals.borrow_mut().get_mut(i).and_then(Option::take).is_some();
+        }
+        let mut extra = n.extra.borrow_mut();
+        let before = extra.len();
+        extra.retain(|(k, _)| &**k != name);
+        extra.len() != before
+    }
+
+    pub fn astclass_getattr(&mut self, c: AstCls, name: &str) -> PyResult<'a, Value<'a>> {
+        match (c, name) {
+            (_, "__name__" | "__qualname__") => Ok(Value::str(c.name())),
+            (_, "__module__") => Ok(Value::str("ast")),
+            (AstCls::Real(r), "_fields") => {
+                Ok(Value::tuple(r.fields.iter().map(|f| Value::str(f)).collect()))
+            }
+            (AstCls::Real(r), "_attributes") => {
+                Ok(Value::tuple(r.attributes.iter().map(|f| Value::str(f)).collect()))
+            }
+            (AstCls::Alias(AstAlias::Str), "_fields") => Ok(Value::tuple(vec![Value::str("s")])),
+            (AstCls::Alias(AstAlias::Num), "_fields") => Ok(Value::tuple(vec![Value::str("n")])),
+            (AstCls::Alias(AstAlias::Bytes), "_fields") => Ok(Value::tuple(vec![Value::str("s")])),
+            (AstCls::Alias(AstAlias::NameConstant), "_fields") => {
+                Ok(Value::tuple(vec![Value::str("value"), Value::str("kind")]))
+            }
+            (AstCls::Alias(AstAlias::Ellipsis), "_fields") => Ok(Value::tuple(vec![])),
+            (AstCls::Real(r), "__bases__") => Ok(Value::tuple(
+                r.base
+                    .and_then(ast_class)
+                    .map(|b| Value::AstClass(AstCls::Real(b)))
+                    .into_iter()
+                    .collect(),
+            )),
+            (AstCls::Real(r), "__mro__") => {
+                let mut out = vec![Value::AstClass(AstCls::Real(r))];
+                let mut cur = r.base;
+                while let Some(b) = cur.and_then(ast_class) {
+                    out.push(Value::AstClass(AstCls::Real(b)));
+                    cur = b.base;
+                }
+                out.push(Value::Type(BType::Object));
+                Ok(Value::tuple(out))
+            }
+            (AstCls::Real(r), f)
+                if is_optional(r, f) && (r.fields.contains(&f) || r.attributes.contains(&f)) =>
+            {
+                Ok(Value::None)
+            }
+            _ => {
+                let mut e = self.err(
+                    "AttributeError",
+                    format!("type object '{}' has no attribute '{name}'", c.name()),
+                );
+                e.line = None;
+                Err(e)
+            }
+        }
+    }
+
+    /// `ast.X(...)` constructor.
+    pub fn make_node(
+        &mut self,
+        c: AstCls,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, Value<'a>> {
+        let class = match c {
+            AstCls::Real(r) => r,
+            AstCls::Alias(_) => match ast_class("Constant") {
+                Some(k) => k,
+                None => return Err(self.unsupported("ast.Constant")),
+            },
+        };
+        if let AstCls::Alias(_) = c {
+            let val = args.into_iter().next().or_else(|| {
+                kwargs
+                    .iter()
+                    .find(|(k, _)| matches!(&**k, "s" | "n" | "value"))
+                    .map(|(_, v)| v.clone())
+            });
+            let n = Rc::new(NodeObj {
+                class,
+                vals: RefCell::new(vec![None; class.fields.len() + class.attributes.len()]),
+                extra: RefCell::new(Vec::new()),
+            });
+            if let Some(v) = val {
+                self.node_setattr(&n, "value", v);
+            }
+            self.node_setattr(&n, "kind", Value::None);
+            return Ok(Value::Node(n));
+        }
+        if args.len() > class.fields.len() {
+            return Err(self.err(
+                "TypeError",
+                format!(
+                    "{} constructor takes at most {} positional argument{}",
+                    class.name,
+                    class.fields.len(),
+                    if class.fields.len() == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+        let n = Rc::new(NodeObj {
+            class,
+            vals: RefCell::new(vec![None; class.fields.len() + class.attributes.len()]),
+            extra: RefCell::new(Vec::new()),
+        });
+        for (i, a) in args.into_iter().enumerate() {
+            n.vals.borrow_mut()[i] = Some(a);
+        }
+        for (k, v) in kwargs {
+            self.node_setattr(&n, &k, v);
+        }
+        Ok(Value::Node(n))
+    }
+
+    /// Appends the direct AST children of a node to `out` (the `ast.walk` step).
+    pub fn child_nodes_into(
+        &mut self,
+        v: &Value<'a>,
+        out: &mut std::collections::VecDeque<Value<'a>>,
+    ) -> PyResult<'a, ()> {
+        let Value::Node(n) = v else {
+            let mut e = self.err(
+                "AttributeError",
+                format!("'{}' object has no attribute '_fields'", type_name(v)),
+            );
+            e.line = None;
+            return Err(e);
+        };
+        let vals = n.vals.borrow();
+        for x in vals.iter().take(n.class.fields.len()).flatten() {
+            match x {
+                Value::Node(_) => out.push_back(x.clone()),
+                Value::List(l) => {
+                    for it in l.borrow().iter() {
+                        if let Value::Node(_) = it {
+                            out.push_back(it.clone());
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The direct AST children of a node, in `_fields` order (list fields in list order).
+    pub fn child_nodes(&mut self, v: &Value<'a>) -> PyResult<'a, Vec<Value<'a>>> {
+        let Value::Node(n) = v else {
+            let mut e = self.err(
+                "AttributeError",
+                format!("'{}' object has no attribute '_fields'", type_name(v)),
+            );
+            e.line = None;
+            return Err(e);
+        };
+        let mut out = Vec::new();
+        let vals = n.vals.borrow();
+        for x in vals.iter().take(n.class.fields.len()).flatten() {
+            match x {
+                Value::Node(_) => out.push(x.clone()),
+                Value::List(l) => {
+                    for it in l.borrow().iter() {
+                        if let Value::Node(_) = it {
+                            out.push(it.clone());
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(out)
+    }
+
+    // ------------------------------------------------------------------ functions
+
+    pub fn ast_function(
+        &mut self,
+        name: &str,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, Value<'a>> {
+        let get = |i: usize, k: &str| -> Option<Value<'a>> {
+            kwargs
+                .iter()
+                .find(|(n, _)| &**n == k)
+                .map(|(_, v)| v.clone())
+                .or_else(|| args.get(i).cloned())
+        };
+        match name {
+            "parse" => {
+                let src = get(0, "source").unwrap_or(Value::None);
+                let filename = match get(1, "filename") {
+                    Some(Value::Str(s)) => s.to_string(),
+                    Some(other) => self.str_of(&other)?,
+                    None => "<unknown>".to_string(),
+                };
+                if let Some(Value::Str(m)) = get(2, "mode") {
+                    if &*m != "exec" {
+                        return Err(self
+                            .unsupported(format!("ast.parse(mode={})", super::fmt::str_repr(&m))));
+                    }
+                }
+                if let Some(tc) = get(3, "type_comments") {
+                    if self.truthy(&tc)? {
+                        return Err(self.unsupported("ast.parse(type_comments=True)"));
+                    }
+                }
+                let text: Str = match &src {
+                    Value::Str(s) => s.clone(),
+                    Value::Bytes(b) => match std::str::from_utf8(b) {
+                        Ok(s) => Rc::from(s),
+                        Err(_) => return Err(self.unsupported("ast.parse of non-UTF-8 bytes")),
+                    },
+                    Value::Node(_) => return Ok(src.clone()),
+                    other => {
+                        return Err(self.err(
+                            "TypeError",
+                            format!(
+                                "compile() arg 1 must be a string, bytes or AST object, not {}",
+                                type_name(other)
+                            ),
+                        ))
+                    }
+                };
+                if text.contains('\0') {
+                    return Err(
+                        self.err("SyntaxError", "source code string cannot contain null bytes")
+                    );
+                }
+                self.charge((text.len() / 16) as u64)?;
+                match self.parse_cached(&text, &filename) {
+                    Ok(tree) => {
+                        self.charge(8)?;
+                        Ok(self.node_to_value(&tree))
+                    }
+                    Err(e) => {
+                        let msg = e.to_string();
+                        let details = Value::tuple(vec![
+                            Value::Str(Rc::from(e.filename.as_str())),
+                            Value::Int(i64::from(e.lineno)),
+                            Value::Int(i64::from(e.offset)),
+                            e.text.as_deref().map_or(Value::None, Value::str),
+                        ]);
+                        let cls = e.kind.name();
+                        let args = if matches!(cls, "SyntaxError" | "IndentationError" | "TabError")
+                        {
+                            vec![Value::Str(Rc::from(e.msg.as_str())), details]
+                        } else if e.msg.is_empty() {
+                            vec![]
+                        } else {
+                            vec![Value::Str(Rc::from(e.msg.as_str()))]
+                        };
+                        let err = self.err_args(cls, args, Some(msg));
+                        if let Value::Instance(i) = &err.exc {
+                            let mut d = i.dict.borrow_mut();
+                            d.insert(Rc::from("msg"), Value::Str(Rc::from(e.msg.as_str())));
+                            d.insert(Rc::from("lineno"), Value::Int(i64::from(e.lineno)));
+                            d.insert(Rc::from("offset"), Value::Int(i64::from(e.offset)));
+                            d.insert(
+                                Rc::from("filename"),
+                                Value::Str(Rc::from(e.filename.as_str())),
+                            );
+                            d.insert(
+                                Rc::from("text"),
+                                e.text.as_deref().map_or(Value::None, Value::str),
+                            );
+                        }
+                        Err(err)
+                    }
+                }
+            }
+            "walk" => {
+                let n = get(0, "node").unwrap_or(Value::None);
+                let mut q = VecDeque::new();
+                q.push_back(n);
+                Ok(Value::iter(PyIter::Walk(q)))
+            }
+            "iter_child_nodes" => {
+                let n = get(0, "node").unwrap_or(Value::None);
+                let kids = self.child_nodes(&n)?;
+                Ok(Value::iter(PyIter::Owned { items: kids.into_iter() }))
+            }
+            "iter_fields" => {
+                let n = get(0, "node").unwrap_or(Value::None);
+                let Value::Node(nd) = &n else {
+                    return Err(self.err(
+                        "AttributeError",
+                        format!("'{}' object has no attribute '_fields'", type_name(&n)),
+                    ));
+                };
+                let mut out = Vec::new();
+                for (i, f) in nd.class.fields.iter().enumerate() {
+                    if let Some(Some(x)) = nd.vals.borrow().get(i) {
+                        out.push(Value::tuple(vec![Value::str(f), x.clone()]));
+                    }
+                }
+                Ok(Value::iter(PyIter::Owned { items: out.into_iter() }))
+            }
+            "dump" => {
+                let n = get(0, "node").unwrap_or(Value::None);
+                let annotate = match get(1, "annotate_fields") {
+                    Some(v) => self.truthy(&v)?,
+                    None => true,
+                };
+                let include_attrs = match get(2, "include_attributes") {
+                    Some(v) => self.truthy(&v)?,
+                    None => false,
+                };
+                let indent =
+                    match kwargs.iter().find(|(k, _)| &**k == "indent").map(|(_, v)| v.clone()) {
+                        None | Some(Value::None) => None,
+                        Some(Value::Int(i)) => Some(" ".repeat(i.max(0) as usize)),
+                        Some(Value::Str(s)) => Some(s.to_string()),
+                        Some(_) => None,
+                    };
+                if !matches!(n, Value::Node(_)) {
+                    return Err(self.err(
+                        "TypeError",
+                        format!("expected AST, got {}", super::fmt::type_name(&n)),
+                    ));
+                }
+                let (s, _) = self.dump(&n, 0, annotate, include_attrs, indent.as_deref())?;
+                Ok(Value::Str(Rc::from(s)))
+            }
+            "get_docstring" => {
+                let n = get(0, "node").unwrap_or(Value::None);
+                let clean = match get(1, "clean") {
+                    Some(v) => self.truthy(&v)?,
+                    None => true,
+                };
+                let ok = match &n {
+                    Value::Node(nd) => matches!(
+                        nd.class.name,
+                        "AsyncFunctionDef" | "FunctionDef" | "ClassDef" | "Module"
+                    ),
+                    _ => false,
+                };
+                if !ok {
+                    let cname = super::fmt::str_repr(&type_name(&n));
+                    return Err(self.err("TypeError", format!("{cname} can't have docstrings")));
+                }
+                let body = self.getattr(&n, "body")?;
+                let first = match &body {
+                    Value::List(l) => l.borrow().first().cloned(),
+                    _ => None,
+                };
+                let Some(first) = first else { return Ok(Value::None) };
+                if !node_isinstance(
+                    &first,
+                    AstCls::Real(ast_class("Expr").unwrap_or(&node::CLASSES[0])),
+                ) {
+                    return Ok(Value::None);
+                }
+                let val = self.getattr(&first, "value")?;
+                let Value::Node(vn) = &val else { return Ok(Value::None) };
+                if vn.class.name != "Constant" {
+                    return Ok(Value::None);
+                }
+                match self.getattr(&val, "value")? {
+                    Value::Str(s) => Ok(Value::Str(if clean { Rc::from(cleandoc(&s)) } else { s })),
+                    _ => Ok(Value::None),
+                }
+            }
+            "literal_eval" => {
+                let n = get(0, "node_or_string").unwrap_or(Value::None);
+                let node = match &n {
+                    Value::Str(s) => {
+                        let t = s.trim_start_matches([' ', '\t']);
+                        let tree = self.ast_function("parse", vec![Value::str(t)], vec![])?;
+                        let body = self.getattr(&tree, "body")?;
+                        let items = self.to_vec(&body)?;
+                        match items.as_slice() {
+                            [one] if matches!(one, Value::Node(x) if x.class.name == "Expr") => {
+                                self.getattr(one, "value")?
+                            }
+                            _ => {
+                                return Err(
+                                    self.err("SyntaxError", "invalid syntax (<unknown>, line 1)")
+                                )
+                            }
+                        }
+                    }
+                    Value::Node(nd) if nd.class.name == "Expression" => self.getattr(&n, "body")?,
+                    _ => n.clone(),
+                };
+                self.literal(&node)
+            }
+            other => Err(self.unsupported(format!("ast.{other}"))),
+        }
+    }
+
+    fn literal(&mut self, v: &Value<'a>) -> PyResult<'a, Value<'a>> {
+        let Value::Node(n) = v else {
+            let r = self.repr(v)?;
+            return Err(self.err("ValueError", format!("malformed node or string: {r}")));
+        };
+        match n.class.name {
+            "Constant" => self.getattr(v, "value"),
+            "Tuple" | "List" | "Set" => {
+                let elts = self.getattr(v, "elts")?;
+                let mut out = Vec::new();
+                for e in self.to_vec(&elts)? {
+                    out.push(self.literal(&e)?);
+                }
+                Ok(match n.class.name {
+                    "Tuple" => Value::tuple(out),
+                    "List" => Value::list(out),
+                    _ => Value::Set(self.new_set(out)?),
+                })
+            }
+            "Dict" => {
+                let keys = self.getattr(v, "keys")?;
+                let vals = self.getattr(v, "values")?;
+                let (ks, vs) = (self.to_vec(&keys)?, self.to_vec(&vals)?);
+                let d = Rc::new(RefCell::new(PyDict::new()));
+                for (k, x) in ks.iter().zip(vs.iter()) {
+                    let kk = self.literal(k)?;
+                    let xx = self.literal(x)?;
+                    self.dict_set(&d, kk, xx)?;
+                }
+                Ok(Value::Dict(d))
+            }
+            "UnaryOp" => {
+                let op = self.getattr(v, "op")?;
+                let operand = self.getattr(v, "operand")?;
+                let x = self.literal(&operand)?;
+                let is_num = matches!(x, Value::Int(_) | Value::Big(_) | Value::Float(_));
+                match &op {
+                    Value::Node(o) if is_num && o.class.name == "USub" => {
+                        self.unaryop(pyast::UnaryOp::USub, &x)
+                    }
+                    Value::Node(o) if is_num && o.class.name == "UAdd" => {
+                        self.unaryop(pyast::UnaryOp::UAdd, &x)
+                    }
+                    _ => {
+                        let lineno = self.getattr(v, "lineno").ok();
+                        let r = self.repr(v)?;
+                        Err(self.err("ValueError", malformed(lineno, &r)))
+                    }
+                }
+            }
+            "Call" => {
+                let func = self.getattr(v, "func")?;
+                let args = self.getattr(v, "args")?;
+                let kws = self.getattr(v, "keywords")?;
+                let is_set = matches!(&func, Value::Node(f) if f.class.name == "Name")
+                    && matches!(self.getattr(&func, "id")?, Value::Str(s) if &*s == "set")
+                    && self.to_vec(&args)?.is_empty()
+                    && self.to_vec(&kws)?.is_empty();
+                if is_set {
+                    return Ok(Value::Set(self.new_set(vec![])?));
+                }
+                let lineno = self.getattr(v, "lineno").ok();
+                let r = self.repr(v)?;
+                Err(self.err("ValueError", malformed(lineno, &r)))
+            }
+            _ => {
+                let lineno = self.getattr(v, "lineno").ok();
+                let r = self.repr(v)?;
+                Err(self.err("ValueError", malformed(lineno, &r)))
+            }
+        }
+    }
+
+    /// `ast.dump`'s `_format` (3.11).
+    fn dump(
+        &mut self,
+        v: &Value<'a>,
+        level: usize,
+        annotate: bool,
+        attrs: bool,
+        indent: Option<&str>,
+    ) -> PyResult<'a, (String, bool)> {
+        self.step()?;
+        let (prefix, sep) = match indent {
+            Some(ind) => {
+                let p = format!("\n{}", ind.repeat(level + 1));
+                (p.clone(), format!(",{p}"))
+            }
+            None => (String::new(), ", ".to_string()),
+        };
+        let level = level + 1;
+        match v {
+            Value::Node(n) => {
+                let class = n.class;
+                let mut args = Vec::new();
+                let mut allsimple = true;
+                let mut keywords = annotate;
+                let vals = n.vals.borrow().clone();
+                for (i, name) in class.fields.iter().enumerate() {
+                    let Some(Some(x)) = vals.get(i) else {
+                        keywords = true;
+                        continue;
+                    };
+                    if x.is_none() && is_optional(class, name) {
+                        keywords = true;
+                        continue;
+                    }
+                    let (s, simple) = self.dump(x, level, annotate, attrs, indent)?;
+                    allsimple = allsimple && simple;
+                    if keywords {
+                        args.push(format!("{name}={s}"));
+                    } else {
+                        args.push(s);
+                    }
+                }
+                if attrs {
+                    for (i, name) in class.attributes.iter().enumerate() {
+                        let Some(Some(x)) = vals.get(class.fields.len() + i) else { continue };
+                        if x.is_none() && is_optional(class, name) {
+                            continue;
+                        }
+                        let (s, simple) = self.dump(x, level, annotate, attrs, indent)?;
+                        allsimple = allsimple && simple;
+                        args.push(format!("{name}={s}"));
+                    }
+                }
+                if allsimple && args.len() <= 3 {
+                    let empty = args.is_empty();
+                    return Ok((format!("{}({})", class.name, args.join(", ")), empty));
+                }
+                Ok((format!("{}({prefix}{})", class.name, args.join(&sep)), false))
+            }
+            Value::List(l) => {
+                let items = l.borrow().clone();
+                if items.is_empty() {
+                    return Ok(("[]".into(), true));
+                }
+                let mut parts = Vec::new();
+                for x in &items {
+                    parts.push(self.dump(x, level, annotate, attrs, indent)?.0);
+                }
+                Ok((format!("[{prefix}{}]", parts.join(&sep)), false))
+            }
+            other => Ok((self.repr(other)?, true)),
+        }
+    }
+}
+
+fn malformed(lineno: Option<Value<'_>>, r: &str) -> String {
+    match lineno {
+        Some(Value::Int(l)) => format!("malformed node or string on line {l}: {r}"),
+        _ => format!("malformed node or string: {r}"),
+    }
+}
+
+pub fn const_to_value<'a>(c: &Constant) -> Value<'a> {
+    match c {
+        Constant::None => Value::None,
+        Constant::Bool(b) => Value::Bool(*b),
+        Constant::Int(i) => Value::from_bigint(i.clone()),
+        Constant::Float(f) => Value::Float(*f),
+        Constant::Complex { .. } => Value::None,
+        Constant::Str(s) => Value::Str(Rc::from(s.as_str())),
+        Constant::Bytes(b) => Value::Bytes(Rc::from(b.as_slice())),
+        Constant::Ellipsis => Value::Ellipsis,
+    }
+}

@@ -1,0 +1,583 @@
+//! The value model: every Python object the interpreter can hold.
+//!
+//! Heap objects are `Rc`-shared (identity = pointer), mutable ones sit in a `RefCell`. The lifetime
+//! `'a` is that of the executed module's syntax tree: functions and generators point into it.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::rc::Rc;
+
+use num_bigint::BigInt;
+
+use crate::python::node::NodeClass;
+use crate::python::syntax as ast;
+
+pub type Str = Rc<str>;
+
+/// A small, fast, non-cryptographic hasher (FxHash) for name maps: keys are trusted identifiers.
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher {
+    hash: u64,
+}
+
+const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut buf = [0u8; 8];
+            buf[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(buf));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+}
+
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, w: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ w).wrapping_mul(SEED);
+    }
+}
+
+pub type FxBuild = BuildHasherDefault<FxHasher>;
+pub type NameMap<V> = HashMap<Str, V, FxBuild>;
+pub type NameSet = HashSet<Str, FxBuild>;
+
+/// Hash of a string (used for dict/set keys).
+pub fn hash_bytes(b: &[u8]) -> u64 {
+    let mut h = FxHasher::default();
+    h.write(b);
+    h.write_usize(b.len());
+    h.finish()
+}
+
+/// Builtin types exposed as type objects (`str`, `list`, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BType {
+    Object,
+    Type,
+    NoneType,
+    Bool,
+    Int,
+    Float,
+    Str,
+    Bytes,
+    List,
+    Tuple,
+    Dict,
+    Set,
+    FrozenSet,
+    Range,
+    Function,
+    BuiltinFunction,
+    Method,
+    Module,
+    Generator,
+    Iterator,
+    Slice,
+    Ellipsis,
+    File,
+    Property,
+    ClassMethod,
+    StaticMethod,
+    Enumerate,
+    Zip,
+}
+
+impl BType {
+    pub fn name(self) -> &'static str {
+        match self {
+            BType::Object => "object",
+            BType::Type => "type",
+            BType::NoneType => "NoneType",
+            BType::Bool => "bool",
+            BType::Int => "int",
+            BType::Float => "float",
+            BType::Str => "str",
+            BType::Bytes => "bytes",
+            BType::List => "list",
+            BType::Tuple => "tuple",
+            BType::Dict => "dict",
+            BType::Set => "set",
+            BType::FrozenSet => "frozenset",
+            BType::Range => "range",
+            BType::Function => "function",
+            BType::BuiltinFunction => "builtin_function_or_method",
+            BType::Method => "method",
+            BType::Module => "module",
+            BType::Generator => "generator",
+            BType::Iterator => "iterator",
+            BType::Slice => "slice",
+            BType::Ellipsis => "ellipsis",
+            BType::File => "TextIOWrapper",
+            BType::Property => "property",
+            BType::ClassMethod => "classmethod",
+            BType::StaticMethod => "staticmethod",
+            BType::Enumerate => "enumerate",
+            BType::Zip => "zip",
+        }
+    }
+}
+
+/// An AST class object: an index into `node::CLASSES`, or one of the deprecated aliases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AstCls {
+    Real(&'static NodeClass),
+    Alias(AstAlias),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AstAlias {
+    Str,
+    Num,
+    Bytes,
+    NameConstant,
+    Ellipsis,
+}
+
+impl AstAlias {
+    pub fn name(self) -> &'static str {
+        match self {
+            AstAlias::Str => "Str",
+            AstAlias::Num => "Num",
+            AstAlias::Bytes => "Bytes",
+            AstAlias::NameConstant => "NameConstant",
+            AstAlias::Ellipsis => "Ellipsis",
+        }
+    }
+}
+
+impl AstCls {
+    pub fn name(self) -> &'static str {
+        match self {
+            AstCls::Real(c) => c.name,
+            AstCls::Alias(a) => a.name(),
+        }
+    }
+}
+
+#[derive(Clone)]
+pub enum Value<'a> {
+    None,
+    Ellipsis,
+    NotImplemented,
+    Bool(bool),
+    Int(i64),
+    /// Always outside the i64 range.
+    Big(Rc<BigInt>),
+    Float(f64),
+    Str(Str),
+    Bytes(Rc<[u8]>),
+    List(Rc<RefCell<Vec<Value<'a>>>>),
+    Tuple(Rc<Vec<Value<'a>>>),
+    Dict(Rc<RefCell<PyDict<'a>>>),
+    Set(Rc<RefCell<PyDict<'a>>>),
+    FrozenSet(Rc<PyDict<'a>>),
+    Range(i64, i64, i64),
+    Func(Rc<Function<'a>>),
+    Method(Rc<(Value<'a>, Value<'a>)>),
+    Builtin(Rc<Builtin<'a>>),
+    Class(Rc<Class<'a>>),
+    Instance(Rc<Instance<'a>>),
+    Node(Rc<NodeObj<'a>>),
+    AstClass(AstCls),
+    Type(BType),
+    Module(Rc<Module<'a>>),
+    Iter(Rc<RefCell<PyIter<'a>>>),
+    Slice(Rc<[Value<'a>; 3]>),
+    Native(Rc<Native<'a>>),
+    /// `dict.keys()` (0), `.values()` (1), `.items()` (2): live views of the dict.
+    DictView(Rc<RefCell<PyDict<'a>>>, u8),
+}
+
+/// A builtin function or a method of a builtin value: dispatched by name.
+pub struct Builtin<'a> {
+    pub name: &'static str,
+    pub this: Option<Value<'a>>,
+}
+
+pub enum FuncBody<'a> {
+    Stmts(&'a [ast::Stmt]),
+    Expr(&'a ast::Expr),
+}
+
+/// Names a function body binds, computed statically as CPython's symbol table does.
+#[derive(Default)]
+pub struct ScopeInfo {
+    pub locals: NameSet,
+    pub globals: NameSet,
+    pub nonlocals: NameSet,
+}
+
+pub struct Function<'a> {
+    pub name: Str,
+    pub qualname: Str,
+    pub args: &'a ast::Arguments,
+    pub body: FuncBody<'a>,
+    pub defaults: Vec<Option<Value<'a>>>,
+    pub kwdefaults: Vec<Option<Value<'a>>>,
+    pub closure: Option<Rc<Scope<'a>>>,
+    pub info: Rc<ScopeInfo>,
+    pub dict: RefCell<NameMap<Value<'a>>>,
+    pub is_generator: bool,
+}
+
+/// One variable scope (module globals, function locals, comprehension locals).
+pub struct Scope<'a> {
+    pub vars: RefCell<NameMap<Value<'a>>>,
+    pub parent: Option<Rc<Scope<'a>>>,
+}
+
+impl<'a> Scope<'a> {
+    pub fn new(parent: Option<Rc<Scope<'a>>>) -> Rc<Self> {
+        Rc::new(Scope { vars: RefCell::new(NameMap::default()), parent })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClassKind {
+    User,
+    /// A builtin exception class.
+    Exception,
+    /// `unittest.TestCase` and its helpers.
+    Native,
+}
+
+pub struct Class<'a> {
+    pub name: Str,
+    pub qualname: Str,
+    pub module: Str,
+    pub bases: Vec<Rc<Class<'a>>>,
+    pub mro: RefCell<Vec<Rc<Class<'a>>>>,
+    pub dict: RefCell<NameMap<Value<'a>>>,
+    pub kind: ClassKind,
+}
+
+impl<'a> Class<'a> {
+    pub fn lookup(self: &Rc<Self>, name: &str) -> Option<Value<'a>> {
+        if let Some(v) = self.dict.borrow().get(name) {
+            return Some(v.clone());
+        }
+        for c in self.mro.borrow().iter().skip(1) {
+            if let Some(v) = c.dict.borrow().get(name) {
+                return Some(v.clone());
+            }
+        }
+        None
+    }
+
+    pub fn is_subclass(self: &Rc<Self>, other: &Rc<Class<'a>>) -> bool {
+        Rc::ptr_eq(self, other) || self.mro.borrow().iter().any(|c| Rc::ptr_eq(c, other))
+    }
+
+    pub fn is_subclass_named(self: &Rc<Self>, name: &str) -> bool {
+        self.mro.borrow().iter().any(|c| &*c.name == name && c.kind != ClassKind::User)
+    }
+}
+
+/// Exception payload of an instance of a BaseException subclass.
+#[derive(Clone)]
+pub struct ExcData<'a> {
+    pub args: Vec<Value<'a>>,
+    /// CPython's `__str__` for exceptions whose str is not derived from args (OSError with errno...).
+    pub str_override: Option<String>,
+}
+
+pub struct Instance<'a> {
+    pub class: Rc<Class<'a>>,
+    pub dict: RefCell<NameMap<Value<'a>>>,
+    pub exc: Option<RefCell<ExcData<'a>>>,
+}
+
+/// An `ast.AST` instance: its `_fields` then `_attributes` values (None = unset), plus extra attributes.
+pub struct NodeObj<'a> {
+    pub class: &'static NodeClass,
+    pub vals: RefCell<Vec<Option<Value<'a>>>>,
+    pub extra: RefCell<Vec<(Str, Value<'a>)>>,
+}
+
+pub struct Module<'a> {
+    pub name: &'static str,
+    pub dict: RefCell<NameMap<Value<'a>>>,
+}
+
+/// Objects with native state.
+pub enum Native<'a> {
+    File(RefCell<FileObj>),
+    Sha256(RefCell<sha2::Sha256>),
+    SubTest {
+        params: Vec<(Str, Value<'a>)>,
+        msg: Option<Value<'a>>,
+    },
+    ClassMethod(Value<'a>),
+    StaticMethod(Value<'a>),
+    Property(Value<'a>),
+    /// `unittest.skip(reason)` / skipIf / skipUnless decorator, waiting for its function.
+    SkipDecorator(Option<Str>),
+    /// `with self.assertRaises(E) as cm:`; `.1` receives the caught exception.
+    AssertRaises(Value<'a>, RefCell<Option<Value<'a>>>),
+    /// What zero-argument `super()` returns: attribute lookups start after `.0` in the MRO of `.1`.
+    Super(Rc<Class<'a>>, Value<'a>),
+}
+
+pub struct FileObj {
+    pub name: Str,
+    pub binary: bool,
+    pub closed: bool,
+    /// Raw bytes of the file.
+    pub data: Rc<[u8]>,
+    /// Read position: byte offset in `data` (binary) or char-boundary byte offset in `text`.
+    pub pos: usize,
+    /// Decoded, newline-translated text (text mode), filled on first read.
+    pub text: Option<Str>,
+    pub translate_newlines: bool,
+}
+
+/// Insertion-ordered hash map keyed by Python values (also used for sets, with `None` values).
+#[derive(Clone, Default)]
+pub struct PyDict<'a> {
+    pub entries: Vec<Option<(Value<'a>, Value<'a>, u64)>>,
+    pub index: HashMap<u64, Vec<u32>, FxBuild>,
+    pub len: usize,
+}
+
+impl<'a> PyDict<'a> {
+    pub fn new() -> Self {
+        PyDict { entries: Vec::new(), index: HashMap::default(), len: 0 }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&Value<'a>, &Value<'a>)> {
+        self.entries.iter().filter_map(|e| e.as_ref().map(|(k, v, _)| (k, v)))
+    }
+
+    pub fn keys(&self) -> Vec<Value<'a>> {
+        self.iter().map(|(k, _)| k.clone()).collect()
+    }
+
+    /// Finds the slot of `key` (with hash `h`) using `eq` for value equality.
+    pub fn find(
+        &self,
+        key: &Value<'a>,
+        h: u64,
+        eq: &mut dyn FnMut(&Value<'a>, &Value<'a>) -> bool,
+    ) -> Option<usize> {
+        let slots = self.index.get(&h)?;
+        for &i in slots {
+            if let Some((k, _, _)) = &self.entries[i as usize] {
+                if eq(k, key) {
+                    return Some(i as usize);
+                }
+            }
+        }
+        None
+    }
+
+    pub fn insert_new(&mut self, key: Value<'a>, val: Value<'a>, h: u64) {
+        let i = self.entries.len() as u32;
+        self.entries.push(Some((key, val, h)));
+        self.index.entry(h).or_default().push(i);
+        self.len += 1;
+    }
+
+    pub fn remove_slot(&mut self, i: usize) -> Option<(Value<'a>, Value<'a>)> {
+        let (k, v, h) = self.entries.get_mut(i)?.take()?;
+        if let Some(slots) = self.index.get_mut(&h) {
+            slots.retain(|&s| s as usize != i);
+            if slots.is_empty() {
+                self.index.remove(&h);
+            }
+        }
+        self.len -= 1;
+        if self.entries.len() > 32 && self.len * 2 < self.entries.len() {
+            self.compact();
+        }
+        Some((k, v))
+    }
+
+    fn compact(&mut self) {
+        let old = std::mem::take(&mut self.entries);
+        self.index.clear();
+        self.len = 0;
+        for (k, v, h) in old.into_iter().flatten() {
+            self.insert_new(k, v, h);
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.entries.clear();
+        self.index.clear();
+        self.len = 0;
+    }
+}
+
+/// Lazy iterators.
+pub enum PyIter<'a> {
+    /// Placeholder while a generator runs (re-entry is a ValueError).
+    Running,
+    Exhausted,
+    Seq {
+        items: Rc<RefCell<Vec<Value<'a>>>>,
+        idx: usize,
+    },
+    Tuple {
+        items: Rc<Vec<Value<'a>>>,
+        idx: usize,
+    },
+    Owned {
+        items: std::vec::IntoIter<Value<'a>>,
+    },
+    Chars {
+        s: Str,
+        pos: usize,
+    },
+    Bytes {
+        b: Rc<[u8]>,
+        idx: usize,
+    },
+    Range {
+        cur: i64,
+        stop: i64,
+        step: i64,
+    },
+    DictKeys {
+        d: Rc<RefCell<PyDict<'a>>>,
+        idx: usize,
+        len: usize,
+        mode: u8,
+    },
+    Walk(std::collections::VecDeque<Value<'a>>),
+    Enumerate {
+        inner: Value<'a>,
+        count: i64,
+    },
+    Zip(Vec<Value<'a>>),
+    Map {
+        func: Value<'a>,
+        inner: Vec<Value<'a>>,
+    },
+    Filter {
+        func: Value<'a>,
+        inner: Value<'a>,
+    },
+    Reversed {
+        items: Vec<Value<'a>>,
+    },
+    Gen(Box<GenState<'a>>),
+    FileLines {
+        file: Rc<Native<'a>>,
+    },
+}
+
+/// A generator expression suspended between elements.
+pub struct GenState<'a> {
+    pub elt: GenElt<'a>,
+    pub gens: &'a [ast::Comprehension],
+    pub scope: Rc<Scope<'a>>,
+    /// One live iterator per started `for` clause.
+    pub iters: Vec<Value<'a>>,
+    pub first: Option<Value<'a>>,
+    pub qualname: Str,
+    pub info: Rc<ScopeInfo>,
+}
+
+#[derive(Clone, Copy)]
+pub enum GenElt<'a> {
+    One(&'a ast::Expr),
+    Pair(&'a ast::Expr, &'a ast::Expr),
+}
+
+impl<'a> Value<'a> {
+    pub fn str(s: &str) -> Self {
+        Value::Str(Rc::from(s))
+    }
+
+    pub fn list(items: Vec<Value<'a>>) -> Self {
+        Value::List(Rc::new(RefCell::new(items)))
+    }
+
+    pub fn tuple(items: Vec<Value<'a>>) -> Self {
+        Value::Tuple(Rc::new(items))
+    }
+
+    pub fn iter(it: PyIter<'a>) -> Self {
+        Value::Iter(Rc::new(RefCell::new(it)))
+    }
+
+    pub fn from_bigint(b: BigInt) -> Self {
+        use num_traits::ToPrimitive;
+        match b.to_i64() {
+            Some(i) => Value::Int(i),
+            None => Value::Big(Rc::new(b)),
+        }
+    }
+
+    pub fn is_none(&self) -> bool {
+        matches!(self, Value::None)
+    }
+
+    /// Identity (`is`).
+    pub fn is(&self, other: &Value<'a>) -> bool {
+        use Value::*;
+        match (self, other) {
+            (None, None) | (Ellipsis, Ellipsis) | (NotImplemented, NotImplemented) => true,
+            (Bool(a), Bool(b)) => a == b,
+            // Small ints are cached by CPython; other ints compare by value here (close enough).
+            (Int(a), Int(b)) => a == b,
+            (Float(a), Float(b)) => a.to_bits() == b.to_bits(),
+            (Str(a), Str(b)) => Rc::ptr_eq(a, b) || (a.len() <= 1 && a == b),
+            (Bytes(a), Bytes(b)) => Rc::ptr_eq(a, b),
+            (List(a), List(b)) => Rc::ptr_eq(a, b),
+            (Tuple(a), Tuple(b)) => Rc::ptr_eq(a, b) || (a.is_empty() && b.is_empty()),
+            (Dict(a), Dict(b)) => Rc::ptr_eq(a, b),
+            (Set(a), Set(b)) => Rc::ptr_eq(a, b),
+            (FrozenSet(a), FrozenSet(b)) => Rc::ptr_eq(a, b),
+            (Func(a), Func(b)) => Rc::ptr_eq(a, b),
+            (Method(a), Method(b)) => Rc::ptr_eq(a, b),
+            (Builtin(a), Builtin(b)) => Rc::ptr_eq(a, b),
+            (Class(a), Class(b)) => Rc::ptr_eq(a, b),
+            (Instance(a), Instance(b)) => Rc::ptr_eq(a, b),
+            (Node(a), Node(b)) => Rc::ptr_eq(a, b),
+            (AstClass(a), AstClass(b)) => a == b,
+            (Type(a), Type(b)) => a == b,
+            (Module(a), Module(b)) => Rc::ptr_eq(a, b),
+            (Iter(a), Iter(b)) => Rc::ptr_eq(a, b),
+            (Native(a), Native(b)) => Rc::ptr_eq(a, b),
+            (Slice(a), Slice(b)) => Rc::ptr_eq(a, b),
+            (DictView(a, x), DictView(b, y)) => Rc::ptr_eq(a, b) && x == y,
+            _ => false,
+        }
+    }
+
+    /// Address used for identity hashing.
+    pub fn addr(&self) -> usize {
+        match self {
+            Value::List(r) => Rc::as_ptr(r) as *const u8 as usize,
+            Value::Dict(r) | Value::Set(r) => Rc::as_ptr(r) as *const u8 as usize,
+            Value::Func(r) => Rc::as_ptr(r) as *const u8 as usize,
+            Value::Class(r) => Rc::as_ptr(r) as *const u8 as usize,
+            Value::Instance(r) => Rc::as_ptr(r) as *const u8 as usize,
+            Value::Node(r) => Rc::as_ptr(r) as *const u8 as usize,
+            Value::Module(r) => Rc::as_ptr(r) as *const u8 as usize,
+            Value::Iter(r) => Rc::as_ptr(r) as *const u8 as usize,
+            Value::Native(r) => Rc::as_ptr(r) as *const u8 as usize,
+            Value::Builtin(r) => Rc::as_ptr(r) as *const u8 as usize,
+            Value::Method(r) => Rc::as_ptr(r) as *const u8 as usize,
+            Value::AstClass(c) => c.name().as_ptr() as usize,
+            Value::Type(t) => *t as usize + 1,
+            _ => 0,
+        }
+    }
+}

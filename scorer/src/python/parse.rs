@@ -1,0 +1,830 @@
+//! The parse pipeline: pre-scan → rustpython → 3.11 validation, and the mapping of errors to
+//! CPython's messages and positions.
+
+use std::borrow::Cow;
+
+use rustpython_parser::lexer::LexicalErrorType;
+use rustpython_parser::{Parse, ParseError, ParseErrorType, Tok};
+
+use super::scan::{self, ScanError};
+use super::validate;
+use super::{syntax, ErrorKind, LineIndex, SyntaxError};
+
+pub(crate) struct Parsed {
+    pub module: syntax::ModModule,
+    /// Duplicate parameter / keyword names renamed before parsing: (byte offset, original).
+    pub renames: Vec<(u32, String)>,
+}
+
+/// How many duplicate names we rename before giving up (each costs a re-parse).
+const MAX_RENAMES: usize = 64;
+
+struct Ctx<'a> {
+    src: &'a str,
+    filename: &'a str,
+    /// Built only when an error is reported.
+    index_cell: std::cell::OnceCell<LineIndex>,
+}
+
+impl Ctx<'_> {
+    fn index(&self) -> &LineIndex {
+        self.index_cell.get_or_init(|| LineIndex::new(self.src))
+    }
+
+    fn error(&self, msg: impl Into<String>, offset: usize, kind: ErrorKind) -> SyntaxError {
+        let offset = offset.min(self.src.len());
+        let (lineno, col) = self.index().position(offset as u32);
+        let line_start = offset - col as usize;
+        let line_text = line_at(self.src, line_start);
+        // CPython's offset counts characters, 1-based.
+        let col_chars =
+            self.src.get(line_start..offset).map_or(col as usize, |s| s.chars().count());
+        SyntaxError {
+            msg: msg.into(),
+            filename: self.filename.to_string(),
+            lineno,
+            offset: col_chars as u32 + 1,
+            text: Some(line_text.to_string()),
+            kind,
+        }
+    }
+
+    fn scan_error(&self, e: &ScanError) -> SyntaxError {
+        let mut err = self.error(e.msg.clone(), e.offset, e.kind);
+        if e.msg == "source code string cannot contain null bytes" {
+            // CPython raises it before tokenizing: no location.
+            err.lineno = 0;
+            err.offset = 0;
+            err.text = None;
+        }
+        err
+    }
+}
+
+fn line_at(src: &str, start: usize) -> &str {
+    let rest = src.get(start..).unwrap_or("");
+    let end = rest.find(['\n', '\r']).unwrap_or(rest.len());
+    &rest[..end]
+}
+
+pub(crate) fn parse(source: &str, filename: &str, ast_mode: bool) -> Result<Parsed, SyntaxError> {
+    let ctx = Ctx { src: source, filename, index_cell: std::cell::OnceCell::new() };
+    let scanned = scan::scan(source);
+    if let Some(e) = scanned.reject.as_ref().filter(|e| e.fatal) {
+        return Err(ctx.scan_error(e));
+    }
+    let mut renames: Vec<(u32, String)> = Vec::new();
+    let mut text: Cow<str> = Cow::Borrowed(source);
+    if !scanned.tab_indents.is_empty() {
+        // Indentation CPython accepts is consistent, so equal columns have equal byte lengths:
+        // (inconsistent indentation is in `reject` and reported at its line either way)
+        // spaces of the same length give rustpython the same block structure.
+        let mut bytes = source.as_bytes().to_vec();
+        for &(a, b) in &scanned.tab_indents {
+            for c in &mut bytes[a..b] {
+                if *c == b'\t' {
+                    *c = b' ';
+                }
+            }
+        }
+        if let Ok(s) = String::from_utf8(bytes) {
+            text = Cow::Owned(s);
+        }
+    }
+    loop {
+        match syntax::ModModule::parse(&text, filename) {
+            Ok(module) => {
+                if let Some(e) = &scanned.reject {
+                    // rustpython accepted something CPython rejects (f-string backslash).
+                    return Err(ctx.scan_error(e));
+                }
+                if let Err(inv) = validate::validate(&module, source) {
+                    return Err(ctx.error(inv.msg, inv.offset, inv.kind));
+                }
+                return Ok(Parsed { module, renames });
+            }
+            Err(e) => {
+                if ast_mode && renames.len() < MAX_RENAMES {
+                    if let Some((offset, name)) = duplicate(&e) {
+                        if let Some(new) = rename(&text, offset, &name) {
+                            renames.push((offset as u32, name));
+                            text = Cow::Owned(new);
+                            continue;
+                        }
+                    }
+                }
+                return Err(map_error(&ctx, &e, &scanned));
+            }
+        }
+    }
+}
+
+/// A duplicate parameter or keyword name rustpython rejected but `ast.parse` accepts.
+fn duplicate(e: &ParseError) -> Option<(usize, String)> {
+    match &e.error {
+        ParseErrorType::Lexical(LexicalErrorType::DuplicateArgumentError(n))
+        | ParseErrorType::Lexical(LexicalErrorType::DuplicateKeywordArgumentError(n)) => {
+            Some((u32::from(e.offset) as usize, n.clone()))
+        }
+        _ => None,
+    }
+}
+
+/// Replaces the name at `offset` by a same-length identifier that appears nowhere in the source,
+/// so positions are unchanged; the converter restores the original.
+fn rename(text: &str, offset: usize, name: &str) -> Option<String> {
+    if text.get(offset..offset + name.len()) != Some(name) {
+        return None;
+    }
+    let len = name.len();
+    let bytes = text.as_bytes();
+    let used = |cand: &str| {
+        let mut from = 0;
+        while let Some(p) = text[from..].find(cand) {
+            let at = from + p;
+            let before_ok = at == 0 || !is_ident_byte(bytes[at - 1]);
+            let after_ok = bytes.get(at + cand.len()).is_none_or(|&c| !is_ident_byte(c));
+            if before_ok && after_ok {
+                return true;
+            }
+            from = at + 1;
+        }
+        false
+    };
+    const ALPHA: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_";
+    const ALNUM: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789";
+    // Candidates: first char from ALPHA, the rest from ALNUM, enumerated in order.
+    let mut counter: u64 = 0;
+    for _ in 0..100_000 {
+        let mut n = counter;
+        let mut cand = String::with_capacity(len);
+        cand.push(ALPHA[(n % ALPHA.len() as u64) as usize] as char);
+        n /= ALPHA.len() as u64;
+        for _ in 1..len {
+            cand.push(ALNUM[(n % ALNUM.len() as u64) as usize] as char);
+            n /= ALNUM.len() as u64;
+        }
+        counter += 1;
+        if n > 0 && len > 0 && counter > 53u64.saturating_pow(len as u32) {
+            break;
+        }
+        if is_keyword(&cand) || used(&cand) {
+            continue;
+        }
+        let mut out = String::with_capacity(text.len());
+        out.push_str(&text[..offset]);
+        out.push_str(&cand);
+        out.push_str(&text[offset + len..]);
+        return Some(out);
+    }
+    None
+}
+
+fn is_ident_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80
+}
+
+fn is_keyword(s: &str) -> bool {
+    matches!(
+        s,
+        "False"
+            | "None"
+            | "True"
+            | "and"
+            | "as"
+            | "assert"
+            | "async"
+            | "await"
+            | "break"
+            | "class"
+            | "continue"
+            | "def"
+            | "del"
+            | "elif"
+            | "else"
+            | "except"
+            | "finally"
+            | "for"
+            | "from"
+            | "global"
+            | "if"
+            | "import"
+            | "in"
+            | "is"
+            | "lambda"
+            | "nonlocal"
+            | "not"
+            | "or"
+            | "pass"
+            | "raise"
+            | "return"
+            | "try"
+            | "while"
+            | "with"
+            | "yield"
+            | "_"
+    )
+}
+
+/// The header keyword of the block statement whose `:` is just before `colon_end`, with its line
+/// number: the nearest line at or above the colon starting with a block keyword.
+fn block_header(src: &str, colon_end: usize) -> Option<(String, u32, usize)> {
+    let b = src.as_bytes();
+    let keywords = [
+        "if", "elif", "else", "for", "while", "def", "class", "with", "try", "except", "finally",
+        "match", "case", "lambda",
+    ];
+    let mut end = colon_end.min(b.len());
+    loop {
+        let ls = b[..end].iter().rposition(|&c| c == b'\n' || c == b'\r').map_or(0, |p| p + 1);
+        let line = &src[ls..end];
+        let t = line.trim_start();
+        let mut word: String =
+            t.chars().take_while(|c| c.is_ascii_alphabetic() || *c == '_').collect();
+        if word == "async" {
+            word = t[5..].trim_start().chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+        }
+        if keywords.contains(&word.as_str()) && word != "lambda" {
+            let line_no = LineIndex::new(&src[..ls]).position(ls as u32).0;
+            return Some((word, line_no, ls));
+        }
+        if ls == 0 {
+            return None;
+        }
+        end = ls - 1;
+        if end > 0 && b[end] == b'\n' && b[end - 1] == b'\r' {
+            end -= 1;
+        }
+    }
+}
+
+fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
+    let src = ctx.src;
+    let mut off = (u32::from(e.offset) as usize).min(src.len());
+    let at_eof = off >= src.len()
+        || matches!(e.error, ParseErrorType::Eof)
+        || matches!(&e.error, ParseErrorType::UnrecognizedToken(Tok::EndOfFile, _));
+    if at_eof {
+        // CPython's tokenizer sits on the last line at the end of input.
+        off = scan::last_char(src.as_bytes());
+    }
+    if let Some(r) = &scanned.reject {
+        if r.fatal || r.at <= off {
+            return ctx.scan_error(r);
+        }
+    }
+    let unexpected_indent =
+        matches!(&e.error, ParseErrorType::UnrecognizedToken(Tok::Indent | Tok::Dedent, _));
+    // CPython tokenizes the rest of the file after a parser error: a tokenizer error anywhere
+    // wins, unless the parser stopped at an indentation token or at an earlier tokenizer error.
+    if let Some(se) = &scanned.error {
+        let parser_is_lexical = matches!(e.error, ParseErrorType::Lexical(_));
+        if se.at <= off || (!unexpected_indent && !parser_is_lexical) {
+            return ctx.scan_error(se);
+        }
+    }
+    if !unexpected_indent {
+        if let Some(u) = &scanned.unclosed {
+            let err_line = ctx.index().position(off as u32).0;
+            let open_line = ctx.index().position(u.offset as u32).0;
+            if at_eof || err_line > open_line {
+                return ctx.scan_error(u);
+            }
+        }
+    }
+    match &e.error {
+        ParseErrorType::Eof => {
+            if let Some(err) = indented_block_error(ctx, off) {
+                return err;
+            }
+            if let Some(err) = try_without_handler(ctx, off) {
+                return err;
+            }
+            ctx.error("unexpected EOF while parsing", off, ErrorKind::SyntaxError)
+        }
+        ParseErrorType::Lexical(lex) => {
+            if at_eof && matches!(lex, LexicalErrorType::IndentationError | LexicalErrorType::Eof) {
+                if let Some(err) = indented_block_error(ctx, off) {
+                    return err;
+                }
+            }
+            map_lexical(ctx, lex, off)
+        }
+        ParseErrorType::UnrecognizedToken(tok, expected) => {
+            if matches!(tok, Tok::Indent) {
+                return ctx.error("unexpected indent", off, ErrorKind::IndentationError);
+            }
+            if matches!(tok, Tok::Dedent) {
+                return ctx.error("unexpected unindent", off, ErrorKind::IndentationError);
+            }
+            if expected.as_deref() == Some("Indent") || at_eof {
+                if let Some(err) = indented_block_error(ctx, off) {
+                    return err;
+                }
+            }
+            if let Some(err) = guess_message(ctx, tok, off) {
+                return err;
+            }
+            ctx.error("invalid syntax", off, ErrorKind::SyntaxError)
+        }
+        ParseErrorType::ExtraToken(_) | ParseErrorType::InvalidToken => {
+            ctx.error("invalid syntax", off, ErrorKind::SyntaxError)
+        }
+    }
+}
+
+/// "expected an indented block after ..." when the statement before `off` ends with `:` and
+/// nothing indented follows.
+fn indented_block_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
+    let src = ctx.src;
+    // The last significant character before `off` must be the header's ':'.
+    let before = &src.as_bytes()[..off.min(src.len())];
+    let mut j = before.len();
+    loop {
+        while j > 0 && matches!(before[j - 1], b' ' | b'\t' | b'\x0c' | b'\n' | b'\r') {
+            j -= 1;
+        }
+        // Skip a comment on the line.
+        let line_start =
+            before[..j].iter().rposition(|&c| c == b'\n' || c == b'\r').map_or(0, |p| p + 1);
+        match before[line_start..j].iter().position(|&c| c == b'#') {
+            Some(h)
+                if !before[line_start..line_start + h].contains(&b'\'')
+                    && !before[line_start..line_start + h].contains(&b'"') =>
+            {
+                j = line_start + h;
+                if before[line_start..j].iter().all(|c| matches!(c, b' ' | b'\t' | b'\x0c')) {
+                    j = line_start;
+                }
+                continue;
+            }
+            _ => break,
+        }
+    }
+    if j == 0 || before[j - 1] != b':' {
+        return None;
+    }
+    let (kw, line, _) = block_header(src, j)?;
+    let what = match kw.as_str() {
+        "def" => format!("function definition on line {line}"),
+        "class" => format!("class definition on line {line}"),
+        "" => return None,
+        k => format!("'{k}' statement on line {line}"),
+    };
+    let at = if off >= src.len() || src[off..].trim().is_empty() {
+        scan::last_char(src.as_bytes())
+    } else {
+        next_token(src, off)
+    };
+    Some(ctx.error(
+        format!("expected an indented block after {what}"),
+        at,
+        ErrorKind::IndentationError,
+    ))
+}
+
+fn line_bounds(src: &str, off: usize) -> (usize, usize) {
+    let b = src.as_bytes();
+    let off = off.min(b.len());
+    let start = b[..off].iter().rposition(|&c| c == b'\n' || c == b'\r').map_or(0, |p| p + 1);
+    let end = b[off..].iter().position(|&c| c == b'\n' || c == b'\r').map_or(b.len(), |p| off + p);
+    (start, end)
+}
+
+fn is_expr_start(tok: &Tok) -> bool {
+    matches!(
+        tok,
+        Tok::Name { .. }
+            | Tok::Int { .. }
+            | Tok::Float { .. }
+            | Tok::Complex { .. }
+            | Tok::String { .. }
+            | Tok::Lpar
+            | Tok::Lsqb
+            | Tok::Lbrace
+            | Tok::Tilde
+            | Tok::Ellipsis
+            | Tok::None
+            | Tok::True
+            | Tok::False
+            | Tok::Not
+            | Tok::Lambda
+            | Tok::Await
+    )
+}
+
+const NON_EXPR_END_WORDS: &[&str] = &[
+    "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif",
+    "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda",
+    "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+];
+
+/// CPython's specialised messages for common mistakes, recognised from the text around the
+/// token rustpython stopped at.
+fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
+    let src = ctx.src;
+    let b = src.as_bytes();
+    let (ls, le) = line_bounds(src, off);
+    let line = &src[ls..le];
+    let trimmed = line.trim_start();
+    let indent = line.len() - trimmed.len();
+    let first_word: String =
+        trimmed.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+    let se = |msg: &str, at: usize| Some(ctx.error(msg.to_string(), at, ErrorKind::SyntaxError));
+
+    // `print x` / `exec x` (Python 2 statements).
+    if (first_word == "print" || first_word == "exec") && off > ls + indent + first_word.len() {
+        let after = trimmed[first_word.len()..].trim_start();
+        if !after.is_empty() && !after.starts_with(['(', '=', '.', '[', ',', ')', ':']) {
+            let msg = format!(
+                "Missing parentheses in call to '{first_word}'. Did you mean {first_word}(...)?"
+            );
+            return se(&msg, ls + indent);
+        }
+    }
+    // `{1: }`
+    if matches!(tok, Tok::Rbrace | Tok::Comma) {
+        let before = src[..off].trim_end();
+        if before.ends_with(':')
+            && scan::scan_until(src, off).open.last().is_some_and(|(c, _)| *c == b'{')
+        {
+            return se("expression expected after dictionary key and ':'", before.len() - 1);
+        }
+    }
+    // `a if b` without `else`.
+    if matches!(tok, Tok::Newline | Tok::Rpar | Tok::Rsqb | Tok::Rbrace | Tok::Comma) {
+        if let Some(p) = src[ls..off].rfind(" if ") {
+            let if_at = ls + p + 1;
+            let (start, text) = previous_operand(src, if_at);
+            if !text.trim().is_empty() && !src[if_at..off].contains(" else") {
+                return se("expected 'else' after 'if' expression", start);
+            }
+        }
+    }
+    // `except* :`
+    if trimmed.starts_with("except*") && matches!(tok, Tok::Colon) {
+        return se("expected one or more exception types", off);
+    }
+    // `except` and `except*` in one `try`.
+    if first_word == "except" {
+        let star = trimmed.starts_with("except*")
+            || trimmed["except".len()..].trim_start().starts_with('*');
+        let mut j = ls;
+        while j > 0 {
+            let (pls, ple) = line_bounds(src, j - 1);
+            let pl = &src[pls..ple];
+            let pt = pl.trim_start();
+            if !pt.is_empty() && pl.len() - pt.len() == indent {
+                if pt.starts_with("try") {
+                    break;
+                }
+                if let Some(rest) = pt.strip_prefix("except") {
+                    let pstar = rest.trim_start().starts_with('*');
+                    if pstar != star {
+                        return se(
+                            "cannot have both 'except' and 'except*' on the same 'try'",
+                            ls + indent,
+                        );
+                    }
+                }
+            }
+            j = pls;
+        }
+    }
+    // `def f(*)` / `def f(**k, a)`.
+    {
+        let before = src[..off].trim_end();
+        let in_params = first_word == "def" || first_word == "async" || line.contains("lambda");
+        if in_params
+            && matches!(tok, Tok::Rpar | Tok::Comma | Tok::Colon)
+            && before.ends_with('*')
+            && !before.ends_with("**")
+        {
+            return se("named arguments must follow bare *", before.len() - 1);
+        }
+        let b2 = before.trim_end_matches(',').trim_end();
+        let word_start =
+            b2.rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |p| p + 1);
+        if in_params
+            && before.ends_with(',')
+            && b2[..word_start].ends_with("**")
+            && word_start < b2.len()
+        {
+            return se("arguments cannot follow var-keyword argument", off);
+        }
+    }
+    // A `try:` block followed by neither `except` nor `finally`.
+    if let Some(err) = try_without_handler(ctx, off) {
+        return Some(err);
+    }
+    // `except A, e:`
+    if first_word == "except" && matches!(tok, Tok::Comma) {
+        let after = ls + indent + first_word.len();
+        let at = next_token(src, after);
+        return se("multiple exception types must be parenthesized", at);
+    }
+    // Missing ':' after a compound statement header.
+    let headers =
+        ["if", "elif", "else", "while", "for", "def", "class", "with", "try", "except", "finally"];
+    let line_end = line.trim_end();
+    if matches!(tok, Tok::Newline | Tok::EndOfFile)
+        && headers.contains(&first_word.as_str())
+        && !line_end.ends_with([
+            ':', ',', '\\', '+', '-', '*', '/', '%', '|', '&', '^', '=', '<', '>', '.', '@',
+        ])
+        && scan::scan_until(src, off).open.is_empty()
+    {
+        return se("expected ':'", off);
+    }
+    // `from x import a,`
+    if first_word == "from"
+        && matches!(tok, Tok::Newline | Tok::EndOfFile)
+        && line.trim_end().ends_with(',')
+        && !line.contains('(')
+    {
+        return se("trailing comma not allowed without surrounding parentheses", off);
+    }
+    // Assignment expressions with a non-name target.
+    if matches!(tok, Tok::ColonEqual) {
+        let (start, text) = previous_operand(src, off);
+        let t = text.trim_end();
+        let what = if t.ends_with(')') {
+            Some("function call")
+        } else if t.ends_with(']') {
+            Some("subscript")
+        } else if t.contains('.')
+            && t.chars().last().is_some_and(|c| c.is_alphanumeric() || c == '_')
+        {
+            Some("attribute")
+        } else {
+            None
+        };
+        if let Some(w) = what {
+            return se(&format!("cannot use assignment expressions with {w}"), start);
+        }
+        return None;
+    }
+    let open = scan::scan_until(src, off).open;
+    // `f(a.b=1)`: keyword argument that is not a name.
+    if matches!(tok, Tok::Equal) && open.last().is_some_and(|(c, _)| *c == b'(') {
+        let (start, text) = previous_operand(src, off);
+        let t = text.trim();
+        if !t.is_empty() && !t.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            return se("expression cannot contain assignment, perhaps you meant \"==\"?", start);
+        }
+    }
+    // `if x = 1:`
+    if matches!(tok, Tok::Equal) && matches!(first_word.as_str(), "if" | "elif" | "while") {
+        let (start, text) = previous_operand(src, off);
+        let t = text.trim();
+        let t = t.strip_prefix(first_word.as_str()).unwrap_or(t).trim_start();
+        if !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            let at = start + text.trim_end().len() - t.len();
+            return se("invalid syntax. Maybe you meant '==' or ':=' instead of '='?", at.min(off));
+        }
+    }
+    // Two expressions side by side inside brackets: a missing comma (not in a parameter list).
+    let in_def_params = (first_word == "def" || first_word == "async") && open.len() == 1;
+    if !open.is_empty() && !in_def_params && is_expr_start(tok) {
+        let mut j = off;
+        while j > 0 && matches!(b[j - 1], b' ' | b'\t' | b'\x0c' | b'\n' | b'\r' | b'\\') {
+            j -= 1;
+        }
+        let prev = b.get(j.wrapping_sub(1)).copied().unwrap_or(0);
+        let word_start = b[..j]
+            .iter()
+            .rposition(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
+            .map_or(0, |p| p + 1);
+        let prev_word = &src[word_start..j];
+        let ends_expr = prev.is_ascii_alphanumeric()
+            || matches!(prev, b'_' | b')' | b']' | b'}' | b'\'' | b'"')
+            || prev >= 0x80;
+        if ends_expr && !NON_EXPR_END_WORDS.contains(&prev_word) {
+            let (start, text) = previous_operand(src, off);
+            let single_name = text.trim().chars().all(|c| c.is_alphanumeric() || c == '_');
+            let is_string = matches!(tok, Tok::String { .. });
+            if !(single_name && is_string) {
+                return se("invalid syntax. Perhaps you forgot a comma?", start);
+            }
+        }
+    }
+    None
+}
+
+/// "expected 'except' or 'finally' block": the statement at `off` follows a `try:` body.
+fn try_without_handler(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
+    let src = ctx.src;
+    // The last non-blank, non-comment line before the error line is the try body's last line.
+    let (ls, le) = line_bounds(src, off);
+    let line = &src[ls..le];
+    let err_indent = line.len() - line.trim_start().len();
+    let at_eof = off >= scan::last_char(src.as_bytes());
+    if !at_eof && off != ls + err_indent {
+        return None; // not at the start of a statement
+    }
+    let mut j = if at_eof { le + 1 } else { ls };
+    let mut body_indent = None;
+    while j > 0 {
+        let (pls, ple) = line_bounds(src, j - 1);
+        let pl = &src[pls..ple];
+        let pt = pl.trim_start();
+        if !pt.is_empty() && !pt.starts_with('#') {
+            let ind = pl.len() - pt.len();
+            match body_indent {
+                None => body_indent = Some(ind),
+                Some(bi) if ind < bi => {
+                    if pt.starts_with("try")
+                        && pt.trim_end().ends_with(':')
+                        && (at_eof || err_indent <= ind)
+                    {
+                        return Some(ctx.error(
+                            "expected 'except' or 'finally' block",
+                            off,
+                            ErrorKind::SyntaxError,
+                        ));
+                    }
+                    return None;
+                }
+                Some(_) => {}
+            }
+        }
+        j = pls;
+    }
+    None
+}
+
+/// The operand before `off`: the text after the nearest unmatched opening bracket or top-level
+/// comma (within the current brackets), with its start offset.
+fn previous_operand(src: &str, off: usize) -> (usize, &str) {
+    let b = src.as_bytes();
+    let mut depth = 0i32;
+    let mut j = off;
+    while j > 0 {
+        let c = b[j - 1];
+        match c {
+            b')' | b']' | b'}' => depth += 1,
+            b'(' | b'[' | b'{' => {
+                if depth == 0 {
+                    break;
+                }
+                depth -= 1;
+            }
+            b',' | b'=' | b';' | b':' if depth == 0 => break,
+            b'\n' | b'\r' if depth == 0 && !matches!(b.get(j.wrapping_sub(2)), Some(b'\\')) => {
+                // Inside brackets a newline is not a boundary; outside it is.
+                break;
+            }
+            _ => {}
+        }
+        j -= 1;
+    }
+    let start = next_token(src, j);
+    let start = start.min(off);
+    (start, &src[start..off])
+}
+
+/// The end of the implicitly concatenated strings starting at `off` (CPython reports errors about
+/// the concatenation at its last token).
+fn end_of_strings(src: &str, off: usize) -> usize {
+    let b = src.as_bytes();
+    let in_brackets = !scan::scan_until(src, off).open.is_empty();
+    let mut end = off;
+    let mut i = off;
+    while let Some(e) = super::node::skip_string(b, i) {
+        end = e;
+        i = e;
+        loop {
+            match b.get(i) {
+                Some(b' ' | b'\t' | b'\x0c') => i += 1,
+                Some(b'\\') => i += 1,
+                Some(b'\n' | b'\r') if in_brackets || b.get(i.wrapping_sub(1)) == Some(&b'\\') => {
+                    i += 1
+                }
+                Some(b'#') if in_brackets => {
+                    while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
+                        i += 1;
+                    }
+                }
+                _ => break,
+            }
+        }
+    }
+    end
+}
+
+/// The offset of the next non-blank character (skipping blank and comment lines).
+fn next_token(src: &str, off: usize) -> usize {
+    let b = src.as_bytes();
+    let mut i = off;
+    while i < b.len() {
+        match b[i] {
+            b' ' | b'\t' | b'\x0c' | b'\n' | b'\r' => i += 1,
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
+                    i += 1;
+                }
+            }
+            _ => break,
+        }
+    }
+    i
+}
+
+fn map_lexical(ctx: &Ctx, lex: &LexicalErrorType, off: usize) -> SyntaxError {
+    use LexicalErrorType as L;
+    match lex {
+        L::IndentationError => ctx.error(
+            "unindent does not match any outer indentation level",
+            off,
+            ErrorKind::IndentationError,
+        ),
+        L::TabError | L::TabsAfterSpaces => ctx.error(
+            "inconsistent use of tabs and spaces in indentation",
+            off,
+            ErrorKind::TabError,
+        ),
+        L::DefaultArgumentError => {
+            ctx.error("non-default argument follows default argument", off, ErrorKind::SyntaxError)
+        }
+        L::DuplicateArgumentError(n) => ctx.error(
+            format!("duplicate argument '{n}' in function definition"),
+            off,
+            ErrorKind::SyntaxError,
+        ),
+        L::FStringError(fe) => {
+            use rustpython_parser::FStringErrorType as F;
+            let msg = match fe {
+                F::EmptyExpression => "f-string: empty expression not allowed".to_string(),
+                F::UnclosedLbrace | F::ExpectedRbrace => "f-string: expecting '}'".to_string(),
+                F::SingleRbrace | F::UnopenedRbrace => {
+                    "f-string: single '}' is not allowed".to_string()
+                }
+                F::InvalidConversionFlag => {
+                    "f-string: invalid conversion character: expected 's', 'r', or 'a'".to_string()
+                }
+                F::ExpressionCannotInclude('\\') => {
+                    "f-string expression part cannot include a backslash".to_string()
+                }
+                F::ExpressionCannotInclude(c) => {
+                    format!("f-string expression part cannot include '{c}'")
+                }
+                F::Unmatched(c) => format!("f-string: unmatched '{c}'"),
+                F::MismatchedDelimiter(a, b) => format!(
+                    "f-string: closing parenthesis '{b}' does not match opening parenthesis '{a}'"
+                ),
+                F::ExpressionNestedTooDeeply => {
+                    "f-string: expressions nested too deeply".to_string()
+                }
+                F::UnterminatedString => "f-string: unterminated string".to_string(),
+                F::InvalidExpression(_) => "f-string: invalid syntax".to_string(),
+            };
+            ctx.error(msg, off, ErrorKind::SyntaxError)
+        }
+        L::OtherError(m) if m == "named arguments must follow bare *" => {
+            ctx.error(m.clone(), off, ErrorKind::SyntaxError)
+        }
+        L::OtherError(m) if m == "cannot mix bytes and nonbytes literals" => {
+            ctx.error(m.clone(), end_of_strings(ctx.src, off), ErrorKind::SyntaxError)
+        }
+        L::OtherError(m) if m.starts_with("bytes can only contain ASCII") => ctx.error(
+            "bytes can only contain ASCII literal characters",
+            off,
+            ErrorKind::SyntaxError,
+        ),
+        L::DuplicateKeywordArgumentError(n) => {
+            ctx.error(format!("keyword argument repeated: {n}"), off, ErrorKind::SyntaxError)
+        }
+        L::PositionalArgumentError => {
+            ctx.error("positional argument follows keyword argument", off, ErrorKind::SyntaxError)
+        }
+        L::UnpackedArgumentError => ctx.error(
+            "iterable argument unpacking follows keyword argument unpacking",
+            off,
+            ErrorKind::SyntaxError,
+        ),
+        L::LineContinuationError => ctx.error(
+            "unexpected character after line continuation character",
+            off,
+            ErrorKind::SyntaxError,
+        ),
+        L::UnrecognizedToken { tok } => {
+            let c = *tok;
+            if c.is_ascii() {
+                ctx.error("invalid syntax", off, ErrorKind::SyntaxError)
+            } else if super::node::is_printable_char(c) {
+                ctx.error(
+                    format!("invalid character '{c}' (U+{:04X})", c as u32),
+                    off,
+                    ErrorKind::SyntaxError,
+                )
+            } else {
+                ctx.error(
+                    format!("invalid non-printable character U+{:04X}", c as u32),
+                    off,
+                    ErrorKind::SyntaxError,
+                )
+            }
+        }
+        _ => ctx.error("invalid syntax", off, ErrorKind::SyntaxError),
+    }
+}

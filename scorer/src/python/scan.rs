@@ -1,0 +1,749 @@
+//! A cheap pre-scan of the source, CPython-tokenizer style, run before rustpython sees it.
+//!
+//! It enforces the limits CPython's tokenizer enforces (200 nested brackets, 100 indentation
+//! levels) and bounds the expression depth, so deep input never reaches the recursive parts of
+//! rustpython (a stack overflow aborts a wasm module). It also finds tokenizer errors whose CPython
+//! message rustpython does not give (unterminated strings, unmatched brackets, a backslash in an
+//! f-string expression).
+
+use super::ErrorKind;
+
+/// A problem found by the scan, at a byte offset of the source.
+#[derive(Debug, Clone)]
+pub(crate) struct ScanError {
+    pub msg: String,
+    pub offset: usize,
+    /// For errors CPython reports at a line without a useful column (e.g. indentation).
+    pub kind: ErrorKind,
+    /// Fatal errors must be reported without parsing (too deep to parse safely); the others are
+    /// reported only if the parser does not fail earlier.
+    pub fatal: bool,
+    /// Where the tokenizer meets the problem (for ordering against parser errors).
+    pub at: usize,
+}
+
+/// What the scan learned.
+#[derive(Debug, Default)]
+pub(crate) struct Scan {
+    /// The first tokenizer-level error, if any (reported only when the parser fails too).
+    pub error: Option<ScanError>,
+    /// An error CPython raises even where rustpython parses fine (backslash or `#` in an
+    /// f-string expression), or a fatal one.
+    pub reject: Option<ScanError>,
+    /// Indentation runs containing tabs (start, end): rustpython rejects a tab after spaces that
+    /// CPython accepts, so consistent indentation is handed to it as spaces (same byte length).
+    pub tab_indents: Vec<(usize, usize)>,
+    /// Brackets open at the `stop` offset, innermost last: (bracket, offset).
+    pub open: Vec<(u8, usize)>,
+    /// `'(' was never closed`: reported when the parser fails at the end of the input.
+    pub unclosed: Option<ScanError>,
+}
+
+/// CPython's MAXLEVEL.
+const MAX_LEVEL: usize = 200;
+/// CPython's MAXINDENT.
+const MAX_INDENT: usize = 100;
+/// Above this many depth-increasing tokens in one expression we refuse to parse: the tree would
+/// be deeper than CPython accepts (RecursionError) and deep enough to threaten our stack.
+pub(crate) const MAX_EXPR_TOKENS: usize = 8000;
+
+struct Scanner<'a> {
+    s: &'a [u8],
+    i: usize,
+    /// Open brackets: (byte, offset, depth counter of the enclosing level at the time).
+    brackets: Vec<(u8, usize)>,
+    /// Depth-increasing tokens per bracket level (index 0 = outside brackets).
+    counts: Vec<usize>,
+    indents: Vec<(usize, usize)>,
+    /// Consecutive prefix operators (`-`, `+`, `~`, `not`): CPython's parser recursion.
+    unary_run: usize,
+    stop: usize,
+    out: Scan,
+}
+
+fn err(msg: impl Into<String>, offset: usize, kind: ErrorKind, fatal: bool) -> ScanError {
+    ScanError { msg: msg.into(), offset, kind, fatal, at: offset }
+}
+
+pub(crate) fn scan(src: &str) -> Scan {
+    scan_until(src, usize::MAX)
+}
+
+/// Scans up to byte `stop` (the brackets open there end up in `Scan::open`).
+pub(crate) fn scan_until(src: &str, stop: usize) -> Scan {
+    let mut sc = Scanner {
+        s: src.as_bytes(),
+        i: 0,
+        brackets: Vec::new(),
+        counts: vec![0],
+        indents: vec![(0, 0)],
+        unary_run: 0,
+        stop,
+        out: Scan::default(),
+    };
+    if src.starts_with('\u{feff}') {
+        let e = err("invalid non-printable character U+FEFF", 0, ErrorKind::SyntaxError, true);
+        sc.out.reject = Some(e);
+        return sc.out;
+    }
+    if let Some(p) = src.find('\0') {
+        let e =
+            err("source code string cannot contain null bytes", p, ErrorKind::SyntaxError, true);
+        sc.out.reject = Some(e);
+        return sc.out;
+    }
+    sc.run();
+    sc.out.open = std::mem::take(&mut sc.brackets);
+    if let Some(e) = sc.out.error.as_ref().filter(|e| e.fatal) {
+        sc.out.reject = Some(e.clone());
+    }
+    sc.out
+}
+
+/// CPython's parser overflows its stack (MemoryError) at about this many nested prefix operators.
+const MAX_UNARY_RUN: usize = 5966;
+
+fn is_ident_start(c: u8) -> bool {
+    c.is_ascii_alphabetic() || c == b'_' || c >= 0x80
+}
+
+fn is_ident_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80
+}
+
+impl Scanner<'_> {
+    fn set_error(&mut self, e: ScanError) {
+        if self.out.error.is_none() {
+            self.out.error = Some(e);
+        }
+    }
+
+    fn bump_depth(&mut self) -> bool {
+        if let Some(c) = self.counts.last_mut() {
+            *c += 1;
+        }
+        let total: usize = self.counts.iter().sum::<usize>() + self.counts.len();
+        if total > MAX_EXPR_TOKENS {
+            self.set_error(err(
+                "maximum recursion depth exceeded during ast construction",
+                self.i,
+                ErrorKind::RecursionError,
+                true,
+            ));
+            return false;
+        }
+        true
+    }
+
+    fn unary(&mut self) -> bool {
+        self.unary_run += 1;
+        if self.unary_run >= MAX_UNARY_RUN {
+            self.set_error(err("", self.i, ErrorKind::MemoryError, true));
+            return false;
+        }
+        true
+    }
+
+    fn reset_level(&mut self) {
+        if let Some(c) = self.counts.last_mut() {
+            *c = 0;
+        }
+    }
+
+    /// CPython's indentation logic at the start of a logical line: `col` counts tabs to multiples
+    /// of 8, `altcol` counts them as 1; the two must agree on every comparison (else TabError).
+    fn at_line_start(&mut self) -> bool {
+        let start = self.i;
+        let mut col = 0usize;
+        let mut altcol = 0usize;
+        let mut has_tab = false;
+        while self.i < self.s.len() {
+            match self.s[self.i] {
+                b' ' => {
+                    col += 1;
+                    altcol += 1;
+                }
+                b'\t' => {
+                    col = (col / 8 + 1) * 8;
+                    altcol += 1;
+                    has_tab = true;
+                }
+                b'\x0c' => {
+                    col = 0;
+                    altcol = 0;
+                }
+                _ => break,
+            }
+            self.i += 1;
+        }
+        match self.s.get(self.i) {
+            None | Some(b'#' | b'\n' | b'\r') => return true, // blank line: no indentation token
+            Some(b'\\') => return true,
+            _ => {}
+        }
+        if has_tab {
+            self.out.tab_indents.push((start, self.i));
+        }
+        let at = self.i;
+        let tab_error = || {
+            err(
+                "inconsistent use of tabs and spaces in indentation",
+                start,
+                ErrorKind::TabError,
+                false,
+            )
+        };
+        let (top, alttop) = self.indents.last().copied().unwrap_or((0, 0));
+        if col == top {
+            if altcol != alttop {
+                self.set_reject(tab_error());
+            }
+        } else if col > top {
+            if self.indents.len() >= MAX_INDENT {
+                self.set_error(err(
+                    "too many levels of indentation",
+                    start,
+                    ErrorKind::IndentationError,
+                    true,
+                ));
+                return false;
+            }
+            if altcol <= alttop {
+                self.set_reject(tab_error());
+            }
+            self.indents.push((col, altcol));
+        } else {
+            while self.indents.len() > 1 && self.indents.last().is_some_and(|&(t, _)| col < t) {
+                self.indents.pop();
+            }
+            let (top, alttop) = self.indents.last().copied().unwrap_or((0, 0));
+            if col != top {
+                let e = err(
+                    "unindent does not match any outer indentation level",
+                    at,
+                    ErrorKind::IndentationError,
+                    false,
+                );
+                self.set_reject(ScanError { at: start, ..e });
+            } else if altcol != alttop {
+                self.set_reject(tab_error());
+            }
+        }
+        true
+    }
+
+    fn set_reject(&mut self, e: ScanError) {
+        if self.out.reject.is_none() {
+            self.out.reject = Some(e);
+        }
+    }
+
+    fn run(&mut self) {
+        let mut line_start = true;
+        while self.i < self.s.len() && self.i < self.stop {
+            if self.out.error.as_ref().is_some_and(|e| e.fatal) {
+                return;
+            }
+            let c0 = self.s[self.i];
+            if !matches!(c0, b'-' | b'+' | b'~' | b' ' | b'\t' | b'n') {
+                self.unary_run = 0;
+            }
+            if line_start && self.brackets.is_empty() {
+                line_start = false;
+                if !self.at_line_start() {
+                    return;
+                }
+                continue;
+            }
+            let c = self.s[self.i];
+            match c {
+                b'#' => {
+                    while self.i < self.s.len() && !matches!(self.s[self.i], b'\n' | b'\r') {
+                        self.i += 1;
+                    }
+                }
+                b'\n' | b'\r' => {
+                    self.i += 1;
+                    if c == b'\r' && self.s.get(self.i) == Some(&b'\n') {
+                        self.i += 1;
+                    }
+                    if self.brackets.is_empty() {
+                        line_start = true;
+                        self.reset_level();
+                    }
+                }
+                b'\\' => {
+                    self.i += 1;
+                    match self.s.get(self.i) {
+                        Some(b'\n') => self.i += 1,
+                        Some(b'\r') => {
+                            self.i += 1;
+                            if self.s.get(self.i) == Some(&b'\n') {
+                                self.i += 1;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                b'\'' | b'"' => {
+                    if !self.string(self.i, self.i, false) {
+                        return;
+                    }
+                }
+                b'(' | b'[' | b'{' => {
+                    if self.brackets.len() >= MAX_LEVEL {
+                        self.set_error(err(
+                            "too many nested parentheses",
+                            self.i,
+                            ErrorKind::SyntaxError,
+                            true,
+                        ));
+                        return;
+                    }
+                    if !self.bump_depth() {
+                        return;
+                    }
+                    self.brackets.push((c, self.i));
+                    self.counts.push(0);
+                    self.i += 1;
+                }
+                b')' | b']' | b'}' => {
+                    let want = match c {
+                        b')' => b'(',
+                        b']' => b'[',
+                        _ => b'{',
+                    };
+                    match self.brackets.pop() {
+                        None => {
+                            self.set_error(err(
+                                format!("unmatched '{}'", c as char),
+                                self.i,
+                                ErrorKind::SyntaxError,
+                                false,
+                            ));
+                        }
+                        Some((open, at)) if open != want => {
+                            let msg = if self.line_of(at) == self.line_of(self.i) {
+                                format!(
+                                    "closing parenthesis '{}' does not match opening parenthesis '{}'",
+                                    c as char, open as char
+                                )
+                            } else {
+                                format!(
+                                    "closing parenthesis '{}' does not match opening parenthesis '{}' on line {}",
+                                    c as char,
+                                    open as char,
+                                    self.line_of(at)
+                                )
+                            };
+                            self.set_error(err(msg, self.i, ErrorKind::SyntaxError, false));
+                        }
+                        Some(_) => {}
+                    }
+                    if self.counts.len() > 1 {
+                        self.counts.pop();
+                    }
+                    self.i += 1;
+                }
+                b',' | b';' | b'=' => {
+                    // `==` is an operator, not a separator, but counting it as one only lowers
+                    // the estimate of a chain that CPython keeps flat anyway (Compare).
+                    self.reset_level();
+                    self.i += 1;
+                }
+                b'.' => {
+                    if self.s.get(self.i + 1).is_some_and(u8::is_ascii_digit) {
+                        self.number();
+                    } else {
+                        if !self.bump_depth() {
+                            return;
+                        }
+                        self.i += 1;
+                    }
+                }
+                b'+' | b'-' | b'~' => {
+                    if self.s.get(self.i + 1) == Some(&b'>') {
+                        self.i += 2; // `->`
+                        continue;
+                    }
+                    if !self.unary() || !self.bump_depth() {
+                        return;
+                    }
+                    self.i += 1;
+                }
+                b'*' | b'/' | b'%' | b'@' | b'&' | b'|' | b'^' | b'<' | b'>' => {
+                    if !self.bump_depth() {
+                        return;
+                    }
+                    self.i += 1;
+                    // `**`, `//`, `<<`, `>>`, `->` are one operator (one tree level at most).
+                    if self.s.get(self.i) == Some(&c) {
+                        self.i += 1;
+                    }
+                }
+                b'0'..=b'9' => self.number(),
+                c if is_ident_start(c) => {
+                    let start = self.i;
+                    while self.i < self.s.len() && is_ident_char(self.s[self.i]) {
+                        self.i += 1;
+                    }
+                    let word = &self.s[start..self.i];
+                    if matches!(self.s.get(self.i), Some(b'\'' | b'"')) && is_prefix(word) {
+                        let f = word.iter().any(|c| matches!(c, b'f' | b'F'));
+                        let raw = word.iter().any(|c| matches!(c, b'r' | b'R'));
+                        let _ = raw;
+                        if !self.string(start, self.i, f) {
+                            return;
+                        }
+                    } else if word == b"not" {
+                        if !self.unary() || !self.bump_depth() {
+                            return;
+                        }
+                    } else {
+                        self.unary_run = 0;
+                        if matches!(word, b"lambda" | b"await" | b"if" | b"else")
+                            && !self.bump_depth()
+                        {
+                            return;
+                        }
+                    }
+                }
+                _ => self.i += 1,
+            }
+        }
+        if let Some(&(open, at)) = self.brackets.last() {
+            self.out.unclosed = Some(err(
+                format!("'{}' was never closed", open as char),
+                at,
+                ErrorKind::SyntaxError,
+                false,
+            ));
+        }
+    }
+
+    /// Skips a number literal, noting CPython's tokenizer errors about it.
+    fn number(&mut self) {
+        let start = self.i;
+        let s = self.s;
+        let at = |j: usize| s.get(j).copied().unwrap_or(0);
+        if at(start) == b'0' && matches!(at(start + 1), b'x' | b'X' | b'o' | b'O' | b'b' | b'B') {
+            let (kind, radix) = match at(start + 1) {
+                b'x' | b'X' => ("hexadecimal", 16),
+                b'o' | b'O' => ("octal", 8),
+                _ => ("binary", 2),
+            };
+            self.i += 2;
+            let mut ndigits = 0;
+            loop {
+                let c = at(self.i);
+                if c == b'_' {
+                    self.i += 1;
+                    if !(at(self.i) as char).is_digit(radix) {
+                        let e = err(
+                            format!("invalid {kind} literal"),
+                            self.i,
+                            ErrorKind::SyntaxError,
+                            false,
+                        );
+                        self.set_error(ScanError { at: start, ..e });
+                        return;
+                    }
+                } else if (c as char).is_digit(radix) {
+                    self.i += 1;
+                    ndigits += 1;
+                } else {
+                    break;
+                }
+            }
+            let c = at(self.i);
+            if radix < 16 && c.is_ascii_digit() {
+                let msg = format!("invalid digit '{}' in {kind} literal", c as char);
+                let e = err(msg, self.i, ErrorKind::SyntaxError, false);
+                self.set_error(ScanError { at: start, ..e });
+            } else if ndigits == 0 || is_ident_char(c) {
+                let e =
+                    err(format!("invalid {kind} literal"), self.i, ErrorKind::SyntaxError, false);
+                self.set_error(ScanError { at: start, ..e });
+            }
+            while is_ident_char(at(self.i)) {
+                self.i += 1;
+            }
+            return;
+        }
+        let mut kind = "decimal";
+        let mut is_int = true;
+        let digits = |this: &mut Self| -> bool {
+            // digits with single underscores between them
+            while at(this.i).is_ascii_digit() || at(this.i) == b'_' {
+                if at(this.i) == b'_' && !at(this.i + 1).is_ascii_digit() {
+                    let e = err("invalid decimal literal", this.i, ErrorKind::SyntaxError, false);
+                    this.set_error(ScanError { at: start, ..e });
+                    this.i += 1;
+                    return false;
+                }
+                this.i += 1;
+            }
+            true
+        };
+        if !digits(self) {
+            return;
+        }
+        if at(self.i) == b'.' {
+            is_int = false;
+            self.i += 1;
+            if !digits(self) {
+                return;
+            }
+        }
+        if matches!(at(self.i), b'e' | b'E') {
+            let save = self.i;
+            let mut j = self.i + 1;
+            if matches!(at(j), b'+' | b'-') {
+                j += 1;
+            }
+            if at(j).is_ascii_digit() {
+                is_int = false;
+                self.i = j;
+                if !digits(self) {
+                    return;
+                }
+            } else {
+                self.i = save;
+            }
+        }
+        if matches!(at(self.i), b'j' | b'J') {
+            is_int = false;
+            kind = "imaginary";
+            self.i += 1;
+        }
+        let text = &s[start..self.i];
+        if is_int
+            && text.first() == Some(&b'0')
+            && text.iter().any(|c| c.is_ascii_digit() && *c != b'0')
+        {
+            let e = err(
+                "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers",
+                start,
+                ErrorKind::SyntaxError,
+                false,
+            );
+            self.set_error(ScanError { at: start, ..e });
+            return;
+        }
+        let c = at(self.i);
+        if is_ident_char(c) {
+            let rest = &s[self.i..];
+            let keyword_follows =
+                [&b"and"[..], b"else", b"for", b"if", b"in", b"is", b"or", b"not"]
+                    .iter()
+                    .any(|k| rest.starts_with(k));
+            if !keyword_follows {
+                let e =
+                    err(format!("invalid {kind} literal"), start, ErrorKind::SyntaxError, false);
+                self.set_error(ScanError { at: start, ..e });
+            }
+        }
+    }
+
+    fn line_of(&self, offset: usize) -> usize {
+        let mut line = 1;
+        let mut j = 0;
+        while j < offset && j < self.s.len() {
+            match self.s[j] {
+                b'\n' => line += 1,
+                b'\r' if self.s.get(j + 1) != Some(&b'\n') => line += 1,
+                _ => {}
+            }
+            j += 1;
+        }
+        line
+    }
+
+    /// Scans a string literal whose prefix starts at `start` and quote at `q`; returns false on a
+    /// fatal condition (the scan stops).
+    fn string(&mut self, start: usize, q: usize, fstring: bool) -> bool {
+        let quote = self.s[q];
+        let triple = self.s.get(q + 1) == Some(&quote) && self.s.get(q + 2) == Some(&quote);
+        self.i = q + if triple { 3 } else { 1 };
+        // f-string expression tracking: nesting of `{` replacement fields; inside one, bracket
+        // depth and whether we are in the format spec.
+        let mut fields: Vec<(usize, bool)> = Vec::new(); // (bracket depth, in_spec)
+        let mut fstring_error: Option<&'static str> = None;
+        // Deepest bracket nesting inside a replacement field (CPython: MAXLEVEL 200 there too).
+        let mut fmax = 0usize;
+        while self.i < self.s.len() {
+            let c = self.s[self.i];
+            if c == quote {
+                let close = if !triple {
+                    Some(1)
+                } else if self.s.get(self.i + 1) == Some(&quote)
+                    && self.s.get(self.i + 2) == Some(&quote)
+                {
+                    Some(3)
+                } else {
+                    None
+                };
+                if let Some(n) = close {
+                    self.i += n;
+                    if fmax == MAX_LEVEL {
+                        let e =
+                            err("too many nested parentheses", start, ErrorKind::SyntaxError, true);
+                        self.set_error(e);
+                        return false;
+                    }
+                    if let Some(msg) = fstring_error {
+                        // CPython 3.11 reports it at the end of the string token.
+                        if self.out.reject.is_none() {
+                            let mut e = err(msg, self.i, ErrorKind::SyntaxError, false);
+                            e.at = start;
+                            self.out.reject = Some(e);
+                        }
+                    }
+                    return true;
+                }
+                self.i += 1;
+                continue;
+            }
+            if (c == b'\n' || c == b'\r') && !triple {
+                let line = self.line_of(self.i);
+                self.set_error(err(
+                    format!("unterminated string literal (detected at line {line})"),
+                    start,
+                    ErrorKind::SyntaxError,
+                    false,
+                ));
+                // Stop the scan: what follows would be tokenized differently.
+                return false;
+            }
+            if fmax > MAX_LEVEL {
+                let e = err(
+                    "f-string: too many nested parenthesis",
+                    start,
+                    ErrorKind::SyntaxError,
+                    true,
+                );
+                self.set_error(e);
+                return false;
+            }
+            let in_expr = fields.last().is_some_and(|&(_, spec)| !spec);
+            if c == b'\\' {
+                if fstring && in_expr {
+                    fstring_error
+                        .get_or_insert("f-string expression part cannot include a backslash");
+                }
+                self.i += if self.s.get(self.i + 1) == Some(&b'\r')
+                    && self.s.get(self.i + 2) == Some(&b'\n')
+                {
+                    3
+                } else {
+                    2
+                };
+                continue;
+            }
+            if fstring {
+                match c {
+                    b'{' => {
+                        if fields.is_empty() && self.s.get(self.i + 1) == Some(&b'{') {
+                            self.i += 2;
+                            continue;
+                        }
+                        if in_expr {
+                            if let Some(f) = fields.last_mut() {
+                                f.0 += 1;
+                                fmax = fmax.max(f.0);
+                            }
+                        } else {
+                            fields.push((0, false));
+                        }
+                    }
+                    b'}' => {
+                        if fields.is_empty() {
+                            if self.s.get(self.i + 1) == Some(&b'}') {
+                                self.i += 2;
+                                continue;
+                            }
+                        } else if let Some(f) = fields.last_mut() {
+                            if !f.1 && f.0 > 0 {
+                                f.0 -= 1;
+                            } else {
+                                fields.pop();
+                            }
+                        }
+                    }
+                    b'(' | b'[' if in_expr => {
+                        if let Some(f) = fields.last_mut() {
+                            f.0 += 1;
+                            fmax = fmax.max(f.0);
+                        }
+                    }
+                    b')' | b']' if in_expr => {
+                        if let Some(f) = fields.last_mut() {
+                            f.0 = f.0.saturating_sub(1);
+                        }
+                    }
+                    b':' if in_expr => {
+                        if let Some(f) = fields.last_mut() {
+                            if f.0 == 0 {
+                                f.1 = true;
+                            }
+                        }
+                    }
+                    b'#' if in_expr => {
+                        fstring_error.get_or_insert("f-string expression part cannot include '#'");
+                    }
+                    b'\'' | b'"' if in_expr => {
+                        // A nested string of the other quote kind: skip it.
+                        let other = c;
+                        self.i += 1;
+                        while self.i < self.s.len()
+                            && self.s[self.i] != other
+                            && self.s[self.i] != quote
+                        {
+                            if matches!(self.s[self.i], b'\n' | b'\r') && !triple {
+                                break;
+                            }
+                            if self.s[self.i] == b'\\' {
+                                fstring_error.get_or_insert(
+                                    "f-string expression part cannot include a backslash",
+                                );
+                            }
+                            self.i += 1;
+                        }
+                        if self.s.get(self.i) == Some(&other) {
+                            self.i += 1;
+                        }
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
+            self.i += 1;
+        }
+        let line = self.line_of(last_char(self.s));
+        let msg = if triple {
+            format!("unterminated triple-quoted string literal (detected at line {line})")
+        } else {
+            format!("unterminated string literal (detected at line {line})")
+        };
+        self.set_error(err(msg, start, ErrorKind::SyntaxError, false));
+        false
+    }
+}
+
+/// Offset of the last character, where CPython's tokenizer sits at the end of the input (the final
+/// newline belongs to the last line).
+pub(crate) fn last_char(s: &[u8]) -> usize {
+    match s.last() {
+        Some(b'\n') if s.len() >= 2 && s[s.len() - 2] == b'\r' => s.len() - 2,
+        Some(b'\n' | b'\r') => s.len() - 1,
+        _ => s.len(),
+    }
+}
+
+fn is_prefix(w: &[u8]) -> bool {
+    if w.len() > 2 {
+        return false;
+    }
+    let lower: Vec<u8> = w.iter().map(u8::to_ascii_lowercase).collect();
+    matches!(lower.as_slice(), b"r" | b"u" | b"b" | b"f" | b"br" | b"rb" | b"fr" | b"rf")
+}

@@ -1,0 +1,218 @@
+//! The `ast` shim against python3 3.11: walk order, class hierarchy, deprecated aliases, dump,
+//! docstrings, literal_eval, node reprs and error messages.
+
+mod interp_common;
+
+use interp_common::check;
+
+const SAMPLE: &[u8] = b"\"\"\"Module doc.\"\"\"
+import os
+from a.b import c as d, e
+
+X = 1
+
+def top(a, b=2, *args, log=False, **kw):
+    \"\"\"Top level.
+
+    Indented detail.
+    \"\"\"
+    if not a:
+        return None
+    for i in range(3):
+        if '.' in a:
+            break
+    return top(a.b, x=1)
+
+class K(Base, metaclass=M):
+    def top(self):
+        x: int = 5
+        y = [1, 2.5, -3, 'x', b'y', None, True, ...]
+        return {'k': (1,)}
+
+async def co():
+    await thing()
+";
+
+#[test]
+fn ast_shim() {
+    let files: &[(&str, &[u8])] =
+        &[("src/sample.py", SAMPLE), ("src/broken.py", b"def f(:\n    pass\n")];
+    check(
+        "ast-test.py",
+        files,
+        r#"import unittest
+import ast
+
+def load():
+    with open('../src/sample.py') as f:
+        return ast.parse(f.read())
+
+class TestAst(unittest.TestCase):
+    def setUp(self):
+        self.tree = load()
+
+    def test_walk_order(self):
+        names = [type(n).__name__ for n in ast.walk(self.tree)]
+        self.assertEqual(names[:12], ['Module', 'Expr', 'Import', 'ImportFrom', 'Assign', 'FunctionDef', 'ClassDef', 'AsyncFunctionDef', 'Constant', 'alias', 'alias', 'alias'])
+        self.assertEqual(len(names), 0)
+
+    def test_first_function_bfs(self):
+        f = next(n for n in ast.walk(self.tree) if isinstance(n, ast.FunctionDef) and n.name == 'top')
+        self.assertEqual(f.lineno, 1)
+
+    def test_hierarchy(self):
+        f = self.tree.body[4]
+        self.assertTrue(isinstance(f, ast.stmt) and isinstance(f, ast.AST) and not isinstance(f, ast.expr))
+        self.assertTrue(issubclass(ast.FunctionDef, ast.stmt))
+        self.assertEqual(ast.FunctionDef._fields, ('name', 'args', 'body', 'decorator_list', 'returns', 'type_comment'))
+        self.assertEqual(f.__class__.__name__, 'FunctionDef')
+        self.assertIsInstance(f, ast.ClassDef)
+
+    def test_aliases(self):
+        consts = [n for n in ast.walk(self.tree) if isinstance(n, ast.Constant)]
+        strs = [n.s for n in consts if isinstance(n, ast.Str)]
+        nums = [n.n for n in consts if isinstance(n, ast.Num)]
+        named = [n.value for n in consts if isinstance(n, ast.NameConstant)]
+        self.assertEqual((strs, nums, named), ([], [], []))
+
+    def test_s_on_name(self):
+        name = next(n for n in ast.walk(self.tree) if isinstance(n, ast.Name))
+        name.s
+
+    def test_none_attr(self):
+        f = self.tree.body[4]
+        f.returns.id
+
+    def test_missing_function(self):
+        any(p for p in ast.iter_parent_nodes(self.tree))
+
+    def test_dump(self):
+        imp = self.tree.body[2]
+        self.assertEqual(ast.dump(imp), "")
+
+    def test_dump_indent(self):
+        self.assertEqual(ast.dump(ast.parse("x = f(1, *a, k=2)"), indent=2), "")
+
+    def test_dump_attrs(self):
+        self.assertEqual(ast.dump(self.tree.body[3], include_attributes=True), "")
+
+    def test_docstrings(self):
+        self.assertEqual(ast.get_docstring(self.tree), 'Module doc.')
+        self.assertEqual(ast.get_docstring(self.tree.body[4]), 'Top level.\n\nIndented detail.')
+        self.assertIsNone(ast.get_docstring(self.tree.body[5]))
+        ast.get_docstring(self.tree.body[0])
+
+    def test_literal_eval(self):
+        self.assertEqual(ast.literal_eval("[1, -2, ('a', None), {'k': {1, 2}}]"), [1, -2, ('a', None), {'k': {1, 2}}])
+        ast.literal_eval("f(x)")
+
+    def test_syntax_error(self):
+        with open('../src/broken.py') as f:
+            ast.parse(f.read())
+
+    def test_syntax_error_filename(self):
+        ast.parse("x = = 1", filename="__init__.py")
+
+    def test_iter(self):
+        f = self.tree.body[4]
+        self.assertEqual([k for k, v in ast.iter_fields(f.args)], ['posonlyargs', 'args', 'vararg', 'kwonlyargs', 'kw_defaults', 'kwarg', 'defaults'])
+        self.assertEqual([type(c).__name__ for c in ast.iter_child_nodes(f)], [])
+
+    def test_defaults_pairing(self):
+        f = self.tree.body[4]
+        pairs = [(a.arg, d.value) for a, d in zip(f.args.args, f.args.defaults)]
+        kw = [(a.arg, d.value) for a, d in zip(f.args.kwonlyargs, f.args.kw_defaults)]
+        self.assertEqual((pairs, kw, f.args.vararg.arg, f.args.kwarg.arg), None)
+
+    def test_parent_map(self):
+        parents = {}
+        for node in ast.walk(self.tree):
+            for child in ast.iter_child_nodes(node):
+                child.parent = node
+                parents[child] = node
+        ret = [n for n in ast.walk(self.tree) if isinstance(n, ast.Return)]
+        self.assertEqual([type(r.parent).__name__ for r in ret], [])
+
+    def test_node_repr(self):
+        self.assertIsNone(self.tree.body[1])
+
+    def test_calls(self):
+        calls = [n for n in ast.walk(self.tree) if isinstance(n, ast.Call)]
+        out = []
+        for c in calls:
+            if isinstance(c.func, ast.Name):
+                out.append((c.func.id, [k.arg for k in c.keywords], c.lineno, c.col_offset, c.end_col_offset))
+            elif isinstance(c.func, ast.Attribute):
+                out.append((c.func.attr, c.func.value.id))
+        self.assertEqual(out, [])
+
+    def test_constructor(self):
+        n = ast.Name(id='x', ctx=ast.Load())
+        self.assertEqual(ast.dump(n), "")
+
+    def test_import_from(self):
+        imp = [n for n in ast.walk(self.tree) if isinstance(n, ast.ImportFrom)][0]
+        self.assertEqual((imp.module, imp.level, [(a.name, a.asname) for a in imp.names]), None)
+
+    def test_unknown_attr_class(self):
+        ast.Name.nope
+"#,
+    );
+}
+
+#[test]
+fn node_visitor_and_recursion() {
+    check(
+        "visitor-test.py",
+        &[("m.py", b"def f(x):\n    return g(x, 'a', 1, None)\n\nclass C:\n    def m(self):\n        print(b'x', 2.5, True)\n")],
+        r#"import unittest
+import ast
+
+class Collector(ast.NodeVisitor):
+    def __init__(self):
+        self.calls = []
+        self.strs = []
+        self.depth = 0
+
+    def visit_Call(self, node):
+        if isinstance(node.func, ast.Name):
+            self.calls.append(node.func.id)
+        self.generic_visit(node)
+
+    def visit_Str(self, node):
+        self.strs.append(node.value)
+
+    def visit_FunctionDef(self, node):
+        self.depth += 1
+        self.generic_visit(node)
+
+def depth_of(node):
+    kids = list(ast.iter_child_nodes(node))
+    return 1 + max([depth_of(k) for k in kids], default=0)
+
+def countdown(n):
+    return 0 if n == 0 else 1 + countdown(n - 1)
+
+class TestVisitor(unittest.TestCase):
+    def setUp(self):
+        with open('../m.py') as f:
+            self.tree = ast.parse(f.read())
+
+    def test_collect(self):
+        c = Collector()
+        c.visit(self.tree)
+        self.assertEqual((c.calls, c.strs, c.depth), None)
+
+    def test_depth(self):
+        self.assertEqual(depth_of(self.tree), 0)
+
+    def test_recursion_ok(self):
+        self.assertEqual(countdown(150), 150)
+
+    def test_recursion_error(self):
+        def forever(n):
+            return forever(n + 1)
+        forever(0)
+"#,
+    );
+}

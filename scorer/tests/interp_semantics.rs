@@ -1,0 +1,626 @@
+//! Interpreter semantics, each snippet checked against python3 (3.11) through the harness rules.
+
+mod interp_common;
+
+use interp_common::check;
+
+#[test]
+fn core_language() {
+    check(
+        "core-test.py",
+        &[],
+        r#"import unittest
+
+COUNT = 0
+
+def bump():
+    global COUNT
+    COUNT += 1
+    return COUNT
+
+def make_counter():
+    n = 0
+    def inc(step=1):
+        nonlocal n
+        n += step
+        return n
+    return inc
+
+def kw(a, b=2, *args, c, d=4, **rest):
+    return (a, b, args, c, d, sorted(rest.items()))
+
+class Base:
+    label = "base"
+    def __init__(self, x):
+        self.x = x
+    def describe(self):
+        return f"{self.label}:{self.x!r}"
+
+class Child(Base):
+    label = "child"
+    def __init__(self, x, y):
+        super().__init__(x)
+        self.y = y
+    def describe(self):
+        return super().describe() + f"/{self.y:>4}"
+
+class TestCore(unittest.TestCase):
+    def test_closures(self):
+        c = make_counter()
+        c(); c(5)
+        self.assertEqual(c(), 7)
+        fs = [lambda i=i: i * 2 for i in range(3)]
+        self.assertEqual([f() for f in fs], [0, 2, 4])
+
+    def test_kwargs(self):
+        self.assertEqual(kw(1, c=3), (1, 2, (), 3, 4, []))
+        self.assertEqual(kw(1, 5, 6, 7, c=3, z=1, a2=2), (1, 5, (6, 7), 3, 4, [('a2', 2), ('z', 1)]))
+        args = (1, 2)
+        opts = {"c": 9}
+        self.assertEqual(kw(*args, **opts)[3], 9)
+
+    def test_missing_arg(self):
+        kw(1)
+
+    def test_too_many(self):
+        make_counter(1)
+
+    def test_classes(self):
+        self.assertEqual(Child(1, "ab").describe(), "child:1/  ab")
+        self.assertTrue(isinstance(Child(1, 2), Base))
+        self.assertEqual(type(Child(1, 2)).__name__, "Child")
+
+    def test_loops(self):
+        out = []
+        for i in range(10):
+            if i % 2:
+                continue
+            if i > 6:
+                break
+            out.append(i)
+        else:
+            out.append("never")
+        n = 0
+        while n < 3:
+            n += 1
+        else:
+            out.append("done")
+        self.assertEqual(out, [0, 2, 4, 6, "done"])
+
+    def test_unpacking(self):
+        a, (b, c), *d = 1, (2, 3), 4, 5
+        self.assertEqual((a, b, c, d), (1, 2, 3, [4, 5]))
+        x, y = [1, 2, 3]
+
+    def test_try(self):
+        log = []
+        try:
+            try:
+                {}["k"]
+            except KeyError as e:
+                log.append(repr(e))
+                raise ValueError("bad") from e
+            finally:
+                log.append("finally")
+        except ValueError as e:
+            log.append(str(e))
+        else:
+            log.append("else")
+        self.assertEqual(log, ["KeyError('k')", "finally", "bad"])
+
+    def test_unbound(self):
+        def f():
+            print(v)
+            v = 1
+        f()
+
+    def test_name_error(self):
+        undefined_name + 1
+
+    def test_global(self):
+        bump(); bump()
+        self.assertEqual(COUNT, 2)
+
+    def test_comparisons(self):
+        self.assertTrue(1 < 2 < 3 == 3 != 4)
+        self.assertFalse(1 < 2 > 5)
+        self.assertTrue("a" in "cat" and "z" not in "cat")
+        self.assertEqual(None or 0 or "x", "x")
+        self.assertEqual(1 and [] and 3, [])
+        self.assertEqual("x" if 0 else "y", "y")
+
+    def test_arith(self):
+        self.assertEqual(7 // -2, -4)
+        self.assertEqual(-7 % 3, 2)
+        self.assertEqual(2 ** 100, 1267650600228229401496703205376)
+        self.assertEqual(10 / 4, 2.5)
+        self.assertEqual(repr(0.1 + 0.2), "0.30000000000000004")
+        self.assertEqual(repr(1e16), "1e+16")
+        self.assertEqual(repr(1.5e-5), "1.5e-05")
+        self.assertEqual(str(2.0), "2.0")
+        self.assertEqual("ab" * 3, "ababab")
+        self.assertEqual([1] * 3 + [2], [1, 1, 1, 2])
+
+    def test_zero_div(self):
+        1 / 0
+
+    def test_type_error(self):
+        "a" + 1
+
+    def test_slices(self):
+        s = "hello world"
+        self.assertEqual(s[::-1], "dlrow olleh")
+        self.assertEqual(s[2:-3], "llo wo")
+        self.assertEqual([1, 2, 3, 4][1::2], [2, 4])
+        l = [1, 2, 3, 4, 5]
+        l[1:3] = ["a"]
+        self.assertEqual(l, [1, "a", 4, 5])
+        del l[0]
+        self.assertEqual(l, ["a", 4, 5])
+
+    def test_index_error(self):
+        [1, 2][5]
+
+if __name__ == '__main__':
+    unittest.main()
+"#,
+    );
+}
+
+#[test]
+fn comprehensions_and_generators() {
+    check(
+        "gen-test.py",
+        &[],
+        r#"import unittest
+
+class TestGen(unittest.TestCase):
+    def test_laziness(self):
+        seen = []
+        def f(x):
+            seen.append(x)
+            return x
+        g = (f(x) for x in [1, 2, 3] if x != 2)
+        self.assertEqual(seen, [])
+        self.assertEqual(next(g), 1)
+        self.assertEqual(list(g), [3])
+        self.assertEqual(seen, [1, 3])
+
+    def test_outermost_eager(self):
+        g = (x for x in undefined_thing)
+
+    def test_inner_lazy(self):
+        g = (y for x in [1] for y in undefined_inner)
+        self.assertTrue(True)
+
+    def test_any_short_circuit(self):
+        self.assertTrue(any(x > 1 for x in [1, 2, 3]))
+        self.assertFalse(all(x > 1 for x in [1, 2, 3]))
+        self.assertTrue(any(1 / x for x in [1, 0]))
+
+    def test_any_error(self):
+        any(1 / x for x in [0, 1])
+
+    def test_comps(self):
+        self.assertEqual([x * y for x in range(3) for y in range(2) if x], [0, 1, 0, 2])
+        self.assertEqual({x % 3 for x in range(10)}, {0, 1, 2})
+        self.assertEqual({k: v for k, v in zip("ab", [1, 2])}, {"a": 1, "b": 2})
+        self.assertEqual(sorted({"b": 1, "a": 2}.items()), [("a", 2), ("b", 1)])
+        self.assertEqual(list(enumerate("ab", 1)), [(1, "a"), (2, "b")])
+        self.assertEqual(next((x for x in [] if x), None), None)
+        self.assertEqual(sum(x for x in range(5)), 10)
+        self.assertEqual(max([3, 1, 2], key=lambda v: -v), 1)
+        self.assertEqual(list(reversed([1, 2, 3])), [3, 2, 1])
+        self.assertEqual(list(map(str, [1, 2])), ["1", "2"])
+        self.assertEqual(list(filter(None, [0, 1, 2])), [1, 2])
+
+    def test_stop(self):
+        next(iter([]))
+
+    def test_class_scope(self):
+        class K:
+            xs = [1, 2]
+            ys = [x + 1 for x in xs]
+        self.assertEqual(K.ys, [2, 3])
+"#,
+    );
+}
+
+#[test]
+fn strings_and_containers() {
+    check(
+        "str-test.py",
+        &[],
+        r#"import unittest
+
+class TestStr(unittest.TestCase):
+    def test_methods(self):
+        s = "  Hello, World \x1c"
+        self.assertEqual(s.strip(), "Hello, World")
+        self.assertEqual("a,b,,c".split(","), ["a", "b", "", "c"])
+        self.assertEqual(" a  b ".split(), ["a", "b"])
+        self.assertEqual("a b c".split(None, 1), ["a", "b c"])
+        self.assertEqual("a.b.c".rsplit(".", 1), ["a.b", "c"])
+        self.assertEqual("x\r\ny\rz\n".splitlines(), ["x", "y", "z"])
+        self.assertEqual("x\ny".splitlines(True), ["x\n", "y"])
+        self.assertEqual("-".join(["a", "b"]), "a-b")
+        self.assertEqual("abcabc".replace("b", "X", 1), "aXcabc")
+        self.assertEqual("abc".find("c"), 2)
+        self.assertEqual("abc".find("z"), -1)
+        self.assertEqual("abca".count("a"), 2)
+        self.assertTrue("abc".startswith(("x", "a")))
+        self.assertEqual("ab".upper() + "CD".lower(), "ABcd")
+        self.assertEqual("{} {x} {!r}".format("a", "b", x=1), "a 1 'b'")
+        self.assertEqual("{1}{0}".format("a", "b"), "ba")
+        self.assertEqual("%s-%d-%r" % ("a", 3, "b"), "a-3-'b'")
+        self.assertEqual(f"{3.14159:.2f}|{42:05d}|{'x':^5}|{1234567:,}", "3.14|00042|  x  |1,234,567")
+        self.assertEqual("a=b=c".partition("="), ("a", "=", "b=c"))
+        self.assertEqual("héllo"[1], "é")
+        self.assertEqual(len("héllo"), 5)
+
+    def test_reprs(self):
+        self.assertEqual(repr("it's"), '"it\'s"')
+        self.assertEqual(repr('a"b\'c'), "'a\"b\\'c'")
+        self.assertEqual(repr("tab\there\n\x00\x7f\xa0é"), "'tab\\there\\n\\x00\\x7f\\xa0é'")
+        self.assertEqual(repr([1, "a", (2,), {"k": None}, set()]), "[1, 'a', (2,), {'k': None}, set()]")
+        self.assertEqual(repr(b"a'\x00"), "b\"a'\\x00\"")
+        self.assertEqual(repr(frozenset()), "frozenset()")
+        self.assertEqual(str(True) + repr(None), "TrueNone")
+
+    def test_dict(self):
+        d = {"b": 1}
+        d["a"] = 2
+        d.setdefault("c", []).append(1)
+        self.assertEqual(list(d), ["b", "a", "c"])
+        self.assertEqual(d.get("zz", 5), 5)
+        self.assertEqual(d.pop("b"), 1)
+        d.update({"x": 1}, y=2)
+        self.assertEqual(list(d.keys()), ["a", "c", "x", "y"])
+        self.assertEqual({1: "a", 1.0: "b"}, {1: "b"})
+
+    def test_format_mixing(self):
+        "{} {0}".format(1)
+
+    def test_key_error(self):
+        {"a": 1}["b"]
+
+    def test_sets(self):
+        a = {1, 2, 3}
+        self.assertEqual(a - {1}, {2, 3})
+        self.assertEqual(a & {2, 9}, {2})
+        self.assertTrue({1}.issubset(a))
+        self.assertTrue(a >= {1, 2})
+        a.add(4); a.discard(1)
+        self.assertEqual(len(a), 3)
+
+    def test_list_methods(self):
+        l = [3, 1, 2]
+        l.sort()
+        l.insert(0, 9)
+        l.extend((7,))
+        self.assertEqual(l, [9, 1, 2, 3, 7])
+        self.assertEqual(l.index(2), 2)
+        self.assertEqual(sorted(["b", "A", "c"], key=str.lower if False else None), ["A", "b", "c"])
+        self.assertEqual(sorted([3, 1, 2], reverse=True), [3, 2, 1])
+        l.remove(9)
+        self.assertEqual(l.pop(), 7)
+
+    def test_list_index_error(self):
+        [1].index(5)
+
+    def test_attr_error(self):
+        "abc".nope
+
+    def test_none_attr(self):
+        x = None
+        x.id
+"#,
+    );
+}
+
+#[test]
+fn assert_messages() {
+    check(
+        "assert-test.py",
+        &[],
+        r#"import unittest
+
+class TestAsserts(unittest.TestCase):
+    def test_true(self):
+        self.assertTrue([], "list empty")
+    def test_false(self):
+        self.assertFalse("x")
+    def test_equal_int(self):
+        self.assertEqual(1, 2, msg="numbers")
+    def test_equal_str(self):
+        self.assertEqual("a\nb", "a\nc")
+    def test_equal_long_str(self):
+        self.assertEqual("x" * 100 + "a", "x" * 100 + "b")
+    def test_equal_list(self):
+        self.assertEqual([1, 2], [1, 3], "lists")
+    def test_equal_long_list(self):
+        self.assertEqual(list(range(40)), list(range(39)) + [99])
+    def test_equal_dict(self):
+        self.assertEqual({"a": 1}, {"a": 2})
+    def test_equal_set(self):
+        self.assertEqual({1}, {2})
+    def test_equal_tuple(self):
+        self.assertEqual((1,), (2,))
+    def test_not_equal(self):
+        self.assertNotEqual("a", "a")
+    def test_in(self):
+        self.assertIn("x", "abc")
+    def test_in_list(self):
+        self.assertIn("x", ["a", "b"], "missing x")
+    def test_not_in(self):
+        self.assertNotIn("a", "abc")
+    def test_is_none(self):
+        self.assertIsNone(1)
+    def test_is_not_none(self):
+        self.assertIsNotNone(None, "should exist")
+    def test_isinstance(self):
+        self.assertIsInstance(1, str)
+    def test_greater(self):
+        self.assertGreater(1, 2)
+    def test_greater_equal(self):
+        self.assertGreaterEqual(1, 2)
+    def test_less(self):
+        self.assertLess(2, 1)
+    def test_is(self):
+        self.assertIs(1, None)
+    def test_fail(self):
+        self.fail("explicit failure")
+    def test_fail_none(self):
+        self.fail()
+    def test_skip(self):
+        self.skipTest("not today")
+    def test_assert_stmt(self):
+        assert 1 == 2, "assert message"
+    def test_count_equal(self):
+        self.assertCountEqual([1, 2], [2, 2])
+    def test_raises_ok(self):
+        self.assertRaises(ValueError, int, "x")
+
+class TestSetUpFails(unittest.TestCase):
+    def setUp(self):
+        self.assertTrue(False, "setup check")
+    def test_a(self):
+        pass
+    def test_b(self):
+        pass
+
+class TestSubtests(unittest.TestCase):
+    def test_mixed(self):
+        for i in range(4):
+            with self.subTest(i=i):
+                if i == 1:
+                    self.assertEqual(i, 0)
+                if i == 2:
+                    {}["missing"]
+    def test_fail_then_method_fails(self):
+        with self.subTest(x=1):
+            self.fail("sub")
+        self.fail("own")
+    def test_all_pass(self):
+        for i in range(2):
+            with self.subTest(i=i):
+                pass
+
+class TestFixtureClass(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        raise RuntimeError("no class setup")
+    def test_x(self):
+        pass
+
+class TestSkipDecorator(unittest.TestCase):
+    @unittest.skip("decorated")
+    def test_skipped(self):
+        self.fail("ran")
+    def test_duplicate(self):
+        self.fail("first definition")
+    def test_duplicate(self):
+        pass
+"#,
+    );
+}
+
+#[test]
+fn module_errors() {
+    check("broken-test.py", &[], "import unittest\nx = 1\nraise ValueError('module level')\n");
+    check("import-test.py", &[], "import unittest\nimport ast\nast.iter_parent_nodes\n");
+}
+
+#[test]
+fn files_and_os() {
+    let files: &[(&str, &[u8])] = &[
+        ("pkg/mod.py", b"def f():\n    return 1\r\n# comment\rx = 2\n"),
+        ("pkg/sub/data.txt", b"line1\nline2\n"),
+        ("bad.py", b"ok = 1\n\xff\xfe\n"),
+        ("trunc.py", b"x = '\xe4\xb8'"),
+        ("notes.md", "caf\u{e9} \u{65e5}\u{672c}\n".as_bytes()),
+    ];
+    check(
+        "files-test.py",
+        files,
+        r#"import unittest
+import os
+import hashlib
+
+class TestFiles(unittest.TestCase):
+    def test_exists(self):
+        self.assertTrue(os.path.exists('../pkg/mod.py'))
+        self.assertTrue(os.path.exists('../pkg'))
+        self.assertTrue(os.path.exists('../pkg/'))
+        self.assertFalse(os.path.exists('../pkg/mod.py/'))
+        self.assertFalse(os.path.exists('../nothing.py'))
+        self.assertFalse(os.path.exists('../../pkg/mod.py'))
+        self.assertFalse(os.path.exists('/etc/passwd-not-in-tree'))
+        self.assertTrue(os.path.isfile('../pkg/sub/data.txt'))
+        self.assertFalse(os.path.isfile('../pkg/sub'))
+        self.assertTrue(os.path.isdir('../pkg/sub'))
+        self.assertTrue(os.path.exists('files-test.py'))
+        self.assertTrue(os.path.exists('../pkg/sub/../mod.py'))
+        self.assertFalse(os.path.exists('../pkg/nope/../mod.py'))
+
+    def test_paths(self):
+        self.assertEqual(os.path.join('../a/', 'b.py'), '../a/b.py')
+        self.assertEqual(os.path.join('a', '/b', 'c'), '/b/c')
+        self.assertEqual(os.path.basename('../a/b.py'), 'b.py')
+        self.assertEqual(os.path.dirname('../a/b.py'), '../a')
+        self.assertEqual(os.path.splitext('../a/b.tar.gz'), ('../a/b.tar', '.gz'))
+        self.assertEqual(os.path.splitext('.bashrc'), ('.bashrc', ''))
+        self.assertEqual(os.path.normpath('../a/./b/../c/'), '../a/c')
+        self.assertEqual(sorted(os.listdir('../pkg')), ['mod.py', 'sub'])
+
+    def test_read(self):
+        with open('../pkg/mod.py') as f:
+            text = f.read()
+        self.assertEqual(text, "def f():\n    return 1\n# comment\nx = 2\n")
+        with open('../pkg/sub/data.txt', 'r') as f:
+            self.assertEqual(f.readlines(), ['line1\n', 'line2\n'])
+        with open('../pkg/sub/data.txt') as f:
+            self.assertEqual([l for l in f], ['line1\n', 'line2\n'])
+        with open('../notes.md', encoding='utf-8') as f:
+            self.assertIn('日本', f.read())
+
+    def test_missing(self):
+        with open('../nothing.py') as f:
+            f.read()
+
+    def test_directory(self):
+        open('../pkg')
+
+    def test_bad_utf8(self):
+        with open('../bad.py') as f:
+            f.read()
+
+    def test_truncated_utf8(self):
+        with open('../trunc.py') as f:
+            f.read()
+
+    def test_binary_hash(self):
+        with open('../pkg/mod.py', 'rb') as f:
+            data = f.read()
+        self.assertEqual(hashlib.sha256(data).hexdigest(), hashlib.sha256(b"def f():\n    return 1\r\n# comment\rx = 2\n").hexdigest())
+        self.assertEqual(hashlib.sha256(data).hexdigest(), "0")
+
+    def test_closed(self):
+        f = open('../pkg/mod.py')
+        f.close()
+        f.read()
+"#,
+    );
+}
+
+#[test]
+fn context_managers_and_raises() {
+    check(
+        "ctx-test.py",
+        &[],
+        r#"import unittest
+
+class Ctx:
+    def __init__(self, log):
+        self.log = log
+    def __enter__(self):
+        self.log.append("enter")
+        return self
+    def __exit__(self, et, ev, tb):
+        self.log.append(("exit", et.__name__ if et else None))
+        return et is KeyError
+
+class TestCtx(unittest.TestCase):
+    def test_user_ctx(self):
+        log = []
+        with Ctx(log) as c:
+            {}["x"]
+        self.assertEqual(log, ["enter", ("exit", "KeyError")])
+        with Ctx(log):
+            [][1]
+
+    def test_raises_ok(self):
+        with self.assertRaises(ValueError) as cm:
+            int("x")
+        self.assertEqual(str(cm.exception), "invalid literal for int() with base 10: 'x'")
+
+    def test_raises_missing(self):
+        with self.assertRaises(KeyError):
+            pass
+
+    def test_raises_other(self):
+        with self.assertRaises(KeyError):
+            [][0]
+"#,
+    );
+}
+
+#[test]
+fn json_module() {
+    check(
+        "json-test.py",
+        &[
+            (
+                "data.json",
+                b"{\"b\": [1, 2.5, -3e2, true, null], \"a\": {\"x\": \"\\u00e9\\n\"}, \"b\": 0}\n",
+            ),
+            ("bad.json", b"{\"a\": 1,}"),
+        ],
+        r#"import unittest
+import json
+
+class TestJson(unittest.TestCase):
+    def test_load(self):
+        with open('../data.json') as f:
+            data = json.load(f)
+        self.assertEqual(repr(data), "")
+
+    def test_loads(self):
+        self.assertEqual(json.loads('[1, "a", {"k": [false]}]'), [1, "a", {"k": [False]}])
+        json.loads('[1, 2')
+
+    def test_bad(self):
+        with open('../bad.json') as f:
+            json.loads(f.read())
+
+    def test_extra(self):
+        json.loads('{} x')
+
+    def test_empty(self):
+        json.loads('')
+"#,
+    );
+}
+
+#[test]
+fn dict_views() {
+    check(
+        "views-test.py",
+        &[],
+        r#"import unittest
+
+class TestViews(unittest.TestCase):
+    def test_views(self):
+        d = {"a": 1, "b": 2}
+        k = d.keys()
+        d["c"] = 3
+        self.assertEqual(list(k), ["a", "b", "c"])
+        self.assertEqual(k - {"a"}, {"b", "c"})
+        self.assertTrue("a" in k and 2 in d.values() and ("b", 2) in d.items())
+        self.assertEqual(len(d.items()), 3)
+        self.assertEqual(list(reversed(d.keys())), ["c", "b", "a"])
+        self.assertEqual(k, {"a", "b", "c"})
+
+    def test_repr(self):
+        self.assertIn("z", {"a": 1}.keys())
+
+    def test_repr_items(self):
+        self.assertEqual(repr({"a": 1}.items()) + repr({"a": 1}.values()), "")
+
+    def test_changed_size(self):
+        d = {"a": 1}
+        for k in d.keys():
+            d[k + "x"] = 1
+"#,
+    );
+}

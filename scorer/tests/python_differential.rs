@@ -1,0 +1,317 @@
+//! Differential tests of the parse facade against CPython 3.11 (`python3` on PATH).
+//!
+//! For every fixture file, CPython's `ast.dump(ast.parse(bytes), include_attributes=True)` (or
+//! its SyntaxError) must equal our `dump(parse_tree(decode_source(bytes)))`. Valid files must
+//! match exactly; invalid ones must be rejected with CPython's exception class and line (the
+//! message is compared too, and its parity rate printed).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use scorer::python::{decode_source, node, parse_tree};
+
+/// Reads file paths from stdin (one per line) and prints one JSON object per file.
+const CPYTHON_DUMP: &str = r#"
+import ast, json, sys
+for path in sys.stdin.read().splitlines():
+    with open(path, 'rb') as f:
+        data = f.read()
+    try:
+        tree = ast.parse(data)
+        out = {"ok": ast.dump(tree, include_attributes=True)}
+    except SyntaxError as e:
+        out = {"err": [type(e).__name__, e.msg, e.lineno, e.offset]}
+    except (RecursionError, MemoryError) as e:
+        out = {"err": [type(e).__name__, str(e), 0, 0]}
+    print(json.dumps(out))
+"#;
+
+fn cpython(files: &[PathBuf]) -> Vec<serde_json::Value> {
+    let mut child = Command::new("python3")
+        .arg("-c")
+        .arg(CPYTHON_DUMP)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 must be installed (3.11)");
+    let list: String = files.iter().map(|p| format!("{}\n", p.display())).collect();
+    child.stdin.take().expect("stdin").write_all(list.as_bytes()).expect("write");
+    let out = child.wait_with_output().expect("python3 output");
+    assert!(out.status.success(), "python3 failed");
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    text.lines().map(|l| serde_json::from_str(l).expect("json")).collect()
+}
+
+/// Our side, in the same shape: Ok(dump) or Err((class, msg, lineno, offset)).
+/// Runs on a thread with a large stack: the debug build's frames are several times larger than the
+/// release / wasm ones, and the fixtures include trees right below CPython's depth limit.
+fn ours(path: &Path) -> Result<String, (String, String, u32, u32)> {
+    let path = path.to_path_buf();
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(move || ours_inner(&path))
+        .expect("spawn")
+        .join()
+        .expect("parse thread panicked")
+}
+
+fn ours_inner(path: &Path) -> Result<String, (String, String, u32, u32)> {
+    let bytes = std::fs::read(path).expect("read fixture");
+    let res = decode_source(&bytes).and_then(|src| parse_tree(&src, "<unknown>"));
+    match res {
+        Ok(tree) => Ok(node::dump(&tree, true, true, None)),
+        Err(e) => Err((e.kind.name().to_string(), e.msg, e.lineno, e.offset)),
+    }
+}
+
+fn python_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir).expect("dir").flatten().collect();
+    entries.sort_by_key(|e| e.path());
+    for e in entries {
+        let ft = e.file_type().expect("file type");
+        let p = e.path();
+        if ft.is_dir() {
+            python_files(&p, out);
+        } else if ft.is_file() && p.extension().is_some_and(|x| x == "py") {
+            out.push(p);
+        }
+    }
+}
+
+#[derive(Default)]
+struct Tally {
+    files: usize,
+    exact: usize,
+    verdict_mismatch: Vec<String>,
+    dump_mismatch: Vec<String>,
+    line_mismatch: Vec<String>,
+    errors: usize,
+    msg_equal: usize,
+    msg_diffs: Vec<String>,
+}
+
+fn compare(files: &[PathBuf]) -> Tally {
+    let mut t = Tally::default();
+    for (chunk_files, chunk) in files.chunks(500).map(|c| (c, cpython(c))) {
+        for (path, py) in chunk_files.iter().zip(chunk) {
+            t.files += 1;
+            let name = path.display().to_string();
+            let rs = ours(path);
+            match (py.get("ok").and_then(|v| v.as_str()), rs) {
+                (Some(pd), Ok(rd)) => {
+                    if pd == rd {
+                        t.exact += 1;
+                    } else {
+                        t.dump_mismatch.push(format!(
+                            "{name}\n  py: {}\n  rs: {}",
+                            first_diff(pd, &rd).0,
+                            first_diff(pd, &rd).1
+                        ));
+                    }
+                }
+                (Some(_), Err(e)) => {
+                    t.verdict_mismatch.push(format!("{name}: CPython accepts, we reject: {e:?}"))
+                }
+                (None, Ok(_)) => t
+                    .verdict_mismatch
+                    .push(format!("{name}: CPython rejects ({}), we accept", py["err"])),
+                (None, Err((class, msg, line, offset))) => {
+                    t.errors += 1;
+                    let pe = &py["err"];
+                    let (pclass, pmsg) =
+                        (pe[0].as_str().unwrap_or(""), pe[1].as_str().unwrap_or(""));
+                    let pline = pe[2].as_u64().unwrap_or(0) as u32;
+                    let same_line =
+                        pclass == "RecursionError" || pclass == "MemoryError" || pline == line;
+                    if pclass != class || !same_line {
+                        t.line_mismatch.push(format!("{name}: py {pclass} line {pline} {pmsg:?}; rs {class} line {line} {msg:?}"));
+                    } else {
+                        t.exact += 1;
+                    }
+                    if pmsg == msg {
+                        t.msg_equal += 1;
+                    } else {
+                        t.msg_diffs.push(format!(
+                            "{name}: py {pmsg:?} @{pline}:{}; rs {msg:?} @{line}:{offset}",
+                            pe[3]
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    t
+}
+
+/// The neighbourhood of the first difference of two dumps.
+fn first_diff(a: &str, b: &str) -> (String, String) {
+    let i = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    let lo = a[..i.min(a.len())].char_indices().rev().nth(150).map_or(0, |(j, _)| j);
+    let cut = |s: &str| {
+        let lo = lo.min(s.len());
+        let s = &s[lo..];
+        s.chars().take(300).collect::<String>()
+    };
+    (cut(a), cut(b))
+}
+
+fn report(t: &Tally) {
+    eprintln!(
+        "files {}, matching {}, errors {} (message equal {}), dump mismatches {}, verdict mismatches {}, class/line mismatches {}",
+        t.files,
+        t.exact,
+        t.errors,
+        t.msg_equal,
+        t.dump_mismatch.len(),
+        t.verdict_mismatch.len(),
+        t.line_mismatch.len()
+    );
+    for m in t.msg_diffs.iter().take(200) {
+        eprintln!("MSG {m}");
+    }
+    for m in t.dump_mismatch.iter().take(50) {
+        eprintln!("DUMP {m}");
+    }
+    for m in t.verdict_mismatch.iter().take(100) {
+        eprintln!("VERDICT {m}");
+    }
+    for m in t.line_mismatch.iter().take(100) {
+        eprintln!("LINE {m}");
+    }
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/python")
+}
+
+#[test]
+fn valid_fixtures_dump_exactly_like_cpython() {
+    let mut files = Vec::new();
+    python_files(&fixtures().join("valid"), &mut files);
+    assert!(files.len() > 10);
+    let t = compare(&files);
+    report(&t);
+    assert!(
+        t.dump_mismatch.is_empty() && t.verdict_mismatch.is_empty() && t.line_mismatch.is_empty()
+    );
+    assert_eq!(t.exact, files.len());
+}
+
+#[test]
+fn invalid_fixtures_are_rejected_on_cpythons_line() {
+    let mut files = Vec::new();
+    python_files(&fixtures().join("invalid"), &mut files);
+    assert!(files.len() > 10);
+    let t = compare(&files);
+    report(&t);
+    eprintln!("message parity: {}/{}", t.msg_equal, t.errors);
+    assert!(t.verdict_mismatch.is_empty(), "accept/reject differs");
+    assert!(t.line_mismatch.is_empty(), "exception class or line differs");
+}
+
+/// Local corpus check (not in CI): `PY_CORPUS=/work/rb/repositories cargo test -p scorer --test
+/// python_differential -- --ignored corpus --nocapture`.
+#[test]
+#[ignore]
+fn corpus() {
+    let Ok(root) = std::env::var("PY_CORPUS") else { return };
+    let mut files = Vec::new();
+    python_files(Path::new(&root), &mut files);
+    let t = compare(&files);
+    report(&t);
+}
+
+/// Runs a python3 snippet and returns its stdout.
+fn python(code: &str, args: &[&str]) -> String {
+    let out = Command::new("python3").arg("-c").arg(code).args(args).output().expect("python3");
+    assert!(out.status.success(), "python3 failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+/// `ast.dump` with every option combination, on every valid fixture.
+#[test]
+fn dump_options_match_cpython() {
+    let mut files = Vec::new();
+    python_files(&fixtures().join("valid"), &mut files);
+    let code = r#"
+import ast, json, sys
+for path in sys.argv[1:]:
+    tree = ast.parse(open(path, 'rb').read())
+    out = []
+    for ann in (True, False):
+        for attrs in (True, False):
+            for ind in (None, 0, 2, '\t', '--'):
+                out.append(ast.dump(tree, annotate_fields=ann, include_attributes=attrs, indent=ind))
+    print(json.dumps(out))
+"#;
+    let args: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let text = python(code, &args);
+    for (path, line) in files.iter().zip(text.lines()) {
+        let expected: Vec<String> = serde_json::from_str(line).expect("json");
+        let src = decode_source(&std::fs::read(path).expect("read")).expect("decode");
+        let tree = parse_tree(&src, "<unknown>").expect("parse");
+        let mut got = Vec::new();
+        for ann in [true, false] {
+            for attrs in [true, false] {
+                for ind in [None, Some(""), Some("  "), Some("\t"), Some("--")] {
+                    got.push(node::dump(&tree, ann, attrs, ind));
+                }
+            }
+        }
+        for (i, (e, g)) in expected.iter().zip(&got).enumerate() {
+            assert_eq!(e, g, "{} variant {i}", path.display());
+        }
+    }
+}
+
+/// `ast.parse(str)` (not bytes): a BOM that survived text-mode reading is an error; CRLF and
+/// NUL behave as in CPython.
+#[test]
+fn str_sources_match_cpython() {
+    let cases = ["\u{feff}x = 1\n", "x = 1\0\n", "x = 1\r\ny = 2\r\n", "x = 'é'\n\u{feff}"];
+    let code = r#"
+import ast, json, sys
+for s in json.loads(sys.argv[1]):
+    try:
+        print(json.dumps({"ok": ast.dump(ast.parse(s, filename="t.py"), include_attributes=True)}))
+    except SyntaxError as e:
+        print(json.dumps({"err": [type(e).__name__, str(e), e.lineno, e.offset]}))
+"#;
+    let arg = serde_json::to_string(&cases).expect("json");
+    let text = python(code, &[&arg]);
+    for (src, line) in cases.iter().zip(text.lines()) {
+        let v: serde_json::Value = serde_json::from_str(line).expect("json");
+        match (v.get("ok").and_then(|x| x.as_str()), parse_tree(src, "t.py")) {
+            (Some(d), Ok(t)) => assert_eq!(d, node::dump(&t, true, true, None), "{src:?}"),
+            (None, Err(e)) => {
+                assert_eq!(v["err"][0].as_str(), Some(e.kind.name()), "{src:?}");
+                assert_eq!(v["err"][1].as_str(), Some(e.to_string().as_str()), "{src:?}");
+            }
+            (ok, ours) => panic!("{src:?}: CPython ok={}, ours {ours:?}", ok.is_some()),
+        }
+    }
+}
+
+/// `parse_module` is `compile()`'s view: duplicate parameters / keywords are errors there, while
+/// `ast.parse` accepts them.
+#[test]
+fn compile_rejects_duplicates_that_ast_parse_accepts() {
+    let code = r#"
+import sys
+for s in sys.argv[1:]:
+    try:
+        compile(s, "<unknown>", "exec")
+        print("ok")
+    except SyntaxError as e:
+        print(f"{e.msg}|{e.lineno}")
+"#;
+    let cases = ["def f(a, a): pass\n", "x = 1\nf(k=1, k=2)\n", "lambda q, q: 0\n"];
+    let text = python(code, &cases);
+    for (src, line) in cases.iter().zip(text.lines()) {
+        assert!(parse_tree(src, "<unknown>").is_ok(), "{src:?}");
+        let e = scorer::python::parse_module(src, "<unknown>").expect_err("compile rejects");
+        assert_eq!(line, format!("{}|{}", e.msg, e.lineno), "{src:?}");
+    }
+}
