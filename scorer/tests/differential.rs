@@ -387,6 +387,11 @@ fn interpreter_matches_cpython_on_the_differential_corpus() {
         }
     }
     println!("{report}");
+    // The same text in a file, for reading the whole table without the test harness around it.
+    let report_path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("differential-report.txt");
+    if std::fs::write(&report_path, &report).is_ok() {
+        println!("report written to {}", report_path.display());
+    }
     assert!(n_files > 0 && n_methods > 0, "empty differential corpus");
     assert!(mismatches.is_empty(), "{} mismatches against CPython (table above)", mismatches.len());
 }
