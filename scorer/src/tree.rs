@@ -26,7 +26,9 @@ pub enum PathError {
 }
 
 /// A validated, normalised path relative to the repository root (no `.`/`..`/empty components).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 #[serde(try_from = "String", into = "String")]
 pub struct RepoPath(String);
 
@@ -179,7 +181,11 @@ impl Tree {
     }
 
     /// Convenience for tests and builders: a regular file with these bytes.
-    pub fn insert_bytes(&mut self, path: &str, bytes: impl Into<Arc<[u8]>>) -> Result<(), PathError> {
+    pub fn insert_bytes(
+        &mut self,
+        path: &str,
+        bytes: impl Into<Arc<[u8]>>,
+    ) -> Result<(), PathError> {
         let p = RepoPath::new(path)?;
         self.files.insert(
             p,
@@ -206,7 +212,10 @@ impl Tree {
             return true;
         }
         let prefix = format!("{dir}/");
-        self.files.range(RepoPath(prefix.clone())..).next().is_some_and(|(p, _)| p.0.starts_with(&prefix))
+        self.files
+            .range(RepoPath(prefix.clone())..)
+            .next()
+            .is_some_and(|(p, _)| p.0.starts_with(&prefix))
     }
 
     /// Names directly inside `dir` (files and folders), sorted, deduplicated.

@@ -234,7 +234,10 @@ fn run_interpreter(
             .stack_size(INTERPRETER_STACK)
             .spawn_scoped(scope, || {
                 catch_unwind(AssertUnwindSafe(|| {
-                    let mut scorer = Scorer::new(RunConfig::default());
+                    // The interpreter's stack guard may use most of this thread's stack.
+                    let config =
+                        RunConfig { stack_budget: INTERPRETER_STACK / 2, ..RunConfig::default() };
+                    let mut scorer = Scorer::new(config);
                     scorer.run_test_file(tree, name, source)
                 }))
             })

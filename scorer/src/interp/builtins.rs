@@ -839,13 +839,16 @@ impl<'a> Interp<'a> {
                 }
                 Some(Value::Str(s)) => {
                     let base = match args.get(1) {
-                        Some(Value::Int(b)) => *b as u32,
+                        Some(Value::Int(b)) => *b,
+                        Some(Value::Bool(b)) => i64::from(*b),
                         _ => 10,
                     };
-                    let t: String = s.trim_matches(py_isspace).replace('_', "");
-                    match num_bigint::BigInt::parse_bytes(t.as_bytes(), base) {
-                        Some(b) if !t.is_empty() => Ok(Value::from_bigint(b)),
-                        _ => Err(self.err(
+                    if base != 0 && !(2..=36).contains(&base) {
+                        return Err(self.err("ValueError", "int() base must be >= 2 and <= 36, or 0"));
+                    }
+                    match parse_int_literal(s, base as u32) {
+                        Some(b) => Ok(Value::from_bigint(b)),
+                        None => Err(self.err(
                             "ValueError",
                             format!("invalid literal for int() with base {base}: {}", super::fmt::str_repr(s)),
                         )),
@@ -2369,4 +2372,49 @@ impl<'a> Interp<'a> {
         }
         Ok(m)
     }
+}
+
+/// `int(text, base)` as CPython parses it: whitespace, sign, optional base prefix (auto-detected for
+/// base 0, where a decimal may not have leading zeros), single underscores between digits. `None`
+/// when invalid; `base` must be 0 or 2..=36.
+pub fn parse_int_literal(text: &str, base: u32) -> Option<num_bigint::BigInt> {
+    let t = text.trim_matches(py_isspace);
+    let (neg, t) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let lower = t.get(..2).map(|p| p.to_ascii_lowercase());
+    let prefix_base = match lower.as_deref() {
+        Some("0x") => Some(16),
+        Some("0o") => Some(8),
+        Some("0b") => Some(2),
+        _ => None,
+    };
+    let auto_decimal = base == 0 && prefix_base.is_none();
+    let (base, digits, had_prefix) = match (base, prefix_base) {
+        (0, Some(pb)) => (pb, &t[2..], true),
+        (0, None) => (10, t, false),
+        (b, Some(pb)) if b == pb => (b, &t[2..], true),
+        (b, _) => (b, t, false),
+    };
+    // After a prefix, one underscore may precede the first digit.
+    let digits = if had_prefix { digits.strip_prefix('_').unwrap_or(digits) } else { digits };
+    if digits.is_empty()
+        || digits.starts_with('_')
+        || digits.ends_with('_')
+        || digits.contains("__")
+    {
+        return None;
+    }
+    let clean: String = digits.chars().filter(|&c| c != '_').collect();
+    if !clean.chars().all(|c| c.is_ascii_alphanumeric() && c.to_digit(36).is_some_and(|d| d < base))
+    {
+        return None;
+    }
+    if auto_decimal && clean.starts_with('0') && clean.bytes().any(|b| b != b'0') {
+        return None;
+    }
+    let v = num_bigint::BigInt::parse_bytes(clean.as_bytes(), base)?;
+    Some(if neg { -v } else { v })
 }

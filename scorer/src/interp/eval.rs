@@ -1084,7 +1084,7 @@ impl<'a> Interp<'a> {
     fn eval_inner(&mut self, f: &mut Frame<'a>, e: &'a ast::Expr) -> PyResult<'a, Value<'a>> {
         use ast::Expr as E;
         self.step()?;
-        if self.stack_used() > super::STACK_LIMIT {
+        if self.stack_used() > self.limits.stack_budget {
             return Err(self.err("RecursionError", "maximum recursion depth exceeded"));
         }
         match e {

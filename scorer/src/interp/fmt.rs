@@ -254,7 +254,9 @@ pub fn float_repr(f: f64) -> String {
 impl<'a> Interp<'a> {
     pub fn repr(&mut self, v: &Value<'a>) -> PyResult<'a, String> {
         self.depth += 1;
-        if self.depth > self.limits.max_recursion + 50 || self.stack_used() > super::STACK_LIMIT {
+        if self.depth > self.limits.max_recursion + 50
+            || self.stack_used() > self.limits.stack_budget
+        {
             self.depth -= 1;
             return Err(self.err(
                 "RecursionError",

@@ -46,6 +46,8 @@ pub struct Limits {
     pub step_budget: u64,
     pub max_recursion: u32,
     pub max_collection_len: usize,
+    /// Native stack (bytes below the entry point) Python code may use; see [`STACK_LIMIT`].
+    pub stack_budget: usize,
 }
 
 /// Most parsed trees kept by a [`ParseCache`] before it starts over.
@@ -157,7 +159,7 @@ impl<'a> Interp<'a> {
     /// A RecursionError when Python recursion or the Rust stack is too deep.
     #[inline]
     pub fn check_depth(&self) -> PyResult<'a, ()> {
-        if self.depth >= self.limits.max_recursion || self.stack_used() > STACK_LIMIT {
+        if self.depth >= self.limits.max_recursion || self.stack_used() > self.limits.stack_budget {
             return Err(self.err("RecursionError", "maximum recursion depth exceeded"));
         }
         Ok(())

@@ -201,6 +201,15 @@ impl<'a> Interp<'a> {
                 }
             }
             "_id" => Ok(args.into_iter().next().unwrap_or(Value::None)),
+            "expectedFailure" => {
+                // Marks the function as CPython does; the runner inverts its outcome.
+                if let Some(Value::Func(f)) = args.first() {
+                    f.dict
+                        .borrow_mut()
+                        .insert(Rc::from("__unittest_expecting_failure__"), Value::Bool(true));
+                }
+                Ok(args.into_iter().next().unwrap_or(Value::None))
+            }
             other => Err(self.unsupported(format!("unittest.{other}"))),
         }
     }
