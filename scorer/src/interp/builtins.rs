@@ -179,7 +179,7 @@ fn method_table(v: &Value<'_>) -> Option<(&'static str, &'static [&'static str])
         Value::Native(n) => match &**n {
             Native::File(_) => ("file", FILE_METHODS),
             Native::Sha256(_) => ("hash", HASH_METHODS),
-            _ => return None,
+            other => return super::remod::method_names(other),
         },
         _ => return None,
     })
@@ -360,6 +360,9 @@ impl<'a> Interp<'a> {
             || name.starts_with("sys.")
         {
             return self.os_function(name, args, kwargs);
+        }
+        if let Some(rest) = name.strip_prefix("re.") {
+            return self.re_function(rest, args, kwargs);
         }
         if let Some(rest) = name.strip_prefix("unittest.") {
             return self.unittest_function(rest, args, kwargs);
@@ -1204,6 +1207,15 @@ impl<'a> Interp<'a> {
                         return Ok(caught.borrow().clone().unwrap_or(Value::None));
                     }
                 }
+                if matches!(&**n, Native::RePattern(_) | Native::ReMatch(_))
+                    && matches!(
+                        name,
+                        "pattern" | "flags" | "groups" | "string" | "re" | "lastindex"
+                    )
+                {
+                    let n = n.clone();
+                    return self.re_method(&n, name, vec![], vec![]);
+                }
                 if let Native::Sha256(_) = &**n {
                     match name {
                         "name" => return Ok(Value::str("sha256")),
@@ -1431,6 +1443,10 @@ impl<'a> Interp<'a> {
             },
             Value::Native(n) => match &**n {
                 Native::File(_) => self.file_method(n.clone(), name, args),
+                Native::RePattern(_) | Native::ReMatch(_) => {
+                    let n = n.clone();
+                    self.re_method(&n, name, args, kwargs)
+                }
                 Native::Sha256(h) => match name {
                     "update" => {
                         match arg(&args, 0) {
@@ -2361,6 +2377,7 @@ impl<'a> Interp<'a> {
             "ast" => self.make_ast_module(),
             "os" | "os.path" | "hashlib" | "json" | "sys" => self.make_os_module(name)?,
             "unittest" => self.make_unittest_module(),
+            "re" => self.make_re_module(),
             _ => return Err(self.unsupported(format!("import of module '{name}'"))),
         };
         self.modules.insert(Rc::from(name), m.clone());

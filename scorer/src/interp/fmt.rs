@@ -30,6 +30,8 @@ pub fn type_name(v: &Value<'_>) -> String {
             Native::SkipDecorator(_) => "function".into(),
             Native::Super(..) => "super".into(),
             Native::AssertRaises(..) => "_AssertRaisesContext".into(),
+            Native::RePattern(_) => "re.Pattern".into(),
+            Native::ReMatch(_) => "re.Match".into(),
         },
         other => btype_of(other).name().into(),
     }

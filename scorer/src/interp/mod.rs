@@ -16,6 +16,7 @@ pub mod fmt;
 pub mod jsonmod;
 pub mod ops;
 pub mod osmod;
+pub mod remod;
 pub mod value;
 
 use std::cell::RefCell;

@@ -245,14 +245,17 @@ impl<'a> Interp<'a> {
                     ("sha1", Self::builtin_fn("hashlib.sha1")),
                 ],
             ),
-            "json" => self.new_module(
-                "json",
-                vec![
+            "json" => {
+                let mut entries = vec![
                     ("loads", Self::builtin_fn("json.loads")),
                     ("load", Self::builtin_fn("json.load")),
                     ("dumps", Self::builtin_fn("json.dumps")),
-                ],
-            ),
+                ];
+                if let Some(c) = self.exc_classes.get("JSONDecodeError") {
+                    entries.push(("JSONDecodeError", Value::Class(c.clone())));
+                }
+                self.new_module("json", entries)
+            }
             _ => self.new_module(
                 "sys",
                 vec![

@@ -331,6 +331,10 @@ pub enum Native<'a> {
     AssertRaises(Value<'a>, RefCell<Option<Value<'a>>>),
     /// What zero-argument `super()` returns: attribute lookups start after `.0` in the MRO of `.1`.
     Super(Rc<Class<'a>>, Value<'a>),
+    /// `re.compile(...)` result.
+    RePattern(Rc<super::remod::RePattern>),
+    /// A successful `re` match.
+    ReMatch(super::remod::ReMatch),
 }
 
 pub struct FileObj {
