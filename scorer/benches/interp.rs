@@ -15,14 +15,16 @@ use scorer::tree::{Content, FileEntry, FileMode, RepoPath, Tree};
 use scorer::unittest::{RunConfig, Scorer};
 
 const PY_RUNNER: &str = r#"
-import sys, importlib.util, unittest
+import sys, time, importlib.util, unittest
+t0 = time.perf_counter()
 spec = importlib.util.spec_from_file_location("refactorbench_official_test", sys.argv[1])
 m = importlib.util.module_from_spec(spec)
 try:
     spec.loader.exec_module(m)
+    unittest.TestLoader().loadTestsFromModule(m).run(unittest.TestResult())
 except BaseException:
-    sys.exit(0)
-unittest.TestLoader().loadTestsFromModule(m).run(unittest.TestResult())
+    pass
+print(time.perf_counter() - t0)
 "#;
 
 fn load_tree(root: &Path) -> Tree {
@@ -63,6 +65,7 @@ fn main() {
         std::fs::read_dir(rb.join("tests")).expect("tests").flatten().map(|e| e.path()).collect();
     repos.sort();
     let (mut total_py, mut total_rs_cold, mut total_rs_warm, mut faster) = (0.0, 0.0, 0.0, 0);
+    let (mut total_py_in, mut faster_in) = (0.0, 0);
     let mut n = 0;
     let mut scorer = Scorer::new(RunConfig::default());
     for repo_tests in repos {
@@ -90,7 +93,7 @@ fn main() {
             std::fs::create_dir_all(&eval).expect("mkdir");
             std::fs::write(eval.join(&name), &src).expect("copy test");
             let t = Instant::now();
-            let _ = Command::new("python3")
+            let out = Command::new("python3")
                 .arg("-s")
                 .arg(&runner)
                 .arg(&name)
@@ -99,6 +102,16 @@ fn main() {
                 .env("PYTHONDONTWRITEBYTECODE", "1")
                 .output();
             let py = t.elapsed().as_secs_f64();
+            let py_in = out
+                .ok()
+                .and_then(|o| {
+                    String::from_utf8_lossy(&o.stdout)
+                        .trim()
+                        .lines()
+                        .last()
+                        .and_then(|l| l.parse::<f64>().ok())
+                })
+                .unwrap_or(py);
             let _ = std::fs::remove_dir_all(&eval);
             let t = Instant::now();
             let _ = scorer.run_test_file(&tree, &name, &src);
@@ -106,8 +119,16 @@ fn main() {
             let t = Instant::now();
             let _ = scorer.run_test_file(&tree, &name, &src);
             let warm = t.elapsed().as_secs_f64();
-            println!("{repo}/{name}: python3 {py:.4}s  scorer {cold:.4}s (parse cache warm: {warm:.4}s)  ratio {:.1}x", py / cold.max(1e-9));
+            println!(
+                "{repo}/{name}: python3 {py:.4}s (in-process {py_in:.4}s)  scorer {cold:.4}s (parse cache warm: {warm:.4}s)  ratio {:.1}x / in-process {:.1}x",
+                py / cold.max(1e-9),
+                py_in / cold.max(1e-9)
+            );
             total_py += py;
+            total_py_in += py_in;
+            if cold < py_in {
+                faster_in += 1;
+            }
             total_rs_cold += cold;
             total_rs_warm += warm;
             if cold < py {
@@ -117,9 +138,11 @@ fn main() {
         }
     }
     println!(
-        "TOTAL {n} files: python3 {total_py:.2}s, scorer {total_rs_cold:.2}s cold / {total_rs_warm:.2}s warm; \
-         python3/scorer = {:.1}x cold, {:.1}x warm; scorer faster on {faster}/{n} files",
+        "TOTAL {n} files: python3 {total_py:.2}s per process ({total_py_in:.2}s in-process), scorer {total_rs_cold:.2}s cold / \
+         {total_rs_warm:.2}s warm; python3/scorer = {:.1}x (process) {:.1}x (in-process) cold, {:.1}x warm; \
+         scorer faster on {faster}/{n} files (process), {faster_in}/{n} (in-process)",
         total_py / total_rs_cold.max(1e-9),
+        total_py_in / total_rs_cold.max(1e-9),
         total_py / total_rs_warm.max(1e-9)
     );
 }

@@ -369,11 +369,6 @@ impl<'a> Interp<'a> {
                     return result;
                 }
             }
-            let saved = match &mut result {
-                Err(_) => None,
-                Ok(_) => None::<()>,
-            };
-            let _ = saved;
             match self.exec_block(f, &t.finalbody)? {
                 Flow::Normal => {}
                 other => result = Ok(other),

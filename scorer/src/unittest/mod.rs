@@ -17,7 +17,9 @@ use crate::tree::Tree;
 /// Limits of one test-file run.
 #[derive(Debug, Clone, Copy)]
 pub struct RunConfig {
-    /// Steps (statements, expressions, loop iterations, native work units) per test file.
+    /// Steps (statements, expressions, loop iterations, native work units) per test file. The budget
+    /// is shared by the whole file, as the harness's per-file timeout is: once a method exhausts it,
+    /// the methods after it also end as `error` (StepBudgetExceeded).
     pub step_budget: u64,
     /// Python call depth, as `sys.getrecursionlimit()`.
     pub max_recursion: u32,
