@@ -159,6 +159,34 @@ const HASH_METHODS: &[&str] = &["update", "hexdigest", "digest"];
 const ITER_METHODS: &[&str] = &["__next__", "close"];
 
 /// Methods of native classes (TestCase, ast.NodeVisitor): bound to the instance on lookup.
+/// Unbound str methods usable as functions (`key=str.lower`).
+const UNBOUND_STR: &[&str] = &[
+    "str.join",
+    "str.split",
+    "str.strip",
+    "str.lstrip",
+    "str.rstrip",
+    "str.lower",
+    "str.upper",
+    "str.casefold",
+    "str.title",
+    "str.capitalize",
+    "str.swapcase",
+    "str.startswith",
+    "str.endswith",
+    "str.replace",
+    "str.isdigit",
+    "str.isalpha",
+    "str.isalnum",
+    "str.isspace",
+    "str.isupper",
+    "str.islower",
+    "str.format",
+    "str.count",
+    "str.find",
+    "str.encode",
+];
+
 pub fn is_native_method(name: &str) -> bool {
     name.starts_with("TestCase.") || name.starts_with("NodeVisitor.")
 }
@@ -360,6 +388,37 @@ impl<'a> Interp<'a> {
             || name.starts_with("sys.")
         {
             return self.os_function(name, args, kwargs);
+        }
+        if let Some(m) = name.strip_prefix("str.") {
+            // An unbound str method (`str.lower` as a sort key): the first argument is `self`.
+            let mut args = args;
+            return match args.first() {
+                Some(Value::Str(s)) => {
+                    let s = s.clone();
+                    args.remove(0);
+                    self.str_method(s, m, args, kwargs)
+                }
+                Some(other) => Err(self.err(
+                    "TypeError",
+                    format!(
+                        "descriptor '{m}' for 'str' objects doesn't apply to a '{}' object",
+                        type_name(other)
+                    ),
+                )),
+                None => {
+                    Err(self
+                        .err("TypeError", format!("unbound method str.{m}() needs an argument")))
+                }
+            };
+        }
+        if name == "dict.fromkeys" {
+            let keys = self.to_vec(&arg(&args, 0))?;
+            let v = arg(&args, 1);
+            let d = Rc::new(RefCell::new(PyDict::new()));
+            for k in keys {
+                self.dict_set(&d, k, v.clone())?;
+            }
+            return Ok(Value::Dict(d));
         }
         if let Some(rest) = name.strip_prefix("re.") {
             return self.re_function(rest, args, kwargs);
@@ -1155,11 +1214,11 @@ impl<'a> Interp<'a> {
                 "fromkeys" if *t == BType::Dict => {
                     Ok(Value::Builtin(Rc::new(Builtin { name: "dict.fromkeys", this: None })))
                 }
-                "join" | "split" | "strip" | "lower" | "upper" | "startswith" | "endswith"
-                | "replace"
-                    if *t == BType::Str =>
-                {
-                    Err(self.unsupported(format!("unbound method str.{name}")))
+                _ if *t == BType::Str && STR_METHODS.contains(&name) => {
+                    match UNBOUND_STR.iter().find(|q| q.strip_prefix("str.") == Some(name)) {
+                        Some(q) => Ok(Value::Builtin(Rc::new(Builtin { name: q, this: None }))),
+                        None => Err(self.unsupported(format!("unbound method str.{name}"))),
+                    }
                 }
                 _ => Err(self.no_attr(v, name)),
             },

@@ -39,6 +39,36 @@ fn posix_join(parts: &[Str]) -> String {
     path
 }
 
+/// The test's working directory (its `__file__` is inside it).
+fn cwd() -> String {
+    format!("/refactorbench/{EVAL_DIR}")
+}
+
+/// `posixpath.abspath` relative to [`cwd`].
+fn abspath(p: &str) -> String {
+    if p.starts_with('/') {
+        posix_normpath(p)
+    } else {
+        posix_normpath(&format!("{}/{p}", cwd()))
+    }
+}
+
+/// `posixpath.relpath(path, start)`.
+fn relpath(path: &str, start: &str) -> String {
+    let a = abspath(start);
+    let b = abspath(path);
+    let sl: Vec<&str> = a.split('/').filter(|x| !x.is_empty()).collect();
+    let pl: Vec<&str> = b.split('/').filter(|x| !x.is_empty()).collect();
+    let common = sl.iter().zip(&pl).take_while(|(x, y)| x == y).count();
+    let mut parts: Vec<&str> = vec![".."; sl.len() - common];
+    parts.extend(&pl[common..]);
+    if parts.is_empty() {
+        ".".into()
+    } else {
+        parts.join("/")
+    }
+}
+
 pub fn posix_normpath(p: &str) -> String {
     if p.is_empty() {
         return ".".into();
@@ -359,6 +389,25 @@ impl<'a> Interp<'a> {
                 let p = self.path_arg(&a0, "normpath")?;
                 Ok(Value::Str(Rc::from(posix_normpath(&p))))
             }
+            "os.getcwd" => Ok(Value::Str(Rc::from(cwd()))),
+            "os.path.abspath" | "os.path.realpath" => {
+                let p = self.path_arg(&a0, "abspath")?;
+                Ok(Value::Str(Rc::from(abspath(&p))))
+            }
+            "os.path.relpath" => {
+                let p = self.path_arg(&a0, "relpath")?;
+                if p.is_empty() {
+                    return Err(self.err("ValueError", "no path specified"));
+                }
+                let start = match args
+                    .get(1)
+                    .or_else(|| kwargs.iter().find(|(k, _)| &**k == "start").map(|(_, v)| v))
+                {
+                    None | Some(Value::None) => Rc::from("."),
+                    Some(v) => self.path_arg(v, "relpath")?,
+                };
+                Ok(Value::Str(Rc::from(relpath(&p, &start))))
+            }
             "os.path.isabs" => {
                 let p = self.path_arg(&a0, "isabs")?;
                 Ok(Value::Bool(p.starts_with('/')))
@@ -479,6 +528,7 @@ impl<'a> Interp<'a> {
                 Ok(Value::Native(Rc::new(Native::Sha256(RefCell::new(h)))))
             }
             "sys.exit" => Err(self.err_args("SystemExit", args, None)),
+            "json.dumps" => self.json_dumps(&a0, &kwargs),
             "json.loads" => match &a0 {
                 Value::Str(s) => {
                     let s = s.clone();
