@@ -662,8 +662,37 @@ impl<'a> Interp<'a> {
                     Ok(Value::Int(r as i64))
                 }
                 (Value::Float(f), Some(Value::Int(n))) => {
-                    let m = 10f64.powi(*n as i32);
-                    Ok(Value::Float((f * m).round() / m))
+                    // CPython rounds the exact binary value (half to even): a correctly rounded
+                    // decimal rendering does the same, e.g. round(2.675, 2) == 2.67.
+                    let n = *n;
+                    if !f.is_finite() || n > 330 {
+                        return Ok(Value::Float(f));
+                    }
+                    if n >= 0 {
+                        let s = format!("{:.*}", n as usize, f);
+                        return Ok(Value::Float(s.parse().unwrap_or(f)));
+                    }
+                    if n < -330 {
+                        return Ok(Value::Float(0.0 * f));
+                    }
+                    let m = 10f64.powi((-n) as i32);
+                    let q = f / m;
+                    let r = q.round();
+                    let r = if (q - q.trunc()).abs() == 0.5 { 2.0 * (q / 2.0).round() } else { r };
+                    Ok(Value::Float(r * m))
+                }
+                (Value::Int(v), Some(Value::Int(n))) if *n < 0 => {
+                    if *n < -18 {
+                        return Ok(Value::Int(0));
+                    }
+                    let m = 10i64.pow((-n) as u32);
+                    let (q, r) = (v.div_euclid(m), v.rem_euclid(m));
+                    let q = match (2 * i128::from(r)).cmp(&i128::from(m)) {
+                        std::cmp::Ordering::Greater => q + 1,
+                        std::cmp::Ordering::Equal => q + (q & 1),
+                        std::cmp::Ordering::Less => q,
+                    };
+                    Ok(Value::from_bigint(num_bigint::BigInt::from(q) * m))
                 }
                 (v @ (Value::Int(_) | Value::Big(_)), _) => Ok(v),
                 (other, _) => Err(self.err(
@@ -1266,11 +1295,8 @@ impl<'a> Interp<'a> {
                         return Ok(caught.borrow().clone().unwrap_or(Value::None));
                     }
                 }
-                if matches!(&**n, Native::RePattern(_) | Native::ReMatch(_))
-                    && matches!(
-                        name,
-                        "pattern" | "flags" | "groups" | "string" | "re" | "lastindex"
-                    )
+                if matches!((&**n, name), (Native::RePattern(_), "pattern" | "flags" | "groups"))
+                    || matches!((&**n, name), (Native::ReMatch(_), "string" | "re" | "lastindex"))
                 {
                     let n = n.clone();
                     return self.re_method(&n, name, vec![], vec![]);
@@ -1730,7 +1756,28 @@ impl<'a> Interp<'a> {
                 };
                 Ok(vs(r))
             }
-            "lower" | "casefold" => Ok(vs(s.to_lowercase())),
+            "lower" => Ok(vs(s.to_lowercase())),
+            // Full case folding of the characters where it differs from lowercasing.
+            "casefold" => Ok(vs(s
+                .to_lowercase()
+                .chars()
+                .flat_map(|c| {
+                    let f: &str = match c {
+                        'ß' | 'ẞ' => "ss",
+                        'ς' => "σ",
+                        'ſ' => "s",
+                        'ﬁ' => "fi",
+                        'ﬂ' => "fl",
+                        'ﬀ' => "ff",
+                        _ => "",
+                    };
+                    if f.is_empty() {
+                        vec![c]
+                    } else {
+                        f.chars().collect()
+                    }
+                })
+                .collect())),
             "upper" => Ok(vs(s.to_uppercase())),
             "swapcase" => Ok(vs(s
                 .chars()
@@ -1817,8 +1864,28 @@ impl<'a> Interp<'a> {
             "islower" => Ok(Value::Bool(
                 s.chars().any(char::is_lowercase) && !s.chars().any(char::is_uppercase),
             )),
-            "istitle" => Ok(Value::Bool(false)),
-            "encode" => Ok(Value::Bytes(Rc::from(s.as_bytes()))),
+            "istitle" => {
+                let (mut cased, mut prev_cased) = (false, false);
+                for c in s.chars() {
+                    if c.is_uppercase() {
+                        if prev_cased {
+                            return Ok(Value::Bool(false));
+                        }
+                        prev_cased = true;
+                        cased = true;
+                    } else if c.is_lowercase() {
+                        if !prev_cased {
+                            return Ok(Value::Bool(false));
+                        }
+                        prev_cased = true;
+                        cased = true;
+                    } else {
+                        prev_cased = false;
+                    }
+                }
+                Ok(Value::Bool(cased))
+            }
+            "encode" => self.str_encode(&s, &args, &kwargs),
             "partition" | "rpartition" => {
                 let Value::Str(p) = arg(&args, 0) else {
                     return Err(self.err("TypeError", "must be str"));
@@ -1885,7 +1952,35 @@ impl<'a> Interp<'a> {
                     }
                 }))
             }
-            "expandtabs" => Ok(vs(s.replace('\t', "        "))),
+            "expandtabs" => {
+                let size = match kw(&kwargs, "tabsize").unwrap_or_else(|| arg(&args, 0)) {
+                    Value::Int(n) => n,
+                    _ => 8,
+                };
+                let mut out = String::new();
+                let mut col: i64 = 0;
+                for c in s.chars() {
+                    match c {
+                        '\t' => {
+                            if size > 0 {
+                                let n = size - col % size;
+                                self.check_len(out.len() + n as usize)?;
+                                out.extend(std::iter::repeat_n(' ', n as usize));
+                                col += n;
+                            }
+                        }
+                        '\n' | '\r' => {
+                            out.push(c);
+                            col = 0;
+                        }
+                        c => {
+                            out.push(c);
+                            col += 1;
+                        }
+                    }
+                }
+                Ok(vs(out))
+            }
             _ => Err(self.unsupported(format!("str.{name}"))),
         }
     }
@@ -2493,4 +2588,70 @@ pub fn parse_int_literal(text: &str, base: u32) -> Option<num_bigint::BigInt> {
     }
     let v = num_bigint::BigInt::parse_bytes(clean.as_bytes(), base)?;
     Some(if neg { -v } else { v })
+}
+
+impl<'a> Interp<'a> {
+    /// `str.encode(encoding='utf-8', errors='strict')` for UTF-8, Latin-1 and ASCII.
+    fn str_encode(
+        &mut self,
+        s: &str,
+        args: &[Value<'a>],
+        kwargs: &Kwargs<'a>,
+    ) -> PyResult<'a, Value<'a>> {
+        let enc = match kw(kwargs, "encoding").unwrap_or_else(|| arg(args, 0)) {
+            Value::Str(e) => e.to_ascii_lowercase().replace('_', "-"),
+            _ => "utf-8".into(),
+        };
+        let errors = match kw(kwargs, "errors").unwrap_or_else(|| arg(args, 1)) {
+            Value::Str(e) => e.to_string(),
+            _ => "strict".into(),
+        };
+        let (name, limit) = match enc.as_str() {
+            "utf-8" | "utf8" => return Ok(Value::Bytes(Rc::from(s.as_bytes()))),
+            "latin-1" | "latin1" | "iso-8859-1" | "iso8859-1" | "l1" => ("latin-1", 256u32),
+            "ascii" | "us-ascii" => ("ascii", 128u32),
+            other => return Err(self.unsupported(format!("str.encode with encoding '{other}'"))),
+        };
+        let chars: Vec<char> = s.chars().collect();
+        let mut out = Vec::with_capacity(chars.len());
+        let mut i = 0;
+        while i < chars.len() {
+            let c = chars[i];
+            if (c as u32) < limit {
+                out.push(c as u32 as u8);
+                i += 1;
+                continue;
+            }
+            match errors.as_str() {
+                "ignore" => {}
+                "replace" => out.push(b'?'),
+                "strict" => {
+                    let mut j = i;
+                    while j < chars.len() && (chars[j] as u32) >= limit {
+                        j += 1;
+                    }
+                    let what = if j - i == 1 {
+                        let cp = c as u32;
+                        let esc = if cp < 0x100 {
+                            format!("\\x{cp:02x}")
+                        } else if cp < 0x10000 {
+                            format!("\\u{cp:04x}")
+                        } else {
+                            format!("\\U{cp:08x}")
+                        };
+                        format!("can't encode character '{esc}' in position {i}")
+                    } else {
+                        format!("can't encode characters in position {i}-{}", j - 1)
+                    };
+                    let msg = format!("'{name}' codec {what}: ordinal not in range({limit})");
+                    return Err(self.err("UnicodeEncodeError", msg));
+                }
+                other => {
+                    return Err(self.unsupported(format!("str.encode errors='{other}'")));
+                }
+            }
+            i += 1;
+        }
+        Ok(Value::Bytes(Rc::from(out)))
+    }
 }

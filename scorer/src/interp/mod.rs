@@ -101,6 +101,8 @@ pub struct Interp<'a> {
     pub const_cache: HashMap<usize, Value<'a>, value::FxBuild>,
     /// Address of a local of the first interpreter frame: stack use is measured from it.
     pub stack_base: usize,
+    /// `longMessage` of the TestCase whose assertion runs (False: a custom msg replaces the standard).
+    pub long_message: bool,
 }
 
 /// Rust stack the interpreter may use below its entry point before Python code gets a RecursionError.
@@ -136,6 +138,7 @@ impl<'a> Interp<'a> {
             record: TestRecord::default(),
             qualname_stack: Vec::new(),
             stack_base: 0,
+            long_message: true,
             const_cache: HashMap::default(),
         };
         it.mark_stack_base();
