@@ -763,6 +763,30 @@ impl<'a> Interp<'a> {
                 let r = self.binop(crate::python::syntax::Operator::Mod, &a, &b)?;
                 Ok(Value::tuple(vec![q, r]))
             }
+            "pow" if args.len() == 3 && !args[2].is_none() => {
+                // Modular exponentiation on integers.
+                let (Some(b), Some(e), Some(m)) = (
+                    super::ops::to_big(&args[0]),
+                    super::ops::to_big(&args[1]),
+                    super::ops::to_big(&args[2]),
+                ) else {
+                    return Err(self.err(
+                        "TypeError",
+                        "pow() 3rd argument not allowed unless all arguments are integers",
+                    ));
+                };
+                use num_traits::Zero;
+                if m.is_zero() {
+                    return Err(self.err("ValueError", "pow() 3rd argument cannot be 0"));
+                }
+                if e.is_negative() {
+                    return Err(self.unsupported("pow() with a negative exponent and a modulus"));
+                }
+                let r = b.modpow(&e, &m);
+                // Python's result has the sign of the modulus.
+                let r = if !r.is_zero() && r.is_negative() != m.is_negative() { r + &m } else { r };
+                Ok(Value::from_bigint(r))
+            }
             "pow" => {
                 self.binop(crate::python::syntax::Operator::Pow, &arg(&args, 0), &arg(&args, 1))
             }

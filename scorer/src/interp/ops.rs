@@ -1541,8 +1541,70 @@ fn collect_locals_nested(body: &[ast::Stmt], info: &mut ScopeInfo) {
 
 /// Walrus targets bind in the enclosing function scope.
 pub fn collect_expr_binds(e: &ast::Expr, info: &mut ScopeInfo) {
-    if let ast::Expr::NamedExpr(n) = e {
-        collect_target_names(&n.target, &mut info.locals);
+    use ast::Expr as E;
+    let mut go = |x: &ast::Expr| collect_expr_binds(x, info);
+    match e {
+        E::NamedExpr(n) => {
+            collect_target_names(&n.target, &mut info.locals);
+            collect_expr_binds(&n.value, info);
+        }
+        // A lambda is its own scope; comprehension walruses bind in the enclosing one.
+        E::Lambda(_) => {}
+        E::BoolOp(b) => b.values.iter().for_each(go),
+        E::BinOp(b) => {
+            go(&b.left);
+            go(&b.right);
+        }
+        E::UnaryOp(u) => go(&u.operand),
+        E::Call(c) => {
+            go(&c.func);
+            c.args.iter().for_each(&mut go);
+            c.keywords.iter().for_each(|k| go(&k.value));
+        }
+        E::Attribute(a) => go(&a.value),
+        E::Subscript(s) => {
+            go(&s.value);
+            go(&s.slice);
+        }
+        E::Tuple(t) => t.elts.iter().for_each(go),
+        E::List(t) => t.elts.iter().for_each(go),
+        E::Set(t) => t.elts.iter().for_each(go),
+        E::IfExp(i) => {
+            go(&i.test);
+            go(&i.body);
+            go(&i.orelse);
+        }
+        E::Compare(c) => {
+            go(&c.left);
+            c.comparators.iter().for_each(go);
+        }
+        E::ListComp(c) => {
+            go(&c.elt);
+            comp_binds(&c.generators, info);
+        }
+        E::SetComp(c) => {
+            go(&c.elt);
+            comp_binds(&c.generators, info);
+        }
+        E::GeneratorExp(c) => {
+            go(&c.elt);
+            comp_binds(&c.generators, info);
+        }
+        E::DictComp(c) => {
+            go(&c.key);
+            collect_expr_binds(&c.value, info);
+            comp_binds(&c.generators, info);
+        }
+        _ => {}
+    }
+}
+
+fn comp_binds(gens: &[ast::Comprehension], info: &mut ScopeInfo) {
+    for g in gens {
+        collect_expr_binds(&g.iter, info);
+        for c in &g.ifs {
+            collect_expr_binds(c, info);
+        }
     }
 }
 
