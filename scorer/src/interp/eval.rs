@@ -332,9 +332,10 @@ impl<'a> Interp<'a> {
             };
         };
         let v = self.eval(f, e)?;
-        if let Some(c) = &r.cause {
-            self.eval(f, c)?;
-        }
+        let cause = match &r.cause {
+            Some(c) => Some(self.eval(f, c)?),
+            None => None,
+        };
         let exc = match &v {
             Value::Class(c) if super::exc::is_exception_class(c) => {
                 self.call(&v, vec![], vec![])?
@@ -342,6 +343,31 @@ impl<'a> Interp<'a> {
             Value::Instance(i) if i.exc.is_some() => v.clone(),
             _ => return Err(self.err("TypeError", "exceptions must derive from BaseException")),
         };
+        if let Value::Instance(i) = &exc {
+            // `raise X from Y` sets __cause__ (and __suppress_context__); inside a handler the
+            // handled exception becomes __context__.
+            if let Some(c) = cause {
+                let c = match &c {
+                    Value::Class(k) if super::exc::is_exception_class(k) => {
+                        self.call(&c, vec![], vec![])?
+                    }
+                    Value::Instance(ci) if ci.exc.is_some() => c.clone(),
+                    Value::None => Value::None,
+                    _ => {
+                        return Err(self
+                            .err("TypeError", "exception causes must derive from BaseException"))
+                    }
+                };
+                let mut d = i.dict.borrow_mut();
+                d.insert(Rc::from("__cause__"), c);
+                d.insert(Rc::from("__suppress_context__"), Value::Bool(true));
+            }
+            if let Some(h) = self.handling.last() {
+                if !h.exc.is(&exc) {
+                    i.dict.borrow_mut().insert(Rc::from("__context__"), h.exc.clone());
+                }
+            }
+        }
         let line = match &exc {
             Value::Instance(i) => i.dict.borrow().get("__tb_line__").and_then(|v| match v {
                 Value::Int(n) => Some(*n as u32),
@@ -862,6 +888,13 @@ impl<'a> Interp<'a> {
                     }
                     s = sc.parent.clone();
                 }
+                // A comprehension's walrus binding a name not yet set: the enclosing function's
+                // scope, or the module's.
+                match &f.locals.parent {
+                    Some(p) => p.vars.borrow_mut().insert(Rc::from(name), v),
+                    None => self.globals.vars.borrow_mut().insert(Rc::from(name), v),
+                };
+                return Ok(());
             }
         }
         let mut vars = f.locals.vars.borrow_mut();
@@ -1714,6 +1747,25 @@ impl<'a> Interp<'a> {
             let mut info = ScopeInfo::default();
             for g in gens {
                 super::ops::collect_target_names(&g.target, &mut info.locals);
+            }
+            // Walrus targets inside a comprehension bind in the enclosing scope.
+            let mut walrus = ScopeInfo::default();
+            match elt {
+                GenElt::One(x) => super::ops::collect_expr_binds(x, &mut walrus),
+                GenElt::Pair(k, v) => {
+                    super::ops::collect_expr_binds(k, &mut walrus);
+                    super::ops::collect_expr_binds(v, &mut walrus);
+                }
+            }
+            for g in gens {
+                for c in &g.ifs {
+                    super::ops::collect_expr_binds(c, &mut walrus);
+                }
+            }
+            for n in walrus.locals {
+                if !info.locals.contains(&n) {
+                    info.nonlocals.insert(n);
+                }
             }
             info
         });

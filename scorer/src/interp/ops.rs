@@ -264,6 +264,37 @@ impl<'a> Interp<'a> {
             Value::Ellipsis => 0xe111,
             Value::NotImplemented => 0xe112,
             Value::AstClass(c) => hash_bytes(c.name().as_bytes()),
+            Value::Instance(i) if i.exc.is_none() => {
+                // A user `__hash__`; a class defining `__eq__` without it is unhashable.
+                let mro = i.class.mro.borrow().clone();
+                for k in &mro {
+                    let d = k.dict.borrow();
+                    if let Some(h) = d.get("__hash__").cloned() {
+                        drop(d);
+                        if h.is_none() {
+                            break;
+                        }
+                        let r = self.call(&h, vec![v.clone()], vec![])?;
+                        return match r {
+                            Value::Int(n) => Ok(n as u64),
+                            Value::Bool(b) => Ok(u64::from(b)),
+                            Value::Big(b) => Ok(hash_bytes(b.to_string().as_bytes())),
+                            _ => {
+                                Err(self
+                                    .err("TypeError", "__hash__ method should return an integer"))
+                            }
+                        };
+                    }
+                    if d.contains_key("__eq__") {
+                        drop(d);
+                        return Err(self.err(
+                            "TypeError",
+                            format!("unhashable type: '{}'", self.type_name(v)),
+                        ));
+                    }
+                }
+                v.addr() as u64
+            }
             _ => v.addr() as u64,
         })
     }
