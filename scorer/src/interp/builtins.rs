@@ -589,6 +589,10 @@ impl<'a> Interp<'a> {
                 for a in &args {
                     its.push(self.get_iter(a)?);
                 }
+                if its.is_empty() {
+                    // zip() of nothing is empty (not an endless stream of empty tuples).
+                    return Ok(Value::iter(PyIter::Exhausted));
+                }
                 Ok(Value::iter(PyIter::Zip(its)))
             }
             "map" => {

@@ -1296,6 +1296,30 @@ impl<'a> Interp<'a> {
             | E::BinOp(_)
             | E::IfExp(_)
             | E::Subscript(_) => Err(self.unsupported("expression dispatch")),
+            E::Yield(y) if !self.yield_sinks.is_empty() => {
+                let v = match &y.value {
+                    Some(x) => self.eval(f, x)?,
+                    None => Value::None,
+                };
+                let n = self.yield_sinks.last().map_or(0, Vec::len);
+                self.check_len(n + 1)?;
+                if let Some(s) = self.yield_sinks.last_mut() {
+                    s.push(v);
+                }
+                Ok(Value::None)
+            }
+            E::YieldFrom(y) if !self.yield_sinks.is_empty() => {
+                let src = self.eval(f, &y.value)?;
+                let it = self.get_iter(&src)?;
+                while let Some(v) = self.next(&it)? {
+                    let n = self.yield_sinks.last().map_or(0, Vec::len);
+                    self.check_len(n + 1)?;
+                    if let Some(s) = self.yield_sinks.last_mut() {
+                        s.push(v);
+                    }
+                }
+                Ok(Value::None)
+            }
             E::Await(_) | E::Yield(_) | E::YieldFrom(_) => Err(self
                 .unsupported(format!("yield/await expression (line {})", self.line_of(start(e))))),
         }
@@ -1548,9 +1572,9 @@ impl<'a> Interp<'a> {
         kwargs: Kwargs<'a>,
     ) -> PyResult<'a, Value<'a>> {
         if func.is_generator {
-            return Err(
-                self.unsupported(format!("generator function '{}' (yield in def)", func.qualname))
-            );
+            let scope = Scope::new(func.closure.clone());
+            self.bind_args(func, &scope, args, kwargs)?;
+            return Ok(Value::iter(PyIter::GenFunc { func: func.clone(), scope }));
         }
         self.check_depth()?;
         let scope = Scope::new(func.closure.clone());
@@ -1573,6 +1597,33 @@ impl<'a> Interp<'a> {
         };
         self.depth -= 1;
         r
+    }
+
+    /// Runs a generator function's body to its end, collecting what it yields.
+    pub fn run_generator(
+        &mut self,
+        func: &Rc<Function<'a>>,
+        scope: Rc<Scope<'a>>,
+    ) -> (Vec<Value<'a>>, Option<Box<PyErr<'a>>>) {
+        if let Err(e) = self.check_depth() {
+            return (Vec::new(), Some(e));
+        }
+        let mut frame = Frame {
+            locals: scope,
+            kind: FrameKind::Function,
+            info: func.info.clone(),
+            qualname: func.qualname.clone(),
+            func: Some(func.clone()),
+        };
+        self.yield_sinks.push(Vec::new());
+        self.depth += 1;
+        let r = match func.body {
+            FuncBody::Stmts(b) => self.exec_block(&mut frame, b).map(|_| ()),
+            FuncBody::Expr(e) => self.eval(&mut frame, e).map(|_| ()),
+        };
+        self.depth -= 1;
+        let items = self.yield_sinks.pop().unwrap_or_default();
+        (items, r.err())
     }
 
     fn bind_args(

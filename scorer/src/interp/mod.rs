@@ -103,6 +103,8 @@ pub struct Interp<'a> {
     pub stack_base: usize,
     /// `longMessage` of the TestCase whose assertion runs (False: a custom msg replaces the standard).
     pub long_message: bool,
+    /// Values yielded by the generator bodies running (innermost last).
+    pub yield_sinks: Vec<Vec<Value<'a>>>,
 }
 
 /// Rust stack the interpreter may use below its entry point before Python code gets a RecursionError.
@@ -139,6 +141,7 @@ impl<'a> Interp<'a> {
             qualname_stack: Vec::new(),
             stack_base: 0,
             long_message: true,
+            yield_sinks: Vec::new(),
             const_cache: HashMap::default(),
         };
         it.mark_stack_base();

@@ -967,6 +967,13 @@ impl<'a> Interp<'a> {
             return Err(self
                 .err("TypeError", format!("'{}' object is not an iterator", self.type_name(it))));
         };
+        if matches!(&*cell.borrow(), PyIter::GenFunc { .. }) {
+            let st = std::mem::replace(&mut *cell.borrow_mut(), PyIter::Running);
+            if let PyIter::GenFunc { func, scope } = st {
+                let (items, err) = self.run_generator(&func, scope);
+                *cell.borrow_mut() = PyIter::GenDone { items: items.into_iter(), err };
+            }
+        }
         {
             let mut st = cell.borrow_mut();
             match &mut *st {
@@ -981,6 +988,15 @@ impl<'a> Interp<'a> {
                     return Ok(r);
                 }
                 PyIter::Owned { items } => return Ok(items.next()),
+                PyIter::GenDone { items, err } => {
+                    if let Some(v) = items.next() {
+                        return Ok(Some(v));
+                    }
+                    return match err.take() {
+                        Some(e) => Err(e),
+                        None => Ok(None),
+                    };
+                }
                 PyIter::Reversed { items } => return Ok(items.pop()),
                 PyIter::Chars { s, pos } => {
                     let r = s[*pos..].chars().next();

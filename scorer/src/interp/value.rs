@@ -480,6 +480,17 @@ pub enum PyIter<'a> {
         items: Vec<Value<'a>>,
     },
     Gen(Box<GenState<'a>>),
+    /// A call of a generator function, not started yet: its body runs to completion on the first
+    /// `next` (the interpreter cannot suspend a frame), so side effects between yields happen then.
+    GenFunc {
+        func: Rc<Function<'a>>,
+        scope: Rc<Scope<'a>>,
+    },
+    /// What a generator function yielded, then the exception that ended its body, if any.
+    GenDone {
+        items: std::vec::IntoIter<Value<'a>>,
+        err: Option<Box<super::PyErr<'a>>>,
+    },
     FileLines {
         file: Rc<Native<'a>>,
     },
