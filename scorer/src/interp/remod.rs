@@ -61,10 +61,8 @@ fn paren_error(p: &str) -> Option<String> {
             }
             ']' if in_class => in_class = false,
             '(' if !in_class => open.push(i),
-            ')' if !in_class => {
-                if open.pop().is_none() {
-                    return Some(format!("unbalanced parenthesis at position {i}"));
-                }
+            ')' if !in_class && open.pop().is_none() => {
+                return Some(format!("unbalanced parenthesis at position {i}"));
             }
             _ => {}
         }
@@ -330,13 +328,11 @@ impl<'a> Interp<'a> {
                 self.charge((s.len() / 16) as u64)?;
                 let mut out = String::with_capacity(s.len());
                 let mut last = 0;
-                let mut n = 0i64;
-                for c in p.search.captures_iter(&s) {
-                    if count > 0 && n >= count {
+                for (n, c) in p.search.captures_iter(&s).enumerate() {
+                    if count > 0 && n as i64 >= count {
                         break;
                     }
                     self.step()?;
-                    n += 1;
                     let Some(m0) = c.get(0) else { continue };
                     out.push_str(&s[last..m0.start()]);
                     match &repl {
@@ -362,13 +358,11 @@ impl<'a> Interp<'a> {
                 self.charge((s.len() / 16) as u64)?;
                 let mut out = Vec::new();
                 let mut last = 0;
-                let mut n = 0i64;
-                for c in p.search.captures_iter(&s) {
-                    if maxsplit > 0 && n >= maxsplit {
+                for (n, c) in p.search.captures_iter(&s).enumerate() {
+                    if maxsplit > 0 && n as i64 >= maxsplit {
                         break;
                     }
                     self.step()?;
-                    n += 1;
                     let Some(m0) = c.get(0) else { continue };
                     out.push(Value::str(&s[last..m0.start()]));
                     for i in 1..c.len() {
