@@ -633,11 +633,16 @@ impl<'a> Interp<'a> {
                         return Err(self.unsupported("ast.parse(type_comments=True)"));
                     }
                 }
+                // Bytes are decoded as CPython's tokenizer does (BOM, coding cookie).
+                let mut decode_err = None;
                 let text: Str = match &src {
                     Value::Str(s) => s.clone(),
-                    Value::Bytes(b) => match std::str::from_utf8(b) {
+                    Value::Bytes(b) => match crate::python::decode_source(b) {
                         Ok(s) => Rc::from(s),
-                        Err(_) => return Err(self.unsupported("ast.parse of non-UTF-8 bytes")),
+                        Err(e) => {
+                            decode_err = Some(e);
+                            Rc::from("")
+                        }
                     },
                     Value::Node(_) => return Ok(src.clone()),
                     other => {
@@ -656,7 +661,11 @@ impl<'a> Interp<'a> {
                     );
                 }
                 self.charge((text.len() / 16) as u64)?;
-                match self.parse_cached(&text, &filename) {
+                let parsed = match decode_err {
+                    Some(e) => Err(e),
+                    None => self.parse_cached(&text, &filename),
+                };
+                match parsed {
                     Ok(tree) => {
                         self.charge(8)?;
                         Ok(self.node_to_value(&tree))

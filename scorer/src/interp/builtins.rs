@@ -2114,11 +2114,39 @@ impl<'a> Interp<'a> {
                         )
                     })?
                 };
-                for part in attrs.split('.').filter(|p| !p.is_empty()) {
-                    if part.contains('[') {
-                        return Err(self.unsupported("str.format item access"));
+                // `.name` attribute and `[key]` item accessors, left to right (a key of digits
+                // is an int index).
+                let ac: Vec<char> = attrs.chars().collect();
+                let mut j = 0;
+                while j < ac.len() {
+                    if ac[j] == '.' {
+                        let k = ac[j + 1..]
+                            .iter()
+                            .position(|&c| c == '.' || c == '[')
+                            .map_or(ac.len(), |p| p + j + 1);
+                        let name: String = ac[j + 1..k].iter().collect();
+                        if name.is_empty() {
+                            return Err(self.err("ValueError", "Empty attribute in format string"));
+                        }
+                        v = self.getattr(&v, &name)?;
+                        j = k;
+                    } else if ac[j] == '[' {
+                        let Some(k) = ac[j..].iter().position(|&c| c == ']').map(|p| p + j) else {
+                            return Err(self.err("ValueError", "Missing ']' in format string"));
+                        };
+                        let key: String = ac[j + 1..k].iter().collect();
+                        let kv = match key.parse::<i64>() {
+                            Ok(n) if key.bytes().all(|b| b.is_ascii_digit()) => Value::Int(n),
+                            _ => Value::Str(Rc::from(key.as_str())),
+                        };
+                        v = self.getitem(&v, &kv)?;
+                        j = k + 1;
+                    } else {
+                        return Err(self.err(
+                            "ValueError",
+                            "Only '.' or '[' may follow ']' in format field specifier",
+                        ));
                     }
-                    v = self.getattr(&v, part)?;
                 }
                 let v = match conv.as_deref() {
                     Some("r") => Value::Str(Rc::from(self.repr(&v)?)),
@@ -2497,7 +2525,16 @@ impl<'a> Interp<'a> {
         } else {
             format!("'utf-8' codec can't decode bytes in position {start}-{}: {reason}", end - 1)
         };
-        self.err_args("UnicodeDecodeError", vec![Value::str("utf-8")], Some(msg))
+        let err = self.err_args("UnicodeDecodeError", vec![Value::str("utf-8")], Some(msg));
+        if let Value::Instance(i) = &err.exc {
+            let mut d = i.dict.borrow_mut();
+            d.insert(Rc::from("encoding"), Value::str("utf-8"));
+            d.insert(Rc::from("object"), Value::Bytes(Rc::from(b)));
+            d.insert(Rc::from("start"), Value::Int(start as i64));
+            d.insert(Rc::from("end"), Value::Int(end as i64));
+            d.insert(Rc::from("reason"), Value::str(reason));
+        }
+        err
     }
 }
 

@@ -601,10 +601,17 @@ impl<'a> Interp<'a> {
         }
         let binary = mode.contains('b');
         let encoding = get(3, "encoding");
+        let mut latin1 = false;
         if let Some(Value::Str(enc)) = &encoding {
             let e = enc.to_lowercase().replace('_', "-");
-            if !matches!(e.as_str(), "utf-8" | "utf8" | "u8") {
-                return Err(self.unsupported(format!("open() with encoding {}", str_repr(enc))));
+            match e.as_str() {
+                "utf-8" | "utf8" | "u8" => {}
+                "latin-1" | "latin1" | "iso-8859-1" | "iso8859-1" | "l1" if !binary => {
+                    latin1 = true
+                }
+                _ => {
+                    return Err(self.unsupported(format!("open() with encoding {}", str_repr(enc))))
+                }
             }
         }
         if let Some(Value::Str(errs)) = get(4, "errors") {
@@ -629,13 +636,22 @@ impl<'a> Interp<'a> {
             }
         };
         let data = self.file_bytes(&real, &p)?;
+        // Latin-1 maps each byte to the code point of the same value.
+        let text: Option<Str> = latin1.then(|| {
+            let s: String = data.iter().map(|&b| char::from(b)).collect();
+            if translate && s.contains('\r') {
+                Rc::from(s.replace("\r\n", "\n").replace('\r', "\n"))
+            } else {
+                Rc::from(s)
+            }
+        });
         Ok(Value::Native(Rc::new(Native::File(RefCell::new(FileObj {
             name: p,
             binary,
             closed: false,
             data,
             pos: 0,
-            text: None,
+            text,
             translate_newlines: translate,
         })))))
     }
