@@ -21,15 +21,22 @@ pub const KNOWN_UNSUPPORTED: &[&str] = &[
     "copy_location",
     "fix_missing_locations",
     "increment_lineno",
-    "get_source_segment",
     "main",
     "PyCF_ONLY_AST",
     "PyCF_TYPE_COMMENTS",
     "PyCF_ALLOW_TOP_LEVEL_AWAIT",
 ];
 
-const FUNCS: &[&str] =
-    &["parse", "walk", "iter_child_nodes", "iter_fields", "dump", "get_docstring", "literal_eval"];
+const FUNCS: &[&str] = &[
+    "parse",
+    "walk",
+    "iter_child_nodes",
+    "iter_fields",
+    "dump",
+    "get_docstring",
+    "literal_eval",
+    "get_source_segment",
+];
 
 /// Fields whose ASDL type is optional (`?`): the class attribute is None in 3.11.
 fn is_optional(class: &NodeClass, field: &str) -> bool {
@@ -166,6 +173,7 @@ impl<'a> Interp<'a> {
                 "iter_fields" => "ast.iter_fields",
                 "dump" => "ast.dump",
                 "get_docstring" => "ast.get_docstring",
+                "get_source_segment" => "ast.get_source_segment",
                 _ => "ast.literal_eval",
             };
             entries.push((f, Self::builtin_fn(name)));
@@ -705,6 +713,79 @@ impl<'a> Interp<'a> {
                         Err(err)
                     }
                 }
+            }
+            "get_source_segment" => {
+                let Some(Value::Str(source)) = get(0, "source") else {
+                    return Err(self.unsupported("ast.get_source_segment of non-str source"));
+                };
+                let node = get(1, "node").unwrap_or(Value::None);
+                let padded = match get(2, "padded") {
+                    Some(v) => self.truthy(&v)?,
+                    None => false,
+                };
+                // Missing or None positions give None, as in CPython.
+                let mut pos = [0i64; 4];
+                for (slot, attr) in
+                    pos.iter_mut().zip(["lineno", "end_lineno", "col_offset", "end_col_offset"])
+                {
+                    match self.getattr(&node, attr) {
+                        Ok(Value::Int(n)) => *slot = n,
+                        Ok(_) => return Ok(Value::None),
+                        Err(e) if e.fatal => return Err(e),
+                        Err(_) => return Ok(Value::None),
+                    }
+                }
+                let [lineno, end_lineno, col, end_col] = pos;
+                self.charge((source.len() / 64) as u64)?;
+                // Lines split on \r\n, \n and \r only (not form feeds), keeping their ends.
+                let mut lines: Vec<&str> = Vec::new();
+                let b = source.as_bytes();
+                let mut st = 0;
+                let mut i = 0;
+                while i < b.len() {
+                    if b[i] == b'\n' || b[i] == b'\r' {
+                        let e = if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
+                            i + 2
+                        } else {
+                            i + 1
+                        };
+                        lines.push(&source[st..e]);
+                        st = e;
+                        i = e;
+                    } else {
+                        i += 1;
+                    }
+                }
+                if st < b.len() {
+                    lines.push(&source[st..]);
+                }
+                let line = |n: i64| -> Option<&[u8]> {
+                    usize::try_from(n - 1).ok().and_then(|n| lines.get(n)).map(|l| l.as_bytes())
+                };
+                let cut = |l: &[u8], a: i64, z: Option<i64>| -> String {
+                    let a = (a.max(0) as usize).min(l.len());
+                    let z = z.map_or(l.len(), |z| (z.max(0) as usize).min(l.len())).max(a);
+                    String::from_utf8_lossy(&l[a..z]).into_owned()
+                };
+                let (Some(first), Some(last)) = (line(lineno), line(end_lineno)) else {
+                    return Err(self.err("IndexError", "list index out of range"));
+                };
+                if lineno == end_lineno {
+                    return Ok(Value::str(&cut(first, col, Some(end_col))));
+                }
+                let mut out = String::new();
+                if padded {
+                    let pre = cut(first, 0, Some(col));
+                    out.extend(pre.chars().map(|c| if c == '\t' || c == '\x0c' { c } else { ' ' }));
+                }
+                out.push_str(&cut(first, col, None));
+                for n in lineno + 1..end_lineno {
+                    if let Some(l) = line(n) {
+                        out.push_str(&String::from_utf8_lossy(l));
+                    }
+                }
+                out.push_str(&cut(last, 0, Some(end_col)));
+                Ok(Value::str(&out))
             }
             "walk" => {
                 let n = get(0, "node").unwrap_or(Value::None);
