@@ -1195,7 +1195,9 @@ impl<'a> Interp<'a> {
                 let vals = self.ast_list(n, "values")?;
                 let mut parts = Vec::new();
                 for (i, v) in vals.iter().enumerate() {
-                    parts.push(self.unparse(v, if i == 0 { own + 1 } else { own + 1 })?);
+                    // CPython raises the level for each further operand.
+                    let lv = own.saturating_add(1).saturating_add(i.min(255) as u8);
+                    parts.push(self.unparse(v, lv)?);
                 }
                 paren(parts.join(sym), own)
             }
