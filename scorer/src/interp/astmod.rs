@@ -16,20 +16,27 @@ use super::{Interp, PyResult, Value};
 
 /// `ast` attributes that exist in 3.11 but are not implemented here: using one is an `error` naming it.
 pub const KNOWN_UNSUPPORTED: &[&str] = &[
-    "unparse",
     "NodeTransformer",
     "copy_location",
     "fix_missing_locations",
     "increment_lineno",
-    "get_source_segment",
     "main",
     "PyCF_ONLY_AST",
     "PyCF_TYPE_COMMENTS",
     "PyCF_ALLOW_TOP_LEVEL_AWAIT",
 ];
 
-const FUNCS: &[&str] =
-    &["parse", "walk", "iter_child_nodes", "iter_fields", "dump", "get_docstring", "literal_eval"];
+const FUNCS: &[&str] = &[
+    "parse",
+    "walk",
+    "iter_child_nodes",
+    "iter_fields",
+    "dump",
+    "get_docstring",
+    "literal_eval",
+    "get_source_segment",
+    "unparse",
+];
 
 /// Fields whose ASDL type is optional (`?`): the class attribute is None in 3.11.
 fn is_optional(class: &NodeClass, field: &str) -> bool {
@@ -166,6 +173,8 @@ impl<'a> Interp<'a> {
                 "iter_fields" => "ast.iter_fields",
                 "dump" => "ast.dump",
                 "get_docstring" => "ast.get_docstring",
+                "get_source_segment" => "ast.get_source_segment",
+                "unparse" => "ast.unparse",
                 _ => "ast.literal_eval",
             };
             entries.push((f, Self::builtin_fn(name)));
@@ -633,11 +642,16 @@ impl<'a> Interp<'a> {
                         return Err(self.unsupported("ast.parse(type_comments=True)"));
                     }
                 }
+                // Bytes are decoded as CPython's tokenizer does (BOM, coding cookie).
+                let mut decode_err = None;
                 let text: Str = match &src {
                     Value::Str(s) => s.clone(),
-                    Value::Bytes(b) => match std::str::from_utf8(b) {
+                    Value::Bytes(b) => match crate::python::decode_source(b) {
                         Ok(s) => Rc::from(s),
-                        Err(_) => return Err(self.unsupported("ast.parse of non-UTF-8 bytes")),
+                        Err(e) => {
+                            decode_err = Some(e);
+                            Rc::from("")
+                        }
                     },
                     Value::Node(_) => return Ok(src.clone()),
                     other => {
@@ -656,7 +670,11 @@ impl<'a> Interp<'a> {
                     );
                 }
                 self.charge((text.len() / 16) as u64)?;
-                match self.parse_cached(&text, &filename) {
+                let parsed = match decode_err {
+                    Some(e) => Err(e),
+                    None => self.parse_cached(&text, &filename),
+                };
+                match parsed {
                     Ok(tree) => {
                         self.charge(8)?;
                         Ok(self.node_to_value(&tree))
@@ -696,6 +714,86 @@ impl<'a> Interp<'a> {
                         Err(err)
                     }
                 }
+            }
+            "unparse" => {
+                let node = get(0, "ast_obj").unwrap_or(Value::None);
+                if !matches!(node, Value::Node(_)) {
+                    return Err(self.unsupported("ast.unparse of a non-node"));
+                }
+                Ok(Value::str(&self.unparse(&node, prec::TEST)?))
+            }
+            "get_source_segment" => {
+                let Some(Value::Str(source)) = get(0, "source") else {
+                    return Err(self.unsupported("ast.get_source_segment of non-str source"));
+                };
+                let node = get(1, "node").unwrap_or(Value::None);
+                let padded = match get(2, "padded") {
+                    Some(v) => self.truthy(&v)?,
+                    None => false,
+                };
+                // Missing or None positions give None, as in CPython.
+                let mut pos = [0i64; 4];
+                for (slot, attr) in
+                    pos.iter_mut().zip(["lineno", "end_lineno", "col_offset", "end_col_offset"])
+                {
+                    match self.getattr(&node, attr) {
+                        Ok(Value::Int(n)) => *slot = n,
+                        Ok(_) => return Ok(Value::None),
+                        Err(e) if e.fatal => return Err(e),
+                        Err(_) => return Ok(Value::None),
+                    }
+                }
+                let [lineno, end_lineno, col, end_col] = pos;
+                self.charge((source.len() / 64) as u64)?;
+                // Lines split on \r\n, \n and \r only (not form feeds), keeping their ends.
+                let mut lines: Vec<&str> = Vec::new();
+                let b = source.as_bytes();
+                let mut st = 0;
+                let mut i = 0;
+                while i < b.len() {
+                    if b[i] == b'\n' || b[i] == b'\r' {
+                        let e = if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
+                            i + 2
+                        } else {
+                            i + 1
+                        };
+                        lines.push(&source[st..e]);
+                        st = e;
+                        i = e;
+                    } else {
+                        i += 1;
+                    }
+                }
+                if st < b.len() {
+                    lines.push(&source[st..]);
+                }
+                let line = |n: i64| -> Option<&[u8]> {
+                    usize::try_from(n - 1).ok().and_then(|n| lines.get(n)).map(|l| l.as_bytes())
+                };
+                let cut = |l: &[u8], a: i64, z: Option<i64>| -> String {
+                    let a = (a.max(0) as usize).min(l.len());
+                    let z = z.map_or(l.len(), |z| (z.max(0) as usize).min(l.len())).max(a);
+                    String::from_utf8_lossy(&l[a..z]).into_owned()
+                };
+                let (Some(first), Some(last)) = (line(lineno), line(end_lineno)) else {
+                    return Err(self.err("IndexError", "list index out of range"));
+                };
+                if lineno == end_lineno {
+                    return Ok(Value::str(&cut(first, col, Some(end_col))));
+                }
+                let mut out = String::new();
+                if padded {
+                    let pre = cut(first, 0, Some(col));
+                    out.extend(pre.chars().map(|c| if c == '\t' || c == '\x0c' { c } else { ' ' }));
+                }
+                out.push_str(&cut(first, col, None));
+                for n in lineno + 1..end_lineno {
+                    if let Some(l) = line(n) {
+                        out.push_str(&String::from_utf8_lossy(l));
+                    }
+                }
+                out.push_str(&cut(last, 0, Some(end_col)));
+                Ok(Value::str(&out))
             }
             "walk" => {
                 let n = get(0, "node").unwrap_or(Value::None);
@@ -982,5 +1080,301 @@ pub fn const_to_value<'a>(c: &Constant) -> Value<'a> {
         Constant::Str(s) => Value::Str(Rc::from(s.as_str())),
         Constant::Bytes(b) => Value::Bytes(Rc::from(b.as_slice())),
         Constant::Ellipsis => Value::Ellipsis,
+    }
+}
+
+/// `ast.unparse` precedence levels (CPython's `_Precedence`).
+mod prec {
+    pub const TUPLE: u8 = 1;
+    pub const TEST: u8 = 3;
+    pub const OR: u8 = 4;
+    pub const AND: u8 = 5;
+    pub const NOT: u8 = 6;
+    pub const CMP: u8 = 7;
+    pub const BOR: u8 = 9;
+    pub const BXOR: u8 = 10;
+    pub const BAND: u8 = 11;
+    pub const SHIFT: u8 = 12;
+    pub const ARITH: u8 = 13;
+    pub const TERM: u8 = 14;
+    pub const FACTOR: u8 = 15;
+    pub const POWER: u8 = 16;
+    pub const ATOM: u8 = 18;
+}
+
+impl<'a> Interp<'a> {
+    fn ast_field(&mut self, n: &Value<'a>, f: &str) -> PyResult<'a, Value<'a>> {
+        self.getattr(n, f)
+    }
+
+    fn ast_list(&mut self, n: &Value<'a>, f: &str) -> PyResult<'a, Vec<Value<'a>>> {
+        let v = self.getattr(n, f)?;
+        self.to_vec(&v)
+    }
+
+    fn ast_str(&mut self, n: &Value<'a>, f: &str) -> PyResult<'a, String> {
+        let v = self.getattr(n, f)?;
+        self.str_of(&v)
+    }
+
+    /// `ast.unparse` for the common expression and simple statement forms; other nodes are an
+    /// `UnsupportedConstruct` (never a different text).
+    pub fn unparse(&mut self, n: &Value<'a>, level: u8) -> PyResult<'a, String> {
+        self.step()?;
+        self.check_depth()?;
+        let cls = type_name(n);
+        let paren = |s: String, own: u8| if level > own { format!("({s})") } else { s };
+        Ok(match cls.as_str() {
+            "Name" => self.ast_str(n, "id")?,
+            "Constant" => {
+                let v = self.ast_field(n, "value")?;
+                self.repr(&v)?
+            }
+            "Attribute" => {
+                let v = self.ast_field(n, "value")?;
+                format!("{}.{}", self.unparse(&v, prec::ATOM)?, self.ast_str(n, "attr")?)
+            }
+            "Subscript" => {
+                let v = self.ast_field(n, "value")?;
+                let s = self.ast_field(n, "slice")?;
+                let inner = if type_name(&s) == "Tuple" {
+                    let elts = self.ast_list(&s, "elts")?;
+                    let mut parts = Vec::new();
+                    for e in &elts {
+                        parts.push(self.unparse(e, prec::TEST)?);
+                    }
+                    if parts.len() == 1 {
+                        format!("{},", parts[0])
+                    } else {
+                        parts.join(", ")
+                    }
+                } else {
+                    self.unparse(&s, prec::TUPLE)?
+                };
+                format!("{}[{inner}]", self.unparse(&v, prec::ATOM)?)
+            }
+            "BinOp" => {
+                let op = self.ast_field(n, "op")?;
+                let (sym, own) = match type_name(&op).as_str() {
+                    "Add" => ("+", prec::ARITH),
+                    "Sub" => ("-", prec::ARITH),
+                    "Mult" => ("*", prec::TERM),
+                    "MatMult" => ("@", prec::TERM),
+                    "Div" => ("/", prec::TERM),
+                    "FloorDiv" => ("//", prec::TERM),
+                    "Mod" => ("%", prec::TERM),
+                    "Pow" => ("**", prec::POWER),
+                    "LShift" => ("<<", prec::SHIFT),
+                    "RShift" => (">>", prec::SHIFT),
+                    "BitOr" => ("|", prec::BOR),
+                    "BitXor" => ("^", prec::BXOR),
+                    _ => ("&", prec::BAND),
+                };
+                let (lp, rp) = if sym == "**" { (own + 1, own) } else { (own, own + 1) };
+                let l = self.ast_field(n, "left")?;
+                let r = self.ast_field(n, "right")?;
+                let s = format!("{} {sym} {}", self.unparse(&l, lp)?, self.unparse(&r, rp)?);
+                paren(s, own)
+            }
+            "UnaryOp" => {
+                let op = self.ast_field(n, "op")?;
+                let (sym, own) = match type_name(&op).as_str() {
+                    "Not" => ("not ", prec::NOT),
+                    "USub" => ("-", prec::FACTOR),
+                    "UAdd" => ("+", prec::FACTOR),
+                    _ => ("~", prec::FACTOR),
+                };
+                let o = self.ast_field(n, "operand")?;
+                let s = format!("{sym}{}", self.unparse(&o, own)?);
+                paren(s, own)
+            }
+            "BoolOp" => {
+                let op = self.ast_field(n, "op")?;
+                let (sym, own) =
+                    if type_name(&op) == "And" { (" and ", prec::AND) } else { (" or ", prec::OR) };
+                let vals = self.ast_list(n, "values")?;
+                let mut parts = Vec::new();
+                for (i, v) in vals.iter().enumerate() {
+                    // CPython raises the level for each further operand.
+                    let lv = own.saturating_add(1).saturating_add(i.min(255) as u8);
+                    parts.push(self.unparse(v, lv)?);
+                }
+                paren(parts.join(sym), own)
+            }
+            "Compare" => {
+                let l = self.ast_field(n, "left")?;
+                let mut s = self.unparse(&l, prec::CMP + 1)?;
+                let ops = self.ast_list(n, "ops")?;
+                let comps = self.ast_list(n, "comparators")?;
+                for (op, c) in ops.iter().zip(&comps) {
+                    let sym = match type_name(op).as_str() {
+                        "Eq" => "==",
+                        "NotEq" => "!=",
+                        "Lt" => "<",
+                        "LtE" => "<=",
+                        "Gt" => ">",
+                        "GtE" => ">=",
+                        "Is" => "is",
+                        "IsNot" => "is not",
+                        "In" => "in",
+                        _ => "not in",
+                    };
+                    s = format!("{s} {sym} {}", self.unparse(c, prec::CMP + 1)?);
+                }
+                paren(s, prec::CMP)
+            }
+            "Call" => {
+                let f = self.ast_field(n, "func")?;
+                let mut parts = Vec::new();
+                for a in self.ast_list(n, "args")? {
+                    parts.push(self.unparse(&a, prec::TEST)?);
+                }
+                for k in self.ast_list(n, "keywords")? {
+                    let v = self.ast_field(&k, "value")?;
+                    let arg = self.ast_field(&k, "arg")?;
+                    let vs = self.unparse(&v, prec::TEST)?;
+                    parts.push(match arg {
+                        Value::None => format!("**{vs}"),
+                        a => format!("{}={vs}", self.str_of(&a)?),
+                    });
+                }
+                format!("{}({})", self.unparse(&f, prec::ATOM)?, parts.join(", "))
+            }
+            "Starred" => {
+                let v = self.ast_field(n, "value")?;
+                format!("*{}", self.unparse(&v, prec::BOR)?)
+            }
+            "Tuple" | "List" | "Set" => {
+                let elts = self.ast_list(n, "elts")?;
+                let mut parts = Vec::new();
+                for e in &elts {
+                    parts.push(self.unparse(e, prec::TEST)?);
+                }
+                match cls.as_str() {
+                    "List" => format!("[{}]", parts.join(", ")),
+                    "Set" if parts.is_empty() => "{*()}".into(),
+                    "Set" => format!("{{{}}}", parts.join(", ")),
+                    _ => {
+                        let inner = if parts.len() == 1 {
+                            format!("{},", parts[0])
+                        } else {
+                            parts.join(", ")
+                        };
+                        if parts.is_empty() || level > prec::TUPLE {
+                            format!("({inner})")
+                        } else {
+                            inner
+                        }
+                    }
+                }
+            }
+            "Dict" => {
+                let keys = self.ast_list(n, "keys")?;
+                let vals = self.ast_list(n, "values")?;
+                let mut parts = Vec::new();
+                for (k, v) in keys.iter().zip(&vals) {
+                    let vs = self.unparse(v, prec::TEST)?;
+                    parts.push(match k {
+                        Value::None => format!("**{}", self.unparse(v, prec::BOR)?),
+                        k => format!("{}: {vs}", self.unparse(k, prec::TEST)?),
+                    });
+                }
+                format!("{{{}}}", parts.join(", "))
+            }
+            "arg" => {
+                let name = self.ast_str(n, "arg")?;
+                match self.ast_field(n, "annotation")? {
+                    Value::None => name,
+                    a => format!("{name}: {}", self.unparse(&a, prec::TEST)?),
+                }
+            }
+            "arguments" => self.unparse_arguments(n)?,
+            "Assign" => {
+                let mut s = String::new();
+                for t in self.ast_list(n, "targets")? {
+                    s.push_str(&self.unparse(&t, prec::TUPLE)?);
+                    s.push_str(" = ");
+                }
+                let v = self.ast_field(n, "value")?;
+                s.push_str(&self.unparse(&v, prec::TUPLE)?);
+                s
+            }
+            "AugAssign" => {
+                let t = self.ast_field(n, "target")?;
+                let op = self.ast_field(n, "op")?;
+                let v = self.ast_field(n, "value")?;
+                let sym = match type_name(&op).as_str() {
+                    "Add" => "+",
+                    "Sub" => "-",
+                    "Mult" => "*",
+                    "Div" => "/",
+                    "FloorDiv" => "//",
+                    "Mod" => "%",
+                    "Pow" => "**",
+                    other => return Err(self.unsupported(format!("ast.unparse of {other}="))),
+                };
+                format!(
+                    "{} {sym}= {}",
+                    self.unparse(&t, prec::TUPLE)?,
+                    self.unparse(&v, prec::TUPLE)?
+                )
+            }
+            "Return" => match self.ast_field(n, "value")? {
+                Value::None => "return".into(),
+                v => format!("return {}", self.unparse(&v, prec::TUPLE)?),
+            },
+            "Expr" => {
+                let v = self.ast_field(n, "value")?;
+                self.unparse(&v, prec::TUPLE)?
+            }
+            "Pass" => "pass".into(),
+            "Break" => "break".into(),
+            "Continue" => "continue".into(),
+            other => return Err(self.unsupported(format!("ast.unparse of {other}"))),
+        })
+    }
+
+    fn unparse_arguments(&mut self, n: &Value<'a>) -> PyResult<'a, String> {
+        let posonly = self.ast_list(n, "posonlyargs")?;
+        let args = self.ast_list(n, "args")?;
+        let defaults = self.ast_list(n, "defaults")?;
+        let kwonly = self.ast_list(n, "kwonlyargs")?;
+        let kw_defaults = self.ast_list(n, "kw_defaults")?;
+        let vararg = self.ast_field(n, "vararg")?;
+        let kwarg = self.ast_field(n, "kwarg")?;
+        let mut parts = Vec::new();
+        let all: Vec<Value<'a>> = posonly.iter().chain(&args).cloned().collect();
+        let first_default = all.len().saturating_sub(defaults.len());
+        for (i, a) in all.iter().enumerate() {
+            let mut s = self.unparse(a, prec::TEST)?;
+            if i >= first_default {
+                let d = self.unparse(&defaults[i - first_default], prec::TEST)?;
+                let annotated = !self.ast_field(a, "annotation")?.is_none();
+                s = if annotated { format!("{s} = {d}") } else { format!("{s}={d}") };
+            }
+            parts.push(s);
+            if !posonly.is_empty() && i + 1 == posonly.len() {
+                parts.push("/".into());
+            }
+        }
+        if !vararg.is_none() {
+            parts.push(format!("*{}", self.unparse(&vararg, prec::TEST)?));
+        } else if !kwonly.is_empty() {
+            parts.push("*".into());
+        }
+        for (a, d) in kwonly.iter().zip(kw_defaults.iter().map(Some).chain(std::iter::repeat(None)))
+        {
+            let mut s = self.unparse(a, prec::TEST)?;
+            if let Some(d) = d.filter(|d| !d.is_none()) {
+                let ds = self.unparse(d, prec::TEST)?;
+                let annotated = !self.ast_field(a, "annotation")?.is_none();
+                s = if annotated { format!("{s} = {ds}") } else { format!("{s}={ds}") };
+            }
+            parts.push(s);
+        }
+        if !kwarg.is_none() {
+            parts.push(format!("**{}", self.unparse(&kwarg, prec::TEST)?));
+        }
+        Ok(parts.join(", "))
     }
 }

@@ -159,6 +159,34 @@ const HASH_METHODS: &[&str] = &["update", "hexdigest", "digest"];
 const ITER_METHODS: &[&str] = &["__next__", "close"];
 
 /// Methods of native classes (TestCase, ast.NodeVisitor): bound to the instance on lookup.
+/// Unbound str methods usable as functions (`key=str.lower`).
+const UNBOUND_STR: &[&str] = &[
+    "str.join",
+    "str.split",
+    "str.strip",
+    "str.lstrip",
+    "str.rstrip",
+    "str.lower",
+    "str.upper",
+    "str.casefold",
+    "str.title",
+    "str.capitalize",
+    "str.swapcase",
+    "str.startswith",
+    "str.endswith",
+    "str.replace",
+    "str.isdigit",
+    "str.isalpha",
+    "str.isalnum",
+    "str.isspace",
+    "str.isupper",
+    "str.islower",
+    "str.format",
+    "str.count",
+    "str.find",
+    "str.encode",
+];
+
 pub fn is_native_method(name: &str) -> bool {
     name.starts_with("TestCase.") || name.starts_with("NodeVisitor.")
 }
@@ -179,7 +207,7 @@ fn method_table(v: &Value<'_>) -> Option<(&'static str, &'static [&'static str])
         Value::Native(n) => match &**n {
             Native::File(_) => ("file", FILE_METHODS),
             Native::Sha256(_) => ("hash", HASH_METHODS),
-            _ => return None,
+            other => return super::remod::method_names(other),
         },
         _ => return None,
     })
@@ -361,6 +389,40 @@ impl<'a> Interp<'a> {
         {
             return self.os_function(name, args, kwargs);
         }
+        if let Some(m) = name.strip_prefix("str.") {
+            // An unbound str method (`str.lower` as a sort key): the first argument is `self`.
+            let mut args = args;
+            return match args.first() {
+                Some(Value::Str(s)) => {
+                    let s = s.clone();
+                    args.remove(0);
+                    self.str_method(s, m, args, kwargs)
+                }
+                Some(other) => Err(self.err(
+                    "TypeError",
+                    format!(
+                        "descriptor '{m}' for 'str' objects doesn't apply to a '{}' object",
+                        type_name(other)
+                    ),
+                )),
+                None => {
+                    Err(self
+                        .err("TypeError", format!("unbound method str.{m}() needs an argument")))
+                }
+            };
+        }
+        if name == "dict.fromkeys" {
+            let keys = self.to_vec(&arg(&args, 0))?;
+            let v = arg(&args, 1);
+            let d = Rc::new(RefCell::new(PyDict::new()));
+            for k in keys {
+                self.dict_set(&d, k, v.clone())?;
+            }
+            return Ok(Value::Dict(d));
+        }
+        if let Some(rest) = name.strip_prefix("re.") {
+            return self.re_function(rest, args, kwargs);
+        }
         if let Some(rest) = name.strip_prefix("unittest.") {
             return self.unittest_function(rest, args, kwargs);
         }
@@ -527,6 +589,10 @@ impl<'a> Interp<'a> {
                 for a in &args {
                     its.push(self.get_iter(a)?);
                 }
+                if its.is_empty() {
+                    // zip() of nothing is empty (not an endless stream of empty tuples).
+                    return Ok(Value::iter(PyIter::Exhausted));
+                }
                 Ok(Value::iter(PyIter::Zip(its)))
             }
             "map" => {
@@ -600,8 +666,37 @@ impl<'a> Interp<'a> {
                     Ok(Value::Int(r as i64))
                 }
                 (Value::Float(f), Some(Value::Int(n))) => {
-                    let m = 10f64.powi(*n as i32);
-                    Ok(Value::Float((f * m).round() / m))
+                    // CPython rounds the exact binary value (half to even): a correctly rounded
+                    // decimal rendering does the same, e.g. round(2.675, 2) == 2.67.
+                    let n = *n;
+                    if !f.is_finite() || n > 330 {
+                        return Ok(Value::Float(f));
+                    }
+                    if n >= 0 {
+                        let s = format!("{:.*}", n as usize, f);
+                        return Ok(Value::Float(s.parse().unwrap_or(f)));
+                    }
+                    if n < -330 {
+                        return Ok(Value::Float(0.0 * f));
+                    }
+                    let m = 10f64.powi((-n) as i32);
+                    let q = f / m;
+                    let r = q.round();
+                    let r = if (q - q.trunc()).abs() == 0.5 { 2.0 * (q / 2.0).round() } else { r };
+                    Ok(Value::Float(r * m))
+                }
+                (Value::Int(v), Some(Value::Int(n))) if *n < 0 => {
+                    if *n < -18 {
+                        return Ok(Value::Int(0));
+                    }
+                    let m = 10i64.pow((-n) as u32);
+                    let (q, r) = (v.div_euclid(m), v.rem_euclid(m));
+                    let q = match (2 * i128::from(r)).cmp(&i128::from(m)) {
+                        std::cmp::Ordering::Greater => q + 1,
+                        std::cmp::Ordering::Equal => q + (q & 1),
+                        std::cmp::Ordering::Less => q,
+                    };
+                    Ok(Value::from_bigint(num_bigint::BigInt::from(q) * m))
                 }
                 (v @ (Value::Int(_) | Value::Big(_)), _) => Ok(v),
                 (other, _) => Err(self.err(
@@ -671,6 +766,30 @@ impl<'a> Interp<'a> {
                 let q = self.binop(crate::python::syntax::Operator::FloorDiv, &a, &b)?;
                 let r = self.binop(crate::python::syntax::Operator::Mod, &a, &b)?;
                 Ok(Value::tuple(vec![q, r]))
+            }
+            "pow" if args.len() == 3 && !args[2].is_none() => {
+                // Modular exponentiation on integers.
+                let (Some(b), Some(e), Some(m)) = (
+                    super::ops::to_big(&args[0]),
+                    super::ops::to_big(&args[1]),
+                    super::ops::to_big(&args[2]),
+                ) else {
+                    return Err(self.err(
+                        "TypeError",
+                        "pow() 3rd argument not allowed unless all arguments are integers",
+                    ));
+                };
+                use num_traits::Zero;
+                if m.is_zero() {
+                    return Err(self.err("ValueError", "pow() 3rd argument cannot be 0"));
+                }
+                if e.is_negative() {
+                    return Err(self.unsupported("pow() with a negative exponent and a modulus"));
+                }
+                let r = b.modpow(&e, &m);
+                // Python's result has the sign of the modulus.
+                let r = if !r.is_zero() && r.is_negative() != m.is_negative() { r + &m } else { r };
+                Ok(Value::from_bigint(r))
             }
             "pow" => {
                 self.binop(crate::python::syntax::Operator::Pow, &arg(&args, 0), &arg(&args, 1))
@@ -839,13 +958,16 @@ impl<'a> Interp<'a> {
                 }
                 Some(Value::Str(s)) => {
                     let base = match args.get(1) {
-                        Some(Value::Int(b)) => *b as u32,
+                        Some(Value::Int(b)) => *b,
+                        Some(Value::Bool(b)) => i64::from(*b),
                         _ => 10,
                     };
-                    let t: String = s.trim_matches(py_isspace).replace('_', "");
-                    match num_bigint::BigInt::parse_bytes(t.as_bytes(), base) {
-                        Some(b) if !t.is_empty() => Ok(Value::from_bigint(b)),
-                        _ => Err(self.err(
+                    if base != 0 && !(2..=36).contains(&base) {
+                        return Err(self.err("ValueError", "int() base must be >= 2 and <= 36, or 0"));
+                    }
+                    match parse_int_literal(s, base as u32) {
+                        Some(b) => Ok(Value::from_bigint(b)),
+                        None => Err(self.err(
                             "ValueError",
                             format!("invalid literal for int() with base {base}: {}", super::fmt::str_repr(s)),
                         )),
@@ -1149,11 +1271,11 @@ impl<'a> Interp<'a> {
                 "fromkeys" if *t == BType::Dict => {
                     Ok(Value::Builtin(Rc::new(Builtin { name: "dict.fromkeys", this: None })))
                 }
-                "join" | "split" | "strip" | "lower" | "upper" | "startswith" | "endswith"
-                | "replace"
-                    if *t == BType::Str =>
-                {
-                    Err(self.unsupported(format!("unbound method str.{name}")))
+                _ if *t == BType::Str && STR_METHODS.contains(&name) => {
+                    match UNBOUND_STR.iter().find(|q| q.strip_prefix("str.") == Some(name)) {
+                        Some(q) => Ok(Value::Builtin(Rc::new(Builtin { name: q, this: None }))),
+                        None => Err(self.unsupported(format!("unbound method str.{name}"))),
+                    }
                 }
                 _ => Err(self.no_attr(v, name)),
             },
@@ -1200,6 +1322,12 @@ impl<'a> Interp<'a> {
                     if name == "exception" {
                         return Ok(caught.borrow().clone().unwrap_or(Value::None));
                     }
+                }
+                if matches!((&**n, name), (Native::RePattern(_), "pattern" | "flags" | "groups"))
+                    || matches!((&**n, name), (Native::ReMatch(_), "string" | "re" | "lastindex"))
+                {
+                    let n = n.clone();
+                    return self.re_method(&n, name, vec![], vec![]);
                 }
                 if let Native::Sha256(_) = &**n {
                     match name {
@@ -1428,6 +1556,10 @@ impl<'a> Interp<'a> {
             },
             Value::Native(n) => match &**n {
                 Native::File(_) => self.file_method(n.clone(), name, args),
+                Native::RePattern(_) | Native::ReMatch(_) => {
+                    let n = n.clone();
+                    self.re_method(&n, name, args, kwargs)
+                }
                 Native::Sha256(h) => match name {
                     "update" => {
                         match arg(&args, 0) {
@@ -1652,7 +1784,28 @@ impl<'a> Interp<'a> {
                 };
                 Ok(vs(r))
             }
-            "lower" | "casefold" => Ok(vs(s.to_lowercase())),
+            "lower" => Ok(vs(s.to_lowercase())),
+            // Full case folding of the characters where it differs from lowercasing.
+            "casefold" => Ok(vs(s
+                .to_lowercase()
+                .chars()
+                .flat_map(|c| {
+                    let f: &str = match c {
+                        'ß' | 'ẞ' => "ss",
+                        'ς' => "σ",
+                        'ſ' => "s",
+                        'ﬁ' => "fi",
+                        'ﬂ' => "fl",
+                        'ﬀ' => "ff",
+                        _ => "",
+                    };
+                    if f.is_empty() {
+                        vec![c]
+                    } else {
+                        f.chars().collect()
+                    }
+                })
+                .collect())),
             "upper" => Ok(vs(s.to_uppercase())),
             "swapcase" => Ok(vs(s
                 .chars()
@@ -1739,8 +1892,28 @@ impl<'a> Interp<'a> {
             "islower" => Ok(Value::Bool(
                 s.chars().any(char::is_lowercase) && !s.chars().any(char::is_uppercase),
             )),
-            "istitle" => Ok(Value::Bool(false)),
-            "encode" => Ok(Value::Bytes(Rc::from(s.as_bytes()))),
+            "istitle" => {
+                let (mut cased, mut prev_cased) = (false, false);
+                for c in s.chars() {
+                    if c.is_uppercase() {
+                        if prev_cased {
+                            return Ok(Value::Bool(false));
+                        }
+                        prev_cased = true;
+                        cased = true;
+                    } else if c.is_lowercase() {
+                        if !prev_cased {
+                            return Ok(Value::Bool(false));
+                        }
+                        prev_cased = true;
+                        cased = true;
+                    } else {
+                        prev_cased = false;
+                    }
+                }
+                Ok(Value::Bool(cased))
+            }
+            "encode" => self.str_encode(&s, &args, &kwargs),
             "partition" | "rpartition" => {
                 let Value::Str(p) = arg(&args, 0) else {
                     return Err(self.err("TypeError", "must be str"));
@@ -1807,7 +1980,35 @@ impl<'a> Interp<'a> {
                     }
                 }))
             }
-            "expandtabs" => Ok(vs(s.replace('\t', "        "))),
+            "expandtabs" => {
+                let size = match kw(&kwargs, "tabsize").unwrap_or_else(|| arg(&args, 0)) {
+                    Value::Int(n) => n,
+                    _ => 8,
+                };
+                let mut out = String::new();
+                let mut col: i64 = 0;
+                for c in s.chars() {
+                    match c {
+                        '\t' => {
+                            if size > 0 {
+                                let n = size - col % size;
+                                self.check_len(out.len() + n as usize)?;
+                                out.extend(std::iter::repeat_n(' ', n as usize));
+                                col += n;
+                            }
+                        }
+                        '\n' | '\r' => {
+                            out.push(c);
+                            col = 0;
+                        }
+                        c => {
+                            out.push(c);
+                            col += 1;
+                        }
+                    }
+                }
+                Ok(vs(out))
+            }
             _ => Err(self.unsupported(format!("str.{name}"))),
         }
     }
@@ -1913,11 +2114,39 @@ impl<'a> Interp<'a> {
                         )
                     })?
                 };
-                for part in attrs.split('.').filter(|p| !p.is_empty()) {
-                    if part.contains('[') {
-                        return Err(self.unsupported("str.format item access"));
+                // `.name` attribute and `[key]` item accessors, left to right (a key of digits
+                // is an int index).
+                let ac: Vec<char> = attrs.chars().collect();
+                let mut j = 0;
+                while j < ac.len() {
+                    if ac[j] == '.' {
+                        let k = ac[j + 1..]
+                            .iter()
+                            .position(|&c| c == '.' || c == '[')
+                            .map_or(ac.len(), |p| p + j + 1);
+                        let name: String = ac[j + 1..k].iter().collect();
+                        if name.is_empty() {
+                            return Err(self.err("ValueError", "Empty attribute in format string"));
+                        }
+                        v = self.getattr(&v, &name)?;
+                        j = k;
+                    } else if ac[j] == '[' {
+                        let Some(k) = ac[j..].iter().position(|&c| c == ']').map(|p| p + j) else {
+                            return Err(self.err("ValueError", "Missing ']' in format string"));
+                        };
+                        let key: String = ac[j + 1..k].iter().collect();
+                        let kv = match key.parse::<i64>() {
+                            Ok(n) if key.bytes().all(|b| b.is_ascii_digit()) => Value::Int(n),
+                            _ => Value::Str(Rc::from(key.as_str())),
+                        };
+                        v = self.getitem(&v, &kv)?;
+                        j = k + 1;
+                    } else {
+                        return Err(self.err(
+                            "ValueError",
+                            "Only '.' or '[' may follow ']' in format field specifier",
+                        ));
                     }
-                    v = self.getattr(&v, part)?;
                 }
                 let v = match conv.as_deref() {
                     Some("r") => Value::Str(Rc::from(self.repr(&v)?)),
@@ -2296,7 +2525,16 @@ impl<'a> Interp<'a> {
         } else {
             format!("'utf-8' codec can't decode bytes in position {start}-{}: {reason}", end - 1)
         };
-        self.err_args("UnicodeDecodeError", vec![Value::str("utf-8")], Some(msg))
+        let err = self.err_args("UnicodeDecodeError", vec![Value::str("utf-8")], Some(msg));
+        if let Value::Instance(i) = &err.exc {
+            let mut d = i.dict.borrow_mut();
+            d.insert(Rc::from("encoding"), Value::str("utf-8"));
+            d.insert(Rc::from("object"), Value::Bytes(Rc::from(b)));
+            d.insert(Rc::from("start"), Value::Int(start as i64));
+            d.insert(Rc::from("end"), Value::Int(end as i64));
+            d.insert(Rc::from("reason"), Value::str(reason));
+        }
+        err
     }
 }
 
@@ -2358,6 +2596,7 @@ impl<'a> Interp<'a> {
             "ast" => self.make_ast_module(),
             "os" | "os.path" | "hashlib" | "json" | "sys" => self.make_os_module(name)?,
             "unittest" => self.make_unittest_module(),
+            "re" => self.make_re_module(),
             _ => return Err(self.unsupported(format!("import of module '{name}'"))),
         };
         self.modules.insert(Rc::from(name), m.clone());
@@ -2368,5 +2607,116 @@ impl<'a> Interp<'a> {
             }
         }
         Ok(m)
+    }
+}
+
+/// `int(text, base)` as CPython parses it: whitespace, sign, optional base prefix (auto-detected for
+/// base 0, where a decimal may not have leading zeros), single underscores between digits. `None`
+/// when invalid; `base` must be 0 or 2..=36.
+pub fn parse_int_literal(text: &str, base: u32) -> Option<num_bigint::BigInt> {
+    let t = text.trim_matches(py_isspace);
+    let (neg, t) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let lower = t.get(..2).map(|p| p.to_ascii_lowercase());
+    let prefix_base = match lower.as_deref() {
+        Some("0x") => Some(16),
+        Some("0o") => Some(8),
+        Some("0b") => Some(2),
+        _ => None,
+    };
+    let auto_decimal = base == 0 && prefix_base.is_none();
+    let (base, digits, had_prefix) = match (base, prefix_base) {
+        (0, Some(pb)) => (pb, &t[2..], true),
+        (0, None) => (10, t, false),
+        (b, Some(pb)) if b == pb => (b, &t[2..], true),
+        (b, _) => (b, t, false),
+    };
+    // After a prefix, one underscore may precede the first digit.
+    let digits = if had_prefix { digits.strip_prefix('_').unwrap_or(digits) } else { digits };
+    if digits.is_empty()
+        || digits.starts_with('_')
+        || digits.ends_with('_')
+        || digits.contains("__")
+    {
+        return None;
+    }
+    let clean: String = digits.chars().filter(|&c| c != '_').collect();
+    if !clean.chars().all(|c| c.is_ascii_alphanumeric() && c.to_digit(36).is_some_and(|d| d < base))
+    {
+        return None;
+    }
+    if auto_decimal && clean.starts_with('0') && clean.bytes().any(|b| b != b'0') {
+        return None;
+    }
+    let v = num_bigint::BigInt::parse_bytes(clean.as_bytes(), base)?;
+    Some(if neg { -v } else { v })
+}
+
+impl<'a> Interp<'a> {
+    /// `str.encode(encoding='utf-8', errors='strict')` for UTF-8, Latin-1 and ASCII.
+    fn str_encode(
+        &mut self,
+        s: &str,
+        args: &[Value<'a>],
+        kwargs: &Kwargs<'a>,
+    ) -> PyResult<'a, Value<'a>> {
+        let enc = match kw(kwargs, "encoding").unwrap_or_else(|| arg(args, 0)) {
+            Value::Str(e) => e.to_ascii_lowercase().replace('_', "-"),
+            _ => "utf-8".into(),
+        };
+        let errors = match kw(kwargs, "errors").unwrap_or_else(|| arg(args, 1)) {
+            Value::Str(e) => e.to_string(),
+            _ => "strict".into(),
+        };
+        let (name, limit) = match enc.as_str() {
+            "utf-8" | "utf8" => return Ok(Value::Bytes(Rc::from(s.as_bytes()))),
+            "latin-1" | "latin1" | "iso-8859-1" | "iso8859-1" | "l1" => ("latin-1", 256u32),
+            "ascii" | "us-ascii" => ("ascii", 128u32),
+            other => return Err(self.unsupported(format!("str.encode with encoding '{other}'"))),
+        };
+        let chars: Vec<char> = s.chars().collect();
+        let mut out = Vec::with_capacity(chars.len());
+        let mut i = 0;
+        while i < chars.len() {
+            let c = chars[i];
+            if (c as u32) < limit {
+                out.push(c as u32 as u8);
+                i += 1;
+                continue;
+            }
+            match errors.as_str() {
+                "ignore" => {}
+                "replace" => out.push(b'?'),
+                "strict" => {
+                    let mut j = i;
+                    while j < chars.len() && (chars[j] as u32) >= limit {
+                        j += 1;
+                    }
+                    let what = if j - i == 1 {
+                        let cp = c as u32;
+                        let esc = if cp < 0x100 {
+                            format!("\\x{cp:02x}")
+                        } else if cp < 0x10000 {
+                            format!("\\u{cp:04x}")
+                        } else {
+                            format!("\\U{cp:08x}")
+                        };
+                        format!("can't encode character '{esc}' in position {i}")
+                    } else {
+                        format!("can't encode characters in position {i}-{}", j - 1)
+                    };
+                    let msg = format!("'{name}' codec {what}: ordinal not in range({limit})");
+                    return Err(self.err("UnicodeEncodeError", msg));
+                }
+                other => {
+                    return Err(self.unsupported(format!("str.encode errors='{other}'")));
+                }
+            }
+            i += 1;
+        }
+        Ok(Value::Bytes(Rc::from(out)))
     }
 }

@@ -332,9 +332,10 @@ impl<'a> Interp<'a> {
             };
         };
         let v = self.eval(f, e)?;
-        if let Some(c) = &r.cause {
-            self.eval(f, c)?;
-        }
+        let cause = match &r.cause {
+            Some(c) => Some(self.eval(f, c)?),
+            None => None,
+        };
         let exc = match &v {
             Value::Class(c) if super::exc::is_exception_class(c) => {
                 self.call(&v, vec![], vec![])?
@@ -342,6 +343,31 @@ impl<'a> Interp<'a> {
             Value::Instance(i) if i.exc.is_some() => v.clone(),
             _ => return Err(self.err("TypeError", "exceptions must derive from BaseException")),
         };
+        if let Value::Instance(i) = &exc {
+            // `raise X from Y` sets __cause__ (and __suppress_context__); inside a handler the
+            // handled exception becomes __context__.
+            if let Some(c) = cause {
+                let c = match &c {
+                    Value::Class(k) if super::exc::is_exception_class(k) => {
+                        self.call(&c, vec![], vec![])?
+                    }
+                    Value::Instance(ci) if ci.exc.is_some() => c.clone(),
+                    Value::None => Value::None,
+                    _ => {
+                        return Err(self
+                            .err("TypeError", "exception causes must derive from BaseException"))
+                    }
+                };
+                let mut d = i.dict.borrow_mut();
+                d.insert(Rc::from("__cause__"), c);
+                d.insert(Rc::from("__suppress_context__"), Value::Bool(true));
+            }
+            if let Some(h) = self.handling.last() {
+                if !h.exc.is(&exc) {
+                    i.dict.borrow_mut().insert(Rc::from("__context__"), h.exc.clone());
+                }
+            }
+        }
         let line = match &exc {
             Value::Instance(i) => i.dict.borrow().get("__tb_line__").and_then(|v| match v {
                 Value::Int(n) => Some(*n as u32),
@@ -862,6 +888,13 @@ impl<'a> Interp<'a> {
                     }
                     s = sc.parent.clone();
                 }
+                // A comprehension's walrus binding a name not yet set: the enclosing function's
+                // scope, or the module's.
+                match &f.locals.parent {
+                    Some(p) => p.vars.borrow_mut().insert(Rc::from(name), v),
+                    None => self.globals.vars.borrow_mut().insert(Rc::from(name), v),
+                };
+                return Ok(());
             }
         }
         let mut vars = f.locals.vars.borrow_mut();
@@ -1079,7 +1112,7 @@ impl<'a> Interp<'a> {
     fn eval_inner(&mut self, f: &mut Frame<'a>, e: &'a ast::Expr) -> PyResult<'a, Value<'a>> {
         use ast::Expr as E;
         self.step()?;
-        if self.stack_used() > super::STACK_LIMIT {
+        if self.stack_used() > self.limits.stack_budget {
             return Err(self.err("RecursionError", "maximum recursion depth exceeded"));
         }
         match e {
@@ -1263,6 +1296,30 @@ impl<'a> Interp<'a> {
             | E::BinOp(_)
             | E::IfExp(_)
             | E::Subscript(_) => Err(self.unsupported("expression dispatch")),
+            E::Yield(y) if !self.yield_sinks.is_empty() => {
+                let v = match &y.value {
+                    Some(x) => self.eval(f, x)?,
+                    None => Value::None,
+                };
+                let n = self.yield_sinks.last().map_or(0, Vec::len);
+                self.check_len(n + 1)?;
+                if let Some(s) = self.yield_sinks.last_mut() {
+                    s.push(v);
+                }
+                Ok(Value::None)
+            }
+            E::YieldFrom(y) if !self.yield_sinks.is_empty() => {
+                let src = self.eval(f, &y.value)?;
+                let it = self.get_iter(&src)?;
+                while let Some(v) = self.next(&it)? {
+                    let n = self.yield_sinks.last().map_or(0, Vec::len);
+                    self.check_len(n + 1)?;
+                    if let Some(s) = self.yield_sinks.last_mut() {
+                        s.push(v);
+                    }
+                }
+                Ok(Value::None)
+            }
             E::Await(_) | E::Yield(_) | E::YieldFrom(_) => Err(self
                 .unsupported(format!("yield/await expression (line {})", self.line_of(start(e))))),
         }
@@ -1515,9 +1572,9 @@ impl<'a> Interp<'a> {
         kwargs: Kwargs<'a>,
     ) -> PyResult<'a, Value<'a>> {
         if func.is_generator {
-            return Err(
-                self.unsupported(format!("generator function '{}' (yield in def)", func.qualname))
-            );
+            let scope = Scope::new(func.closure.clone());
+            self.bind_args(func, &scope, args, kwargs)?;
+            return Ok(Value::iter(PyIter::GenFunc { func: func.clone(), scope }));
         }
         self.check_depth()?;
         let scope = Scope::new(func.closure.clone());
@@ -1540,6 +1597,33 @@ impl<'a> Interp<'a> {
         };
         self.depth -= 1;
         r
+    }
+
+    /// Runs a generator function's body to its end, collecting what it yields.
+    pub fn run_generator(
+        &mut self,
+        func: &Rc<Function<'a>>,
+        scope: Rc<Scope<'a>>,
+    ) -> (Vec<Value<'a>>, Option<Box<PyErr<'a>>>) {
+        if let Err(e) = self.check_depth() {
+            return (Vec::new(), Some(e));
+        }
+        let mut frame = Frame {
+            locals: scope,
+            kind: FrameKind::Function,
+            info: func.info.clone(),
+            qualname: func.qualname.clone(),
+            func: Some(func.clone()),
+        };
+        self.yield_sinks.push(Vec::new());
+        self.depth += 1;
+        let r = match func.body {
+            FuncBody::Stmts(b) => self.exec_block(&mut frame, b).map(|_| ()),
+            FuncBody::Expr(e) => self.eval(&mut frame, e).map(|_| ()),
+        };
+        self.depth -= 1;
+        let items = self.yield_sinks.pop().unwrap_or_default();
+        (items, r.err())
     }
 
     fn bind_args(
@@ -1714,6 +1798,25 @@ impl<'a> Interp<'a> {
             let mut info = ScopeInfo::default();
             for g in gens {
                 super::ops::collect_target_names(&g.target, &mut info.locals);
+            }
+            // Walrus targets inside a comprehension bind in the enclosing scope.
+            let mut walrus = ScopeInfo::default();
+            match elt {
+                GenElt::One(x) => super::ops::collect_expr_binds(x, &mut walrus),
+                GenElt::Pair(k, v) => {
+                    super::ops::collect_expr_binds(k, &mut walrus);
+                    super::ops::collect_expr_binds(v, &mut walrus);
+                }
+            }
+            for g in gens {
+                for c in &g.ifs {
+                    super::ops::collect_expr_binds(c, &mut walrus);
+                }
+            }
+            for n in walrus.locals {
+                if !info.locals.contains(&n) {
+                    info.nonlocals.insert(n);
+                }
             }
             info
         });

@@ -42,6 +42,7 @@ const HIERARCHY: &[(&str, &str)] = &[
     ("ValueError", "Exception"),
     ("UnicodeError", "ValueError"),
     ("JSONDecodeError", "ValueError"),
+    ("error", "Exception"),
     ("UnicodeDecodeError", "UnicodeError"),
     ("UnicodeEncodeError", "UnicodeError"),
     ("ImportError", "Exception"),
@@ -76,6 +77,7 @@ pub fn install(it: &mut Interp<'_>) {
         let module = match *name {
             "SkipTest" => "unittest.case",
             "JSONDecodeError" => "json.decoder",
+            "error" => "re",
             _ => "builtins",
         };
         let c = Rc::new(Class {
@@ -93,7 +95,7 @@ pub fn install(it: &mut Interp<'_>) {
         }
         *c.mro.borrow_mut() = mro;
         it.exc_classes.insert(Rc::from(*name), c.clone());
-        if *name != "SkipTest" && *name != "JSONDecodeError" {
+        if !matches!(*name, "SkipTest" | "JSONDecodeError" | "error") {
             it.builtins.insert(Rc::from(*name), Value::Class(c));
         }
     }

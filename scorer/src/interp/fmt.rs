@@ -30,6 +30,8 @@ pub fn type_name(v: &Value<'_>) -> String {
             Native::SkipDecorator(_) => "function".into(),
             Native::Super(..) => "super".into(),
             Native::AssertRaises(..) => "_AssertRaisesContext".into(),
+            Native::RePattern(_) => "re.Pattern".into(),
+            Native::ReMatch(_) => "re.Match".into(),
         },
         other => btype_of(other).name().into(),
     }
@@ -254,7 +256,9 @@ pub fn float_repr(f: f64) -> String {
 impl<'a> Interp<'a> {
     pub fn repr(&mut self, v: &Value<'a>) -> PyResult<'a, String> {
         self.depth += 1;
-        if self.depth > self.limits.max_recursion + 50 || self.stack_used() > super::STACK_LIMIT {
+        if self.depth > self.limits.max_recursion + 50
+            || self.stack_used() > self.limits.stack_budget
+        {
             self.depth -= 1;
             return Err(self.err(
                 "RecursionError",
@@ -640,7 +644,27 @@ impl<'a> Interp<'a> {
                 .parse()
                 .unwrap_or(0);
             let n = s.chars().count();
-            if n < width && !"fegxXo".contains(conv) {
+            let flags: &str =
+                &spec[..spec.len() - spec.trim_start_matches(['-', '+', ' ', '#', '0']).len()];
+            let s = if matches!(conv, 'd' | 'i') && flags.contains('+') && !s.starts_with('-') {
+                format!("+{s}")
+            } else if matches!(conv, 'd' | 'i') && flags.contains(' ') && !s.starts_with('-') {
+                format!(" {s}")
+            } else {
+                s
+            };
+            let n = n.max(s.chars().count());
+            if n < width && matches!(conv, 'd' | 'i') && flags.contains('0') && !flags.contains('-')
+            {
+                // Zero padding goes between the sign and the digits.
+                let (sign, digits) = match s.chars().next() {
+                    Some(c @ ('-' | '+' | ' ')) => (c.to_string(), &s[1..]),
+                    _ => (String::new(), &s[..]),
+                };
+                out.push_str(&sign);
+                out.push_str(&"0".repeat(width - n));
+                out.push_str(digits);
+            } else if n < width && !"fegxXo".contains(conv) {
                 if spec.starts_with('-') {
                     out.push_str(&s);
                     out.push_str(&" ".repeat(width - n));
@@ -772,9 +796,14 @@ fn float_spec(f: f64, sp: &Spec) -> String {
                 r
             }
         }
-        Some('g' | 'G') | None if p.is_some() => {
+        Some('g' | 'G') | None if sp.ty.is_some() || p.is_some() => {
+            if !f.is_finite() {
+                return float_repr(f);
+            }
             let prec = p.unwrap_or(6).max(1);
-            let exp = if f == 0.0 { 0 } else { f.abs().log10().floor() as i32 };
+            // The decimal exponent after rounding to `prec` significant digits decides the form.
+            let sci = format!("{:.*e}", prec - 1, f);
+            let exp: i32 = sci.split_once('e').and_then(|(_, e)| e.parse().ok()).unwrap_or(0);
             let s = if exp < -4 || exp >= prec as i32 {
                 let s = format!("{:.*e}", prec - 1, f);
                 let (m, e) = s.split_once('e').unwrap_or((&s, "0"));

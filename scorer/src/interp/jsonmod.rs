@@ -3,6 +3,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use super::eval::Kwargs;
 use super::value::PyDict;
 use super::{Interp, PyResult, Value};
 
@@ -277,5 +278,198 @@ impl<'a> Interp<'a> {
                 ))
             }
         }
+    }
+}
+
+/// Options of `json.dumps`.
+struct DumpOpts {
+    ensure_ascii: bool,
+    sort_keys: bool,
+    indent: Option<String>,
+    item_sep: String,
+    key_sep: String,
+}
+
+/// A JSON string literal as CPython's encoder writes it.
+fn json_str(s: &str, ensure_ascii: bool, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 || (ensure_ascii && (c as u32) > 0x7e) => {
+                let mut buf = [0u16; 2];
+                for u in c.encode_utf16(&mut buf) {
+                    out.push_str(&format!("\\u{u:04x}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn json_float(f: f64) -> String {
+    if f.is_nan() {
+        "NaN".into()
+    } else if f.is_infinite() {
+        if f > 0.0 { "Infinity" } else { "-Infinity" }.into()
+    } else {
+        super::fmt::float_repr(f)
+    }
+}
+
+impl<'a> Interp<'a> {
+    /// `json.dumps(obj, ensure_ascii=, sort_keys=, indent=, separators=, default=)`.
+    pub fn json_dumps(&mut self, obj: &Value<'a>, kwargs: &Kwargs<'a>) -> PyResult<'a, Value<'a>> {
+        let get = |k: &str| kwargs.iter().find(|(n, _)| &**n == k).map(|(_, v)| v.clone());
+        let indent = match get("indent") {
+            None | Some(Value::None) => None,
+            Some(Value::Int(n)) => Some(" ".repeat(n.clamp(0, 1000) as usize)),
+            Some(Value::Str(s)) => Some(s.to_string()),
+            Some(_) => return Err(self.unsupported("json.dumps indent of this type")),
+        };
+        let (mut item_sep, mut key_sep) =
+            (if indent.is_some() { "," } else { ", " }.to_string(), ": ".to_string());
+        let seps = match get("separators") {
+            Some(Value::Tuple(t)) => (*t).clone(),
+            Some(Value::List(l)) => l.borrow().clone(),
+            _ => Vec::new(),
+        };
+        if let (Some(Value::Str(a)), Some(Value::Str(b))) = (seps.first(), seps.get(1)) {
+            item_sep = a.to_string();
+            key_sep = b.to_string();
+        }
+        let ensure_ascii = match get("ensure_ascii") {
+            Some(v) => self.truthy(&v)?,
+            None => true,
+        };
+        let sort_keys = match get("sort_keys") {
+            Some(v) => self.truthy(&v)?,
+            None => false,
+        };
+        let opts = DumpOpts { ensure_ascii, sort_keys, indent, item_sep, key_sep };
+        let default = get("default").filter(|v| !v.is_none());
+        let mut out = String::new();
+        self.json_encode(obj, &opts, default.as_ref(), 0, &mut out)?;
+        Ok(Value::str(&out))
+    }
+
+    fn json_newline(opts: &DumpOpts, level: usize, out: &mut String) {
+        if let Some(ind) = &opts.indent {
+            out.push('\n');
+            for _ in 0..level {
+                out.push_str(ind);
+            }
+        }
+    }
+
+    fn json_encode(
+        &mut self,
+        v: &Value<'a>,
+        opts: &DumpOpts,
+        default: Option<&Value<'a>>,
+        level: usize,
+        out: &mut String,
+    ) -> PyResult<'a, ()> {
+        self.step()?;
+        self.check_len(out.len())?;
+        if level > 900 {
+            return Err(self.err("ValueError", "Circular reference detected"));
+        }
+        match v {
+            Value::None => out.push_str("null"),
+            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Value::Int(i) => out.push_str(&i.to_string()),
+            Value::Big(b) => out.push_str(&b.to_string()),
+            Value::Float(f) => out.push_str(&json_float(*f)),
+            Value::Str(s) => json_str(s, opts.ensure_ascii, out),
+            Value::List(_) | Value::Tuple(_) => {
+                let items = match v {
+                    Value::List(l) => l.borrow().clone(),
+                    Value::Tuple(t) => (**t).clone(),
+                    _ => Vec::new(),
+                };
+                if items.is_empty() {
+                    out.push_str("[]");
+                    return Ok(());
+                }
+                out.push('[');
+                for (i, x) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(&opts.item_sep);
+                    }
+                    Self::json_newline(opts, level + 1, out);
+                    self.json_encode(x, opts, default, level + 1, out)?;
+                }
+                Self::json_newline(opts, level, out);
+                out.push(']');
+            }
+            Value::Dict(d) => {
+                let mut items: Vec<(Value<'a>, Value<'a>)> =
+                    d.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+                if items.is_empty() {
+                    out.push_str("{}");
+                    return Ok(());
+                }
+                let mut keyed = Vec::with_capacity(items.len());
+                for (k, val) in items.drain(..) {
+                    let ks = match &k {
+                        Value::Str(s) => s.to_string(),
+                        Value::Bool(b) => if *b { "true" } else { "false" }.into(),
+                        Value::None => "null".into(),
+                        Value::Int(i) => i.to_string(),
+                        Value::Big(b) => b.to_string(),
+                        Value::Float(f) => json_float(*f),
+                        other => {
+                            return Err(self.err(
+                                "TypeError",
+                                format!(
+                                    "keys must be str, int, float, bool or None, not {}",
+                                    self.type_name(other)
+                                ),
+                            ))
+                        }
+                    };
+                    keyed.push((ks, val));
+                }
+                if opts.sort_keys {
+                    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+                }
+                out.push('{');
+                for (i, (k, x)) in keyed.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(&opts.item_sep);
+                    }
+                    Self::json_newline(opts, level + 1, out);
+                    json_str(k, opts.ensure_ascii, out);
+                    out.push_str(&opts.key_sep);
+                    self.json_encode(x, opts, default, level + 1, out)?;
+                }
+                Self::json_newline(opts, level, out);
+                out.push('}');
+            }
+            other => match default {
+                Some(f) => {
+                    let r = self.call(f, vec![other.clone()], vec![])?;
+                    self.json_encode(&r, opts, Some(f), level + 1, out)?;
+                }
+                None => {
+                    return Err(self.err(
+                        "TypeError",
+                        format!(
+                            "Object of type {} is not JSON serializable",
+                            self.type_name(other)
+                        ),
+                    ))
+                }
+            },
+        }
+        Ok(())
     }
 }

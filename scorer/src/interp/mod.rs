@@ -16,6 +16,7 @@ pub mod fmt;
 pub mod jsonmod;
 pub mod ops;
 pub mod osmod;
+pub mod remod;
 pub mod value;
 
 use std::cell::RefCell;
@@ -46,6 +47,8 @@ pub struct Limits {
     pub step_budget: u64,
     pub max_recursion: u32,
     pub max_collection_len: usize,
+    /// Native stack (bytes below the entry point) Python code may use; see [`STACK_LIMIT`].
+    pub stack_budget: usize,
 }
 
 /// Most parsed trees kept by a [`ParseCache`] before it starts over.
@@ -98,11 +101,19 @@ pub struct Interp<'a> {
     pub const_cache: HashMap<usize, Value<'a>, value::FxBuild>,
     /// Address of a local of the first interpreter frame: stack use is measured from it.
     pub stack_base: usize,
+    /// `longMessage` of the TestCase whose assertion runs (False: a custom msg replaces the standard).
+    pub long_message: bool,
+    /// Values yielded by the generator bodies running (innermost last).
+    pub yield_sinks: Vec<Vec<Value<'a>>>,
 }
 
-/// Rust stack the interpreter may use below its entry point before Python code gets a RecursionError.
-/// Release builds need ~1-2 KiB per Python call (wasm32's default stack is 1 MiB); unoptimised builds
-/// need ~7 KiB and run in test threads of 2 MiB. Deep recursion must fail cleanly, never overflow.
+/// Default Rust stack the interpreter may use below its entry point before Python code gets a
+/// RecursionError ([`crate::unittest::RunConfig::stack_budget`] overrides it). Measured cost of one
+/// Python call (x86_64): release 1.5-1.9 KiB for a small function, ~3.7 KiB for one with a loop
+/// and a list; debug ~4.6 KiB. So CPython's 1000 frames need a budget of ~4 MiB in release: run
+/// on a stack of 8 MiB (wasm: `-C link-arg=-zstack-size=8388608`) with a budget of 6 MiB. This
+/// default fits wasm32's default 1 MiB stack and 2 MiB test threads; deep recursion must fail
+/// cleanly, never overflow.
 pub const STACK_LIMIT: usize = if cfg!(debug_assertions) { 1536 * 1024 } else { 768 * 1024 };
 
 impl<'a> Interp<'a> {
@@ -133,6 +144,8 @@ impl<'a> Interp<'a> {
             record: TestRecord::default(),
             qualname_stack: Vec::new(),
             stack_base: 0,
+            long_message: true,
+            yield_sinks: Vec::new(),
             const_cache: HashMap::default(),
         };
         it.mark_stack_base();
@@ -157,7 +170,7 @@ impl<'a> Interp<'a> {
     /// A RecursionError when Python recursion or the Rust stack is too deep.
     #[inline]
     pub fn check_depth(&self) -> PyResult<'a, ()> {
-        if self.depth >= self.limits.max_recursion || self.stack_used() > STACK_LIMIT {
+        if self.depth >= self.limits.max_recursion || self.stack_used() > self.limits.stack_budget {
             return Err(self.err("RecursionError", "maximum recursion depth exceeded"));
         }
         Ok(())

@@ -264,6 +264,37 @@ impl<'a> Interp<'a> {
             Value::Ellipsis => 0xe111,
             Value::NotImplemented => 0xe112,
             Value::AstClass(c) => hash_bytes(c.name().as_bytes()),
+            Value::Instance(i) if i.exc.is_none() => {
+                // A user `__hash__`; a class defining `__eq__` without it is unhashable.
+                let mro = i.class.mro.borrow().clone();
+                for k in &mro {
+                    let d = k.dict.borrow();
+                    if let Some(h) = d.get("__hash__").cloned() {
+                        drop(d);
+                        if h.is_none() {
+                            break;
+                        }
+                        let r = self.call(&h, vec![v.clone()], vec![])?;
+                        return match r {
+                            Value::Int(n) => Ok(n as u64),
+                            Value::Bool(b) => Ok(u64::from(b)),
+                            Value::Big(b) => Ok(hash_bytes(b.to_string().as_bytes())),
+                            _ => {
+                                Err(self
+                                    .err("TypeError", "__hash__ method should return an integer"))
+                            }
+                        };
+                    }
+                    if d.contains_key("__eq__") {
+                        drop(d);
+                        return Err(self.err(
+                            "TypeError",
+                            format!("unhashable type: '{}'", self.type_name(v)),
+                        ));
+                    }
+                }
+                v.addr() as u64
+            }
             _ => v.addr() as u64,
         })
     }
@@ -936,6 +967,13 @@ impl<'a> Interp<'a> {
             return Err(self
                 .err("TypeError", format!("'{}' object is not an iterator", self.type_name(it))));
         };
+        if matches!(&*cell.borrow(), PyIter::GenFunc { .. }) {
+            let st = std::mem::replace(&mut *cell.borrow_mut(), PyIter::Running);
+            if let PyIter::GenFunc { func, scope } = st {
+                let (items, err) = self.run_generator(&func, scope);
+                *cell.borrow_mut() = PyIter::GenDone { items: items.into_iter(), err };
+            }
+        }
         {
             let mut st = cell.borrow_mut();
             match &mut *st {
@@ -950,6 +988,15 @@ impl<'a> Interp<'a> {
                     return Ok(r);
                 }
                 PyIter::Owned { items } => return Ok(items.next()),
+                PyIter::GenDone { items, err } => {
+                    if let Some(v) = items.next() {
+                        return Ok(Some(v));
+                    }
+                    return match err.take() {
+                        Some(e) => Err(e),
+                        None => Ok(None),
+                    };
+                }
                 PyIter::Reversed { items } => return Ok(items.pop()),
                 PyIter::Chars { s, pos } => {
                     let r = s[*pos..].chars().next();
@@ -1541,8 +1588,70 @@ fn collect_locals_nested(body: &[ast::Stmt], info: &mut ScopeInfo) {
 
 /// Walrus targets bind in the enclosing function scope.
 pub fn collect_expr_binds(e: &ast::Expr, info: &mut ScopeInfo) {
-    if let ast::Expr::NamedExpr(n) = e {
-        collect_target_names(&n.target, &mut info.locals);
+    use ast::Expr as E;
+    let mut go = |x: &ast::Expr| collect_expr_binds(x, info);
+    match e {
+        E::NamedExpr(n) => {
+            collect_target_names(&n.target, &mut info.locals);
+            collect_expr_binds(&n.value, info);
+        }
+        // A lambda is its own scope; comprehension walruses bind in the enclosing one.
+        E::Lambda(_) => {}
+        E::BoolOp(b) => b.values.iter().for_each(go),
+        E::BinOp(b) => {
+            go(&b.left);
+            go(&b.right);
+        }
+        E::UnaryOp(u) => go(&u.operand),
+        E::Call(c) => {
+            go(&c.func);
+            c.args.iter().for_each(&mut go);
+            c.keywords.iter().for_each(|k| go(&k.value));
+        }
+        E::Attribute(a) => go(&a.value),
+        E::Subscript(s) => {
+            go(&s.value);
+            go(&s.slice);
+        }
+        E::Tuple(t) => t.elts.iter().for_each(go),
+        E::List(t) => t.elts.iter().for_each(go),
+        E::Set(t) => t.elts.iter().for_each(go),
+        E::IfExp(i) => {
+            go(&i.test);
+            go(&i.body);
+            go(&i.orelse);
+        }
+        E::Compare(c) => {
+            go(&c.left);
+            c.comparators.iter().for_each(go);
+        }
+        E::ListComp(c) => {
+            go(&c.elt);
+            comp_binds(&c.generators, info);
+        }
+        E::SetComp(c) => {
+            go(&c.elt);
+            comp_binds(&c.generators, info);
+        }
+        E::GeneratorExp(c) => {
+            go(&c.elt);
+            comp_binds(&c.generators, info);
+        }
+        E::DictComp(c) => {
+            go(&c.key);
+            collect_expr_binds(&c.value, info);
+            comp_binds(&c.generators, info);
+        }
+        _ => {}
+    }
+}
+
+fn comp_binds(gens: &[ast::Comprehension], info: &mut ScopeInfo) {
+    for g in gens {
+        collect_expr_binds(&g.iter, info);
+        for c in &g.ifs {
+            collect_expr_binds(c, info);
+        }
     }
 }
 

@@ -39,6 +39,36 @@ fn posix_join(parts: &[Str]) -> String {
     path
 }
 
+/// The test's working directory (its `__file__` is inside it).
+fn cwd() -> String {
+    format!("/refactorbench/{EVAL_DIR}")
+}
+
+/// `posixpath.abspath` relative to [`cwd`].
+fn abspath(p: &str) -> String {
+    if p.starts_with('/') {
+        posix_normpath(p)
+    } else {
+        posix_normpath(&format!("{}/{p}", cwd()))
+    }
+}
+
+/// `posixpath.relpath(path, start)`.
+fn relpath(path: &str, start: &str) -> String {
+    let a = abspath(start);
+    let b = abspath(path);
+    let sl: Vec<&str> = a.split('/').filter(|x| !x.is_empty()).collect();
+    let pl: Vec<&str> = b.split('/').filter(|x| !x.is_empty()).collect();
+    let common = sl.iter().zip(&pl).take_while(|(x, y)| x == y).count();
+    let mut parts: Vec<&str> = vec![".."; sl.len() - common];
+    parts.extend(&pl[common..]);
+    if parts.is_empty() {
+        ".".into()
+    } else {
+        parts.join("/")
+    }
+}
+
 pub fn posix_normpath(p: &str) -> String {
     if p.is_empty() {
         return ".".into();
@@ -245,14 +275,17 @@ impl<'a> Interp<'a> {
                     ("sha1", Self::builtin_fn("hashlib.sha1")),
                 ],
             ),
-            "json" => self.new_module(
-                "json",
-                vec![
+            "json" => {
+                let mut entries = vec![
                     ("loads", Self::builtin_fn("json.loads")),
                     ("load", Self::builtin_fn("json.load")),
                     ("dumps", Self::builtin_fn("json.dumps")),
-                ],
-            ),
+                ];
+                if let Some(c) = self.exc_classes.get("JSONDecodeError") {
+                    entries.push(("JSONDecodeError", Value::Class(c.clone())));
+                }
+                self.new_module("json", entries)
+            }
             _ => self.new_module(
                 "sys",
                 vec![
@@ -355,6 +388,25 @@ impl<'a> Interp<'a> {
             "os.path.normpath" => {
                 let p = self.path_arg(&a0, "normpath")?;
                 Ok(Value::Str(Rc::from(posix_normpath(&p))))
+            }
+            "os.getcwd" => Ok(Value::Str(Rc::from(cwd()))),
+            "os.path.abspath" | "os.path.realpath" => {
+                let p = self.path_arg(&a0, "abspath")?;
+                Ok(Value::Str(Rc::from(abspath(&p))))
+            }
+            "os.path.relpath" => {
+                let p = self.path_arg(&a0, "relpath")?;
+                if p.is_empty() {
+                    return Err(self.err("ValueError", "no path specified"));
+                }
+                let start = match args
+                    .get(1)
+                    .or_else(|| kwargs.iter().find(|(k, _)| &**k == "start").map(|(_, v)| v))
+                {
+                    None | Some(Value::None) => Rc::from("."),
+                    Some(v) => self.path_arg(v, "relpath")?,
+                };
+                Ok(Value::Str(Rc::from(relpath(&p, &start))))
             }
             "os.path.isabs" => {
                 let p = self.path_arg(&a0, "isabs")?;
@@ -476,6 +528,7 @@ impl<'a> Interp<'a> {
                 Ok(Value::Native(Rc::new(Native::Sha256(RefCell::new(h)))))
             }
             "sys.exit" => Err(self.err_args("SystemExit", args, None)),
+            "json.dumps" => self.json_dumps(&a0, &kwargs),
             "json.loads" => match &a0 {
                 Value::Str(s) => {
                     let s = s.clone();
@@ -548,10 +601,17 @@ impl<'a> Interp<'a> {
         }
         let binary = mode.contains('b');
         let encoding = get(3, "encoding");
+        let mut latin1 = false;
         if let Some(Value::Str(enc)) = &encoding {
             let e = enc.to_lowercase().replace('_', "-");
-            if !matches!(e.as_str(), "utf-8" | "utf8" | "u8") {
-                return Err(self.unsupported(format!("open() with encoding {}", str_repr(enc))));
+            match e.as_str() {
+                "utf-8" | "utf8" | "u8" => {}
+                "latin-1" | "latin1" | "iso-8859-1" | "iso8859-1" | "l1" if !binary => {
+                    latin1 = true
+                }
+                _ => {
+                    return Err(self.unsupported(format!("open() with encoding {}", str_repr(enc))))
+                }
             }
         }
         if let Some(Value::Str(errs)) = get(4, "errors") {
@@ -576,13 +636,22 @@ impl<'a> Interp<'a> {
             }
         };
         let data = self.file_bytes(&real, &p)?;
+        // Latin-1 maps each byte to the code point of the same value.
+        let text: Option<Str> = latin1.then(|| {
+            let s: String = data.iter().map(|&b| char::from(b)).collect();
+            if translate && s.contains('\r') {
+                Rc::from(s.replace("\r\n", "\n").replace('\r', "\n"))
+            } else {
+                Rc::from(s)
+            }
+        });
         Ok(Value::Native(Rc::new(Native::File(RefCell::new(FileObj {
             name: p,
             binary,
             closed: false,
             data,
             pos: 0,
-            text: None,
+            text,
             translate_newlines: translate,
         })))))
     }

@@ -331,6 +331,10 @@ pub enum Native<'a> {
     AssertRaises(Value<'a>, RefCell<Option<Value<'a>>>),
     /// What zero-argument `super()` returns: attribute lookups start after `.0` in the MRO of `.1`.
     Super(Rc<Class<'a>>, Value<'a>),
+    /// `re.compile(...)` result.
+    RePattern(Rc<super::remod::RePattern>),
+    /// A successful `re` match.
+    ReMatch(super::remod::ReMatch),
 }
 
 pub struct FileObj {
@@ -476,6 +480,17 @@ pub enum PyIter<'a> {
         items: Vec<Value<'a>>,
     },
     Gen(Box<GenState<'a>>),
+    /// A call of a generator function, not started yet: its body runs to completion on the first
+    /// `next` (the interpreter cannot suspend a frame), so side effects between yields happen then.
+    GenFunc {
+        func: Rc<Function<'a>>,
+        scope: Rc<Scope<'a>>,
+    },
+    /// What a generator function yielded, then the exception that ended its body, if any.
+    GenDone {
+        items: std::vec::IntoIter<Value<'a>>,
+        err: Option<Box<super::PyErr<'a>>>,
+    },
     FileLines {
         file: Rc<Native<'a>>,
     },

@@ -328,6 +328,11 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
             if let Some(err) = guess_message(ctx, tok, off) {
                 return err;
             }
+            if fstring_before_is_unclosed(ctx.src, off) {
+                // CPython 3.11 parses an f-string's fields when the string token is reduced, so
+                // `f"{"x"}"` fails on the f-string before the tokens that follow it.
+                return ctx.error("f-string: expecting '}'", off, ErrorKind::SyntaxError);
+            }
             ctx.error("invalid syntax", off, ErrorKind::SyntaxError)
         }
         ParseErrorType::ExtraToken(_) | ParseErrorType::InvalidToken => {
@@ -851,4 +856,43 @@ fn map_lexical(ctx: &Ctx, lex: &LexicalErrorType, off: usize) -> SyntaxError {
         }
         _ => ctx.error("invalid syntax", off, ErrorKind::SyntaxError),
     }
+}
+
+/// Is the token right before byte `off` a one-line f-string whose replacement field is unclosed?
+fn fstring_before_is_unclosed(src: &str, off: usize) -> bool {
+    let b = src.as_bytes();
+    let mut i = off.min(b.len());
+    while i > 0 && matches!(b[i - 1], b' ' | b'\t') {
+        i -= 1;
+    }
+    if i < 2 || !matches!(b[i - 1], b'"' | b'\'') {
+        return false;
+    }
+    let q = b[i - 1];
+    let Some(open) = b[..i - 1].iter().rposition(|&c| c == q || c == b'\n') else {
+        return false;
+    };
+    if b[open] != q {
+        return false;
+    }
+    let prefix_start =
+        b[..open].iter().rposition(|c| !c.is_ascii_alphabetic()).map_or(0, |p| p + 1);
+    let prefix = &b[prefix_start..open];
+    if prefix.len() > 2 || !prefix.iter().any(|c| matches!(c, b'f' | b'F')) {
+        return false;
+    }
+    let body = &b[open + 1..i - 1];
+    let mut depth = 0i32;
+    let mut j = 0;
+    while j < body.len() {
+        match (body[j], body.get(j + 1)) {
+            (b'{', Some(b'{')) if depth == 0 => j += 1,
+            (b'}', Some(b'}')) if depth == 0 => j += 1,
+            (b'{', _) => depth += 1,
+            (b'}', _) => depth -= 1,
+            _ => {}
+        }
+        j += 1;
+    }
+    depth > 0
 }

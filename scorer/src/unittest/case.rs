@@ -201,6 +201,15 @@ impl<'a> Interp<'a> {
                 }
             }
             "_id" => Ok(args.into_iter().next().unwrap_or(Value::None)),
+            "expectedFailure" => {
+                // Marks the function as CPython does; the runner inverts its outcome.
+                if let Some(Value::Func(f)) = args.first() {
+                    f.dict
+                        .borrow_mut()
+                        .insert(Rc::from("__unittest_expecting_failure__"), Value::Bool(true));
+                }
+                Ok(args.into_iter().next().unwrap_or(Value::None))
+            }
             other => Err(self.unsupported(format!("unittest.{other}"))),
         }
     }
@@ -214,6 +223,9 @@ impl<'a> Interp<'a> {
             return Ok(standard);
         }
         let m = self.str_of(msg)?;
+        if !self.long_message {
+            return Ok(m);
+        }
         Ok(format!("{standard} : {m}"))
     }
 
@@ -247,7 +259,133 @@ impl<'a> Interp<'a> {
             kwarg(&kwargs, k).or_else(|| args.get(i).cloned()).unwrap_or(Value::None)
         };
         let _ = &mut args;
+        if name.starts_with("assert") || name == "fail" {
+            let lm = match &this {
+                Value::Instance(i) => i
+                    .dict
+                    .borrow()
+                    .get("longMessage")
+                    .cloned()
+                    .or_else(|| i.class.lookup("longMessage")),
+                _ => None,
+            };
+            self.long_message = match lm {
+                Some(v) => self.truthy(&v)?,
+                None => true,
+            };
+        }
         match name {
+            "assertAlmostEqual" | "assertNotAlmostEqual" => {
+                let (x, y) = (a(&args, 0, "first"), a(&args, 1, "second"));
+                let places = a(&args, 2, "places");
+                let msg = msg_of(&args, 3);
+                let delta = a(&args, 4, "delta");
+                let eq = self.py_eq(&x, &y)?;
+                let want = name == "assertAlmostEqual";
+                if !delta.is_none() && !places.is_none() {
+                    return Err(self.err("TypeError", "specify delta or places not both"));
+                }
+                if eq && want {
+                    return Ok(Value::None);
+                }
+                let std = if want {
+                    let d = self.binop(crate::python::syntax::Operator::Sub, &x, &y)?;
+                    let diff = self.call_builtin("abs", None, vec![d], vec![])?;
+                    if !delta.is_none() {
+                        if self.compare(crate::python::syntax::CmpOp::LtE, &diff, &delta)? {
+                            return Ok(Value::None);
+                        }
+                        format!(
+                            "{} != {} within {} delta ({} difference)",
+                            self.safe_repr(&x)?,
+                            self.safe_repr(&y)?,
+                            self.safe_repr(&delta)?,
+                            self.safe_repr(&diff)?
+                        )
+                    } else {
+                        let p = if places.is_none() { Value::Int(7) } else { places };
+                        let r = self.call_builtin(
+                            "round",
+                            None,
+                            vec![diff.clone(), p.clone()],
+                            vec![],
+                        )?;
+                        if self.py_eq(&r, &Value::Int(0))? {
+                            return Ok(Value::None);
+                        }
+                        format!(
+                            "{} != {} within {} places ({} difference)",
+                            self.safe_repr(&x)?,
+                            self.safe_repr(&y)?,
+                            self.repr(&p)?,
+                            self.safe_repr(&diff)?
+                        )
+                    }
+                } else {
+                    if !eq {
+                        let d = self.binop(crate::python::syntax::Operator::Sub, &x, &y)?;
+                        let diff = self.call_builtin("abs", None, vec![d], vec![])?;
+                        if !delta.is_none() {
+                            if !self.compare(crate::python::syntax::CmpOp::LtE, &diff, &delta)? {
+                                return Ok(Value::None);
+                            }
+                        } else {
+                            let p = if places.is_none() { Value::Int(7) } else { places.clone() };
+                            let r = self.call_builtin("round", None, vec![diff, p], vec![])?;
+                            if !self.py_eq(&r, &Value::Int(0))? {
+                                return Ok(Value::None);
+                            }
+                        }
+                    }
+                    let p = if places.is_none() { Value::Int(7) } else { places };
+                    format!(
+                        "{} == {} within {} places",
+                        self.safe_repr(&x)?,
+                        self.safe_repr(&y)?,
+                        self.repr(&p)?
+                    )
+                };
+                let m = self.format_message(&msg, std)?;
+                Err(self.fail_with(m))
+            }
+            "assertRegex" | "assertNotRegex" => {
+                let text = a(&args, 0, "text");
+                let pat = a(&args, 1, "expected_regex");
+                let msg = msg_of(&args, 2);
+                let found = self.re_function("search", vec![pat.clone(), text.clone()], vec![])?;
+                let pat_src = match &pat {
+                    Value::Native(n) => match &**n {
+                        crate::interp::value::Native::RePattern(p) => Value::Str(p.source.clone()),
+                        _ => pat.clone(),
+                    },
+                    _ => pat.clone(),
+                };
+                if name == "assertRegex" && found.is_none() {
+                    let std = format!(
+                        "Regex didn't match: {} not found in {}",
+                        self.repr(&pat_src)?,
+                        self.repr(&text)?
+                    );
+                    let m = self.format_message(&msg, std)?;
+                    return Err(self.fail_with(m));
+                }
+                if name == "assertNotRegex" && !found.is_none() {
+                    let Value::Native(n) = &found else { return Ok(Value::None) };
+                    let crate::interp::value::Native::ReMatch(mm) = &**n else {
+                        return Ok(Value::None);
+                    };
+                    let (s, e) = mm.spans.first().copied().flatten().unwrap_or((0, 0));
+                    let std = format!(
+                        "Regex matched: {} matches {} in {}",
+                        self.repr(&Value::str(mm.string.get(s..e).unwrap_or("")))?,
+                        self.repr(&pat_src)?,
+                        self.repr(&text)?
+                    );
+                    let m = self.format_message(&msg, std)?;
+                    return Err(self.fail_with(m));
+                }
+                Ok(Value::None)
+            }
             "setUp" | "tearDown" | "__init__" | "setUpClass" | "tearDownClass" | "doCleanups" => {
                 Ok(Value::None)
             }

@@ -25,11 +25,19 @@ pub struct RunConfig {
     pub max_recursion: u32,
     /// Largest list/str/dict a test may build.
     pub max_collection_len: usize,
+    /// Bytes of native stack the interpreter may use before Python code gets a RecursionError. Must
+    /// be below the stack of the thread that runs the scorer (see [`crate::interp::STACK_LIMIT`]).
+    pub stack_budget: usize,
 }
 
 impl Default for RunConfig {
     fn default() -> Self {
-        RunConfig { step_budget: 50_000_000, max_recursion: 1000, max_collection_len: 10_000_000 }
+        RunConfig {
+            step_budget: 50_000_000,
+            max_recursion: 1000,
+            max_collection_len: 10_000_000,
+            stack_budget: crate::interp::STACK_LIMIT,
+        }
     }
 }
 
@@ -84,6 +92,7 @@ impl Scorer {
             step_budget: self.config.step_budget,
             max_recursion: self.config.max_recursion,
             max_collection_len: self.config.max_collection_len,
+            stack_budget: self.config.stack_budget,
         };
         let mut it = Interp::new(tree, test_file_name, test_source, limits, self.cache.clone());
         it.mark_stack_base();
@@ -240,6 +249,32 @@ fn test_method_names<'a>(
 }
 
 fn run_one<'a>(
+    it: &mut Interp<'a>,
+    class: &Rc<crate::interp::value::Class<'a>>,
+    method: &str,
+) -> TestOutcome {
+    let expecting_failure = matches!(class.lookup(method), Some(V::Func(f))
+        if f.dict.borrow().get("__unittest_expecting_failure__").is_some_and(|v| matches!(v, V::Bool(true))));
+    let out = run_one_plain(it, class, method);
+    if !expecting_failure {
+        return out;
+    }
+    // @unittest.expectedFailure: a failure or error passes (the harness keeps its details), a
+    // success is an "unexpected success" failure.
+    match out.status {
+        Status::Fail | Status::Error => TestOutcome { status: Status::Pass, ..out },
+        Status::Pass => TestOutcome {
+            status: Status::Fail,
+            exc_type: Some("UnexpectedSuccess".into()),
+            message: None,
+            line: None,
+            ..out
+        },
+        _ => out,
+    }
+}
+
+fn run_one_plain<'a>(
     it: &mut Interp<'a>,
     class: &Rc<crate::interp::value::Class<'a>>,
     method: &str,

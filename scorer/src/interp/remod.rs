@@ -1,0 +1,523 @@
+//! The `re` module on the `regex` crate: search/match/fullmatch/findall/finditer/sub/split/compile/
+//! escape, flags I/M/S/X, and Pattern/Match objects. Positions are code-point indices as in Python.
+//! Syntax `regex` cannot express (backreferences, lookaround) is an `UnsupportedConstruct`, never a
+//! silently different answer.
+
+use std::rc::Rc;
+
+use super::eval::Kwargs;
+use super::value::*;
+use super::{Interp, PyResult};
+
+pub const IGNORECASE: i64 = 2;
+pub const MULTILINE: i64 = 8;
+pub const DOTALL: i64 = 16;
+pub const VERBOSE: i64 = 64;
+
+/// A compiled pattern: the unanchored regex and the anchored forms for `match`/`fullmatch`.
+pub struct RePattern {
+    pub source: Str,
+    pub flags: i64,
+    pub search: regex::Regex,
+    pub anchored: regex::Regex,
+    pub full: regex::Regex,
+}
+
+/// A successful match: byte spans of each group in `string`.
+pub struct ReMatch {
+    pub pattern: Rc<RePattern>,
+    pub string: Str,
+    pub spans: Vec<Option<(usize, usize)>>,
+}
+
+const PATTERN_METHODS: &[&str] =
+    &["search", "match", "fullmatch", "findall", "finditer", "sub", "split"];
+const MATCH_METHODS: &[&str] = &["group", "groups", "groupdict", "start", "end", "span"];
+
+/// Method names of re objects, for attribute lookup.
+pub fn method_names(n: &Native<'_>) -> Option<(&'static str, &'static [&'static str])> {
+    match n {
+        Native::RePattern(_) => Some(("re.Pattern", PATTERN_METHODS)),
+        Native::ReMatch(_) => Some(("re.Match", MATCH_METHODS)),
+        _ => None,
+    }
+}
+
+/// CPython's message for unbalanced parentheses (what `regex` reports differently), if any.
+fn paren_error(p: &str) -> Option<String> {
+    let mut open: Vec<usize> = Vec::new();
+    let mut in_class = false;
+    let mut chars = p.chars().enumerate().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '[' if !in_class => {
+                in_class = true;
+                if let Some((_, ']')) = chars.peek() {
+                    chars.next();
+                }
+            }
+            ']' if in_class => in_class = false,
+            '(' if !in_class => open.push(i),
+            ')' if !in_class && open.pop().is_none() => {
+                return Some(format!("unbalanced parenthesis at position {i}"));
+            }
+            _ => {}
+        }
+    }
+    open.first().map(|i| format!("missing ), unterminated subpattern at position {i}"))
+}
+
+/// Python pattern syntax → `regex` syntax.
+fn translate(p: &str) -> String {
+    let mut out = String::with_capacity(p.len() + 8);
+    let mut chars = p.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('Z') => out.push_str("\\z"),
+                Some(n) => {
+                    out.push('\\');
+                    out.push(n);
+                }
+                None => out.push('\\'),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn char_index(s: &str, byte: usize) -> i64 {
+    s.get(..byte).map_or(0, |p| p.chars().count()) as i64
+}
+
+impl<'a> Interp<'a> {
+    pub fn make_re_module(&mut self) -> Value<'a> {
+        let mut entries: Vec<(&str, Value<'a>)> = Vec::new();
+        for f in [
+            "search",
+            "match",
+            "fullmatch",
+            "findall",
+            "finditer",
+            "sub",
+            "split",
+            "compile",
+            "escape",
+        ] {
+            let name: &'static str = match f {
+                "search" => "re.search",
+                "match" => "re.match",
+                "fullmatch" => "re.fullmatch",
+                "findall" => "re.findall",
+                "finditer" => "re.finditer",
+                "sub" => "re.sub",
+                "split" => "re.split",
+                "compile" => "re.compile",
+                _ => "re.escape",
+            };
+            entries.push((f, Self::builtin_fn(name)));
+        }
+        for (n, v) in [
+            ("I", IGNORECASE),
+            ("IGNORECASE", IGNORECASE),
+            ("M", MULTILINE),
+            ("MULTILINE", MULTILINE),
+            ("S", DOTALL),
+            ("DOTALL", DOTALL),
+            ("X", VERBOSE),
+            ("VERBOSE", VERBOSE),
+        ] {
+            entries.push((n, Value::Int(v)));
+        }
+        if let Some(c) = self.exc_classes.get("error") {
+            entries.push(("error", Value::Class(c.clone())));
+        }
+        self.new_module("re", entries)
+    }
+
+    fn re_compile(&mut self, pat: &Value<'a>, flags: &Value<'a>) -> PyResult<'a, Rc<RePattern>> {
+        if let Value::Native(n) = pat {
+            if let Native::RePattern(p) = &**n {
+                return Ok(p.clone());
+            }
+        }
+        let Value::Str(src) = pat else {
+            return Err(self.unsupported(format!("re pattern of type {}", self.type_name(pat))));
+        };
+        let flags = match flags {
+            Value::Int(f) => *f,
+            Value::None => 0,
+            _ => return Err(self.unsupported("re flags of this type")),
+        };
+        if let Some(msg) = paren_error(src) {
+            return Err(self.err("error", msg));
+        }
+        let mut prefix = String::new();
+        for (bit, ch) in [(IGNORECASE, 'i'), (MULTILINE, 'm'), (DOTALL, 's'), (VERBOSE, 'x')] {
+            if flags & bit != 0 {
+                prefix.push(ch);
+            }
+        }
+        let body = translate(src);
+        let body = if prefix.is_empty() { body } else { format!("(?{prefix}){body}") };
+        let build = |p: String| regex::RegexBuilder::new(&p).size_limit(1 << 22).build();
+        let (Ok(search), Ok(anchored), Ok(full)) = (
+            build(body.clone()),
+            build(format!("\\A(?:{body})")),
+            build(format!("\\A(?:{body})\\z")),
+        ) else {
+            return Err(
+                self.unsupported(format!("regular expression {}", super::fmt::str_repr(src)))
+            );
+        };
+        Ok(Rc::new(RePattern { source: src.clone(), flags, search, anchored, full }))
+    }
+
+    fn re_match_value(&self, p: &Rc<RePattern>, s: &Str, caps: &regex::Captures<'_>) -> Value<'a> {
+        let spans = (0..caps.len()).map(|i| caps.get(i).map(|m| (m.start(), m.end()))).collect();
+        Value::Native(Rc::new(Native::ReMatch(ReMatch {
+            pattern: p.clone(),
+            string: s.clone(),
+            spans,
+        })))
+    }
+
+    fn str_arg(&self, v: &Value<'a>) -> PyResult<'a, Str> {
+        match v {
+            Value::Str(s) => Ok(s.clone()),
+            other => Err(self.err(
+                "TypeError",
+                format!("expected string or bytes-like object, got '{}'", self.type_name(other)),
+            )),
+        }
+    }
+
+    /// `re.<name>(...)` module functions.
+    pub fn re_function(
+        &mut self,
+        name: &str,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, Value<'a>> {
+        let get = |i: usize, k: &str| -> Value<'a> {
+            kwargs
+                .iter()
+                .find(|(n, _)| &**n == k)
+                .map(|(_, v)| v.clone())
+                .or_else(|| args.get(i).cloned())
+                .unwrap_or(Value::None)
+        };
+        match name {
+            "escape" => {
+                let s = self.str_arg(&get(0, "pattern"))?;
+                let mut out = String::with_capacity(s.len() * 2);
+                for c in s.chars() {
+                    if "()[]{}?*+-|^$\\.&~# \t\n\r\x0b\x0c".contains(c) {
+                        out.push('\\');
+                    }
+                    out.push(c);
+                }
+                Ok(Value::str(&out))
+            }
+            "compile" => {
+                let p = self.re_compile(&get(0, "pattern"), &get(1, "flags"))?;
+                Ok(Value::Native(Rc::new(Native::RePattern(p))))
+            }
+            "search" | "match" | "fullmatch" | "findall" | "finditer" => {
+                let p = self.re_compile(&get(0, "pattern"), &get(2, "flags"))?;
+                self.pattern_method(p, name, vec![get(1, "string")], vec![])
+            }
+            "sub" => {
+                let p = self.re_compile(&get(0, "pattern"), &get(4, "flags"))?;
+                self.pattern_method(
+                    p,
+                    name,
+                    vec![get(1, "repl"), get(2, "string"), get(3, "count")],
+                    vec![],
+                )
+            }
+            "split" => {
+                let p = self.re_compile(&get(0, "pattern"), &get(3, "flags"))?;
+                self.pattern_method(p, name, vec![get(1, "string"), get(2, "maxsplit")], vec![])
+            }
+            other => Err(self.unsupported(format!("re.{other}"))),
+        }
+    }
+
+    /// Methods and attributes of Pattern and Match objects.
+    pub fn re_method(
+        &mut self,
+        n: &Native<'a>,
+        name: &str,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, Value<'a>> {
+        match n {
+            Native::RePattern(p) => self.pattern_method(p.clone(), name, args, kwargs),
+            Native::ReMatch(m) => self.match_method(m, name, args),
+            _ => Err(self.unsupported(format!("method {name}"))),
+        }
+    }
+
+    fn pattern_method(
+        &mut self,
+        p: Rc<RePattern>,
+        name: &str,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, Value<'a>> {
+        let get = |i: usize, k: &str| -> Value<'a> {
+            kwargs
+                .iter()
+                .find(|(n, _)| &**n == k)
+                .map(|(_, v)| v.clone())
+                .or_else(|| args.get(i).cloned())
+                .unwrap_or(Value::None)
+        };
+        let int_or = |v: Value<'a>, d: i64| match v {
+            Value::Int(i) => i,
+            _ => d,
+        };
+        match name {
+            "search" | "match" | "fullmatch" => {
+                let s = self.str_arg(&get(0, "string"))?;
+                self.charge((s.len() / 16) as u64)?;
+                let re = match name {
+                    "search" => &p.search,
+                    "match" => &p.anchored,
+                    _ => &p.full,
+                };
+                Ok(match re.captures(&s) {
+                    Some(c) => self.re_match_value(&p, &s, &c),
+                    None => Value::None,
+                })
+            }
+            "findall" | "finditer" => {
+                let s = self.str_arg(&get(0, "string"))?;
+                self.charge((s.len() / 16) as u64)?;
+                let mut out = Vec::new();
+                for c in p.search.captures_iter(&s) {
+                    self.step()?;
+                    if name == "finditer" {
+                        out.push(self.re_match_value(&p, &s, &c));
+                        continue;
+                    }
+                    let g = |i: usize| Value::str(c.get(i).map_or("", |m| m.as_str()));
+                    out.push(match c.len() {
+                        1 => g(0),
+                        2 => g(1),
+                        n => Value::tuple((1..n).map(g).collect()),
+                    });
+                }
+                self.check_len(out.len())?;
+                if name == "finditer" {
+                    Ok(Value::iter(PyIter::Owned { items: out.into_iter() }))
+                } else {
+                    Ok(Value::list(out))
+                }
+            }
+            "sub" => {
+                let repl = get(0, "repl");
+                let s = self.str_arg(&get(1, "string"))?;
+                let count = int_or(get(2, "count"), 0);
+                self.charge((s.len() / 16) as u64)?;
+                let mut out = String::with_capacity(s.len());
+                let mut last = 0;
+                for (n, c) in p.search.captures_iter(&s).enumerate() {
+                    if count > 0 && n as i64 >= count {
+                        break;
+                    }
+                    self.step()?;
+                    let Some(m0) = c.get(0) else { continue };
+                    out.push_str(&s[last..m0.start()]);
+                    match &repl {
+                        Value::Str(t) => {
+                            let r = self.expand_template(t, &c)?;
+                            out.push_str(&r);
+                        }
+                        f => {
+                            let mv = self.re_match_value(&p, &s, &c);
+                            let r = self.call(f, vec![mv], vec![])?;
+                            out.push_str(&self.str_arg(&r)?);
+                        }
+                    }
+                    last = m0.end();
+                    self.check_len(out.len())?;
+                }
+                out.push_str(&s[last..]);
+                Ok(Value::str(&out))
+            }
+            "split" => {
+                let s = self.str_arg(&get(0, "string"))?;
+                let maxsplit = int_or(get(1, "maxsplit"), 0);
+                self.charge((s.len() / 16) as u64)?;
+                let mut out = Vec::new();
+                let mut last = 0;
+                for (n, c) in p.search.captures_iter(&s).enumerate() {
+                    if maxsplit > 0 && n as i64 >= maxsplit {
+                        break;
+                    }
+                    self.step()?;
+                    let Some(m0) = c.get(0) else { continue };
+                    out.push(Value::str(&s[last..m0.start()]));
+                    for i in 1..c.len() {
+                        out.push(c.get(i).map_or(Value::None, |m| Value::str(m.as_str())));
+                    }
+                    last = m0.end();
+                }
+                out.push(Value::str(&s[last..]));
+                self.check_len(out.len())?;
+                Ok(Value::list(out))
+            }
+            "pattern" => Ok(Value::Str(p.source.clone())),
+            "flags" => Ok(Value::Int(p.flags | 32)),
+            "groups" => Ok(Value::Int(p.search.captures_len() as i64 - 1)),
+            other => Err(self.unsupported(format!("re.Pattern.{other}"))),
+        }
+    }
+
+    /// `\1`, `\g<name>`, `\g<1>` and character escapes of a `sub` replacement.
+    fn expand_template(&self, t: &str, c: &regex::Captures<'_>) -> PyResult<'a, String> {
+        let mut out = String::new();
+        let mut chars = t.chars().peekable();
+        while let Some(ch) = chars.next() {
+            if ch != '\\' {
+                out.push(ch);
+                continue;
+            }
+            match chars.next() {
+                Some(d) if d.is_ascii_digit() => {
+                    let mut num = d.to_string();
+                    if let Some(&d2) = chars.peek() {
+                        if d2.is_ascii_digit() {
+                            num.push(d2);
+                            chars.next();
+                        }
+                    }
+                    let i: usize = num.parse().unwrap_or(0);
+                    if i >= c.len() {
+                        return Err(self.err("error", format!("invalid group reference {i}")));
+                    }
+                    out.push_str(c.get(i).map_or("", |m| m.as_str()));
+                }
+                Some('g') => {
+                    let mut name = String::new();
+                    if chars.next() != Some('<') {
+                        return Err(self.err("error", "missing <"));
+                    }
+                    for x in chars.by_ref() {
+                        if x == '>' {
+                            break;
+                        }
+                        name.push(x);
+                    }
+                    let m = match name.parse::<usize>() {
+                        Ok(i) => c.get(i),
+                        Err(_) => c.name(&name),
+                    };
+                    out.push_str(m.map_or("", |m| m.as_str()));
+                }
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some('r') => out.push('\r'),
+                Some('\\') => out.push('\\'),
+                Some(x) if x.is_ascii_alphabetic() => {
+                    return Err(self.err("error", format!("bad escape \\{x}")));
+                }
+                Some(x) => {
+                    out.push('\\');
+                    out.push(x);
+                }
+                None => out.push('\\'),
+            }
+        }
+        Ok(out)
+    }
+
+    fn group_index(&self, m: &ReMatch, g: &Value<'a>) -> PyResult<'a, usize> {
+        let idx = match g {
+            Value::Int(i) if *i >= 0 => Some(*i as usize),
+            Value::Bool(b) => Some(usize::from(*b)),
+            Value::Str(n) => m.pattern.search.capture_names().position(|x| x == Some(&**n)),
+            _ => None,
+        };
+        match idx {
+            Some(i) if i < m.spans.len() => Ok(i),
+            _ => Err(self.err("IndexError", "no such group")),
+        }
+    }
+
+    fn group_value(m: &ReMatch, i: usize, default: &Value<'a>) -> Value<'a> {
+        match m.spans.get(i).copied().flatten() {
+            Some((a, b)) => Value::str(m.string.get(a..b).unwrap_or("")),
+            None => default.clone(),
+        }
+    }
+
+    fn match_method(
+        &mut self,
+        m: &ReMatch,
+        name: &str,
+        args: Vec<Value<'a>>,
+    ) -> PyResult<'a, Value<'a>> {
+        match name {
+            "group" => {
+                if args.is_empty() {
+                    return Ok(Self::group_value(m, 0, &Value::None));
+                }
+                let mut out = Vec::new();
+                for a in &args {
+                    let i = self.group_index(m, a)?;
+                    out.push(Self::group_value(m, i, &Value::None));
+                }
+                Ok(if out.len() == 1 { out.swap_remove(0) } else { Value::tuple(out) })
+            }
+            "groups" => {
+                let d = args.first().cloned().unwrap_or(Value::None);
+                Ok(Value::tuple((1..m.spans.len()).map(|i| Self::group_value(m, i, &d)).collect()))
+            }
+            "groupdict" => {
+                let d = args.first().cloned().unwrap_or(Value::None);
+                let dict = Rc::new(std::cell::RefCell::new(PyDict::new()));
+                let names: Vec<(usize, String)> = m
+                    .pattern
+                    .search
+                    .capture_names()
+                    .enumerate()
+                    .filter_map(|(i, n)| n.map(|n| (i, n.to_string())))
+                    .collect();
+                for (i, n) in names {
+                    self.dict_set(&dict, Value::str(&n), Self::group_value(m, i, &d))?;
+                }
+                Ok(Value::Dict(dict))
+            }
+            "start" | "end" | "span" => {
+                let i = match args.first() {
+                    Some(g) => self.group_index(m, g)?,
+                    None => 0,
+                };
+                let (a, b) = match m.spans.get(i).copied().flatten() {
+                    Some((a, b)) => (char_index(&m.string, a), char_index(&m.string, b)),
+                    None => (-1, -1),
+                };
+                Ok(match name {
+                    "start" => Value::Int(a),
+                    "end" => Value::Int(b),
+                    _ => Value::tuple(vec![Value::Int(a), Value::Int(b)]),
+                })
+            }
+            "string" => Ok(Value::Str(m.string.clone())),
+            "re" => Ok(Value::Native(Rc::new(Native::RePattern(m.pattern.clone())))),
+            "lastindex" => Ok((1..m.spans.len())
+                .rev()
+                .find(|&i| m.spans[i].is_some())
+                .map_or(Value::None, |i| Value::Int(i as i64))),
+            other => Err(self.unsupported(format!("re.Match.{other}"))),
+        }
+    }
+}

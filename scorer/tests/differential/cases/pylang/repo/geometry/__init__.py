@@ -1,0 +1,1 @@
+from geometry.shapes import Circle, Square

@@ -1,0 +1,7 @@
+"""This file must never change: a test checks its sha256."""
+
+FROZEN = True
+
+
+def frozen():
+    return FROZEN

@@ -1,0 +1,6 @@
+# -*- coding: latin-1 -*-
+NAME = 'café'
+
+
+def name():
+    return NAME

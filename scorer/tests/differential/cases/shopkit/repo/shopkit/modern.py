@@ -1,0 +1,5 @@
+type Point = tuple[float, float]
+
+
+def first[T](xs: list[T]) -> T:
+    return xs[0]

@@ -1,0 +1,1 @@
+from shopkit.utils.text import normalize, slugify  # noqa: F401
