@@ -12,10 +12,12 @@
 //! - [`interp`]: the Python subset the official tests use, with the `ast`, `os`, `hashlib`, `json`
 //!   and `unittest` shims, bounded by a step budget.
 //! - [`unittest`]: discovery and running of test methods, verdicts.
+//! - [`evaluate`]: one submission for one task: patch, then tests, then the verdict.
 //! - [`bundle`]: the task bundle model (index of tasks, per-task data).
 //! - [`report`]: the versioned output types shared by CLI, worker and app.
 
 pub mod bundle;
+pub mod evaluate;
 pub mod interp;
 pub mod patch;
 pub mod python;

@@ -52,3 +52,18 @@ pub struct TestOutcome {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
 }
+
+/// The result of scoring one submission for one task.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskResult {
+    pub instance_id: String,
+    pub patch_status: crate::patch::PatchStatus,
+    /// One line, when the patch did not apply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patch_error: Option<String>,
+    /// The patch applied (or was empty), at least one method ran, and every method passed.
+    pub resolved: bool,
+    pub subtests_passed: u32,
+    pub subtests_total: u32,
+    pub tests: Vec<TestOutcome>,
+}
