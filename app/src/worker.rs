@@ -36,7 +36,9 @@ pub struct ScoreRequest {
 /// What the worker answers.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum WorkerResponse {
-    Ready { scorer_version: String },
+    Ready {
+        scorer_version: String,
+    },
     /// The verdicts, or why the task's data could not be turned into a tree.
     Scored(Box<Result<TaskResult, String>>),
 }
@@ -125,11 +127,24 @@ class T(unittest.TestCase):\n\
             schema_version: BUNDLE_SCHEMA_VERSION,
             id: "rename-old".into(),
             repo: "demo".into(),
-            instructions: Instructions { lazy: "l".into(), base: "b".into(), descriptive: "d".into() },
-            test: TestFile { name: "t.py".into(), path: "tests/demo/t.py".into(), source: test.into() },
+            instructions: Instructions {
+                lazy: "l".into(),
+                base: "b".into(),
+                descriptive: "d".into(),
+            },
+            test: TestFile {
+                name: "t.py".into(),
+                path: "tests/demo/t.py".into(),
+                source: test.into(),
+            },
             methods: vec!["T.test_new".into(), "T.test_other_exists".into()],
             inspected: Vec::new(),
-            files: vec![NeededFile { path, blob: blob.clone(), size: 20, why: vec![NeedReason::Test] }],
+            files: vec![NeededFile {
+                path,
+                blob: blob.clone(),
+                size: 20,
+                why: vec![NeedReason::Test],
+            }],
         };
         let blobs = [(blob, blob_bytes.to_vec())].into_iter().collect();
         ScoreRequest { task, manifest, blobs, patch: patch.into() }

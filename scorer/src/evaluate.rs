@@ -73,7 +73,10 @@ class T(unittest.TestCase):\n\
     fn solving_patch_resolves_and_failing_patch_runs_nothing() {
         let good = b"--- a/pkg/mod.py\n+++ b/pkg/mod.py\n@@ -1,2 +1,2 @@\n-def old_name():\n+def new_name():\n     return 1\n";
         let r = evaluate(&mut Scorer::new(RunConfig::default()), "t", &base(), "t.py", TEST, good);
-        assert_eq!((r.patch_status, r.resolved, r.subtests_passed), (PatchStatus::Applied, true, 1));
+        assert_eq!(
+            (r.patch_status, r.resolved, r.subtests_passed),
+            (PatchStatus::Applied, true, 1)
+        );
 
         let bad = b"--- a/pkg/mod.py\n+++ b/pkg/mod.py\n@@ -1,2 +1,2 @@\n-def other():\n+def new_name():\n     return 1\n";
         let r = evaluate(&mut Scorer::new(RunConfig::default()), "t", &base(), "t.py", TEST, bad);
