@@ -24,6 +24,8 @@ pub fn App() -> impl IntoView {
             WorkerResponse::Ready { scorer_version } => {
                 set_worker_state.set(WorkerState::Ready { scorer_version })
             }
+            // The shell sends no Score request; the scoring pages open bridges of their own.
+            WorkerResponse::Scored(_) => {}
         })
         .spawn_with_loader(WORKER_LOADER);
     bridge.send(WorkerRequest::Hello);

@@ -44,7 +44,6 @@ pub enum WorkerResponse {
 }
 
 /// The worker state: one scorer, so its parse cache serves every submission of a session.
-#[derive(Debug)]
 pub struct ScoreWorker {
     scorer: Scorer,
 }
