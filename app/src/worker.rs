@@ -114,14 +114,15 @@ mod tests {
             modes: BTreeMap::new(),
             pack: None,
         };
-        let test = "import ast, os, unittest\n\
-class T(unittest.TestCase):\n\
-    def test_new(self):\n\
-        with open('../pkg/mod.py') as f:\n\
-            tree = ast.parse(f.read())\n\
-        self.assertTrue(any(isinstance(n, ast.FunctionDef) and n.name == 'new' for n in ast.walk(tree)))\n\
-    def test_other_exists(self):\n\
-        self.assertTrue(os.path.exists('../pkg/big.py'))\n";
+        let test = r#"import ast, os, unittest
+class T(unittest.TestCase):
+    def test_new(self):
+        with open('../pkg/mod.py') as f:
+            tree = ast.parse(f.read())
+        self.assertTrue(any(isinstance(n, ast.FunctionDef) and n.name == 'new' for n in ast.walk(tree)))
+    def test_other_exists(self):
+        self.assertTrue(os.path.exists('../pkg/big.py'))
+"#;
         let task = TaskData {
             schema_version: BUNDLE_SCHEMA_VERSION,
             id: "rename-old".into(),

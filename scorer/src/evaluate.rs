@@ -47,13 +47,14 @@ mod tests {
     use super::*;
     use crate::unittest::RunConfig;
 
-    const TEST: &str = "import ast, unittest\n\
-class T(unittest.TestCase):\n\
-    def test_renamed(self):\n\
-        with open('../pkg/mod.py') as f:\n\
-            tree = ast.parse(f.read())\n\
-        names = [n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]\n\
-        self.assertIn('new_name', names)\n";
+    const TEST: &str = r#"import ast, unittest
+class T(unittest.TestCase):
+    def test_renamed(self):
+        with open('../pkg/mod.py') as f:
+            tree = ast.parse(f.read())
+        names = [n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
+        self.assertIn('new_name', names)
+"#;
 
     fn base() -> Tree {
         let mut t = Tree::new();
