@@ -11,3 +11,4 @@ public_url=${2:-/}
 # reuses the build `cargo test` already made; importing the nine demo tasks takes well under a second.
 cargo run --quiet --locked -p cli -- import --from tasks/demo --out public/bundles/demo >/dev/null
 trunk build --release --dist "$dist" --public-url "$public_url"
+node scripts/csp-hash-inline.mjs "$dist/index.html"
