@@ -1,1 +1,0 @@
-importScripts("./worker.js");wasm_bindgen("./worker_bg.wasm");
