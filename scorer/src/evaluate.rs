@@ -21,8 +21,12 @@ pub fn evaluate(
     if applied.status == PatchStatus::Failed {
         return TaskResult {
             instance_id: instance_id.to_string(),
+            model_name_or_path: None,
+            instruction_set: None,
+            source: None,
             patch_status: applied.status,
             patch_error: applied.reason,
+            files: applied.files,
             resolved: false,
             subtests_passed: 0,
             subtests_total: 0,
@@ -33,8 +37,12 @@ pub fn evaluate(
     let passed = tests.iter().filter(|t| t.status == Status::Pass).count();
     TaskResult {
         instance_id: instance_id.to_string(),
+        model_name_or_path: None,
+        instruction_set: None,
+        source: None,
         patch_status: applied.status,
         patch_error: None,
+        files: applied.files,
         resolved: !tests.is_empty() && passed == tests.len(),
         subtests_passed: u32::try_from(passed).unwrap_or(u32::MAX),
         subtests_total: u32::try_from(tests.len()).unwrap_or(u32::MAX),

@@ -57,13 +57,271 @@ pub struct TestOutcome {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TaskResult {
     pub instance_id: String,
+    /// The submitting model or run, as the predictions file names it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_name_or_path: Option<String>,
+    /// Which of the task's three instructions the agent was given, when the input names it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instruction_set: Option<InstructionSet>,
+    /// Where the submission came from (file, and line for `.jsonl`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourceRef>,
     pub patch_status: crate::patch::PatchStatus,
     /// One line, when the patch did not apply.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub patch_error: Option<String>,
+    /// Per-file outcome of the strict `git apply` (empty for an empty patch).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<crate::patch::FileOutcome>,
     /// The patch applied (or was empty), at least one method ran, and every method passed.
     pub resolved: bool,
     pub subtests_passed: u32,
     pub subtests_total: u32,
     pub tests: Vec<TestOutcome>,
+}
+
+/// RefactorBench's three instruction sets; agents are compared per set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InstructionSet {
+    Lazy,
+    Base,
+    Descriptive,
+}
+
+impl InstructionSet {
+    pub const ALL: [InstructionSet; 3] =
+        [InstructionSet::Lazy, InstructionSet::Base, InstructionSet::Descriptive];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InstructionSet::Lazy => "lazy",
+            InstructionSet::Base => "base",
+            InstructionSet::Descriptive => "descriptive",
+        }
+    }
+
+    /// Parses the exact lowercase name.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.as_str() == name)
+    }
+}
+
+/// A position in an input file: the file name as the user gave it, and a 1-based line if any.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SourceRef {
+    pub file: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+}
+
+impl std::fmt::Display for SourceRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{}:{line}", self.file),
+            None => f.write_str(&self.file),
+        }
+    }
+}
+
+/// An input entry that could not be scored (bad JSON line, missing field, unknown instance id,
+/// unparsable patch…). Recorded in the report; never stops the other entries.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntryError {
+    pub source: SourceRef,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instance_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_name_or_path: Option<String>,
+    pub message: String,
+}
+
+/// Who produced a report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScorerInfo {
+    pub name: String,
+    pub version: String,
+}
+
+impl Default for ScorerInfo {
+    fn default() -> Self {
+        ScorerInfo { name: "refscore".to_string(), version: crate::VERSION.to_string() }
+    }
+}
+
+/// Which bundle the tasks came from (its content hash, see [`crate::bundle::bundle_hash`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BundleRef {
+    pub hash: String,
+}
+
+/// SWE-bench-style run summary (the harness's `<model>.<run_id>.json` names), derived from the
+/// results and errors by [`Summary::of`]. `error_ids` are submissions whose patch did not apply
+/// plus entries that could not be scored but name an instance.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    pub submitted_instances: u32,
+    pub completed_instances: u32,
+    pub resolved_instances: u32,
+    pub unresolved_instances: u32,
+    pub empty_patch_instances: u32,
+    pub error_instances: u32,
+    pub resolved_ids: Vec<String>,
+    pub unresolved_ids: Vec<String>,
+    pub empty_patch_ids: Vec<String>,
+    pub error_ids: Vec<String>,
+}
+
+impl Summary {
+    /// Counts per result row (a run may hold several rows per instance, e.g. one per model or
+    /// instruction set); id lists are sorted and deduplicated.
+    pub fn of(results: &[TaskResult], errors: &[EntryError]) -> Summary {
+        use crate::patch::PatchStatus;
+        let mut s = Summary::default();
+        let count = |n: &mut u32| *n = n.saturating_add(1);
+        for r in results {
+            count(&mut s.submitted_instances);
+            if r.patch_status == PatchStatus::Failed {
+                count(&mut s.error_instances);
+                s.error_ids.push(r.instance_id.clone());
+                continue;
+            }
+            count(&mut s.completed_instances);
+            if r.patch_status == PatchStatus::None {
+                count(&mut s.empty_patch_instances);
+                s.empty_patch_ids.push(r.instance_id.clone());
+            }
+            if r.resolved {
+                count(&mut s.resolved_instances);
+                s.resolved_ids.push(r.instance_id.clone());
+            } else {
+                count(&mut s.unresolved_instances);
+                s.unresolved_ids.push(r.instance_id.clone());
+            }
+        }
+        for e in errors {
+            if let Some(id) = &e.instance_id {
+                count(&mut s.submitted_instances);
+                count(&mut s.error_instances);
+                s.error_ids.push(id.clone());
+            }
+        }
+        for ids in
+            [&mut s.resolved_ids, &mut s.unresolved_ids, &mut s.empty_patch_ids, &mut s.error_ids]
+        {
+            ids.sort();
+            ids.dedup();
+        }
+        s
+    }
+}
+
+/// The whole document the CLI writes and the app exports and imports.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Report {
+    pub schema_version: u32,
+    pub scorer: ScorerInfo,
+    pub bundle: BundleRef,
+    pub results: Vec<TaskResult>,
+    #[serde(default)]
+    pub errors: Vec<EntryError>,
+    pub summary: Summary,
+}
+
+/// Why a report file cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error("{file}: not a refscore report: {source}")]
+    Json { file: String, source: serde_json::Error },
+    #[error("{file}: report schema_version {found} is not supported (this build reads {SCHEMA_VERSION})")]
+    Version { file: String, found: u64 },
+}
+
+impl Report {
+    /// Builds a report, computing the summary.
+    pub fn new(bundle_hash: &str, results: Vec<TaskResult>, errors: Vec<EntryError>) -> Report {
+        let summary = Summary::of(&results, &errors);
+        Report {
+            schema_version: SCHEMA_VERSION,
+            scorer: ScorerInfo::default(),
+            bundle: BundleRef { hash: bundle_hash.to_string() },
+            results,
+            errors,
+            summary,
+        }
+    }
+
+    /// Parses a report, checking the schema version first so an incompatible file gets that
+    /// message rather than a field error. `file` names the input in messages.
+    pub fn from_json(text: &str, file: &str) -> Result<Report, ReportError> {
+        let json = |source| ReportError::Json { file: file.to_string(), source };
+        let value: serde_json::Value = serde_json::from_str(text).map_err(json)?;
+        let found = value.get("schema_version").and_then(|v| v.as_u64()).unwrap_or(0);
+        if found != u64::from(SCHEMA_VERSION) {
+            return Err(ReportError::Version { file: file.to_string(), found });
+        }
+        serde_json::from_value(value).map_err(json)
+    }
+
+    /// Pretty JSON with a trailing newline: the one serialisation, so CLI and browser exports of
+    /// the same run are byte-identical.
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
+        s.push('\n');
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::patch::PatchStatus;
+
+    fn result(id: &str, status: PatchStatus, resolved: bool) -> TaskResult {
+        TaskResult {
+            instance_id: id.to_string(),
+            model_name_or_path: None,
+            instruction_set: None,
+            source: None,
+            patch_status: status,
+            patch_error: None,
+            files: Vec::new(),
+            resolved,
+            subtests_passed: u32::from(resolved),
+            subtests_total: 1,
+            tests: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn summary_counts_like_swe_bench() {
+        let results = vec![
+            result("a", PatchStatus::Applied, true),
+            result("b", PatchStatus::None, false),
+            result("c", PatchStatus::Failed, false),
+        ];
+        let errors = vec![EntryError {
+            source: SourceRef { file: "p.jsonl".into(), line: Some(4) },
+            instance_id: Some("d".into()),
+            model_name_or_path: None,
+            message: "unknown instance id".into(),
+        }];
+        let s = Summary::of(&results, &errors);
+        assert_eq!((s.submitted_instances, s.completed_instances, s.resolved_instances), (4, 2, 1));
+        assert_eq!((s.unresolved_instances, s.empty_patch_instances, s.error_instances), (1, 1, 2));
+        assert_eq!(s.error_ids, vec!["c", "d"]);
+    }
+
+    #[test]
+    fn report_round_trips_and_refuses_other_versions() {
+        let r = Report::new("abc", vec![result("a", PatchStatus::Applied, true)], Vec::new());
+        let text = r.to_json();
+        assert_eq!(Report::from_json(&text, "r.json").ok(), Some(r));
+        let other = text.replace("\"schema_version\": 1", "\"schema_version\": 99");
+        let err = Report::from_json(&other, "r.json").err().map(|e| e.to_string());
+        assert_eq!(
+            err.as_deref(),
+            Some("r.json: report schema_version 99 is not supported (this build reads 1)")
+        );
+    }
 }
