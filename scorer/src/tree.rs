@@ -127,7 +127,9 @@ impl FileMode {
 pub enum Content {
     /// The bytes, shared between trees (a patched tree copies only the files it changes).
     Bytes(Arc<[u8]>),
-    /// Only the git blob id (40 hex digits): the file exists, its bytes were not shipped.
+    /// Only the git blob id: the file exists, its bytes were not shipped. 40 hex digits from a
+    /// manifest; after a patch to such a file, the patch's `index` line new id, which git may
+    /// abbreviate (7+ digits): enough to tell the file exists and changed, never read as bytes.
     BlobOnly(String),
 }
 
