@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io::Write;
 use std::path::Path;
+use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -13,7 +14,8 @@ use scorer::bundle::{
     Instructions, Manifest, NeedReason, NeededFile, Pack, RepoSummary, TaskData, TaskSummary,
     TestFile, BUNDLE_SCHEMA_VERSION,
 };
-use scorer::tree::{FileMode, RepoPath};
+use scorer::tree::{Content, FileEntry, FileMode, RepoPath, Tree};
+use scorer::unittest::{FileAccess, RunConfig, Scorer};
 
 use crate::checkout::{self, RepoFile, TaskRef};
 
@@ -34,6 +36,13 @@ pub struct Summary {
     pub gzip_bytes: u64,
     /// The task whose data file plus blobs weigh most: id, bytes, gzip bytes.
     pub largest_task: (String, u64, u64),
+    /// The instrumented runs of the tests on the base trees: (task, file) pairs they read, and
+    /// how many of those pairs only the run found (the static rules missed them).
+    pub run_reads: usize,
+    pub run_only: usize,
+    /// Tasks whose run read a file the static rules missed, and so ran again on the whole
+    /// repository.
+    pub full_tree_runs: usize,
 }
 
 /// Imports `from` into `out`.
@@ -41,6 +50,17 @@ pub fn run(from: &Path, out: &Path) -> Result<Summary> {
     let result = build(from);
     let files = result?;
     write_out(out, &files)?;
+    let s = &files.summary;
+    // Part of the summary `main` prints next.
+    let line = format!(
+        "  test runs    {tasks} tests run on their base trees: {reads} (task, file) reads, \
+         {only} found only by the run ({full} tasks re-run on the whole repository)\n",
+        tasks = s.tasks,
+        reads = s.run_reads,
+        only = s.run_only,
+        full = s.full_tree_runs,
+    );
+    let _ = std::io::stdout().write_all(line.as_bytes());
     Ok(files.summary)
 }
 
@@ -96,12 +116,13 @@ fn build(from: &Path) -> Result<Built> {
     let mut rows = Vec::new();
     let mut task_weights: Vec<(String, Vec<String>)> = Vec::new();
     let mut repo_blobs: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    let mut runner = Runner::new();
     for task in &tasks {
         bar.set_message(task.id.clone());
         let files = repos
             .get(task.repo.as_str())
             .with_context(|| format!("task {}: repository {} was not read", task.id, task.repo))?;
-        let (data, needed) = task_data(from, task, files)?;
+        let (data, needed) = task_data(from, task, files, &mut runner)?;
         let bytes = canonical_json(&data);
         let name = addressed_name("tasks", &task.id, &bytes, "json");
         let mut blob_names = Vec::new();
@@ -114,7 +135,7 @@ fn build(from: &Path) -> Result<Built> {
         for (blob, file, rel) in needed {
             in_repo.insert(blob.clone());
             if let std::collections::btree_map::Entry::Vacant(slot) = out.entry(blob_file(&blob)) {
-                let bytes = checkout::blob_bytes(&file.abs, file.mode, &rel)?;
+                let bytes = runner.bytes(file, &rel)?.to_vec();
                 blob_sizes.insert(blob.clone(), bytes.len() as u64);
                 slot.insert(bytes);
             }
@@ -220,6 +241,9 @@ fn build(from: &Path) -> Result<Built> {
         bytes: out.values().map(|b| b.len() as u64).sum(),
         gzip_bytes: gz_sizes.values().sum(),
         largest_task: largest,
+        run_reads: runner.reads,
+        run_only: runner.only,
+        full_tree_runs: runner.full_tree_runs,
     };
     Ok(Built { files: out, summary })
 }
@@ -232,11 +256,105 @@ fn files_repo<'r>(repos: &BTreeMap<&'r str, BTreeMap<RepoPath, RepoFile>>, repo:
 /// A needed blob: id, the repository file, and its checkout-relative name for errors.
 type NeededBlob<'a> = (String, &'a RepoFile, String);
 
+/// Runs each task's test on its base tree with file tracing on (the fifth rule of
+/// `tasks/README.md`), and reads the bytes of carried files once.
+struct Runner {
+    /// One scorer per repository: its parse cache serves the tests of one repository, which
+    /// parse the same files, and is dropped with it (holding every repository's parsed files
+    /// took 185 MB on the official checkout).
+    scorer: Scorer,
+    repo: String,
+    /// Bytes read so far, by blob id.
+    content: BTreeMap<String, Arc<[u8]>>,
+    reads: usize,
+    only: usize,
+    full_tree_runs: usize,
+}
+
+impl Runner {
+    fn new() -> Self {
+        Runner {
+            // The normal limits: a test that loops forever ends at the step budget, and what it
+            // read until then still counts.
+            scorer: Scorer::new(RunConfig::default()),
+            repo: String::new(),
+            content: BTreeMap::new(),
+            reads: 0,
+            only: 0,
+            full_tree_runs: 0,
+        }
+    }
+
+    /// The bytes git stores for a repository file (read from disk once per blob).
+    fn bytes(&mut self, file: &RepoFile, rel: &str) -> Result<Arc<[u8]>> {
+        if let Some(b) = self.content.get(&file.blob) {
+            return Ok(b.clone());
+        }
+        let b: Arc<[u8]> = Arc::from(checkout::blob_bytes(&file.abs, file.mode, rel)?);
+        self.content.insert(file.blob.clone(), b.clone());
+        Ok(b)
+    }
+
+    /// What the test reads on the base tree. It runs first on a tree with every path but only
+    /// the bytes of `carried` (cheap: nothing else is read from disk). If it reads a file outside
+    /// them, that run stopped at it (the content is missing), so it runs again on the whole
+    /// repository, every file with its bytes, exactly as on the checkout. Either way the answer is
+    /// the run on the full tree: a run that read only carried files saw the same bytes.
+    fn reads(
+        &mut self,
+        task: &TaskRef,
+        source: &str,
+        files: &BTreeMap<RepoPath, RepoFile>,
+        carried: &BTreeSet<RepoPath>,
+    ) -> Result<BTreeSet<RepoPath>> {
+        if self.repo != task.repo {
+            self.scorer = Scorer::new(RunConfig::default());
+            self.repo.clone_from(&task.repo);
+        }
+        let rel = |p: &RepoPath| format!("repositories/{}/{p}", task.repo);
+        let mut tree = Tree::new();
+        for (path, file) in files {
+            let content = if carried.contains(path) {
+                Content::Bytes(self.bytes(file, &rel(path))?)
+            } else {
+                Content::BlobOnly(file.blob.clone())
+            };
+            tree.insert(path.clone(), FileEntry { mode: file.mode, content });
+        }
+        let (_, mut access) = self.scorer.run_test_file_traced(&tree, &task.test_name, source);
+        if !read_within(&access, carried) {
+            self.full_tree_runs += 1;
+            let mut full = Tree::new();
+            for (path, file) in files {
+                let bytes = checkout::blob_bytes(&file.abs, file.mode, &rel(path))?;
+                let content = Content::Bytes(Arc::from(bytes));
+                full.insert(path.clone(), FileEntry { mode: file.mode, content });
+            }
+            access = self.scorer.run_test_file_traced(&full, &task.test_name, source).1;
+        }
+        let read: BTreeSet<RepoPath> = access
+            .read
+            .iter()
+            .filter_map(|p| RepoPath::new(p).ok())
+            .filter(|p| files.contains_key(p))
+            .collect();
+        self.reads += read.len();
+        self.only += read.difference(carried).count();
+        Ok(read)
+    }
+}
+
+/// Whether every file a run read is among `carried`.
+fn read_within(access: &FileAccess, carried: &BTreeSet<RepoPath>) -> bool {
+    access.read.iter().all(|p| RepoPath::new(p).is_ok_and(|p| carried.contains(&p)))
+}
+
 /// Reads one task's instructions and test file and works out the files it needs.
 fn task_data<'a>(
     from: &Path,
     task: &TaskRef,
     files: &'a BTreeMap<RepoPath, RepoFile>,
+    runner: &mut Runner,
 ) -> Result<(TaskData, Vec<NeededBlob<'a>>)> {
     let [lazy, base, descriptive] =
         task.instructions.each_ref().map(|rel| checkout::read_text(&from.join(rel), rel));
@@ -262,6 +380,10 @@ fn task_data<'a>(
         for p in paths::resolve_mentions(text, files.keys()) {
             reasons.entry(p).or_default().insert(NeedReason::Instructions);
         }
+    }
+    let carried: BTreeSet<RepoPath> = reasons.keys().cloned().collect();
+    for p in runner.reads(task, &source, files, &carried)? {
+        reasons.entry(p).or_default().insert(NeedReason::Run);
     }
 
     let mut needed_files = Vec::new();

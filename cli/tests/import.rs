@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use scorer::bundle::{blob_file, bundle_hash, BundleIndex, Manifest, TaskData};
 use scorer::tree::{git_blob_id, RepoPath};
+use scorer::unittest::{RunConfig, Scorer};
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
@@ -347,6 +348,151 @@ fn every_file_a_demo_test_reads_is_in_the_bundle() {
         }
     }
     assert!(checked > 100, "only {checked} traced accesses");
+}
+
+/// A test file whose reads static rules cannot see: every path is built at run time (a folder
+/// listing, names joined from parts, a loop), and no instruction names the files.
+const COMPUTED_TEST: &str = r#"import ast
+import os
+import unittest
+
+PACKAGE = os.path.join('..', 'ledger' + 'ly')
+
+
+def functions_in(*parts):
+    with open(os.path.join(PACKAGE, *parts)) as f:
+        tree = ast.parse(f.read())
+    return {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+
+
+class TestComputedReads(unittest.TestCase):
+
+    def test_reports_define_functions(self):
+        folder = os.path.join(PACKAGE, 'reports')
+        for name in sorted(os.listdir(folder)):
+            if name.endswith('.py') and not name.startswith('_'):
+                with self.subTest(module=name):
+                    self.assertTrue(functions_in('reports', name), name)
+
+    def test_valuation_keeps_fifo(self):
+        self.assertIn('fifo_cost', functions_in('inventory', 'valu' + 'ation.py'))
+
+    def test_dates_gained_a_helper(self):
+        self.assertIn('parse_iso_date', functions_in('utils', 'dates' + '.py'))
+
+    def test_a_module_that_does_not_exist(self):
+        for stem in ['dates', 'calendar']:
+            functions_in('utils', stem + '.py')
+
+
+if __name__ == '__main__':
+    unittest.main()
+"#;
+
+/// The files the computed-path test reads on the demo's base tree.
+const COMPUTED_READS: [&str; 5] = [
+    "ledgerly/inventory/valuation.py",
+    "ledgerly/reports/balance.py",
+    "ledgerly/reports/export.py",
+    "ledgerly/reports/inventory_report.py",
+    "ledgerly/utils/dates.py",
+];
+
+/// The demo checkout plus a task `computed-reads` (ledgerly) running [`COMPUTED_TEST`].
+fn computed_checkout() -> Temp {
+    let t = demo_copy("computed");
+    let test = "../tests/ledgerly_refactor/computed-reads.py";
+    fs::write(t.0.join("tests/ledgerly_refactor/computed-reads.py"), COMPUTED_TEST).expect("test");
+    for kind in ["base", "lazy", "descriptive"] {
+        let problem = format!("problems/{kind}_problems/ledgerly_refactor/computed-reads-task.txt");
+        fs::write(t.0.join(&problem), "Add a date helper next to the existing ones.")
+            .expect("problem");
+        let mapping = t.0.join(format!("scripts/{kind}_mapping.py"));
+        let text = fs::read_to_string(&mapping).expect("mapping");
+        let entry = format!("file_mapping = {{\n    '{test}': '../{problem}',");
+        let changed = text.replacen("file_mapping = {", &entry, 1);
+        assert_ne!(text, changed);
+        fs::write(&mapping, changed).expect("mapping");
+    }
+    t
+}
+
+#[test]
+fn a_file_read_through_a_computed_path_is_carried() {
+    let checkout = computed_checkout();
+    let (a, b) = (Temp::new("computed-a"), Temp::new("computed-b"));
+    let run = import(&checkout.0, &a.0);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(import(&checkout.0, &b.0).status.success());
+    assert!(read_tree(&a.0) == read_tree(&b.0), "two imports of the same checkout differ");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    // The five files come from the run alone; the demo's own nine tests need nothing beyond the
+    // static rules. Only the new task had to run again on the whole repository.
+    assert!(stdout.contains("10 tests run on their base trees"), "{stdout}");
+    assert!(stdout.contains(", 5 found only by the run (1 tasks re-run"), "{stdout}");
+
+    let loaded = load(&a.0);
+    let task = loaded.tasks.iter().find(|t| t.id == "computed-reads").expect("task");
+    let by_run: Vec<&str> = task
+        .files
+        .iter()
+        .filter(|f| f.why == [scorer::bundle::NeedReason::Run])
+        .map(|f| f.path.as_str())
+        .collect();
+    assert_eq!(by_run, COMPUTED_READS);
+    // The static rules alone see none of them.
+    assert!(task.inspected.iter().all(|p| !COMPUTED_READS.contains(&p.path.as_str())));
+
+    // Scored from the bundle alone (blob ids for every other file), from the whole checkout, and
+    // by CPython: the same verdicts.
+    let manifest = &loaded.manifests[&task.repo];
+    let blobs: BTreeMap<String, Arc<[u8]>> = task
+        .files
+        .iter()
+        .map(|f| (f.blob.clone(), Arc::from(loaded.files[&blob_file(&f.blob)].as_slice())))
+        .collect();
+    let bundle_tree = task.base_tree(manifest, &blobs).expect("bundle tree");
+    let repo = demo().join("repositories/ledgerly_refactor");
+    let mut full_tree = scorer::tree::Tree::new();
+    for (path, bytes) in read_tree(&repo) {
+        full_tree.insert_bytes(&path, bytes).expect("path");
+    }
+    let mut scorer = Scorer::new(RunConfig::default());
+    let from_bundle = scorer.run_test_file(&bundle_tree, &task.test.name, &task.test.source);
+    let from_checkout = scorer.run_test_file(&full_tree, &task.test.name, &task.test.source);
+    assert_eq!(from_bundle, from_checkout);
+    let python =
+        python_verdicts(&repo, &checkout.0.join("tests/ledgerly_refactor/computed-reads.py"));
+    let ours: Vec<serde_json::Value> = from_bundle
+        .iter()
+        .map(|o| {
+            serde_json::json!({"id": o.id, "status": o.status.as_str(), "exc_type": o.exc_type,
+                               "message": o.message, "line": o.line})
+        })
+        .collect();
+    assert_eq!(ours, python);
+    let statuses: Vec<&str> = from_bundle.iter().map(|o| o.status.as_str()).collect();
+    assert_eq!(statuses, ["error", "fail", "pass", "pass"]);
+
+    // Without the files only the run found, the bundle could not score the task.
+    let mut static_only = task.clone();
+    static_only.files.retain(|f| f.why != [scorer::bundle::NeedReason::Run]);
+    let tree = static_only.base_tree(manifest, &blobs).expect("tree");
+    let out = scorer.run_test_file(&tree, &task.test.name, &task.test.source);
+    assert!(out.iter().any(|o| o.exc_type.as_deref() == Some("ContentNotInBundle")), "{out:?}");
+}
+
+/// CPython's verdicts for one test file (`scorer/tests/differential/pyref.py`, the official
+/// harness's semantics), as `{id, status, exc_type, message, line}` records.
+fn python_verdicts(repo: &Path, test: &Path) -> Vec<serde_json::Value> {
+    let out = Command::new("python3")
+        .arg(workspace().join("scorer/tests/differential/pyref.py"))
+        .arg(repo)
+        .arg(test)
+        .output()
+        .expect("python3");
+    assert!(out.status.success(), "pyref.py: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("pyref.py output")
 }
 
 fn assert_fails_naming(from: &Path, what: &str) {

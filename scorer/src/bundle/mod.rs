@@ -171,6 +171,10 @@ pub enum NeedReason {
     Test,
     /// An instruction names it (a path or a dotted module).
     Instructions,
+    /// The importer's instrumented run of the test on the base tree read it (`open`,
+    /// `os.path.getsize`). Alone, it marks a file the test reaches through a path it computes at
+    /// run time, which the static rules cannot see.
+    Run,
 }
 
 /// A file of the base tree that the task carries the bytes of.

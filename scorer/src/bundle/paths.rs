@@ -149,17 +149,11 @@ pub fn test_paths(
             } else {
                 inspected.entry(p).or_default().insert(lit.line);
             }
-        } else if let Some(rest) = v.strip_prefix('/') {
-            if let Ok(p) = RepoPath::new(rest) {
-                if exists(&p) {
-                    extra.insert(p);
-                }
-            }
-        } else if looks_like_file_name(v) {
-            if let Ok(p) = RepoPath::new(v) {
-                if exists(&p) {
-                    extra.insert(p);
-                }
+        } else {
+            // `'/x'`, or a bare repository path.
+            let named = v.strip_prefix('/').or_else(|| looks_like_file_name(v).then_some(v));
+            if let Some(p) = named.and_then(|n| RepoPath::new(n).ok()).filter(|p| exists(p)) {
+                extra.insert(p);
             }
         }
     }
@@ -331,20 +325,60 @@ impl Walker<'_> {
         }
     }
 
+    // The sync and async forms of a statement share one visit.
+    fn function(
+        &mut self,
+        decorators: &[syntax::Expr],
+        args: &syntax::Arguments,
+        returns: &Option<Box<syntax::Expr>>,
+        body: &[syntax::Stmt],
+    ) {
+        self.exprs(decorators);
+        self.args(args);
+        self.opt(returns);
+        self.stmts(body);
+    }
+
+    fn for_loop(
+        &mut self,
+        target: &syntax::Expr,
+        iter: &syntax::Expr,
+        body: &[syntax::Stmt],
+        orelse: &[syntax::Stmt],
+    ) {
+        self.expr(target);
+        self.expr(iter);
+        self.stmts(body);
+        self.stmts(orelse);
+    }
+
+    fn with(&mut self, items: &[syntax::WithItem], body: &[syntax::Stmt]) {
+        for item in items {
+            self.expr(&item.context_expr);
+            self.opt(&item.optional_vars);
+        }
+        self.stmts(body);
+    }
+
+    fn try_block(
+        &mut self,
+        body: &[syntax::Stmt],
+        handlers: &[syntax::ExceptHandler],
+        orelse: &[syntax::Stmt],
+        finalbody: &[syntax::Stmt],
+    ) {
+        self.stmts(body);
+        self.handlers(handlers);
+        self.stmts(orelse);
+        self.stmts(finalbody);
+    }
+
     fn stmt(&mut self, s: &syntax::Stmt) {
         use syntax::Stmt as S;
         match s {
-            S::FunctionDef(f) => {
-                self.exprs(&f.decorator_list);
-                self.args(&f.args);
-                self.opt(&f.returns);
-                self.stmts(&f.body);
-            }
+            S::FunctionDef(f) => self.function(&f.decorator_list, &f.args, &f.returns, &f.body),
             S::AsyncFunctionDef(f) => {
-                self.exprs(&f.decorator_list);
-                self.args(&f.args);
-                self.opt(&f.returns);
-                self.stmts(&f.body);
+                self.function(&f.decorator_list, &f.args, &f.returns, &f.body)
             }
             S::ClassDef(c) => {
                 self.exprs(&c.decorator_list);
@@ -370,18 +404,8 @@ impl Walker<'_> {
                 self.expr(&a.annotation);
                 self.opt(&a.value);
             }
-            S::For(f) => {
-                self.expr(&f.target);
-                self.expr(&f.iter);
-                self.stmts(&f.body);
-                self.stmts(&f.orelse);
-            }
-            S::AsyncFor(f) => {
-                self.expr(&f.target);
-                self.expr(&f.iter);
-                self.stmts(&f.body);
-                self.stmts(&f.orelse);
-            }
+            S::For(f) => self.for_loop(&f.target, &f.iter, &f.body, &f.orelse),
+            S::AsyncFor(f) => self.for_loop(&f.target, &f.iter, &f.body, &f.orelse),
             S::While(w) => {
                 self.expr(&w.test);
                 self.stmts(&w.body);
@@ -392,20 +416,8 @@ impl Walker<'_> {
                 self.stmts(&i.body);
                 self.stmts(&i.orelse);
             }
-            S::With(w) => {
-                for item in &w.items {
-                    self.expr(&item.context_expr);
-                    self.opt(&item.optional_vars);
-                }
-                self.stmts(&w.body);
-            }
-            S::AsyncWith(w) => {
-                for item in &w.items {
-                    self.expr(&item.context_expr);
-                    self.opt(&item.optional_vars);
-                }
-                self.stmts(&w.body);
-            }
+            S::With(w) => self.with(&w.items, &w.body),
+            S::AsyncWith(w) => self.with(&w.items, &w.body),
             S::Match(m) => {
                 self.expr(&m.subject);
                 for c in &m.cases {
@@ -417,18 +429,8 @@ impl Walker<'_> {
                 self.opt(&r.exc);
                 self.opt(&r.cause);
             }
-            S::Try(t) => {
-                self.stmts(&t.body);
-                self.handlers(&t.handlers);
-                self.stmts(&t.orelse);
-                self.stmts(&t.finalbody);
-            }
-            S::TryStar(t) => {
-                self.stmts(&t.body);
-                self.handlers(&t.handlers);
-                self.stmts(&t.orelse);
-                self.stmts(&t.finalbody);
-            }
+            S::Try(t) => self.try_block(&t.body, &t.handlers, &t.orelse, &t.finalbody),
+            S::TryStar(t) => self.try_block(&t.body, &t.handlers, &t.orelse, &t.finalbody),
             S::Assert(a) => {
                 self.expr(&a.test);
                 self.opt(&a.msg);

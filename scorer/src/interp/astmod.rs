@@ -12,7 +12,7 @@ use crate::python::syntax as pyast;
 use super::eval::Kwargs;
 use super::fmt::type_name;
 use super::value::*;
-use super::{Interp, PyResult, Value};
+use super::{Interp, PyErr, PyResult, Value};
 
 /// `ast` attributes that exist in 3.11 but are not implemented here: using one is an `error` naming it.
 pub const KNOWN_UNSUPPORTED: &[&str] = &[
@@ -242,10 +242,7 @@ impl<'a> Interp<'a> {
             }
             "generic_visit" => {
                 let Value::Node(n) = &node else {
-                    return Err(self.err(
-                        "AttributeError",
-                        format!("'{}' object has no attribute '_fields'", type_name(&node)),
-                    ));
+                    return Err(self.no_fields_error(&node));
                 };
                 let vals: Vec<Value<'a>> =
                     n.vals.borrow().iter().take(n.class.fields.len()).flatten().cloned().collect();
@@ -549,28 +546,40 @@ impl<'a> Interp<'a> {
         Ok(Value::Node(n))
     }
 
+    /// What CPython's `ast` helpers raise for a value that is not a node.
+    fn no_fields_error(&self, v: &Value<'a>) -> Box<PyErr<'a>> {
+        self.err("AttributeError", format!("'{}' object has no attribute '_fields'", type_name(v)))
+    }
+
     /// Appends the direct AST children of a node to `out` (the `ast.walk` step).
     pub fn child_nodes_into(
         &mut self,
         v: &Value<'a>,
-        out: &mut std::collections::VecDeque<Value<'a>>,
+        out: &mut VecDeque<Value<'a>>,
     ) -> PyResult<'a, ()> {
+        self.for_each_child(v, |c| out.push_back(c))
+    }
+
+    /// The direct AST children of a node, in `_fields` order (list fields in list order).
+    pub fn child_nodes(&mut self, v: &Value<'a>) -> PyResult<'a, Vec<Value<'a>>> {
+        let mut out = Vec::new();
+        self.for_each_child(v, |c| out.push(c))?;
+        Ok(out)
+    }
+
+    /// Calls `push` with each direct AST child of a node, in `_fields` order.
+    fn for_each_child(&self, v: &Value<'a>, mut push: impl FnMut(Value<'a>)) -> PyResult<'a, ()> {
         let Value::Node(n) = v else {
-            let mut e = self.err(
-                "AttributeError",
-                format!("'{}' object has no attribute '_fields'", type_name(v)),
-            );
-            e.line = None;
-            return Err(e);
+            return Err(self.no_fields_error(v));
         };
         let vals = n.vals.borrow();
         for x in vals.iter().take(n.class.fields.len()).flatten() {
             match x {
-                Value::Node(_) => out.push_back(x.clone()),
+                Value::Node(_) => push(x.clone()),
                 Value::List(l) => {
                     for it in l.borrow().iter() {
                         if let Value::Node(_) = it {
-                            out.push_back(it.clone());
+                            push(it.clone());
                         }
                     }
                 }
@@ -578,34 +587,6 @@ impl<'a> Interp<'a> {
             }
         }
         Ok(())
-    }
-
-    /// The direct AST children of a node, in `_fields` order (list fields in list order).
-    pub fn child_nodes(&mut self, v: &Value<'a>) -> PyResult<'a, Vec<Value<'a>>> {
-        let Value::Node(n) = v else {
-            let mut e = self.err(
-                "AttributeError",
-                format!("'{}' object has no attribute '_fields'", type_name(v)),
-            );
-            e.line = None;
-            return Err(e);
-        };
-        let mut out = Vec::new();
-        let vals = n.vals.borrow();
-        for x in vals.iter().take(n.class.fields.len()).flatten() {
-            match x {
-                Value::Node(_) => out.push(x.clone()),
-                Value::List(l) => {
-                    for it in l.borrow().iter() {
-                        if let Value::Node(_) = it {
-                            out.push(it.clone());
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        Ok(out)
     }
 
     // ------------------------------------------------------------------ functions
@@ -809,10 +790,7 @@ impl<'a> Interp<'a> {
             "iter_fields" => {
                 let n = get(0, "node").unwrap_or(Value::None);
                 let Value::Node(nd) = &n else {
-                    return Err(self.err(
-                        "AttributeError",
-                        format!("'{}' object has no attribute '_fields'", type_name(&n)),
-                    ));
+                    return Err(self.no_fields_error(&n));
                 };
                 let mut out = Vec::new();
                 for (i, f) in nd.class.fields.iter().enumerate() {

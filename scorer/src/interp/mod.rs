@@ -26,6 +26,7 @@ use std::rc::Rc;
 use crate::python::{self, node::Node, LineIndex};
 use crate::tree::Tree;
 
+pub use osmod::FileAccess;
 use value::*;
 pub use value::{Str, Value};
 
@@ -105,6 +106,8 @@ pub struct Interp<'a> {
     pub long_message: bool,
     /// Values yielded by the generator bodies running (innermost last).
     pub yield_sinks: Vec<Vec<Value<'a>>>,
+    /// The repository paths the run touched; `None` (the default) records nothing.
+    pub access: Option<Box<FileAccess>>,
 }
 
 /// Default Rust stack the interpreter may use below its entry point before Python code gets a
@@ -147,6 +150,7 @@ impl<'a> Interp<'a> {
             long_message: true,
             yield_sinks: Vec::new(),
             const_cache: HashMap::default(),
+            access: None,
         };
         it.mark_stack_base();
         exc::install(&mut it);

@@ -5,6 +5,7 @@
 //! do not exist.
 
 use std::cell::RefCell;
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use crate::tree::{Content, RepoPath, EVAL_DIR};
@@ -13,6 +14,33 @@ use super::eval::Kwargs;
 use super::fmt::{str_repr, type_name};
 use super::value::*;
 use super::{Interp, PyResult, Value};
+
+/// The repository paths one test run touched, relative to the repository root (the root itself is
+/// `""`). Recorded only when asked for ([`Interp::access`] is `Some`), so an ordinary run pays
+/// nothing. The importer uses it to carry every file a test reads through a path it computes at
+/// run time, which no scan of the source can see.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FileAccess {
+    /// Files whose bytes the run needed: `open` (in any mode, read or not) and
+    /// `os.path.getsize` (answered from the bytes). Only files of the tree are listed.
+    pub read: BTreeSet<String>,
+    /// Every path the run resolved, existing or not: `os.path.exists/lexists/isfile/isdir/getsize`,
+    /// `os.listdir`, `os.walk`'s top and `open` (so `read` is a subset of it). Paths that lead out
+    /// of the repository are left out.
+    pub probed: BTreeSet<String>,
+    /// Folders whose entries the run listed (`os.listdir`, and every folder `os.walk` visits).
+    pub listed: BTreeSet<String>,
+}
+
+impl FileAccess {
+    /// Whether the run touched no path at all.
+    pub fn is_empty(&self) -> bool {
+        self.read.is_empty() && self.probed.is_empty() && self.listed.is_empty()
+    }
+}
+
+/// The virtual repository root, as absolute paths (`__file__`, `os.getcwd()`) spell it.
+const ROOT: &str = "/refactorbench";
 
 /// Where a path leads.
 pub enum Resolved {
@@ -41,7 +69,7 @@ fn posix_join(parts: &[Str]) -> String {
 
 /// The test's working directory (its `__file__` is inside it).
 fn cwd() -> String {
-    format!("/refactorbench/{EVAL_DIR}")
+    format!("{ROOT}/{EVAL_DIR}")
 }
 
 /// `posixpath.abspath` relative to [`cwd`].
@@ -124,6 +152,40 @@ fn splitext(p: &str) -> (String, String) {
     (p.to_string(), String::new())
 }
 
+/// The part of an absolute path (without its leading `/`) below [`ROOT`], component-wise:
+/// `refactorbench/x` gives `x`, `refactorbench` gives `""`; `None` for paths elsewhere.
+fn below_root(abs: &str) -> Option<&str> {
+    let abs = abs.trim_start_matches('/');
+    let name = ROOT.trim_start_matches('/');
+    let rest = abs.strip_prefix(name)?;
+    if rest.is_empty() {
+        Some("")
+    } else {
+        rest.strip_prefix('/')
+    }
+}
+
+/// The repository-relative spelling of a path the test names (lexically normalised; `""` is the
+/// root), or `None` when it leads out of the repository.
+fn repo_relative(p: &str) -> Option<String> {
+    if p.is_empty() || p.contains('\0') {
+        return None;
+    }
+    let full = if let Some(abs) = p.strip_prefix('/') {
+        let n = posix_normpath(&format!("/{abs}"));
+        below_root(n.trim_start_matches('/'))?.to_string()
+    } else {
+        posix_normpath(&format!("{EVAL_DIR}/{p}"))
+    };
+    if full == "." {
+        return Some(String::new());
+    }
+    if full == ".." || full.starts_with("../") {
+        return None;
+    }
+    Some(full)
+}
+
 impl<'a> Interp<'a> {
     fn is_test_file(&self, path: &str) -> bool {
         path.strip_prefix(EVAL_DIR).and_then(|r| r.strip_prefix('/'))
@@ -138,12 +200,50 @@ impl<'a> Interp<'a> {
         path.is_empty() || path == EVAL_DIR || self.tree.is_dir(path)
     }
 
-    /// Resolves a path relative to the eval folder.
-    pub fn resolve(&self, p: &str) -> Resolved {
-        if p.is_empty() || p.starts_with('/') {
+    /// The sorted entries of a resolved folder, with the eval folder and the test file the harness
+    /// adds; records the folder as listed when tracing.
+    fn list_dir(&mut self, dir: &str) -> Vec<String> {
+        if let Some(acc) = self.access.as_deref_mut() {
+            acc.listed.insert(dir.to_string());
+        }
+        let mut names = self.tree.list_dir(dir);
+        if dir == EVAL_DIR && !names.contains(&self.test_file_name) {
+            names.push(self.test_file_name.clone());
+            names.sort();
+        }
+        if dir.is_empty() && !names.iter().any(|n| n == EVAL_DIR) {
+            names.push(EVAL_DIR.to_string());
+            names.sort();
+        }
+        names
+    }
+
+    /// Resolves a path relative to the eval folder, or an absolute one below the virtual root
+    /// [`ROOT`] (`os.path.abspath(__file__)` gives those); any other absolute path does not
+    /// exist. Records the path as probed when tracing.
+    pub fn resolve(&mut self, p: &str) -> Resolved {
+        if self.access.is_some() {
+            if let Some(path) = repo_relative(p) {
+                if let Some(acc) = self.access.as_deref_mut() {
+                    acc.probed.insert(path);
+                }
+            }
+        }
+        self.resolve_path(p)
+    }
+
+    fn resolve_path(&self, p: &str) -> Resolved {
+        if p.is_empty() {
             return Resolved::NotFound;
         }
-        let mut cur: Vec<&str> = vec![EVAL_DIR];
+        let (mut cur, p): (Vec<&str>, &str) = if let Some(abs) = p.strip_prefix('/') {
+            match below_root(abs) {
+                Some(rest) => (Vec::new(), rest),
+                None => return Resolved::NotFound,
+            }
+        } else {
+            (vec![EVAL_DIR], p)
+        };
         let comps: Vec<&str> = p.split('/').collect();
         let trailing = p.ends_with('/');
         let last_real = comps.iter().rposition(|c| !c.is_empty()).unwrap_or(0);
@@ -162,13 +262,11 @@ impl<'a> Interp<'a> {
                         || trailing
                         || comps[i + 1..].iter().any(|c| *c == "." || *c == "..");
                     if must_be_dir && !self.tree_is_dir(&path) {
-                        {
-                            return if self.tree_is_file(&path) {
-                                Resolved::NotADir
-                            } else {
-                                Resolved::NotFound
-                            };
-                        }
+                        return if self.tree_is_file(&path) {
+                            Resolved::NotADir
+                        } else {
+                            Resolved::NotFound
+                        };
                     }
                 }
             }
@@ -209,14 +307,22 @@ impl<'a> Interp<'a> {
         e
     }
 
-    fn file_bytes(&self, path: &str, shown: &str) -> PyResult<'a, Rc<[u8]>> {
+    /// The bytes of a resolved file; records it as read when tracing (before its content is looked
+    /// at, so a file the bundle lacks is still reported).
+    fn file_bytes(&mut self, path: &str, shown: &str) -> PyResult<'a, Rc<[u8]>> {
         if self.is_test_file(path) {
             return Ok(Rc::from(self.test_source.as_bytes()));
         }
         let rp = RepoPath::new(path).map_err(|_| {
             self.os_error("FileNotFoundError", 2, "No such file or directory", shown)
         })?;
-        match self.tree.get(&rp).map(|e| &e.content) {
+        let entry = self.tree.get(&rp);
+        if entry.is_some() {
+            if let Some(acc) = self.access.as_deref_mut() {
+                acc.read.insert(rp.as_str().to_string());
+            }
+        }
+        match entry.map(|e| &e.content) {
             Some(Content::Bytes(b)) => Ok(Rc::from(&b[..])),
             Some(Content::BlobOnly(_)) => Err(self.fatal(
                 "ContentNotInBundle",
@@ -432,15 +538,7 @@ impl<'a> Interp<'a> {
                 };
                 match self.resolve(&p) {
                     Resolved::Dir(d) => {
-                        let mut names = self.tree.list_dir(&d);
-                        if d == EVAL_DIR && !names.contains(&self.test_file_name) {
-                            names.push(self.test_file_name.clone());
-                            names.sort();
-                        }
-                        if d.is_empty() && !names.iter().any(|n| n == EVAL_DIR) {
-                            names.push(EVAL_DIR.to_string());
-                            names.sort();
-                        }
+                        let names = self.list_dir(&d);
                         Ok(Value::list(
                             names.into_iter().map(|n| Value::Str(Rc::from(n))).collect(),
                         ))
@@ -463,15 +561,7 @@ impl<'a> Interp<'a> {
                 let mut stack = vec![(top.to_string(), d)];
                 while let Some((shown, real)) = stack.pop() {
                     self.charge(1)?;
-                    let mut names = self.tree.list_dir(&real);
-                    if real == EVAL_DIR && !names.contains(&self.test_file_name) {
-                        names.push(self.test_file_name.clone());
-                        names.sort();
-                    }
-                    if real.is_empty() && !names.iter().any(|n| n == EVAL_DIR) {
-                        names.push(EVAL_DIR.to_string());
-                        names.sort();
-                    }
+                    let names = self.list_dir(&real);
                     let (mut dirs, mut files) = (Vec::new(), Vec::new());
                     for n in names {
                         let child = if real.is_empty() { n.clone() } else { format!("{real}/{n}") };

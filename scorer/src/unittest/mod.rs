@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::interp::value::{ClassKind, Instance, NameMap, Value as V};
+pub use crate::interp::FileAccess;
 use crate::interp::{Interp, Limits, ParseCache, PyErr, SubOutcome, Value};
 use crate::python::{self, syntax};
 use crate::report::{Status, TestOutcome};
@@ -70,6 +71,30 @@ impl Scorer {
         test_file_name: &str,
         test_source: &str,
     ) -> Vec<TestOutcome> {
+        self.run(tree, test_file_name, test_source, false).0
+    }
+
+    /// [`Scorer::run_test_file`], also recording every repository path the run touched: the
+    /// files it read, the paths it checked and the folders it listed (see [`FileAccess`]). A run
+    /// that errors or exhausts its step budget reports what it touched until then; a test file
+    /// that does not parse touches nothing.
+    pub fn run_test_file_traced(
+        &mut self,
+        tree: &Tree,
+        test_file_name: &str,
+        test_source: &str,
+    ) -> (Vec<TestOutcome>, FileAccess) {
+        let (outcomes, access) = self.run(tree, test_file_name, test_source, true);
+        (outcomes, access.unwrap_or_default())
+    }
+
+    fn run(
+        &mut self,
+        tree: &Tree,
+        test_file_name: &str,
+        test_source: &str,
+        trace: bool,
+    ) -> (Vec<TestOutcome>, Option<FileAccess>) {
         let key = (crate::interp::value::hash_bytes(test_source.as_bytes()), test_source.len());
         let module = self
             .modules
@@ -79,13 +104,14 @@ impl Scorer {
         let module = match module {
             Ok(m) => m,
             Err(e) => {
-                return vec![TestOutcome {
+                let outcome = TestOutcome {
                     id: "<module>".into(),
                     status: Status::Error,
                     exc_type: Some(e.kind.name().into()),
                     message: Some(e.to_string()),
                     line: None,
-                }]
+                };
+                return (vec![outcome], trace.then(FileAccess::default));
             }
         };
         let limits = Limits {
@@ -95,8 +121,12 @@ impl Scorer {
             stack_budget: self.config.stack_budget,
         };
         let mut it = Interp::new(tree, test_file_name, test_source, limits, self.cache.clone());
+        if trace {
+            it.access = Some(Box::default());
+        }
         it.mark_stack_base();
-        run_module(&mut it, &module)
+        let outcomes = run_module(&mut it, &module);
+        (outcomes, it.access.take().map(|a| *a))
     }
 }
 
