@@ -14,6 +14,7 @@
 //! - [`unittest`]: discovery and running of test methods, verdicts.
 //! - [`evaluate`]: one submission for one task: patch, then tests, then the verdict.
 //! - [`bundle`]: the task bundle model (index of tasks, per-task data).
+//! - [`submission`]: predictions and trajectories read into submissions (pure parsing).
 //! - [`report`]: the versioned output types shared by CLI, worker and app.
 
 pub mod bundle;
@@ -22,6 +23,7 @@ pub mod interp;
 pub mod patch;
 pub mod python;
 pub mod report;
+pub mod submission;
 pub mod tree;
 pub mod unittest;
 
