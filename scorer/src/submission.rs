@@ -77,6 +77,43 @@ impl Parsed {
     }
 }
 
+/// Scores one submission against a task: the one rule the CLI and the worker share. A patch
+/// that does not parse (git's "corrupt patch", "patch with only garbage"…) cannot be scored and
+/// is an [`EntryError`]; any other patch gives a [`TaskResult`] (a patch that parses but does
+/// not apply is a `failed` result, as in the official harness) carrying the submission's model,
+/// instruction set and source.
+pub fn evaluate_submission(
+    scorer: &mut crate::unittest::Scorer,
+    base: &crate::tree::Tree,
+    test_file_name: &str,
+    test_source: &str,
+    submission: &Submission,
+) -> Result<crate::report::TaskResult, EntryError> {
+    let bytes = submission.patch.as_bytes();
+    if !bytes.iter().all(u8::is_ascii_whitespace) {
+        if let Err(e) = crate::patch::parse(bytes) {
+            return Err(EntryError {
+                source: submission.source.clone(),
+                instance_id: Some(submission.instance_id.clone()),
+                model_name_or_path: submission.model_name_or_path.clone(),
+                message: format!("patch does not parse: {e}"),
+            });
+        }
+    }
+    let mut r = crate::evaluate::evaluate(
+        scorer,
+        &submission.instance_id,
+        base,
+        test_file_name,
+        test_source,
+        bytes,
+    );
+    r.model_name_or_path = submission.model_name_or_path.clone();
+    r.instruction_set = submission.instruction_set;
+    r.source = Some(submission.source.clone());
+    Ok(r)
+}
+
 /// Errors of one file in line order (file-level errors, with no line, first).
 fn sort_errors(errors: &mut [EntryError]) {
     errors.sort_by_key(|e| e.source.line);
@@ -814,6 +851,36 @@ mod tests {
         assert_eq!(p.errors[1].source.line, Some(3));
         assert_eq!(p.errors[1].message, "unknown instance id \"zz\": not a task of the bundle");
         assert_eq!(p.errors[1].model_name_or_path.as_deref(), Some("m"));
+    }
+
+    #[test]
+    fn evaluate_submission_refuses_unparsable_patches_and_labels_results() {
+        use crate::unittest::{RunConfig, Scorer};
+        let mut base = crate::tree::Tree::new();
+        base.insert_bytes("m.py", b"x = 1\n".to_vec()).unwrap();
+        let test =
+            "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n        pass\n";
+        let sub = |patch: &str| Submission {
+            instance_id: "t".into(),
+            model_name_or_path: Some("m".into()),
+            instruction_set: Some(InstructionSet::Base),
+            patch: patch.into(),
+            source: SourceRef { file: "p.jsonl".into(), line: Some(2) },
+        };
+        let mut scorer = Scorer::new(RunConfig::default());
+        let ok = evaluate_submission(&mut scorer, &base, "t.py", test, &sub("  \n")).unwrap();
+        assert!(ok.resolved);
+        assert_eq!(ok.model_name_or_path.as_deref(), Some("m"));
+        assert_eq!(ok.source.as_ref().and_then(|s| s.line), Some(2));
+        let corrupt = "--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-x = 1\nnonsense\n";
+        let err = evaluate_submission(&mut scorer, &base, "t.py", test, &sub(corrupt)).unwrap_err();
+        assert!(err.message.starts_with("patch does not parse: corrupt patch at line"), "{err:?}");
+        let stale = "--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-x = 2\n+x = 3\n";
+        let failed = evaluate_submission(&mut scorer, &base, "t.py", test, &sub(stale)).unwrap();
+        assert_eq!(
+            (failed.patch_status, failed.resolved),
+            (crate::patch::PatchStatus::Failed, false)
+        );
     }
 
     /// The demo submissions shipped in `tasks/demo/submissions`, in every shape.
