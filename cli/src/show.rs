@@ -74,7 +74,11 @@ pub fn single_table(report: &Report) -> String {
             }
         };
         let _ = writeln!(out, "patch     {patch}");
-        let _ = writeln!(out, "tests     {}/{} passed", r.subtests_passed, r.subtests_total);
+        if r.patch_status == PatchStatus::Failed {
+            out.push_str("tests     not run (the patch did not apply)\n");
+        } else {
+            let _ = writeln!(out, "tests     {}/{} passed", r.subtests_passed, r.subtests_total);
+        }
         let _ = writeln!(out, "resolved  {}", yes(r.resolved));
         if !r.tests.is_empty() {
             out.push('\n');
