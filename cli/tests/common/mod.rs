@@ -74,9 +74,10 @@ pub fn bundle_hash(dir: &Path) -> String {
 /// `text` with the bundle hash and the scorer version replaced, so snapshots survive a change
 /// of the demo or a version bump.
 pub fn redact(text: &str, hash: &str) -> String {
-    text.replace(hash, "[bundle-hash]").replace(
-        &format!("\"version\": \"{}\"", env!("CARGO_PKG_VERSION")),
-        "\"version\": \"[version]\"",
-    )
-    .replace(&format!("refscore {}", env!("CARGO_PKG_VERSION")), "refscore [version]")
+    text.replace(hash, "[bundle-hash]")
+        .replace(
+            &format!("\"version\": \"{}\"", env!("CARGO_PKG_VERSION")),
+            "\"version\": \"[version]\"",
+        )
+        .replace(&format!("refscore {}", env!("CARGO_PKG_VERSION")), "refscore [version]")
 }
