@@ -4,8 +4,12 @@
 //! `score` submissions against a bundle, `report` on a scored run. Exit codes: 0 scored; 1 scored but
 //! some entries could not be scored; 2 usage error or unreadable input.
 
+mod bundle_dir;
 mod checkout;
 mod import;
+mod run;
+mod score;
+mod show;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -52,14 +56,24 @@ enum Command {
         /// Print the report as JSON instead of a table.
         #[arg(long)]
         json: bool,
+        /// Scoring threads (default: all cores).
+        #[arg(long, default_value_t = 0)]
+        jobs: usize,
     },
     /// Summarise a report, or compare two.
     Report {
+        /// A report written by `refscore score --out` (or exported by the app).
         report: PathBuf,
+        /// A second report: print the flips and per-subtest changes from REPORT to this one.
         #[arg(long)]
         compare: Option<PathBuf>,
+        /// CSV instead of a table (one row per result, or per change with --compare).
         #[arg(long)]
         csv: bool,
+        /// The bundle the report was scored against, for the breakdowns by repository and by
+        /// number of inspected files.
+        #[arg(long)]
+        tasks: Option<PathBuf>,
     },
 }
 
@@ -67,14 +81,88 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Import { from, out } => run_import(&from, &out),
-        Command::Score { .. } => not_yet("score"),
-        Command::Report { .. } => not_yet("report"),
+        Command::Score { tasks, task, patch, predictions, out, json, jobs } => {
+            let input = match (task, patch) {
+                (Some(task), Some(patch)) => score::Input::Single { task, patch },
+                _ if !predictions.is_empty() => score::Input::Predictions(predictions),
+                _ => {
+                    eprintln!(
+                        "refscore score: give --task ID --patch FILE, or --predictions FILE..."
+                    );
+                    return ExitCode::from(2);
+                }
+            };
+            let opts = score::Options { tasks, input, out, json, threads: jobs };
+            score::run(&opts).unwrap_or_else(|e| {
+                eprintln!("refscore score: error: {e:#}");
+                ExitCode::from(2)
+            })
+        }
+        Command::Report { report, compare, csv, tasks } => {
+            run_report(&report, compare.as_deref(), csv, tasks.as_deref()).unwrap_or_else(|e| {
+                eprintln!("refscore report: error: {e:#}");
+                ExitCode::from(2)
+            })
+        }
     }
 }
 
-fn not_yet(name: &str) -> ExitCode {
-    eprintln!("refscore {name}: not available in this build yet (see the open issues)");
-    ExitCode::from(2)
+fn read_report(path: &std::path::Path) -> anyhow::Result<scorer::report::Report> {
+    use anyhow::Context;
+    let name = path.to_string_lossy();
+    let text = std::fs::read_to_string(path).with_context(|| format!("{name}: cannot read"))?;
+    Ok(scorer::report::Report::from_json(&text, &name)?)
+}
+
+/// `refscore report`: a summary, or a comparison, as a table or CSV.
+fn run_report(
+    path: &std::path::Path,
+    compare: Option<&std::path::Path>,
+    csv: bool,
+    tasks: Option<&std::path::Path>,
+) -> anyhow::Result<ExitCode> {
+    let report = read_report(path)?;
+    let meta = match tasks {
+        Some(dir) => {
+            let bundle = bundle_dir::BundleDir::open(dir)?;
+            if bundle.hash() != report.bundle.hash {
+                eprintln!(
+                    "refscore report: warning: {} was scored against bundle {}, --tasks {} is bundle {}",
+                    path.display(),
+                    report.bundle.hash,
+                    dir.display(),
+                    bundle.hash()
+                );
+            }
+            Some(bundle.task_meta()?)
+        }
+        None => None,
+    };
+    let name = path.to_string_lossy();
+    let text = match compare {
+        Some(other_path) => {
+            let other = read_report(other_path)?;
+            let c = scorer::stats::compare(&report, &other);
+            if csv {
+                show::comparison_csv(&c)
+            } else {
+                show::comparison(&name, &other_path.to_string_lossy(), &c)
+            }
+        }
+        None => {
+            let tasks = meta.as_deref().unwrap_or(&[]);
+            if csv {
+                let repo_of =
+                    |id: &str| tasks.iter().find(|t| t.instance_id == id).map(|t| t.repo.clone());
+                show::results_csv(&report, &repo_of)
+            } else {
+                let stats = scorer::stats::run_stats(&report, tasks);
+                show::run_summary(&name, &report, &stats, meta.is_some())
+            }
+        }
+    };
+    let _ = std::io::stdout().write_all(text.as_bytes());
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Runs the importer; the summary goes to stdout, progress and errors to stderr.

@@ -1,0 +1,155 @@
+//! Reading a bundle folder written by `refscore import`: the index (its hash checked against the
+//! files), and per task its data, manifest and blobs turned into the base tree.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use anyhow::{bail, Context, Result};
+use scorer::bundle::{blob_file, bundle_hash, BundleIndex, Manifest, TaskData};
+use scorer::stats::TaskMeta;
+use scorer::tree::Tree;
+
+/// An opened, hash-checked bundle folder.
+pub struct BundleDir {
+    pub dir: PathBuf,
+    pub index: BundleIndex,
+    /// Manifests read so far, by bundle-relative file name (shared by a repository's tasks).
+    manifests: Mutex<BTreeMap<String, Arc<Manifest>>>,
+}
+
+/// One task ready to score.
+pub struct LoadedTask {
+    pub data: TaskData,
+    pub base: Tree,
+}
+
+/// Folders a bundle consists of besides `index.json` (as the importer writes them).
+const BUNDLE_DIRS: [&str; 4] = ["tasks", "repos", "blobs", "packs"];
+
+impl BundleDir {
+    /// Opens `dir`, checking that `index.json` parses and that the bundle hash it records is the
+    /// hash of the files present, so a report never names a bundle it was not scored against.
+    pub fn open(dir: &Path) -> Result<BundleDir> {
+        if !dir.is_dir() {
+            bail!(
+                "--tasks {}: not a folder (expected a bundle written by `refscore import`)",
+                dir.display()
+            );
+        }
+        let index_path = dir.join("index.json");
+        let text = fs::read_to_string(&index_path)
+            .with_context(|| format!("{}: cannot read the bundle index", index_path.display()))?;
+        let index = BundleIndex::from_json(&text)
+            .with_context(|| format!("{}: not a bundle index", index_path.display()))?;
+        let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+        for sub in BUNDLE_DIRS {
+            let root = dir.join(sub);
+            if root.is_dir() {
+                walk(&root, sub, &mut files)?;
+            }
+        }
+        let index_input = index.hash_input();
+        let actual = bundle_hash(
+            files
+                .iter()
+                .map(|(p, b)| (p.as_str(), b.as_slice()))
+                .chain(std::iter::once(("index.json", index_input.as_slice()))),
+        );
+        if actual != index.bundle_hash {
+            bail!(
+                "{}: bundle hash mismatch: index.json records {}, the files hash to {actual} (a file was changed, added or removed; re-run `refscore import`)",
+                dir.display(),
+                index.bundle_hash
+            );
+        }
+        Ok(BundleDir { dir: dir.to_path_buf(), index, manifests: Mutex::new(BTreeMap::new()) })
+    }
+
+    pub fn hash(&self) -> &str {
+        &self.index.bundle_hash
+    }
+
+    pub fn has_task(&self, id: &str) -> bool {
+        self.index.tasks.iter().any(|t| t.id == id)
+    }
+
+    fn read(&self, rel: &str) -> Result<Vec<u8>> {
+        let p = self.dir.join(rel);
+        fs::read(&p).with_context(|| format!("{}: cannot read bundle file", p.display()))
+    }
+
+    /// The task's data alone (no tree).
+    pub fn task_data(&self, id: &str) -> Result<TaskData> {
+        let row = self
+            .index
+            .tasks
+            .iter()
+            .find(|t| t.id == id)
+            .with_context(|| format!("{}: no task {id:?}", self.dir.display()))?;
+        let bytes = self.read(&row.data)?;
+        let text = String::from_utf8(bytes)
+            .with_context(|| format!("{}/{}: not UTF-8", self.dir.display(), row.data))?;
+        TaskData::from_json(&text, &row.data)
+            .with_context(|| format!("{}/{}", self.dir.display(), row.data))
+    }
+
+    fn manifest(&self, repo: &str) -> Result<Arc<Manifest>> {
+        let row = self.index.repos.iter().find(|r| r.name == repo).with_context(|| {
+            format!("{}/index.json: no repository {repo:?}", self.dir.display())
+        })?;
+        if let Some(m) = self.manifests.lock().ok().and_then(|m| m.get(&row.manifest).cloned()) {
+            return Ok(m);
+        }
+        let text = String::from_utf8(self.read(&row.manifest)?)
+            .with_context(|| format!("{}/{}: not UTF-8", self.dir.display(), row.manifest))?;
+        let m = Arc::new(
+            Manifest::from_json(&text, &row.manifest)
+                .with_context(|| format!("{}/{}", self.dir.display(), row.manifest))?,
+        );
+        if let Ok(mut cache) = self.manifests.lock() {
+            cache.insert(row.manifest.clone(), m.clone());
+        }
+        Ok(m)
+    }
+
+    /// The task's data and base tree (blobs checked against their ids).
+    pub fn load_task(&self, id: &str) -> Result<LoadedTask> {
+        let data = self.task_data(id)?;
+        let manifest = self.manifest(&data.repo)?;
+        let mut blobs = BTreeMap::new();
+        for need in &data.files {
+            let bytes = self.read(&blob_file(&need.blob))?;
+            blobs.insert(need.blob.clone(), Arc::from(bytes));
+        }
+        let base = data
+            .base_tree(&manifest, &blobs)
+            .with_context(|| format!("{}: task {id}", self.dir.display()))?;
+        Ok(LoadedTask { data, base })
+    }
+
+    /// Repository, breadth and method count of every task, for run summaries.
+    pub fn task_meta(&self) -> Result<Vec<TaskMeta>> {
+        self.index.tasks.iter().map(|t| Ok(TaskMeta::from_task(&self.task_data(&t.id)?))).collect()
+    }
+}
+
+/// Every file below `dir` as (`prefix/relative path`, bytes).
+fn walk(dir: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>) -> Result<()> {
+    let entries = fs::read_dir(dir).with_context(|| format!("{}: cannot list", dir.display()))?;
+    for e in entries {
+        let e = e.with_context(|| format!("{}: cannot list", dir.display()))?;
+        let name = e.file_name().to_string_lossy().into_owned();
+        let rel = format!("{prefix}/{name}");
+        let path = e.path();
+        if path.is_dir() {
+            walk(&path, &rel, out)?;
+        } else {
+            let bytes =
+                fs::read(&path).with_context(|| format!("{}: cannot read", path.display()))?;
+            out.push((rel, bytes));
+        }
+    }
+    Ok(())
+}

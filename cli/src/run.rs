@@ -1,0 +1,112 @@
+//! Scoring many submissions on all cores. Submissions are grouped by task, so a worker loads a
+//! task's tree once and its `Scorer` parse cache serves every submission of that task; results
+//! come back in input order whatever the thread timing.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use anyhow::{anyhow, Result};
+use scorer::report::{EntryError, TaskResult};
+use scorer::submission::{evaluate_submission, Submission};
+use scorer::unittest::{RunConfig, Scorer};
+
+use crate::bundle_dir::BundleDir;
+
+/// Native stack of a scoring thread. Python recursion is bounded by `max_recursion` (CPython's
+/// 1000) and the interpreter's stack guard; a big stack lets the guard's budget be generous, so
+/// deep recursion ends in CPython's RecursionError rather than a crash.
+pub const THREAD_STACK: usize = 256 << 20;
+
+/// The interpreter's limits for a scoring thread: half the thread's stack for Python frames,
+/// the rest for the parser and Rust frames around the interpreter.
+pub fn run_config() -> RunConfig {
+    RunConfig { stack_budget: THREAD_STACK / 2, ..RunConfig::default() }
+}
+
+/// The outcome of one submission.
+pub type Scored = Result<TaskResult, EntryError>;
+
+/// Scores `subs` against `bundle` with `threads` workers (0 = all cores). `tick` is called once
+/// per submission scored (progress). The result has one entry per submission, in order. A task
+/// the bundle cannot load (corrupt bundle) is an `Err`: that is unreadable input, not an entry.
+pub fn score_all(
+    bundle: &BundleDir,
+    subs: &[Submission],
+    threads: usize,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<Scored>> {
+    // Groups in order of first appearance; the biggest first so the tail of the run stays busy.
+    let mut groups: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (i, s) in subs.iter().enumerate() {
+        match groups.iter_mut().find(|(id, _)| *id == s.instance_id) {
+            Some((_, v)) => v.push(i),
+            None => groups.push((s.instance_id.as_str(), vec![i])),
+        }
+    }
+    groups.sort_by_key(|(_, v)| std::cmp::Reverse(v.len()));
+    let threads = if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    }
+    .clamp(1, groups.len().max(1));
+
+    let slots: Mutex<Vec<Option<Scored>>> = Mutex::new(vec![None; subs.len()]);
+    let fatal: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let next = AtomicUsize::new(0);
+    let worker = || {
+        let mut scorer = Scorer::new(run_config());
+        loop {
+            let g = next.fetch_add(1, Ordering::Relaxed);
+            let Some((id, members)) = groups.get(g) else { break };
+            let task = match bundle.load_task(id) {
+                Ok(t) => t,
+                Err(e) => {
+                    if let Ok(mut f) = fatal.lock() {
+                        f.push(format!("{e:#}"));
+                    }
+                    members.iter().for_each(|_| tick());
+                    continue;
+                }
+            };
+            for &i in members {
+                let r = evaluate_submission(
+                    &mut scorer,
+                    &task.base,
+                    &task.data.test.name,
+                    &task.data.test.source,
+                    &subs[i],
+                );
+                if let Ok(mut s) = slots.lock() {
+                    s[i] = Some(r);
+                }
+                tick();
+            }
+        }
+    };
+    std::thread::scope(|scope| -> Result<()> {
+        let mut handles = Vec::new();
+        for n in 0..threads {
+            let h = std::thread::Builder::new()
+                .name(format!("score-{n}"))
+                .stack_size(THREAD_STACK)
+                .spawn_scoped(scope, worker)
+                .map_err(|e| anyhow!("cannot start a scoring thread: {e}"))?;
+            handles.push(h);
+        }
+        for h in handles {
+            h.join().map_err(|_| anyhow!("a scoring thread panicked (a refscore bug)"))?;
+        }
+        Ok(())
+    })?;
+    let fatal = fatal.into_inner().unwrap_or_default();
+    if let Some(first) = fatal.into_iter().min() {
+        return Err(anyhow!(first));
+    }
+    let slots = slots.into_inner().map_err(|_| anyhow!("a scoring thread panicked"))?;
+    slots
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| s.ok_or_else(|| anyhow!("submission {i} was not scored (a refscore bug)")))
+        .collect()
+}

@@ -1,0 +1,192 @@
+//! `refscore score`: one patch for one task, or prediction files / trajectories / folders of them.
+
+use std::fs;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use scorer::report::{EntryError, Report, SourceRef, TaskResult};
+use scorer::submission::{parse_submissions, Parsed, Submission};
+
+use crate::bundle_dir::BundleDir;
+use crate::{run, show};
+
+/// What to score.
+pub enum Input {
+    Single { task: String, patch: PathBuf },
+    Predictions(Vec<PathBuf>),
+}
+
+pub struct Options {
+    pub tasks: PathBuf,
+    pub input: Input,
+    pub out: Option<PathBuf>,
+    pub json: bool,
+    /// Worker threads, 0 = all cores.
+    pub threads: usize,
+}
+
+/// Runs the command; usage and unreadable-input errors come back as `Err` (exit 2).
+pub fn run(opts: &Options) -> Result<ExitCode> {
+    let bundle = BundleDir::open(&opts.tasks)?;
+    let parsed = match &opts.input {
+        Input::Single { task, patch } => vec![single(&bundle, task, patch)?],
+        Input::Predictions(paths) => {
+            let files = expand(paths)?;
+            let mut out = Vec::new();
+            for (name, path) in files {
+                let bytes =
+                    fs::read(&path).with_context(|| format!("{name}: cannot read the file"))?;
+                let mut p = parse_submissions(&name, &bytes);
+                p.retain_known(|id| bundle.has_task(id));
+                out.push(p);
+            }
+            out
+        }
+    };
+    let subs: Vec<Submission> = parsed.iter().flat_map(|p| p.submissions.iter().cloned()).collect();
+
+    let bar = progress(subs.len() as u64);
+    let tick = || bar.inc(1);
+    let scored = run::score_all(&bundle, &subs, opts.threads, &tick)?;
+    bar.finish_and_clear();
+
+    let (results, errors) = assemble(&parsed, scored);
+    let report = Report::new(bundle.hash(), results, errors);
+    let json = report.to_json();
+    if let Some(out) = &opts.out {
+        if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+            fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
+        }
+        fs::write(out, &json)
+            .with_context(|| format!("{}: cannot write the report", out.display()))?;
+    }
+    let text = if opts.json {
+        json
+    } else {
+        match &opts.input {
+            Input::Single { .. } => show::single_table(&report),
+            Input::Predictions(_) => show::score_table(&report),
+        }
+    };
+    // A closed stdout (`| head`) is not a scoring failure.
+    let _ = std::io::stdout().write_all(text.as_bytes());
+    for e in &report.errors {
+        eprintln!("{}: {}", e.source, e.message);
+    }
+    Ok(if report.errors.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// `--task ID --patch FILE`: an unknown task or unreadable patch is a usage error.
+fn single(bundle: &BundleDir, task: &str, patch: &Path) -> Result<Parsed> {
+    if !bundle.has_task(task) {
+        bail!(
+            "--task {task}: not a task of the bundle {} ({} tasks; see its index.json)",
+            bundle.dir.display(),
+            bundle.index.tasks.len()
+        );
+    }
+    let bytes =
+        fs::read(patch).with_context(|| format!("{}: cannot read the patch", patch.display()))?;
+    let text = String::from_utf8(bytes)
+        .with_context(|| format!("{}: the patch is not UTF-8", patch.display()))?;
+    Ok(Parsed {
+        submissions: vec![Submission {
+            instance_id: task.to_string(),
+            model_name_or_path: None,
+            instruction_set: scorer::submission::instruction_set_from_path(
+                &patch.to_string_lossy(),
+            ),
+            patch: text,
+            source: SourceRef { file: patch.to_string_lossy().into_owned(), line: None },
+        }],
+        errors: Vec::new(),
+    })
+}
+
+/// Files named on the command line, folders expanded to every `.traj`, `.traj.json`, `.json` and
+/// `.jsonl` file below them in path order. Names are the paths as given (`/`-separated below a
+/// folder), so reports do not depend on the working directory's absolute path.
+fn expand(paths: &[PathBuf]) -> Result<Vec<(String, PathBuf)>> {
+    let mut out = Vec::new();
+    for p in paths {
+        let meta = fs::metadata(p).with_context(|| format!("{}: cannot read", p.display()))?;
+        if meta.is_dir() {
+            let mut found = Vec::new();
+            walk(p, &mut found)?;
+            found.sort();
+            if found.is_empty() {
+                bail!(
+                    "{}: the folder holds no .traj, .traj.json, .json or .jsonl file",
+                    p.display()
+                );
+            }
+            let base = p.to_string_lossy().trim_end_matches(['/', '\\']).to_string();
+            for rel in found {
+                out.push((format!("{base}/{rel}"), p.join(&rel)));
+            }
+        } else {
+            out.push((p.to_string_lossy().into_owned(), p.clone()));
+        }
+    }
+    Ok(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<String>) -> Result<()> {
+    fn go(root: &Path, rel: &str, out: &mut Vec<String>) -> Result<()> {
+        let dir = if rel.is_empty() { root.to_path_buf() } else { root.join(rel) };
+        for e in fs::read_dir(&dir).with_context(|| format!("{}: cannot list", dir.display()))? {
+            let e = e.with_context(|| format!("{}: cannot list", dir.display()))?;
+            let name = e.file_name().to_string_lossy().into_owned();
+            let child = if rel.is_empty() { name.clone() } else { format!("{rel}/{name}") };
+            if e.path().is_dir() {
+                go(root, &child, out)?;
+            } else {
+                let lower = name.to_ascii_lowercase();
+                if [".traj", ".json", ".jsonl"].iter().any(|x| lower.ends_with(x)) {
+                    out.push(child);
+                }
+            }
+        }
+        Ok(())
+    }
+    go(dir, "", out)
+}
+
+/// Results in input order; errors per file in line order (reading errors and unscorable
+/// patches together), files in input order.
+fn assemble(parsed: &[Parsed], scored: Vec<run::Scored>) -> (Vec<TaskResult>, Vec<EntryError>) {
+    let mut scored = scored.into_iter();
+    let mut results = Vec::new();
+    let mut errors = Vec::new();
+    for p in parsed {
+        let mut file_errors = p.errors.clone();
+        for _ in &p.submissions {
+            match scored.next() {
+                Some(Ok(r)) => results.push(r),
+                Some(Err(e)) => file_errors.push(e),
+                None => {}
+            }
+        }
+        file_errors.sort_by_key(|e| e.source.line);
+        errors.extend(file_errors);
+    }
+    (results, errors)
+}
+
+fn progress(n: u64) -> ProgressBar {
+    let target = if std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(Some(n), target);
+    if let Ok(style) =
+        ProgressStyle::with_template("scoring {bar:30} {pos}/{len} submissions {elapsed}")
+    {
+        bar.set_style(style);
+    }
+    bar
+}

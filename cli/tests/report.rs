@@ -1,0 +1,126 @@
+//! `refscore report` on reports scored from the demo bundle: the summary (with and without the
+//! bundle), CSV, comparisons, and unreadable reports.
+
+mod common;
+
+use std::fs;
+use std::path::PathBuf;
+
+use common::{bundle, bundle_hash, demo, redact, refscore_in, text, Temp};
+
+fn b() -> String {
+    bundle("report").to_str().expect("utf-8").to_string()
+}
+
+/// Scores `inputs` (relative to the demo checkout) into `<tmp>/<name>`.
+fn score(tmp: &Temp, name: &str, inputs: &[&str]) -> PathBuf {
+    let out = tmp.0.join(name);
+    let mut args = vec!["score", "--tasks", &b_static(), "--predictions"];
+    args.extend_from_slice(inputs);
+    args.extend_from_slice(&["--out", out.to_str().unwrap()]);
+    let o = refscore_in(&demo(), &args);
+    assert!(o.status.code().is_some_and(|c| c <= 1), "{}", text(&o.stderr));
+    out
+}
+
+fn b_static() -> &'static str {
+    static B: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    B.get_or_init(b)
+}
+
+/// Runs `refscore report` with the reports copied into `tmp` under short names (stable output).
+fn report(tmp: &Temp, args: &[&str]) -> (i32, String, String) {
+    let o = refscore_in(&tmp.0, args);
+    (o.status.code().unwrap_or(-1), text(&o.stdout), text(&o.stderr))
+}
+
+#[test]
+fn summary_with_and_without_the_bundle_and_csv() {
+    let tmp = Temp::new("summary");
+    score(&tmp, "all.json", &["submissions"]);
+    let (code, with, err) = report(&tmp, &["report", "all.json", "--tasks", b_static()]);
+    assert_eq!(code, 0, "{err}");
+    let hash = bundle_hash(&bundle("report"));
+    let with = redact(&with, &hash);
+    assert!(with.contains("ledgerly_refactor"), "{with}");
+    insta::assert_snapshot!("summary_with_tasks", with);
+    let (code, without, _) = report(&tmp, &["report", "all.json"]);
+    assert_eq!(code, 0);
+    insta::assert_snapshot!("summary_without_tasks", redact(&without, &hash));
+    let (code, csv, _) = report(&tmp, &["report", "all.json", "--csv", "--tasks", b_static()]);
+    assert_eq!(code, 0);
+    assert!(csv.starts_with("instance_id,repo,model_name_or_path,"));
+    assert_eq!(csv.lines().count(), 22);
+    insta::assert_snapshot!("results_csv", csv);
+}
+
+#[test]
+fn instruction_sets_from_folder_names() {
+    let tmp = Temp::new("sets");
+    for set in ["lazy", "descriptive"] {
+        fs::create_dir_all(tmp.0.join(set)).unwrap();
+        fs::copy(demo().join("submissions/predictions.jsonl"), tmp.0.join(set).join("preds.jsonl"))
+            .unwrap();
+    }
+    let o = refscore_in(
+        &tmp.0,
+        &[
+            "score",
+            "--tasks",
+            b_static(),
+            "--predictions",
+            "lazy",
+            "descriptive",
+            "--out",
+            "sets.json",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let (code, out, _) = report(&tmp, &["report", "sets.json"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("by instruction set"), "{out}");
+    let section: Vec<&str> =
+        out.lines().skip_while(|l| *l != "by instruction set").take(4).collect();
+    insta::assert_snapshot!("by_instruction_set", section.join("\n"));
+}
+
+#[test]
+fn compare_two_runs() {
+    let tmp = Temp::new("compare");
+    score(&tmp, "a.json", &["submissions/predictions.jsonl"]);
+    score(&tmp, "b.json", &["submissions/predictions.json"]);
+    let (code, out, err) = report(&tmp, &["report", "a.json", "--compare", "b.json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("matched  by instance and instruction set"), "{out}");
+    assert!(out.contains("lost    rename-parse-amount"), "{out}");
+    assert!(out.contains("gained  split-storage-loaders"), "{out}");
+    insta::assert_snapshot!("compare_text", out);
+    let (code, csv, _) = report(&tmp, &["report", "a.json", "--compare", "b.json", "--csv"]);
+    assert_eq!(code, 0);
+    insta::assert_snapshot!("compare_csv", csv);
+    // A run compared with itself has no changes.
+    let (_, same, _) = report(&tmp, &["report", "a.json", "--compare", "a.json"]);
+    assert!(same.contains("(0 gained, 0 lost)") && !same.contains("subtest changes"), "{same}");
+}
+
+#[test]
+fn unreadable_reports_exit_2_naming_the_file() {
+    let tmp = Temp::new("bad");
+    fs::write(tmp.0.join("junk.json"), "{\"schema_version\": 1,").unwrap();
+    fs::write(tmp.0.join("future.json"), "{\"schema_version\": 7}").unwrap();
+    let (code, out, err) = report(&tmp, &["report", "junk.json"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains("junk.json: not a refscore report"), "{err}");
+    let (code, _, err) = report(&tmp, &["report", "future.json"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("future.json: report schema_version 7 is not supported"), "{err}");
+    let (code, _, err) = report(&tmp, &["report", "missing.json"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("missing.json: cannot read"), "{err}");
+    score(&tmp, "a.json", &["submissions/predictions.jsonl"]);
+    let (code, _, err) = report(&tmp, &["report", "a.json", "--compare", "junk.json"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("junk.json"), "{err}");
+    let (code, _, _) = report(&tmp, &["report"]);
+    assert_eq!(code, 2);
+}

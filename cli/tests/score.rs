@@ -1,0 +1,373 @@
+//! `refscore score` on the demo bundle: every input shape, mixed good and bad entries, every
+//! exit code, and verdicts equal to CPython's (`tasks/demo/expected-verdicts.json`).
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+use common::{bundle, bundle_hash, demo, redact, refscore_in, text, Temp};
+use serde_json::{json, Value};
+
+fn b() -> String {
+    bundle("score").to_str().expect("utf-8").to_string()
+}
+
+fn expected() -> Vec<Value> {
+    let v: Value =
+        serde_json::from_slice(&fs::read(demo().join("expected-verdicts.json")).unwrap()).unwrap();
+    v["results"].as_array().unwrap().clone()
+}
+
+/// The fields CPython's reference records per method, from one of our results.
+fn verdict(r: &Value) -> Value {
+    let tests: Vec<Value> = r["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            json!({"id": t["id"], "status": t["status"], "exc_type": t.get("exc_type").unwrap_or(&Value::Null),
+                   "message": t.get("message").unwrap_or(&Value::Null), "line": t.get("line").unwrap_or(&Value::Null)})
+        })
+        .collect();
+    json!({"patch_status": r["patch_status"], "resolved": r["resolved"], "tests": tests})
+}
+
+fn expected_verdict(e: &Value) -> Value {
+    let tests: Vec<Value> = e["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            json!({"id": t["id"], "status": t["status"], "exc_type": t["exc_type"],
+                   "message": t["message"], "line": t["line"]})
+        })
+        .collect();
+    json!({"patch_status": e["patch_status"], "resolved": e["resolved"], "tests": tests})
+}
+
+fn report_at(p: &Path) -> Value {
+    serde_json::from_slice(&fs::read(p).expect("report written")).expect("report json")
+}
+
+#[test]
+fn predictions_in_every_shape_give_cpythons_verdicts() {
+    let out = Temp::new("shapes");
+    let report_path = out.0.join("run.json");
+    let o = refscore_in(
+        &demo(),
+        &[
+            "score",
+            "--tasks",
+            &b(),
+            "--predictions",
+            "submissions/predictions.jsonl",
+            "submissions/predictions.json",
+            "submissions/predictions-by-id.json",
+            "submissions/trajectories",
+            "--out",
+            report_path.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let report = report_at(&report_path);
+    let results = report["results"].as_array().unwrap();
+    assert_eq!(results.len(), 21);
+    assert!(report["errors"].as_array().unwrap().is_empty());
+
+    let mut checked = 0;
+    for e in expected().iter().filter(|e| e["kind"] == "prediction") {
+        let file = e["submission"].as_str().unwrap().split('#').next().unwrap();
+        let ours: Vec<&Value> = results
+            .iter()
+            .filter(|r| {
+                r["source"]["file"] == file
+                    && r["instance_id"] == e["task"]
+                    && r["model_name_or_path"] == e["model_name_or_path"]
+            })
+            .collect();
+        assert_eq!(ours.len(), 1, "{}", e["submission"]);
+        assert_eq!(verdict(ours[0]), expected_verdict(e), "{}", e["submission"]);
+        checked += 1;
+    }
+    assert_eq!(checked, 18);
+
+    let hash = bundle_hash(&bundle("score"));
+    insta::assert_snapshot!(
+        "score_all_shapes_report",
+        redact(&text(&fs::read(&report_path).unwrap()), &hash)
+    );
+    insta::assert_snapshot!("score_all_shapes_table", text(&o.stdout));
+}
+
+#[test]
+fn single_patches_and_the_empty_patch_give_cpythons_verdicts() {
+    let tmp = Temp::new("single");
+    let empty = tmp.0.join("empty.patch");
+    fs::write(&empty, b"").unwrap();
+    let mut checked = 0;
+    for e in expected().iter().filter(|e| e["kind"] != "prediction") {
+        let task = e["task"].as_str().unwrap();
+        let patch = match e["submission"].as_str().unwrap() {
+            "empty" => empty.to_str().unwrap().to_string(),
+            s => s.to_string(),
+        };
+        let o = refscore_in(
+            &demo(),
+            &["score", "--tasks", &b(), "--task", task, "--patch", &patch, "--json"],
+        );
+        assert_eq!(o.status.code(), Some(0), "{task} {patch}: {}", text(&o.stderr));
+        let report: Value = serde_json::from_slice(&o.stdout).expect("--json prints the report");
+        let r = &report["results"][0];
+        assert_eq!(verdict(r), expected_verdict(e), "{task} {patch}");
+        checked += 1;
+    }
+    assert_eq!(checked, 25);
+}
+
+#[test]
+fn single_patch_table() {
+    let o = refscore_in(
+        &demo(),
+        &[
+            "score",
+            "--tasks",
+            &b(),
+            "--task",
+            "stock-ledger-class",
+            "--patch",
+            "submissions/stock-ledger-class.does-not-apply.patch",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    insta::assert_snapshot!("single_failed_patch_table", text(&o.stdout));
+    let o = refscore_in(
+        &demo(),
+        &[
+            "score",
+            "--tasks",
+            &b(),
+            "--task",
+            "rename-parse-amount",
+            "--patch",
+            "submissions/rename-parse-amount.partial.patch",
+        ],
+    );
+    insta::assert_snapshot!("single_partial_patch_table", text(&o.stdout));
+}
+
+#[test]
+fn mixed_good_and_bad_entries_are_scored_and_recorded() {
+    let tmp = Temp::new("mixed");
+    let good: Vec<String> = fs::read_to_string(demo().join("submissions/predictions.jsonl"))
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let corrupt = json!({"instance_id": "move-format-table", "model_name_or_path": "m",
+        "model_patch": "--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\nnonsense\n"});
+    let lines = [
+        good[0].clone(),
+        "{\"instance_id\": \"rename-parse-amount\", \"model_patch\": ".to_string(),
+        json!({"instance_id": "move-format-table", "model_name_or_path": "m"}).to_string(),
+        json!({"instance_id": "no-such-task", "model_name_or_path": "m", "model_patch": ""})
+            .to_string(),
+        corrupt.to_string(),
+        json!({"instance_id": "move-format-table", "model_name_or_path": "m", "model_patch": null})
+            .to_string(),
+    ];
+    fs::write(tmp.0.join("mixed.jsonl"), lines.join("\n") + "\n").unwrap();
+    fs::write(tmp.0.join("broken.json"), "[{\"instance_id\": \"x\",\n").unwrap();
+    let dict = json!({"move-format-table": {"model_patch": ""}, "extract-normalize-sku": {"model_patch": 5}});
+    fs::write(tmp.0.join("dict.json"), serde_json::to_string_pretty(&dict).unwrap()).unwrap();
+
+    let o = refscore_in(
+        &tmp.0,
+        &[
+            "score",
+            "--tasks",
+            &b(),
+            "--predictions",
+            "mixed.jsonl",
+            "broken.json",
+            "dict.json",
+            "--out",
+            "r.json",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let report = report_at(&tmp.0.join("r.json"));
+    let results: Vec<(&str, &str)> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["instance_id"].as_str().unwrap(), r["patch_status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        results,
+        vec![
+            ("rename-parse-amount", "applied"),
+            ("move-format-table", "none"),
+            ("move-format-table", "none")
+        ]
+    );
+    let errors: Vec<String> = report["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            format!(
+                "{}:{} {}",
+                e["source"]["file"].as_str().unwrap(),
+                e["source"]["line"],
+                e["message"].as_str().unwrap()
+            )
+        })
+        .collect();
+    insta::assert_debug_snapshot!("mixed_errors", errors);
+    // Every entry error is also on stderr, naming file and line.
+    let stderr = text(&o.stderr);
+    assert!(stderr.contains("mixed.jsonl:2: invalid JSON line"), "{stderr}");
+    assert!(stderr.contains("mixed.jsonl:4: unknown instance id \"no-such-task\""), "{stderr}");
+    assert!(
+        stderr.contains("mixed.jsonl:5: patch does not parse: corrupt patch at line 5"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("broken.json:2: invalid JSON"), "{stderr}");
+    assert_eq!(
+        report["summary"]["error_ids"],
+        json!(["extract-normalize-sku", "move-format-table", "no-such-task"])
+    );
+    let hash = bundle_hash(&bundle("score"));
+    insta::assert_snapshot!(
+        "mixed_report",
+        redact(&text(&fs::read(tmp.0.join("r.json")).unwrap()), &hash)
+    );
+}
+
+#[test]
+fn folders_expand_to_their_submission_files_in_path_order() {
+    let o = refscore_in(
+        &demo(),
+        &["score", "--tasks", &b(), "--predictions", "submissions/", "--json"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let mut files: Vec<&str> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["source"]["file"].as_str().unwrap())
+        .collect();
+    files.dedup();
+    assert_eq!(
+        files,
+        vec![
+            "submissions/predictions-by-id.json",
+            "submissions/predictions.json",
+            "submissions/predictions.jsonl",
+            "submissions/trajectories/add-log-parameter-post-entry.traj",
+            "submissions/trajectories/extract-normalize-sku.traj",
+            "submissions/trajectories/stock-ledger-class.traj",
+        ]
+    );
+}
+
+#[test]
+fn reports_are_byte_identical_whatever_the_thread_count() {
+    let run = |jobs: &str| {
+        let o = refscore_in(
+            &demo(),
+            &["score", "--tasks", &b(), "--predictions", "submissions", "--json", "--jobs", jobs],
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        o.stdout
+    };
+    let one = run("1");
+    assert_eq!(one, run("3"));
+    assert_eq!(one, run("0"));
+}
+
+fn assert_usage_error(cwd: &Path, args: &[&str], needle: &str) {
+    let o = refscore_in(cwd, args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stderr));
+    assert!(text(&o.stderr).contains(needle), "{args:?}: {}", text(&o.stderr));
+    assert!(o.stdout.is_empty(), "{args:?}");
+}
+
+#[test]
+fn unreadable_input_and_usage_errors_exit_2_naming_the_file() {
+    let d = demo();
+    let tmp = Temp::new("exit2");
+    assert_usage_error(
+        &d,
+        &["score", "--tasks", "no/such/bundle", "--predictions", "submissions"],
+        "no/such/bundle: not a folder",
+    );
+    assert_usage_error(
+        &d,
+        &["score", "--tasks", &b(), "--predictions", "missing.jsonl"],
+        "missing.jsonl: cannot read",
+    );
+    assert_usage_error(
+        &d,
+        &[
+            "score",
+            "--tasks",
+            &b(),
+            "--task",
+            "no-such-task",
+            "--patch",
+            "submissions/rename-parse-amount.solve.patch",
+        ],
+        "--task no-such-task: not a task of the bundle",
+    );
+    assert_usage_error(
+        &d,
+        &["score", "--tasks", &b(), "--task", "rename-parse-amount", "--patch", "none.patch"],
+        "none.patch: cannot read the patch",
+    );
+    assert_usage_error(
+        &d,
+        &["score", "--tasks", &b()],
+        "give --task ID --patch FILE, or --predictions",
+    );
+    assert_usage_error(&d, &["score", "--tasks", &b(), "--task", "x"], "--patch");
+    fs::create_dir_all(tmp.0.join("empty")).unwrap();
+    assert_usage_error(
+        &tmp.0,
+        &["score", "--tasks", &b(), "--predictions", "empty"],
+        "empty: the folder holds no",
+    );
+
+    // A bundle whose files do not hash to its index's hash.
+    let copy = tmp.0.join("bundle");
+    copy_dir(&bundle("score"), &copy);
+    let blob = fs::read_dir(copy.join("blobs")).unwrap().next().unwrap().unwrap().path();
+    let mut bytes = fs::read(&blob).unwrap();
+    bytes.push(b'\n');
+    fs::write(&blob, bytes).unwrap();
+    assert_usage_error(
+        &d,
+        &["score", "--tasks", copy.to_str().unwrap(), "--predictions", "submissions"],
+        "bundle hash mismatch",
+    );
+    fs::write(copy.join("index.json"), "{").unwrap();
+    assert_usage_error(
+        &d,
+        &["score", "--tasks", copy.to_str().unwrap(), "--predictions", "submissions"],
+        "not a bundle index",
+    );
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for e in fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &to.join(e.file_name()));
+        } else {
+            fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
