@@ -50,17 +50,6 @@ pub fn run(from: &Path, out: &Path) -> Result<Summary> {
     let result = build(from);
     let files = result?;
     write_out(out, &files)?;
-    let s = &files.summary;
-    // Part of the summary `main` prints next.
-    let line = format!(
-        "  test runs    {tasks} tests run on their base trees: {reads} (task, file) reads, \
-         {only} found only by the run ({full} tasks re-run on the whole repository)\n",
-        tasks = s.tasks,
-        reads = s.run_reads,
-        only = s.run_only,
-        full = s.full_tree_runs,
-    );
-    let _ = std::io::stdout().write_all(line.as_bytes());
     Ok(files.summary)
 }
 

@@ -179,6 +179,8 @@ fn run_import(from: &std::path::Path, out: &std::path::Path) -> ExitCode {
                  \x20 blobs        {blobs} files carried, {bb} bytes ({bm:.2} MiB)\n\
                  \x20 written      {n} files, {bytes} bytes ({m:.2} MiB), {gz_all} bytes gzip ({gm:.2} MiB)\n\
                  \x20 largest task {id}: {raw} bytes, {gz} bytes gzip (task file + blobs)\n\
+                 \x20 test runs    {tasks} tests run on their base trees: {reads} (task, file) reads, \
+                 {only} found only by the run ({full} tasks re-run on the whole repository)\n\
                  \x20 time         {secs:.2} s\n",
                 hash = s.bundle_hash,
                 out = out.display(),
@@ -194,6 +196,9 @@ fn run_import(from: &std::path::Path, out: &std::path::Path) -> ExitCode {
                 gz_all = s.gzip_bytes,
                 gm = mib(s.gzip_bytes),
                 secs = start.elapsed().as_secs_f64(),
+                reads = s.run_reads,
+                only = s.run_only,
+                full = s.full_tree_runs,
             );
             // A closed stdout (`| head`) is not an import failure.
             let _ = std::io::stdout().write_all(text.as_bytes());
