@@ -68,7 +68,7 @@ pub fn run(opts: &Options) -> Result<ExitCode> {
     } else {
         match &opts.input {
             Input::Single { .. } => show::single_table(&report),
-            Input::Predictions(_) => show::score_table(&report),
+            Input::Predictions(_) => show::score_table(&report, &bundle.task_meta()?),
         }
     };
     // A closed stdout (`| head`) is not a scoring failure.

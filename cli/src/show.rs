@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use scorer::patch::PatchStatus;
 use scorer::report::{Report, TaskResult};
-use scorer::stats::{Comparison, Group, RunStats, Tally};
+use scorer::stats::{Comparison, Group, RunStats, Tally, TaskMeta};
 
 /// Left-aligned columns separated by two spaces; trailing spaces trimmed.
 fn table(header: &[&str], rows: &[Vec<String>]) -> String {
@@ -108,8 +108,9 @@ pub fn single_table(report: &Report) -> String {
     out
 }
 
-/// `--predictions`: one row per result, then the totals and the entries not scored.
-pub fn score_table(report: &Report) -> String {
+/// `--predictions`: one row per result, then the totals and the entries not scored. `tasks` makes
+/// the totals count a failed patch's methods as not passed, as `report --tasks` does.
+pub fn score_table(report: &Report, tasks: &[TaskMeta]) -> String {
     let rows: Vec<Vec<String>> = report
         .results
         .iter()
@@ -127,7 +128,7 @@ pub fn score_table(report: &Report) -> String {
         .collect();
     let mut out =
         table(&["instance_id", "model", "set", "patch", "tests", "resolved", "source"], &rows);
-    let stats = scorer::stats::run_stats(report, &[]);
+    let stats = scorer::stats::run_stats(report, tasks);
     out.push('\n');
     out.push_str(&totals(&stats.overall, stats.entry_errors));
     out
