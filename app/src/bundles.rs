@@ -390,12 +390,18 @@ pub async fn load_file(bundle: &str, id: &str, path: &str) -> Result<Option<Vec<
 }
 
 /// The selected bundle, provided by the app root; views read it with [`use_bundle`].
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct BundleContext {
     /// Name of the bundle the task pages show.
     pub selected: RwSignal<String>,
     /// The bundles the site serves.
     pub list: LocalResource<Result<Rc<BundleList>, String>>,
+}
+
+impl std::fmt::Debug for BundleContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BundleContext").field("selected", &self.selected.get_untracked()).finish()
+    }
 }
 
 /// Where the user's choice of bundle is remembered between visits.

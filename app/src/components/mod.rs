@@ -1,3 +1,4 @@
 //! Reusable view pieces.
 
 pub mod header;
+pub mod progress;

@@ -2,4 +2,8 @@
 
 pub mod about;
 pub mod not_found;
+pub mod result;
+pub mod run;
+pub mod runs;
+pub mod score;
 pub mod tasks;
