@@ -40,6 +40,7 @@ pub fn App() -> impl IntoView {
                 <Routes fallback=NotFound>
                     <Route path=path!("/") view=TasksPage/>
                     <Route path=path!("/about") view=AboutPage/>
+                    <Route path=path!("/tasks/:id") view=crate::pages::task::TaskPage/>
                 </Routes>
             </main>
             <footer class="footer">

@@ -1,3 +1,7 @@
 //! Reusable view pieces.
 
+pub mod charts;
+pub mod code;
+pub mod diff;
 pub mod header;
+pub mod result_view;

@@ -2,4 +2,5 @@
 
 pub mod about;
 pub mod not_found;
+pub mod task;
 pub mod tasks;
