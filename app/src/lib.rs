@@ -4,6 +4,7 @@
 //! back. Everything a user uploads is rendered as text, never as HTML.
 
 pub mod app;
+pub mod bundles;
 pub mod components;
 pub mod net;
 pub mod pages;

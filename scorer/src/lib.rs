@@ -14,6 +14,8 @@
 //! - [`unittest`]: discovery and running of test methods, verdicts.
 //! - [`evaluate`]: one submission for one task: patch, then tests, then the verdict.
 //! - [`bundle`]: the task bundle model (index of tasks, per-task data).
+//! - [`submission`]: predictions and trajectories read into submissions (pure parsing).
+//! - [`stats`]: run summaries (by repository, instruction set, breadth) and run comparisons.
 //! - [`report`]: the versioned output types shared by CLI, worker and app.
 
 pub mod bundle;
@@ -22,6 +24,8 @@ pub mod interp;
 pub mod patch;
 pub mod python;
 pub mod report;
+pub mod stats;
+pub mod submission;
 pub mod tree;
 pub mod unittest;
 

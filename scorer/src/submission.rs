@@ -1,0 +1,954 @@
+//! Submissions from the files researchers bring: SWE-bench predictions (`.jsonl`, `.json` list,
+//! `.json` dict keyed by instance id), SWE-agent `.traj` (0.x and 1.x) and mini-swe-agent
+//! `.traj.json`. Pure parsing from bytes, so the CLI and the browser read the same files the same
+//! way.
+//!
+//! One bad entry (invalid JSON line, missing or mistyped field) becomes an [`EntryError`] naming
+//! the file and line; it never stops the other entries. Instance ids are checked against a bundle
+//! later, with [`Parsed::retain_known`].
+
+use serde::de::{Deserializer, MapAccess, Visitor};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::report::{EntryError, InstructionSet, SourceRef};
+
+/// One submission to score: a patch for one task.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Submission {
+    pub instance_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_name_or_path: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instruction_set: Option<InstructionSet>,
+    /// The unified diff; empty means no change (`model_patch` null or `""`).
+    pub patch: String,
+    pub source: SourceRef,
+}
+
+/// What one input file holds: the submissions in file order, and the entries that could not be
+/// read (sorted by line).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Parsed {
+    pub submissions: Vec<Submission>,
+    pub errors: Vec<EntryError>,
+}
+
+/// The shape an input file was recognised as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InputKind {
+    /// One prediction per line.
+    Jsonl,
+    /// A JSON list of predictions.
+    JsonList,
+    /// A JSON dict keyed by instance id (SWE-agent's `preds.json`).
+    JsonDict,
+    /// A single prediction object (SWE-agent's `<id>.pred`).
+    JsonSingle,
+    /// A SWE-agent trajectory (`info.submission`).
+    SweAgentTraj,
+    /// A mini-swe-agent trajectory (`trajectory_format`, `info.submission`).
+    MiniSweAgentTraj,
+}
+
+impl Parsed {
+    /// Moves every submission whose instance id `known` rejects into `errors` (the harness would
+    /// not find the instance), keeping both lists in file order.
+    pub fn retain_known(&mut self, known: impl Fn(&str) -> bool) {
+        let mut kept = Vec::with_capacity(self.submissions.len());
+        for s in std::mem::take(&mut self.submissions) {
+            if known(&s.instance_id) {
+                kept.push(s);
+            } else {
+                self.errors.push(EntryError {
+                    message: format!(
+                        "unknown instance id {:?}: not a task of the bundle",
+                        s.instance_id
+                    ),
+                    source: s.source,
+                    instance_id: Some(s.instance_id),
+                    model_name_or_path: s.model_name_or_path,
+                });
+            }
+        }
+        self.submissions = kept;
+        sort_errors(&mut self.errors);
+    }
+}
+
+/// Scores one submission against a task: the one rule the CLI and the worker share. A patch
+/// that does not parse (git's "corrupt patch", "patch with only garbage"…) cannot be scored and
+/// is an [`EntryError`]; any other patch gives a [`TaskResult`] (a patch that parses but does
+/// not apply is a `failed` result, as in the official harness) carrying the submission's model,
+/// instruction set and source.
+pub fn evaluate_submission(
+    scorer: &mut crate::unittest::Scorer,
+    base: &crate::tree::Tree,
+    test_file_name: &str,
+    test_source: &str,
+    submission: &Submission,
+) -> Result<crate::report::TaskResult, EntryError> {
+    let bytes = submission.patch.as_bytes();
+    if !bytes.iter().all(u8::is_ascii_whitespace) {
+        if let Err(e) = crate::patch::parse(bytes) {
+            return Err(EntryError {
+                source: submission.source.clone(),
+                instance_id: Some(submission.instance_id.clone()),
+                model_name_or_path: submission.model_name_or_path.clone(),
+                message: format!("patch does not parse: {e}"),
+            });
+        }
+    }
+    let mut r = crate::evaluate::evaluate(
+        scorer,
+        &submission.instance_id,
+        base,
+        test_file_name,
+        test_source,
+        bytes,
+    );
+    r.model_name_or_path = submission.model_name_or_path.clone();
+    r.instruction_set = submission.instruction_set;
+    r.source = Some(submission.source.clone());
+    Ok(r)
+}
+
+/// Errors of one file in line order (file-level errors, with no line, first).
+fn sort_errors(errors: &mut [EntryError]) {
+    errors.sort_by_key(|e| e.source.line);
+}
+
+/// Reads the submissions of one file. `file_name` is the path as the user gave it: it names the
+/// source of every entry, decides the kind by its extension (`.jsonl`, `.traj`, `.traj.json`,
+/// `.json`; anything else by content) and may name the instruction set (see
+/// [`instruction_set_from_path`]).
+pub fn parse_submissions(file_name: &str, bytes: &[u8]) -> Parsed {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let lower = file_name.to_ascii_lowercase();
+    let mut out = Parsed::default();
+    let file = |line: Option<u32>| SourceRef { file: file_name.to_string(), line };
+    if lower.ends_with(".jsonl") {
+        parse_jsonl(file_name, bytes, &mut out);
+    } else {
+        match parse_document(bytes) {
+            Ok(doc) => parse_value_document(file_name, bytes, doc, &lower, &mut out),
+            // Unknown extension: a file of several JSON lines is predictions in JSONL.
+            Err(_) if !lower.ends_with(".json") && !lower.ends_with(".traj") => {
+                parse_jsonl(file_name, bytes, &mut out)
+            }
+            Err(e) => out.errors.push(EntryError {
+                source: file(u32::try_from(e.line()).ok().filter(|l| *l > 0)),
+                instance_id: None,
+                model_name_or_path: None,
+                message: format!("invalid JSON: {e}"),
+            }),
+        }
+    }
+    if out.submissions.is_empty() && out.errors.is_empty() {
+        out.errors.push(EntryError {
+            source: file(None),
+            instance_id: None,
+            model_name_or_path: None,
+            message: "holds no submissions".to_string(),
+        });
+    }
+    sort_errors(&mut out.errors);
+    out
+}
+
+/// Recognises the shape of a file without keeping its submissions (for listings and messages).
+pub fn detect_kind(file_name: &str, bytes: &[u8]) -> Option<InputKind> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let lower = file_name.to_ascii_lowercase();
+    if lower.ends_with(".jsonl") {
+        return Some(InputKind::Jsonl);
+    }
+    match parse_document(bytes) {
+        Ok(Document::List(_)) => Some(InputKind::JsonList),
+        Ok(Document::Map(entries)) => Some(object_kind(&entries, &lower)),
+        Err(_) if !lower.ends_with(".json") && !lower.ends_with(".traj") => Some(InputKind::Jsonl),
+        Err(_) => None,
+    }
+}
+
+/// A whole-file JSON document, objects with their keys in file order.
+enum Document {
+    List(Vec<Value>),
+    Map(Vec<(String, Value)>),
+}
+
+fn parse_document(bytes: &[u8]) -> Result<Document, serde_json::Error> {
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    if first == Some(&b'{') {
+        let map: Ordered = serde_json::from_slice(bytes)?;
+        Ok(Document::Map(map.0))
+    } else {
+        // Anything else that parses is a list, or a type error naming what was found.
+        serde_json::from_slice::<Vec<Value>>(bytes).map(Document::List)
+    }
+}
+
+/// A JSON object's entries in file order; a repeated key keeps its first position and its last
+/// value, as Python's `json.load` does.
+struct Ordered(Vec<(String, Value)>);
+
+impl<'de> Deserialize<'de> for Ordered {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Ordered;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Ordered, A::Error> {
+                let mut out: Vec<(String, Value)> = Vec::new();
+                while let Some((k, v)) = m.next_entry::<String, Value>()? {
+                    match out.iter_mut().find(|(key, _)| *key == k) {
+                        Some(slot) => slot.1 = v,
+                        None => out.push((k, v)),
+                    }
+                }
+                Ok(Ordered(out))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+fn object_kind(entries: &[(String, Value)], lower_name: &str) -> InputKind {
+    let has = |k: &str| entries.iter().any(|(key, _)| key == k);
+    if has("trajectory_format") || (has("messages") && has("info") && !has("trajectory")) {
+        InputKind::MiniSweAgentTraj
+    } else if lower_name.ends_with(".traj")
+        || (has("info") && (has("trajectory") || has("history")))
+    {
+        InputKind::SweAgentTraj
+    } else if has("model_patch") && entries.iter().any(|(k, v)| k == "instance_id" && v.is_string())
+    {
+        InputKind::JsonSingle
+    } else {
+        InputKind::JsonDict
+    }
+}
+
+fn parse_jsonl(file_name: &str, bytes: &[u8], out: &mut Parsed) {
+    for (i, line) in bytes.split(|b| *b == b'\n').enumerate() {
+        let line_no = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        if line.iter().all(|b| b.is_ascii_whitespace()) {
+            continue;
+        }
+        let source = SourceRef { file: file_name.to_string(), line: Some(line_no) };
+        match serde_json::from_slice::<Value>(line) {
+            Ok(v) => prediction(&v, None, source, file_name, out),
+            Err(e) => out.errors.push(EntryError {
+                source,
+                instance_id: None,
+                model_name_or_path: None,
+                message: format!("invalid JSON line: {e}"),
+            }),
+        }
+    }
+}
+
+fn parse_value_document(
+    file_name: &str,
+    bytes: &[u8],
+    doc: Document,
+    lower: &str,
+    out: &mut Parsed,
+) {
+    let starts = top_level_starts(bytes);
+    let line_at = |i: usize| starts.get(i).map(|&off| line_of(bytes, off));
+    let source = |line: Option<u32>| SourceRef { file: file_name.to_string(), line };
+    match doc {
+        Document::List(items) => {
+            for (i, v) in items.iter().enumerate() {
+                prediction(v, None, source(line_at(i)), file_name, out);
+            }
+        }
+        Document::Map(entries) => match object_kind(&entries, lower) {
+            InputKind::SweAgentTraj => swe_agent_traj(&entries, file_name, out),
+            InputKind::MiniSweAgentTraj => mini_traj(&entries, file_name, out),
+            InputKind::JsonSingle => {
+                let obj: serde_json::Map<String, Value> = entries.into_iter().collect();
+                prediction(&Value::Object(obj), None, source(None), file_name, out)
+            }
+            _ => {
+                // With duplicate keys the scanner sees more keys than there are entries; find
+                // each entry's line by its key instead of its position.
+                let keys = top_level_keys(bytes);
+                for (key, v) in &entries {
+                    let line = keys
+                        .iter()
+                        .rev()
+                        .find(|(k, _)| k == key)
+                        .map(|&(_, off)| line_of(bytes, off));
+                    prediction(v, Some(key), source(line), file_name, out);
+                }
+            }
+        },
+    }
+}
+
+/// One SWE-bench prediction object. `key` is its dict key, used when it lacks `instance_id`.
+fn prediction(v: &Value, key: Option<&str>, source: SourceRef, file_name: &str, out: &mut Parsed) {
+    let err = |out: &mut Parsed, id: Option<String>, model: Option<String>, message: String| {
+        out.errors.push(EntryError {
+            source: source.clone(),
+            instance_id: id,
+            model_name_or_path: model,
+            message,
+        })
+    };
+    let Some(obj) = v.as_object() else {
+        let what = json_type(v);
+        return err(
+            out,
+            key.map(str::to_string),
+            None,
+            format!("expected a prediction object, found {what}"),
+        );
+    };
+    let model = match obj.get("model_name_or_path") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(other) => {
+            let what = json_type(other);
+            return err(
+                out,
+                None,
+                None,
+                format!("`model_name_or_path` must be a string, found {what}"),
+            );
+        }
+    };
+    let id = match (obj.get("instance_id"), key) {
+        (Some(Value::String(s)), _) => s.clone(),
+        (None | Some(Value::Null), Some(k)) => k.to_string(),
+        (None | Some(Value::Null), None) => {
+            return err(out, None, model, "missing `instance_id`".to_string());
+        }
+        (Some(other), _) => {
+            let what = json_type(other);
+            return err(out, None, model, format!("`instance_id` must be a string, found {what}"));
+        }
+    };
+    let patch = match obj.get("model_patch") {
+        Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        None => return err(out, Some(id), model, "missing `model_patch`".to_string()),
+        Some(other) => {
+            let what = json_type(other);
+            return err(
+                out,
+                Some(id),
+                model,
+                format!("`model_patch` must be a string or null, found {what}"),
+            );
+        }
+    };
+    let set = match explicit_set(obj.get("instruction_set")) {
+        Ok(s) => s.or_else(|| instruction_set_from_path(file_name)),
+        Err(message) => return err(out, Some(id), model, message),
+    };
+    out.submissions.push(Submission {
+        instance_id: id,
+        model_name_or_path: model,
+        instruction_set: set,
+        patch,
+        source,
+    });
+}
+
+/// An `instruction_set` field: absent/null is `None`, a known name is the set, anything else is
+/// an error (a typo must not silently count under no set).
+fn explicit_set(v: Option<&Value>) -> Result<Option<InstructionSet>, String> {
+    match v {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => {
+            InstructionSet::from_name(&s.to_ascii_lowercase()).map(Some).ok_or_else(|| {
+                format!("unknown `instruction_set` {s:?} (expected lazy, base or descriptive)")
+            })
+        }
+        Some(other) => {
+            Err(format!("`instruction_set` must be a string, found {}", json_type(other)))
+        }
+    }
+}
+
+fn get<'a>(entries: &'a [(String, Value)], key: &str) -> Option<&'a Value> {
+    entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+}
+
+/// A SWE-agent `replay_config`: an object in 1.x, a JSON-encoded string in some 0.x files.
+fn replay_config(entries: &[(String, Value)]) -> Option<Value> {
+    match get(entries, "replay_config")? {
+        Value::String(s) => serde_json::from_str(s).ok(),
+        v @ Value::Object(_) => Some(v.clone()),
+        _ => None,
+    }
+}
+
+/// The file name without its folders and its trajectory extension (`<id>.traj` → `<id>`).
+fn traj_stem(file_name: &str) -> &str {
+    let base = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name);
+    let lower = base.to_ascii_lowercase();
+    for ext in [".traj.json", ".traj", ".json"] {
+        if lower.ends_with(ext) {
+            return &base[..base.len() - ext.len()];
+        }
+    }
+    base
+}
+
+fn str_at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {
+    path.iter().try_fold(v, |v, k| v.get(k))?.as_str().filter(|s| !s.is_empty())
+}
+
+/// The `info.submission` of a trajectory (null or absent: the agent submitted nothing).
+fn traj_submission(
+    entries: &[(String, Value)],
+    source: &SourceRef,
+    id: &str,
+    model: &Option<String>,
+) -> Result<String, EntryError> {
+    let err = |message: String| EntryError {
+        source: source.clone(),
+        instance_id: Some(id.to_string()),
+        model_name_or_path: model.clone(),
+        message,
+    };
+    let Some(info) = get(entries, "info") else {
+        return Err(err("trajectory has no `info`".to_string()));
+    };
+    let Some(info) = info.as_object() else {
+        return Err(err(format!("`info` must be an object, found {}", json_type(info))));
+    };
+    match info.get("submission") {
+        None | Some(Value::Null) => Ok(String::new()),
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(other) => Err(err(format!(
+            "`info.submission` must be a string or null, found {}",
+            json_type(other)
+        ))),
+    }
+}
+
+fn swe_agent_traj(entries: &[(String, Value)], file_name: &str, out: &mut Parsed) {
+    let source = SourceRef { file: file_name.to_string(), line: None };
+    let rc = replay_config(entries);
+    let top_id = get(entries, "instance_id").and_then(Value::as_str).filter(|s| !s.is_empty());
+    let rc_id = rc.as_ref().and_then(|rc| str_at(rc, &["problem_statement", "id"]));
+    let id = top_id.or(rc_id).unwrap_or_else(|| traj_stem(file_name)).to_string();
+    let model = rc
+        .as_ref()
+        .and_then(|rc| {
+            str_at(rc, &["agent", "model", "name"])
+                .or_else(|| str_at(rc, &["agent", "model", "model_name"]))
+                .or_else(|| str_at(rc, &["model", "model_name"]))
+        })
+        .map(str::to_string);
+    let set_field = get(entries, "instruction_set");
+    let set = match explicit_set(set_field) {
+        Ok(s) => s
+            .or_else(|| {
+                let path = rc.as_ref().and_then(|rc| str_at(rc, &["problem_statement", "path"]));
+                path.and_then(instruction_set_from_path)
+            })
+            .or_else(|| instruction_set_from_path(file_name)),
+        Err(message) => {
+            return out.errors.push(EntryError {
+                source,
+                instance_id: Some(id),
+                model_name_or_path: model,
+                message,
+            })
+        }
+    };
+    match traj_submission(entries, &source, &id, &model) {
+        Ok(patch) => out.submissions.push(Submission {
+            instance_id: id,
+            model_name_or_path: model,
+            instruction_set: set,
+            patch,
+            source,
+        }),
+        Err(e) => out.errors.push(e),
+    }
+}
+
+fn mini_traj(entries: &[(String, Value)], file_name: &str, out: &mut Parsed) {
+    let source = SourceRef { file: file_name.to_string(), line: None };
+    let top_id = get(entries, "instance_id").and_then(Value::as_str).filter(|s| !s.is_empty());
+    let id = top_id.unwrap_or_else(|| traj_stem(file_name)).to_string();
+    let model = get(entries, "info")
+        .and_then(|info| {
+            str_at(info, &["config", "model", "model_name"])
+                .or_else(|| str_at(info, &["config", "model", "name"]))
+        })
+        .map(str::to_string);
+    let set = match explicit_set(get(entries, "instruction_set")) {
+        Ok(s) => s.or_else(|| instruction_set_from_path(file_name)),
+        Err(message) => {
+            return out.errors.push(EntryError {
+                source,
+                instance_id: Some(id),
+                model_name_or_path: model,
+                message,
+            })
+        }
+    };
+    match traj_submission(entries, &source, &id, &model) {
+        Ok(patch) => out.submissions.push(Submission {
+            instance_id: id,
+            model_name_or_path: model,
+            instruction_set: set,
+            patch,
+            source,
+        }),
+        Err(e) => out.errors.push(e),
+    }
+}
+
+/// The instruction set a path names: a folder or a `-`/`_`/`.`-separated token of a path segment
+/// that is exactly `lazy`, `base` or `descriptive` (case-insensitive), as in
+/// `runs/descriptive/preds.jsonl`, `gpt4-lazy.jsonl` or `problems/base_problems/...`. The last
+/// segment that names one wins; two different sets in one segment name none.
+pub fn instruction_set_from_path(path: &str) -> Option<InstructionSet> {
+    path.split(['/', '\\']).rev().find_map(|segment| {
+        let mut found = None;
+        for token in segment.split(['-', '_', '.']) {
+            if let Some(set) = InstructionSet::from_name(&token.to_ascii_lowercase()) {
+                if found.is_some_and(|f| f != set) {
+                    return None;
+                }
+                found = Some(set);
+            }
+        }
+        found
+    })
+}
+
+fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// 1-based line of a byte offset.
+fn line_of(bytes: &[u8], offset: usize) -> u32 {
+    let n = bytes[..offset.min(bytes.len())].iter().filter(|b| **b == b'\n').count();
+    u32::try_from(n + 1).unwrap_or(u32::MAX)
+}
+
+/// Byte offsets where the top-level container's elements (list) or keys (object) start. Only
+/// called on text that parsed as JSON, so a simple scanner suffices.
+fn top_level_starts(bytes: &[u8]) -> Vec<usize> {
+    scan_top_level(bytes).into_iter().map(|(off, _)| off).collect()
+}
+
+/// The keys of a top-level object with their offsets, in file order.
+fn top_level_keys(bytes: &[u8]) -> Vec<(String, usize)> {
+    scan_top_level(bytes)
+        .into_iter()
+        .filter_map(|(off, end)| {
+            let key: String = serde_json::from_slice(bytes.get(off..end)?).ok()?;
+            Some((key, off))
+        })
+        .collect()
+}
+
+/// `(start, end)` of every top-level element (for an object: of every key string).
+fn scan_top_level(bytes: &[u8]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut is_object = false;
+    // At depth 1: whether the next token begins an element (list) or a key (object).
+    let mut expect_item = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match b {
+            b'"' => {
+                let start = i;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                if depth == 1 && expect_item {
+                    out.push((start, (i + 1).min(bytes.len())));
+                    expect_item = false;
+                }
+            }
+            b'[' | b'{' => {
+                if depth == 0 {
+                    is_object = b == b'{';
+                    expect_item = true;
+                } else if depth == 1 && expect_item {
+                    out.push((i, i));
+                    expect_item = false;
+                }
+                depth += 1;
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            b',' if depth == 1 => expect_item = true,
+            _ if b.is_ascii_whitespace() => {}
+            _ => {
+                // A scalar element of a top-level list.
+                if depth == 1 && expect_item && !is_object {
+                    out.push((i, i));
+                    expect_item = false;
+                }
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(p: &Parsed) -> Vec<(&str, Option<u32>)> {
+        p.submissions.iter().map(|s| (s.instance_id.as_str(), s.source.line)).collect()
+    }
+
+    fn errs(p: &Parsed) -> Vec<(Option<u32>, &str)> {
+        p.errors.iter().map(|e| (e.source.line, e.message.as_str())).collect()
+    }
+
+    #[test]
+    fn jsonl_with_mixed_good_and_bad_lines() {
+        let text = concat!(
+            r#"{"instance_id": "a", "model_name_or_path": "m", "model_patch": "diff"}"#,
+            "\n\n",
+            "{not json\n",
+            r#"{"model_name_or_path": "m", "model_patch": ""}"#,
+            "\n",
+            r#"{"instance_id": "b", "model_patch": null}"#,
+            "\r\n",
+            r#"{"instance_id": "c"}"#,
+            "\n",
+            r#"{"instance_id": 7, "model_patch": ""}"#,
+            "\n",
+            r#"{"instance_id": "d", "model_patch": 3}"#,
+            "\n",
+            "[1]\n",
+            r#"{"instance_id": "e", "model_patch": "", "instruction_set": "Lazy"}"#,
+            "\n",
+        );
+        let p = parse_submissions("runs/preds.jsonl", text.as_bytes());
+        assert_eq!(ids(&p), vec![("a", Some(1)), ("b", Some(5)), ("e", Some(10))]);
+        assert_eq!(p.submissions[0].model_name_or_path.as_deref(), Some("m"));
+        assert_eq!(p.submissions[0].patch, "diff");
+        assert_eq!(p.submissions[1].patch, "");
+        assert_eq!(p.submissions[2].instruction_set, Some(InstructionSet::Lazy));
+        let e = errs(&p);
+        assert_eq!(e.len(), 6, "{e:?}");
+        assert_eq!(e[0].0, Some(3));
+        assert!(e[0].1.starts_with("invalid JSON line: key must be a string at line 1 column 2"));
+        assert_eq!(e[1], (Some(4), "missing `instance_id`"));
+        assert_eq!(e[2], (Some(6), "missing `model_patch`"));
+        assert_eq!(e[3], (Some(7), "`instance_id` must be a string, found a number"));
+        assert_eq!(e[4], (Some(8), "`model_patch` must be a string or null, found a number"));
+        assert_eq!(e[5], (Some(9), "expected a prediction object, found a list"));
+        assert_eq!(p.errors[2].instance_id.as_deref(), Some("c"));
+        assert!(p.errors.iter().all(|e| e.source.file == "runs/preds.jsonl"));
+    }
+
+    #[test]
+    fn json_list_entries_carry_their_lines() {
+        let text = "[\n  {\"instance_id\": \"a\", \"model_patch\": \"\"},\n  {\"instance_id\": \"b\"},\n  \"x\",\n  {\"instance_id\": \"c\",\n   \"model_patch\": \"p\"}\n]\n";
+        let p = parse_submissions("preds.json", text.as_bytes());
+        assert_eq!(ids(&p), vec![("a", Some(2)), ("c", Some(5))]);
+        assert_eq!(
+            errs(&p),
+            vec![
+                (Some(3), "missing `model_patch`"),
+                (Some(4), "expected a prediction object, found a string")
+            ]
+        );
+        assert_eq!(detect_kind("preds.json", text.as_bytes()), Some(InputKind::JsonList));
+    }
+
+    #[test]
+    fn json_dict_keyed_by_instance_id_keeps_file_order_and_uses_the_key() {
+        let text = r#"{
+  "zeta": {"instance_id": "zeta", "model_name_or_path": "m", "model_patch": "p"},
+  "alpha": {"model_patch": null},
+  "beta": 3,
+  "gamma": {"instance_id": "gamma", "model_patch": "", "model_name_or_path": 5}
+}"#;
+        let p = parse_submissions("preds.json", text.as_bytes());
+        assert_eq!(ids(&p), vec![("zeta", Some(2)), ("alpha", Some(3))]);
+        assert_eq!(p.errors.len(), 2);
+        assert_eq!(p.errors[0].source.line, Some(4));
+        assert_eq!(p.errors[0].instance_id.as_deref(), Some("beta"));
+        assert_eq!(p.errors[1].message, "`model_name_or_path` must be a string, found a number");
+        assert_eq!(detect_kind("preds.json", text.as_bytes()), Some(InputKind::JsonDict));
+    }
+
+    #[test]
+    fn a_repeated_key_keeps_the_last_value_like_python() {
+        let text = "{\"a\": {\"model_patch\": \"1\"},\n\"a\": {\"model_patch\": \"2\"}}";
+        let p = parse_submissions("p.json", text.as_bytes());
+        assert_eq!(ids(&p), vec![("a", Some(2))]);
+        assert_eq!(p.submissions[0].patch, "2");
+    }
+
+    #[test]
+    fn invalid_json_documents_name_the_line() {
+        let p = parse_submissions("dir/p.json", b"[\n{\"instance_id\": \"a\",\n");
+        assert_eq!(p.submissions.len(), 0);
+        assert_eq!(p.errors.len(), 1);
+        assert_eq!(p.errors[0].source.to_string(), "dir/p.json:3");
+        assert!(p.errors[0].message.starts_with("invalid JSON: "));
+        let p = parse_submissions("p.json", b"42");
+        assert!(p.errors[0].message.contains("invalid type: integer `42`"), "{:?}", p.errors);
+        let p = parse_submissions("p.json", b"\xff\xfe");
+        assert_eq!(p.errors.len(), 1);
+        let p =
+            parse_submissions("p.jsonl", b"\xff\n{\"instance_id\":\"a\",\"model_patch\":\"\"}\n");
+        assert_eq!(ids(&p), vec![("a", Some(2))]);
+        assert_eq!(p.errors[0].source.line, Some(1));
+    }
+
+    #[test]
+    fn empty_files_say_so() {
+        for name in ["p.jsonl", "p.json"] {
+            let text: &[u8] = if name.ends_with('l') { b"\n\n" } else { b"[]" };
+            let p = parse_submissions(name, text);
+            assert_eq!(errs(&p), vec![(None, "holds no submissions")]);
+        }
+    }
+
+    #[test]
+    fn a_bom_is_ignored() {
+        let p = parse_submissions(
+            "p.json",
+            b"\xEF\xBB\xBF[{\"instance_id\":\"a\",\"model_patch\":\"\"}]",
+        );
+        assert_eq!(ids(&p), vec![("a", Some(1))]);
+    }
+
+    #[test]
+    fn single_prediction_objects_and_unknown_extensions() {
+        let one = br#"{"model_name_or_path": "m", "instance_id": "a", "model_patch": "x"}"#;
+        let p = parse_submissions("out/a.pred", one);
+        assert_eq!(ids(&p), vec![("a", None)]);
+        assert_eq!(detect_kind("out/a.pred", one), Some(InputKind::JsonSingle));
+        let lines = b"{\"instance_id\":\"a\",\"model_patch\":\"\"}\n{\"instance_id\":\"b\",\"model_patch\":\"\"}\n";
+        let p = parse_submissions("preds.txt", lines);
+        assert_eq!(ids(&p), vec![("a", Some(1)), ("b", Some(2))]);
+    }
+
+    #[test]
+    fn swe_agent_1x_trajectory() {
+        let text = r#"{"trajectory": [], "history": [], "environment": "main",
+          "info": {"submission": "diff --git a/x b/x\n", "exit_status": "submitted"},
+          "replay_config": {"agent": {"model": {"name": "gpt-4o"}},
+            "problem_statement": {"id": "render-template-str", "type": "text_file",
+              "path": "problems/descriptive_problems/flask_refactor/render-template-str-task.txt"}}}"#;
+        let p = parse_submissions("runs/x/whatever.traj", text.as_bytes());
+        assert!(p.errors.is_empty(), "{:?}", p.errors);
+        let s = &p.submissions[0];
+        assert_eq!(s.instance_id, "render-template-str");
+        assert_eq!(s.model_name_or_path.as_deref(), Some("gpt-4o"));
+        assert_eq!(s.instruction_set, Some(InstructionSet::Descriptive));
+        assert_eq!(s.patch, "diff --git a/x b/x\n");
+        assert_eq!(s.source, SourceRef { file: "runs/x/whatever.traj".into(), line: None });
+        assert_eq!(detect_kind("a.traj", text.as_bytes()), Some(InputKind::SweAgentTraj));
+    }
+
+    #[test]
+    fn swe_agent_0x_trajectory_takes_the_file_stem() {
+        let text = r#"{"environment": "swe_main", "trajectory": [{"state": "{\"open_file\": \"n/a\"}"}],
+          "history": [], "info": {"exit_status": "submitted", "submission": null}}"#;
+        let p = parse_submissions("lazy/stock-ledger-class.traj", text.as_bytes());
+        let s = &p.submissions[0];
+        assert_eq!(s.instance_id, "stock-ledger-class");
+        assert_eq!((s.model_name_or_path.as_deref(), s.patch.as_str()), (None, ""));
+        assert_eq!(s.instruction_set, Some(InstructionSet::Lazy));
+        // A replay_config given as a JSON string (some 0.x files) is read too.
+        let text = r#"{"trajectory": [], "info": {"submission": "p"},
+          "replay_config": "{\"model\": {\"model_name\": \"gpt4\"}, \"problem_statement\": {\"id\": \"t1\"}}"}"#;
+        let p = parse_submissions("x.traj", text.as_bytes());
+        assert_eq!(ids(&p), vec![("t1", None)]);
+        assert_eq!(p.submissions[0].model_name_or_path.as_deref(), Some("gpt4"));
+    }
+
+    #[test]
+    fn broken_trajectories_are_entry_errors() {
+        let p = parse_submissions("t.traj", br#"{"trajectory": [], "history": []}"#);
+        assert_eq!(errs(&p), vec![(None, "trajectory has no `info`")]);
+        assert_eq!(p.errors[0].instance_id.as_deref(), Some("t"));
+        let p = parse_submissions("t.traj", br#"{"trajectory": [], "info": {"submission": 1}}"#);
+        assert_eq!(
+            errs(&p),
+            vec![(None, "`info.submission` must be a string or null, found a number")]
+        );
+        let p = parse_submissions("t.traj", br#"{"trajectory": [], "info": []}"#);
+        assert_eq!(errs(&p), vec![(None, "`info` must be an object, found a list")]);
+        let p = parse_submissions("t.traj", b"{\"trajectory\": [");
+        assert!(p.errors[0].message.starts_with("invalid JSON"));
+    }
+
+    #[test]
+    fn mini_swe_agent_trajectory() {
+        let text = r#"{"trajectory_format": "mini-swe-agent-1.1", "instance_id": "rename-x",
+          "messages": [{"role": "user", "content": "hi"}],
+          "info": {"exit_status": "Submitted", "submission": "diff",
+                   "config": {"model": {"model_name": "claude"}}}}"#;
+        let p = parse_submissions("base/rename-x.traj.json", text.as_bytes());
+        let s = &p.submissions[0];
+        assert_eq!((s.instance_id.as_str(), s.patch.as_str()), ("rename-x", "diff"));
+        assert_eq!(s.model_name_or_path.as_deref(), Some("claude"));
+        assert_eq!(s.instruction_set, Some(InstructionSet::Base));
+        assert_eq!(detect_kind("x.traj.json", text.as_bytes()), Some(InputKind::MiniSweAgentTraj));
+        let v1 = br#"{"messages": [], "info": {"submission": ""}}"#;
+        let p = parse_submissions("runs/rename-y.traj.json", v1);
+        assert_eq!(ids(&p), vec![("rename-y", None)]);
+    }
+
+    #[test]
+    fn instruction_sets_from_paths_and_fields() {
+        use InstructionSet::*;
+        assert_eq!(instruction_set_from_path("runs/descriptive/preds.jsonl"), Some(Descriptive));
+        assert_eq!(instruction_set_from_path("gpt4-lazy.jsonl"), Some(Lazy));
+        assert_eq!(instruction_set_from_path("out/gpt4_BASE.preds.json"), Some(Base));
+        assert_eq!(instruction_set_from_path("lazy/run-descriptive.jsonl"), Some(Descriptive));
+        assert_eq!(instruction_set_from_path("database/lazybones.jsonl"), None);
+        assert_eq!(instruction_set_from_path("lazy-vs-base.jsonl"), None);
+        assert_eq!(instruction_set_from_path("preds.jsonl"), None);
+        let line = br#"{"instance_id": "a", "model_patch": "", "instruction_set": "base"}"#;
+        let p = parse_submissions("lazy/p.jsonl", line);
+        assert_eq!(p.submissions[0].instruction_set, Some(Base));
+        let bad = br#"{"instance_id": "a", "model_patch": "", "instruction_set": "medium"}"#;
+        let p = parse_submissions("p.jsonl", bad);
+        assert_eq!(
+            errs(&p),
+            vec![(
+                Some(1),
+                "unknown `instruction_set` \"medium\" (expected lazy, base or descriptive)"
+            )]
+        );
+    }
+
+    #[test]
+    fn unknown_instance_ids_become_errors_in_line_order() {
+        let text = "{\"instance_id\":\"a\",\"model_patch\":\"\"}\nbad\n{\"instance_id\":\"zz\",\"model_name_or_path\":\"m\",\"model_patch\":\"\"}\n";
+        let mut p = parse_submissions("p.jsonl", text.as_bytes());
+        p.retain_known(|id| id == "a");
+        assert_eq!(ids(&p), vec![("a", Some(1))]);
+        assert_eq!(p.errors.len(), 2);
+        assert_eq!(p.errors[1].source.line, Some(3));
+        assert_eq!(p.errors[1].message, "unknown instance id \"zz\": not a task of the bundle");
+        assert_eq!(p.errors[1].model_name_or_path.as_deref(), Some("m"));
+    }
+
+    #[test]
+    fn evaluate_submission_refuses_unparsable_patches_and_labels_results() {
+        use crate::unittest::{RunConfig, Scorer};
+        let mut base = crate::tree::Tree::new();
+        base.insert_bytes("m.py", b"x = 1\n".to_vec()).unwrap();
+        let test =
+            "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n        pass\n";
+        let sub = |patch: &str| Submission {
+            instance_id: "t".into(),
+            model_name_or_path: Some("m".into()),
+            instruction_set: Some(InstructionSet::Base),
+            patch: patch.into(),
+            source: SourceRef { file: "p.jsonl".into(), line: Some(2) },
+        };
+        let mut scorer = Scorer::new(RunConfig::default());
+        let ok = evaluate_submission(&mut scorer, &base, "t.py", test, &sub("  \n")).unwrap();
+        assert!(ok.resolved);
+        assert_eq!(ok.model_name_or_path.as_deref(), Some("m"));
+        assert_eq!(ok.source.as_ref().and_then(|s| s.line), Some(2));
+        let corrupt = "--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-x = 1\nnonsense\n";
+        let err = evaluate_submission(&mut scorer, &base, "t.py", test, &sub(corrupt)).unwrap_err();
+        assert!(err.message.starts_with("patch does not parse: corrupt patch at line"), "{err:?}");
+        let stale = "--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-x = 2\n+x = 3\n";
+        let failed = evaluate_submission(&mut scorer, &base, "t.py", test, &sub(stale)).unwrap();
+        assert_eq!(
+            (failed.patch_status, failed.resolved),
+            (crate::patch::PatchStatus::Failed, false)
+        );
+    }
+
+    /// The demo submissions shipped in `tasks/demo/submissions`, in every shape.
+    #[test]
+    fn demo_submissions() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tasks/demo/submissions");
+        let read = |name: &str| std::fs::read(format!("{dir}/{name}")).unwrap();
+        let jsonl = parse_submissions("predictions.jsonl", &read("predictions.jsonl"));
+        assert!(jsonl.errors.is_empty(), "{:?}", jsonl.errors);
+        assert_eq!(jsonl.submissions.len(), 8);
+        assert_eq!(jsonl.submissions[2].instance_id, "add-log-parameter-post-entry");
+        assert_eq!(jsonl.submissions[2].source.line, Some(3));
+        let list = parse_submissions("predictions.json", &read("predictions.json"));
+        assert!(list.errors.is_empty(), "{:?}", list.errors);
+        assert_eq!(list.submissions.len(), 7);
+        assert!(list
+            .submissions
+            .iter()
+            .all(|s| s.model_name_or_path.as_deref() == Some("demo-agent-b")));
+        let null = list.submissions.iter().find(|s| s.instance_id == "combine-currency-into-money");
+        assert_eq!(null.map(|s| s.patch.as_str()), Some(""));
+        let dict = parse_submissions("predictions-by-id.json", &read("predictions-by-id.json"));
+        assert!(dict.errors.is_empty(), "{:?}", dict.errors);
+        assert_eq!(dict.submissions.len(), 3);
+        for t in ["add-log-parameter-post-entry", "extract-normalize-sku", "stock-ledger-class"] {
+            let name = format!("trajectories/{t}.traj");
+            let p = parse_submissions(&name, &read(&name));
+            assert!(p.errors.is_empty(), "{:?}", p.errors);
+            assert_eq!(p.submissions[0].instance_id, t);
+        }
+        let sku = parse_submissions(
+            "trajectories/extract-normalize-sku.traj",
+            &read("trajectories/extract-normalize-sku.traj"),
+        );
+        assert_eq!(sku.submissions[0].model_name_or_path.as_deref(), Some("claude-demo-1"));
+        assert_eq!(sku.submissions[0].instruction_set, Some(InstructionSet::Descriptive));
+        assert!(sku.submissions[0].patch.contains("diff --git"));
+    }
+
+    /// Real SWE-agent files, when the shared samples are present on this machine (never copied
+    /// into the repository).
+    #[test]
+    fn real_swe_agent_samples_when_present() {
+        let dir = std::path::Path::new("/work/shared/samples/trajectories");
+        let cases = [
+            (
+                "sweagent-v0x__swe-agent__test-repo-i1.traj",
+                "sweagent-v0x__swe-agent__test-repo-i1",
+                None,
+            ),
+            (
+                "sweagent-v1x__6e44b9__sweagenttestrepo-1c2844.traj",
+                "SWE-agent__test-repo-i1",
+                Some("gpt-4o"),
+            ),
+            (
+                "sweagent-v1x-fc__marshmallow-code__marshmallow-1867.traj",
+                "marshmallow-code__marshmallow-1867",
+                Some("replay"),
+            ),
+        ];
+        for (file, id, model) in cases {
+            let Ok(bytes) = std::fs::read(dir.join(file)) else { continue };
+            let p = parse_submissions(file, &bytes);
+            assert!(p.errors.is_empty(), "{file}: {:?}", p.errors);
+            let s = &p.submissions[0];
+            assert_eq!((s.instance_id.as_str(), s.model_name_or_path.as_deref()), (id, model));
+            assert!(s.patch.contains("diff --git a/"), "{file}");
+        }
+    }
+}
