@@ -175,16 +175,13 @@ pub fn report_csv(report: &Report) -> String {
         line
     };
     for r in &report.results {
-        let status = serde_json::to_value(r.patch_status)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default();
+        let status = crate::pages::run::patch_status_str(r.patch_status);
         out.push_str(&row([
             &r.instance_id,
             r.model_name_or_path.as_deref().unwrap_or(""),
             r.instruction_set.map(|s| s.as_str()).unwrap_or(""),
             &r.source.as_ref().map(SourceRef::to_string).unwrap_or_default(),
-            &status,
+            status,
             if r.resolved { "true" } else { "false" },
             &r.subtests_passed.to_string(),
             &r.subtests_total.to_string(),
@@ -456,9 +453,28 @@ async fn score_inputs(
     }
 }
 
+/// Parses a report as [`Report::from_json`] does (version first), but straight from the text: the
+/// `serde_json::Value` detour would link a second copy of every report type's deserializer.
+fn parse_report(file: &str, text: &str) -> Result<Report, String> {
+    #[derive(Deserialize)]
+    struct Version {
+        schema_version: Option<u64>,
+    }
+    let v: Version =
+        serde_json::from_str(text).map_err(|e| format!("{file}: not a refscore report: {e}"))?;
+    let found = v.schema_version.unwrap_or(0);
+    if found != u64::from(scorer::report::SCHEMA_VERSION) {
+        return Err(format!(
+            "{file}: report schema_version {found} is not supported (this build reads {})",
+            scorer::report::SCHEMA_VERSION
+        ));
+    }
+    serde_json::from_str(text).map_err(|e| format!("{file}: not a refscore report: {e}"))
+}
+
 /// Imports a CLI report: its tasks' metadata come from the bundle if the bundle knows them.
 pub async fn import_report(bundle: &str, file_name: &str, text: &str) -> Result<String, String> {
-    let report = Report::from_json(text, file_name).map_err(|e| e.to_string())?;
+    let report = parse_report(file_name, text)?;
     let mut tasks = Vec::new();
     let mut ids: Vec<&str> = report.results.iter().map(|r| r.instance_id.as_str()).collect();
     ids.sort_unstable();

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, newPage, screenshot, OUT } from './harness.mjs';
+import { serve, launch, screenshot, OUT } from './harness.mjs';
 
 const SUBS = path.resolve('tasks/demo/submissions');
 const expected = JSON.parse(fs.readFileSync('tasks/demo/expected-verdicts.json', 'utf8'));
@@ -31,11 +31,27 @@ function expectedPrediction(file, instance) {
 const passed = (r) => r.tests.filter((t) => t.status === 'pass').length;
 
 let browser;
+let context;
 let server;
 before(async () => {
   browser = await launch();
+  // One browser context for all tests: runs live in its IndexedDB.
+  context = await browser.newContext({ viewport: { width: 1366, height: 800 }, acceptDownloads: true });
   server = await serve('dist', '/');
 });
+
+/** A page of the shared context recording console errors and failed requests (a request the
+ * next navigation aborts, such as a worker still loading, is not a failure). */
+async function newPage() {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(`console: ${msg.text()}`); });
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  page.on('requestfailed', (req) => {
+    if (req.failure()?.errorText !== 'net::ERR_ABORTED') errors.push(`requestfailed: ${req.url()} ${req.failure()?.errorText}`);
+  });
+  return { page, errors };
+}
 after(async () => {
   server?.close();
   await browser?.close();
@@ -43,17 +59,15 @@ after(async () => {
 
 /** The verdict table of a result page, as {id: {status, exc_type, message, line}}. */
 async function verdictsOnScreen(page) {
-  await page.locator('#verdicts tbody tr').first().waitFor({ timeout: T });
-  return page.$$eval('#verdicts tbody tr', (rows) => Object.fromEntries(rows.map((tr) => {
+  await page.locator('#result-subtests tbody tr').first().waitFor({ timeout: T });
+  return page.$$eval('#result-subtests tbody tr', (rows) => Object.fromEntries(rows.map((tr) => {
     const cells = [...tr.querySelectorAll('td')];
-    const msgCell = cells[3];
-    const pre = msgCell.querySelector('pre');
-    const message = (pre ? msgCell.firstChild?.textContent ?? '' : msgCell.textContent).trim();
-    return [tr.dataset.test, {
+    const line = /line (\d+)/.exec(cells[4].textContent);
+    return [tr.dataset.testId, {
       status: tr.dataset.status,
       exc_type: cells[2].textContent || null,
-      message: message || null,
-      line: cells[4].textContent ? Number(cells[4].textContent) : null,
+      message: cells[3].textContent || null,
+      line: line ? Number(line[1]) : null,
     }];
   })));
 }
@@ -70,7 +84,7 @@ async function waitWorker(page) {
 }
 
 test('journey 3: sample patches on a task give CPython\'s verdicts', async () => {
-  const { page, errors } = await newPage(browser);
+  const { page, errors } = await newPage();
   const cases = [
     ['rename-parse-amount', 'rename-parse-amount.solve.patch'],
     ['rename-parse-amount', 'rename-parse-amount.partial.patch'],
@@ -85,20 +99,20 @@ test('journey 3: sample patches on a task give CPython\'s verdicts', async () =>
     await page.click('#score-patch');
     await page.waitForURL(new RegExp(`/runs/[0-9a-f]+/${task}$`), { timeout: T });
     const exp = expectedPatch(file);
-    await page.locator('#result-patch-status').waitFor({ timeout: T });
-    assert.equal(await page.textContent('#result-patch-status'), exp.patch_status, file);
-    assert.equal(await page.textContent('#result-verdict'), exp.resolved ? 'Resolved' : 'Not resolved', file);
+    await page.locator('#result-patch').waitFor({ timeout: T });
+    const summary = { applied: /^patch applied/, failed: /^patch failed: /, none: /^empty patch/ }[exp.patch_status];
+    assert.match(await page.textContent('#result-patch'), summary, file);
+    assert.equal(await page.textContent('#result-resolved'), exp.resolved ? 'resolved' : 'unresolved', file);
     if (exp.patch_status === 'failed') {
-      assert.match(await page.textContent('#result-patch-error'), /stock|patch/i);
-      assert.equal(await page.locator('#verdicts tbody tr').count(), 0);
+      assert.equal(await page.locator('#result-subtests tbody tr').count(), 0);
     } else {
       assertVerdicts(await verdictsOnScreen(page), exp, file);
-      // The diff is shown as text.
-      assert.match(await page.textContent('#result-diff'), /^diff --git|^---/m);
+      // The diff, one block per file.
+      assert.ok(await page.locator('.diff-view .diff-file').count() > 0, file);
     }
     if (file.includes('syntax-error')) {
-      // The failing line of the test source is shown under the message.
-      assert.ok(await page.locator('#verdicts .failing-line').count() > 0);
+      // The first failing method and its line in the test source are in focus.
+      assert.match(await page.textContent('#result-focus'), /SyntaxError/);
     }
     await screenshot(page, `score-task-${file.replace(/\.patch$/, '')}`);
   }
@@ -115,7 +129,7 @@ test('journey 3: sample patches on a task give CPython\'s verdicts', async () =>
 
 let runUrl;
 test('journey 4: predictions, trajectories and a zip become a run with CPython\'s verdicts', async () => {
-  const { page, errors } = await newPage(browser);
+  const { page, errors } = await newPage();
   await page.goto(`${server.url}score`);
   await waitWorker(page);
   // A zip of the trajectories (deflated, as zip tools write), inflated by the browser.
@@ -183,7 +197,7 @@ z.close()`, zip, path.join(SUBS, 'trajectories')]);
 
 test('journeys 7 and 8: export, import, reload keeps runs, delete', async () => {
   assert.ok(runUrl, 'journey 4 ran');
-  const { page, errors } = await newPage(browser);
+  const { page, errors } = await newPage();
   await page.goto(runUrl);
   await page.locator('#export-json').waitFor({ timeout: T });
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
@@ -235,12 +249,12 @@ test('journeys 7 and 8: export, import, reload keeps runs, delete', async () => 
 });
 
 test('progress bar, responsive page and cancel on a long run', async () => {
-  const { page, errors } = await newPage(browser);
+  const { page, errors } = await newPage();
   await page.goto(`${server.url}score`);
   await waitWorker(page);
-  // 100 copies of the predictions: 800 submissions.
+  // 400 copies of the predictions: 3200 submissions.
   const lines = fs.readFileSync(path.join(SUBS, 'predictions.jsonl'), 'utf8').trim().split('\n');
-  const big = Array.from({ length: 100 }, () => lines).flat().join('\n') + '\n';
+  const big = Array.from({ length: 400 }, () => lines).flat().join('\n') + '\n';
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'refscore-e2e-'));
   fs.writeFileSync(path.join(tmp, 'many.jsonl'), big);
   await page.goto(`${server.url}runs`);
@@ -277,7 +291,7 @@ test('progress bar, responsive page and cancel on a long run', async () => {
 });
 
 test('a worker that traps is restarted and only its item is marked error', async () => {
-  const { page, errors } = await newPage(browser);
+  const { page, errors } = await newPage();
   await page.goto(`${server.url}score?test-trap=move-format-table`);
   await waitWorker(page);
   await page.setInputFiles('#upload-files', path.join(SUBS, 'predictions.jsonl'));

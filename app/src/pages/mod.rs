@@ -6,4 +6,5 @@ pub mod result;
 pub mod run;
 pub mod runs;
 pub mod score;
+pub mod task;
 pub mod tasks;
