@@ -26,7 +26,9 @@ use crate::worker::{FromWorker, ToWorker, WORKER_LOADER};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WorkerStatus {
     Starting,
-    Ready { scorer_version: String },
+    Ready {
+        scorer_version: String,
+    },
     /// The worker could not be created at all (no Worker support, CSP, missing file).
     Unavailable(String),
 }
@@ -133,22 +135,23 @@ impl ScoringWorker {
                 }
             })
         };
-        let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |ev: web_sys::ErrorEvent| {
-            // Handled here: the job is failed and the worker replaced.
-            ev.prevent_default();
-            let message = ev.message();
-            let message = if message.is_empty() { "error event".to_string() } else { message };
-            let weak = weak.clone();
-            // Replacing the worker drops this handler: do it after the handler returns.
-            set_timeout(
-                move || {
-                    if let Some(inner) = weak.upgrade() {
-                        ScoringWorker(inner).crashed(generation, message);
-                    }
-                },
-                std::time::Duration::ZERO,
-            );
-        });
+        let on_error =
+            Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |ev: web_sys::ErrorEvent| {
+                // Handled here: the job is failed and the worker replaced.
+                ev.prevent_default();
+                let message = ev.message();
+                let message = if message.is_empty() { "error event".to_string() } else { message };
+                let weak = weak.clone();
+                // Replacing the worker drops this handler: do it after the handler returns.
+                set_timeout(
+                    move || {
+                        if let Some(inner) = weak.upgrade() {
+                            ScoringWorker(inner).crashed(generation, message);
+                        }
+                    },
+                    std::time::Duration::ZERO,
+                );
+            });
         let options = web_sys::WorkerOptions::new();
         match web_sys::Worker::new_with_options(WORKER_LOADER, &options) {
             Ok(worker) => {
@@ -288,7 +291,11 @@ impl ScoringWorker {
         live.as_mut().is_some_and(|l| l.holds.insert(key.to_string()))
     }
 
-    async fn job(&self, make: impl FnOnce(u64) -> ToWorker, bytes: Option<&js_sys::Uint8Array>) -> Result<FromWorker, JobError> {
+    async fn job(
+        &self,
+        make: impl FnOnce(u64) -> ToWorker,
+        bytes: Option<&js_sys::Uint8Array>,
+    ) -> Result<FromWorker, JobError> {
         let job = self.0.next_job.get();
         self.0.next_job.set(job + 1);
         let (tx, rx) = oneshot::channel();

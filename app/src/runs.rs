@@ -295,9 +295,16 @@ impl Session {
             current: String::new(),
         }));
         leptos::task::spawn_local(async move {
-            let outcome =
-                score_inputs(&worker, &bundle, name, inputs, trap.as_deref(), &flag, session.progress)
-                    .await;
+            let outcome = score_inputs(
+                &worker,
+                &bundle,
+                name,
+                inputs,
+                trap.as_deref(),
+                &flag,
+                session.progress,
+            )
+            .await;
             session.progress.set(None);
             if matches!(outcome, Outcome::Saved { .. }) {
                 session.runs_version.update(|v| *v += 1);
@@ -380,8 +387,11 @@ async fn score_inputs(
     let total = u32::try_from(submissions.len()).unwrap_or(u32::MAX);
     // Score grouped by task (the worker reuses a task's base tree), report in input order.
     let mut order: Vec<usize> = (0..submissions.len()).collect();
-    let first_seen: HashMap<&str, usize> = submissions.iter().enumerate().rev().map(|(i, s)| (s.instance_id.as_str(), i)).collect();
-    order.sort_by_key(|&i| first_seen.get(submissions[i].instance_id.as_str()).copied().unwrap_or(i));
+    let first_seen: HashMap<&str, usize> =
+        submissions.iter().enumerate().rev().map(|(i, s)| (s.instance_id.as_str(), i)).collect();
+    order.sort_by_key(|&i| {
+        first_seen.get(submissions[i].instance_id.as_str()).copied().unwrap_or(i)
+    });
     // Many submissions: one pack request per repository instead of one per blob.
     if submissions.len() > 3 {
         let mut repos: Vec<&str> = submissions

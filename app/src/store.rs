@@ -76,7 +76,7 @@ async fn open() -> Result<IdbDatabase, String> {
     let req = factory.open_with_u32(DB, DB_VERSION).map_err(js_err)?;
     let upgrade_req = req.clone();
     let on_upgrade = Closure::once_into_js(move |_: web_sys::Event| {
-        if let Ok(db) = upgrade_req.result().and_then(|r| r.dyn_into::<IdbDatabase>().map_err(JsValue::from)) {
+        if let Ok(db) = upgrade_req.result().and_then(|r| r.dyn_into::<IdbDatabase>()) {
             let names = db.object_store_names();
             for store in [RUNS, REPORTS] {
                 if !names.contains(store) {

@@ -79,7 +79,12 @@ pub async fn from_file_list(list: Option<web_sys::FileList>) -> (Vec<Upload>, Ve
 }
 
 /// A zip is replaced by its candidate entries; anything else is kept as is.
-async fn expand(name: String, bytes: js_sys::Uint8Array, out: &mut Vec<Upload>, problems: &mut Vec<String>) {
+async fn expand(
+    name: String,
+    bytes: js_sys::Uint8Array,
+    out: &mut Vec<Upload>,
+    problems: &mut Vec<String>,
+) {
     if !name.to_ascii_lowercase().ends_with(".zip") {
         out.push(Upload { name, bytes });
         return;
@@ -100,7 +105,10 @@ async fn expand(name: String, bytes: js_sys::Uint8Array, out: &mut Vec<Upload>, 
         }
         total = total.saturating_add(e.size);
         if total > MAX_BYTES {
-            problems.push(format!("{name}: more than {} MB uncompressed; the rest is skipped", MAX_BYTES >> 20));
+            problems.push(format!(
+                "{name}: more than {} MB uncompressed; the rest is skipped",
+                MAX_BYTES >> 20
+            ));
             break;
         }
         let data = &raw[e.data.clone()];
@@ -160,7 +168,8 @@ pub fn take_drop(ev: &web_sys::DragEvent) -> Dropped {
     if let Some(dt) = ev.data_transfer() {
         let items = dt.items();
         for i in 0..items.length() {
-            if let Some(entry) = items.get(i).and_then(|it| it.webkit_get_as_entry().ok().flatten()) {
+            if let Some(entry) = items.get(i).and_then(|it| it.webkit_get_as_entry().ok().flatten())
+            {
                 entries.push(entry);
             }
         }
@@ -217,7 +226,9 @@ pub async fn read_drop(dropped: Dropped) -> (Vec<Upload>, Vec<String>) {
 }
 
 /// All children of a dropped folder (`readEntries` answers in batches until an empty one).
-async fn read_dir(dir: &web_sys::FileSystemDirectoryEntry) -> Result<Vec<web_sys::FileSystemEntry>, String> {
+async fn read_dir(
+    dir: &web_sys::FileSystemDirectoryEntry,
+) -> Result<Vec<web_sys::FileSystemEntry>, String> {
     let reader = dir.create_reader();
     let mut all = Vec::new();
     loop {
@@ -228,7 +239,8 @@ async fn read_dir(dir: &web_sys::FileSystemDirectoryEntry) -> Result<Vec<web_sys
             let err = Closure::once_into_js(move |v: JsValue| {
                 let _ = reject.call1(&JsValue::NULL, &v);
             });
-            let _ = reader.read_entries_with_callback_and_callback(ok.unchecked_ref(), err.unchecked_ref());
+            let _ = reader
+                .read_entries_with_callback_and_callback(ok.unchecked_ref(), err.unchecked_ref());
         });
         let batch = JsFuture::from(promise).await.map_err(|e| js_error_text(&e))?;
         let batch = js_sys::Array::from(&batch);

@@ -162,7 +162,8 @@ impl WorkerCore {
             .get(task_key)
             .cloned()
             .ok_or_else(|| format!("the worker has no task file {task_key}"))?;
-        let cached = matches!(&self.last_tree, Some((t, m, _)) if t == task_key && m == manifest_key);
+        let cached =
+            matches!(&self.last_tree, Some((t, m, _)) if t == task_key && m == manifest_key);
         if !cached {
             let manifest = self
                 .manifests
@@ -217,22 +218,27 @@ pub fn run_worker() {
         // The UI side treats a lost message as a crash; nothing more to do here.
         let _ = post_scope.post_message(&msg);
     };
-    let onmessage = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-        let data = ev.data();
-        let header = js_sys::Reflect::get(&data, &"h".into()).ok().and_then(|h| h.as_string());
-        let bytes = js_sys::Reflect::get(&data, &"b".into())
-            .ok()
-            .and_then(|b| b.dyn_into::<js_sys::Uint8Array>().ok())
-            .map(|b| b.to_vec());
-        let answer = match header.as_deref().map(serde_json::from_str::<ToWorker>) {
-            Some(Ok(msg)) => core.borrow_mut().handle(msg, bytes.as_deref()),
-            Some(Err(e)) => Some(FromWorker::Failed { job: None, message: format!("bad message: {e}") }),
-            None => Some(FromWorker::Failed { job: None, message: "message without header".into() }),
-        };
-        if let Some(answer) = answer {
-            post(&answer);
-        }
-    });
+    let onmessage =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+            let data = ev.data();
+            let header = js_sys::Reflect::get(&data, &"h".into()).ok().and_then(|h| h.as_string());
+            let bytes = js_sys::Reflect::get(&data, &"b".into())
+                .ok()
+                .and_then(|b| b.dyn_into::<js_sys::Uint8Array>().ok())
+                .map(|b| b.to_vec());
+            let answer = match header.as_deref().map(serde_json::from_str::<ToWorker>) {
+                Some(Ok(msg)) => core.borrow_mut().handle(msg, bytes.as_deref()),
+                Some(Err(e)) => {
+                    Some(FromWorker::Failed { job: None, message: format!("bad message: {e}") })
+                }
+                None => {
+                    Some(FromWorker::Failed { job: None, message: "message without header".into() })
+                }
+            };
+            if let Some(answer) = answer {
+                post(&answer);
+            }
+        });
     scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     onmessage.forget();
@@ -284,7 +290,12 @@ class T(unittest.TestCase):
             },
             methods: vec!["T.test_new".into(), "T.test_other_exists".into()],
             inspected: Vec::new(),
-            files: vec![NeededFile { path, blob: blob.clone(), size: 20, why: vec![NeedReason::Test] }],
+            files: vec![NeededFile {
+                path,
+                blob: blob.clone(),
+                size: 20,
+                why: vec![NeedReason::Test],
+            }],
         };
         let pack = Pack {
             file: format!("blobs/{blob}.txt"),
@@ -362,7 +373,8 @@ class T(unittest.TestCase):
         };
         assert!(solved.resolved, "{solved:?}");
 
-        let FromWorker::Scored { job: 3, outcome: Err(e) } = score(&mut core, 3, "garbage\n") else {
+        let FromWorker::Scored { job: 3, outcome: Err(e) } = score(&mut core, 3, "garbage\n")
+        else {
             panic!("an unparsable patch is an entry error")
         };
         assert!(e.message.contains("patch does not parse"), "{e:?}");

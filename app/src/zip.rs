@@ -71,7 +71,8 @@ pub fn entries(bytes: &[u8]) -> Result<Vec<ZipEntry>, ZipError> {
         if u32_at(bytes, local) != Some(0x0403_4b50) {
             return Err(ZipError::Corrupt("local header"));
         }
-        let lname = usize::from(u16_at(bytes, local + 26).ok_or(ZipError::Corrupt("local header"))?);
+        let lname =
+            usize::from(u16_at(bytes, local + 26).ok_or(ZipError::Corrupt("local header"))?);
         let lextra =
             usize::from(u16_at(bytes, local + 28).ok_or(ZipError::Corrupt("local header"))?);
         let start = local + 30 + lname + lextra;
@@ -129,7 +130,10 @@ mod tests {
     fn lists_stored_entries_and_skips_folders() {
         let zip = stored_zip(&[("run/", b""), ("run/preds.jsonl", b"{}\n"), ("a.traj", b"[]")]);
         let e = entries(&zip).unwrap();
-        assert_eq!(e.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(), ["run/preds.jsonl", "a.traj"]);
+        assert_eq!(
+            e.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(),
+            ["run/preds.jsonl", "a.traj"]
+        );
         assert_eq!(&zip[e[0].data.clone()], b"{}\n");
         assert_eq!(e[1].method, 0);
     }

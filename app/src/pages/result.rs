@@ -38,7 +38,9 @@ pub fn ResultPage() -> impl IntoView {
     let params = use_params_map();
     let query = use_query_map();
     let instance = Memo::new(move |_| params.read().get("instance").unwrap_or_default());
-    let nth = Memo::new(move |_| query.read().get("n").and_then(|n| n.parse::<usize>().ok()).unwrap_or(1).max(1));
+    let nth = Memo::new(move |_| {
+        query.read().get("n").and_then(|n| n.parse::<usize>().ok()).unwrap_or(1).max(1)
+    });
     let task = LocalResource::new(move || {
         let instance = instance.get();
         let bundle = run.get().and_then(Result::ok).flatten().map(|r| r.meta.bundle.clone());

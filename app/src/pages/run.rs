@@ -26,8 +26,11 @@ pub fn patch_status_str(s: PatchStatus) -> &'static str {
     }
 }
 
+/// A stored run, loaded from IndexedDB (`None`: no such run in this browser).
+pub type RunResource = LocalResource<Result<Option<Arc<StoredRun>>, String>>;
+
 /// The stored run the route names (shared by the run and result pages).
-pub fn run_resource() -> (Memo<String>, LocalResource<Result<Option<Arc<StoredRun>>, String>>) {
+pub fn run_resource() -> (Memo<String>, RunResource) {
     let params = use_params_map();
     let id = Memo::new(move |_| params.read().get("run").unwrap_or_default());
     let session = use_session();
@@ -94,14 +97,18 @@ fn Tiles(overall: Tally, entry_errors: u32) -> impl IntoView {
 }
 
 fn file_stem(name: &str) -> String {
-    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' }).collect()
+    name.chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
+        .collect()
 }
 
 #[component]
 pub fn RunPage() -> impl IntoView {
     let (id, run) = run_resource();
     let query = use_query_map();
-    let filter = Memo::new(move |_| ResultFilter::from_name(&query.read().get("filter").unwrap_or_default()));
+    let filter = Memo::new(move |_| {
+        ResultFilter::from_name(&query.read().get("filter").unwrap_or_default())
+    });
     let session = use_session();
     let navigate = use_navigate();
     let delete = move |_| {
@@ -160,13 +167,16 @@ pub fn RunPage() -> impl IntoView {
                 }).collect_view()
             }
         };
-        let filters = ResultFilter::ALL.into_iter().map(|f| {
-            let link = href(&format!("/runs/{run_id}?filter={}", f.as_str()));
-            view! {
-                <a href=link class="filter" id=format!("filter-{}", f.as_str())
-                    aria-current=move || (filter.get() == f).then_some("true")>{f.label()}</a>
-            }
-        }).collect_view();
+        let filters = ResultFilter::ALL
+            .into_iter()
+            .map(|f| {
+                let link = href(&format!("/runs/{run_id}?filter={}", f.as_str()));
+                view! {
+                    <a href=link class="filter" id=format!("filter-{}", f.as_str())
+                        aria-current=move || (filter.get() == f).then_some("true")>{f.label()}</a>
+                }
+            })
+            .collect_view();
         let errors = run.report.errors.clone();
         view! {
             <h1 id="run-name">{run.meta.name.clone()}</h1>

@@ -25,14 +25,20 @@ pub fn task_for_patch_name(index: &BundleIndex, path: &str) -> Option<String> {
     index
         .tasks
         .iter()
-        .filter(|t| name.len() > t.id.len() && name.starts_with(&t.id) && name.as_bytes()[t.id.len()] == b'.')
+        .filter(|t| {
+            name.len() > t.id.len()
+                && name.starts_with(&t.id)
+                && name.as_bytes()[t.id.len()] == b'.'
+        })
         .max_by_key(|t| t.id.len())
         .map(|t| t.id.clone())
 }
 
 /// The test hook of [`crate::worker::ToWorker::Score`]: `?test-trap=<instance id>`.
 fn trap_param() -> Option<String> {
-    web_sys::window().and_then(|w| w.location().search().ok()).and_then(|q| query_value(&q, "test-trap"))
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .and_then(|q| query_value(&q, "test-trap"))
 }
 
 fn text_of(bytes: &js_sys::Uint8Array) -> String {
@@ -119,8 +125,13 @@ pub fn ScorePage() -> impl IntoView {
         }
         let mut name = run_name.get_untracked().trim().to_string();
         if name.is_empty() {
-            let first = files.with_untracked(|f| f.first().map(|u| u.name.clone())).unwrap_or_default();
-            name = if inputs.len() > 1 { format!("{first} and {} more", inputs.len() - 1) } else { first };
+            let first =
+                files.with_untracked(|f| f.first().map(|u| u.name.clone())).unwrap_or_default();
+            name = if inputs.len() > 1 {
+                format!("{first} and {} more", inputs.len() - 1)
+            } else {
+                first
+            };
         }
         session.start(worker, bundle.selected.get_untracked(), name, inputs, trap_param());
         set_files.set(Vec::new());
@@ -235,12 +246,23 @@ pub fn TaskScorePage() -> impl IntoView {
         let mut inputs: Vec<Input> = files
             .get_untracked()
             .into_iter()
-            .map(|u| Input::Patch { instance_id: instance_id.clone(), text: text_of(&u.bytes), name: u.name })
+            .map(|u| Input::Patch {
+                instance_id: instance_id.clone(),
+                text: text_of(&u.bytes),
+                name: u.name,
+            })
             .collect();
         let pasted = patch.get_untracked();
         if !pasted.trim().is_empty() || inputs.is_empty() {
             // An empty paste with no file scores the empty patch: the task's base verdicts.
-            inputs.insert(0, Input::Patch { instance_id: instance_id.clone(), name: "pasted patch".into(), text: pasted });
+            inputs.insert(
+                0,
+                Input::Patch {
+                    instance_id: instance_id.clone(),
+                    name: "pasted patch".into(),
+                    text: pasted,
+                },
+            );
         }
         let name = match inputs.as_slice() {
             [Input::Patch { name, .. }] => format!("{instance_id}: {name}"),
@@ -313,7 +335,10 @@ mod tests {
         let t = |n: &str| task_for_patch_name(&idx, n);
         assert_eq!(t("rename-parse-amount.solve.patch").as_deref(), Some("rename-parse-amount"));
         assert_eq!(t("dir/rename-parse.patch").as_deref(), Some("rename-parse"));
-        assert_eq!(t("debughelpers-to-helpers.py.diff").as_deref(), Some("debughelpers-to-helpers.py"));
+        assert_eq!(
+            t("debughelpers-to-helpers.py.diff").as_deref(),
+            Some("debughelpers-to-helpers.py")
+        );
         assert_eq!(t("rename-parse-amountx.patch"), None);
         assert_eq!(t("rename-parse-amount.jsonl"), None);
         assert_eq!(t("other.patch"), None);
