@@ -373,8 +373,11 @@ class T(unittest.TestCase):
         };
         assert!(solved.resolved, "{solved:?}");
 
-        let FromWorker::Scored { job: 3, outcome: Err(e) } = score(&mut core, 3, "garbage\n")
-        else {
+        let FromWorker::Scored { job: 3, outcome: Err(e) } = score(
+            &mut core,
+            3,
+            "--- a/pkg/mod.py\n+++ b/pkg/mod.py\n@@ -1,2 +1,2 @@\n-def old():\n",
+        ) else {
             panic!("an unparsable patch is an entry error")
         };
         assert!(e.message.contains("patch does not parse"), "{e:?}");
