@@ -1,0 +1,167 @@
+//! One submission's result for one task: resolved or not, the patch outcome, every test method's
+//! verdict with its message, the failing line in the test source, and the diff.
+
+use leptos::prelude::*;
+use scorer::patch::PatchStatus;
+use scorer::report::{Status, TaskResult, TestOutcome};
+
+use crate::components::charts::{StackedBar, StatusCounts};
+use crate::components::code::CodeView;
+use crate::components::diff::DiffView;
+
+/// The CSS class of a verdict badge.
+pub fn status_class(status: Status) -> &'static str {
+    match status {
+        Status::Pass => "badge badge-pass",
+        Status::Fail => "badge badge-fail",
+        Status::Error => "badge badge-error",
+        Status::Skip => "badge badge-skip",
+    }
+}
+
+/// The method to show first: the first fail/error with a line, else the first fail/error.
+pub fn first_failure(tests: &[TestOutcome]) -> Option<usize> {
+    let bad = |t: &&TestOutcome| matches!(t.status, Status::Fail | Status::Error);
+    tests
+        .iter()
+        .position(|t| bad(&t) && t.line.is_some())
+        .or_else(|| tests.iter().position(|t| bad(&t)))
+}
+
+/// One line of text describing the patch outcome.
+pub fn patch_summary(r: &TaskResult) -> String {
+    match r.patch_status {
+        PatchStatus::None => "empty patch: the base repository was tested".to_string(),
+        PatchStatus::Applied => {
+            let n = r.files.len();
+            format!("patch applied ({n} file{})", if n == 1 { "" } else { "s" })
+        }
+        PatchStatus::Failed => match &r.patch_error {
+            Some(e) => format!("patch failed: {e}"),
+            None => "patch failed".to_string(),
+        },
+    }
+}
+
+/// A scored submission. `test_source` is the task's test file, `patch` the submitted text,
+/// `inspected` the repository paths the tests read (`TaskData::inspected`).
+#[component]
+pub fn ResultView(
+    /// The scorer's result for this submission.
+    result: TaskResult,
+    /// The task's test file (`TaskData::test.source`).
+    #[prop(into)]
+    test_source: String,
+    /// The submitted patch text (empty for an empty patch).
+    #[prop(into)]
+    patch: String,
+    /// Paths the tests inspect, to mark them in the diff.
+    #[prop(optional)]
+    inspected: Vec<String>,
+) -> impl IntoView {
+    let counts = StatusCounts::of(&result.tests);
+    let tests = result.tests.clone();
+    let selected = RwSignal::new(first_failure(&tests));
+    let highlight = Signal::derive({
+        let tests = tests.clone();
+        move || selected.get().and_then(|i| tests.get(i)).and_then(|t| t.line)
+    });
+    let resolved = result.resolved;
+    let patch_failed = result.patch_status == PatchStatus::Failed;
+    let rows = tests
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let failing = matches!(t.status, Status::Fail | Status::Error);
+            let line = t.line;
+            let status = t.status;
+            let msg = t.message.clone().unwrap_or_default();
+            view! {
+                <tr class="subtest" data-test-id=t.id.clone() data-status=status.as_str()
+                    class:selected=move || selected.get() == Some(i)
+                    class:clickable=failing
+                    on:click=move |_| if failing { selected.set(Some(i)) }>
+                    <td class="mono">{t.id.clone()}</td>
+                    <td><span class=status_class(status)>{status.as_str()}</span></td>
+                    <td class="mono">{t.exc_type.clone()}</td>
+                    <td class="msg">{msg}</td>
+                    <td>
+                        {line.map(|l| if failing {
+                            view! {
+                                <button class="linkish" type="button"
+                                    on:click=move |ev| { ev.stop_propagation(); selected.set(Some(i)) }>
+                                    {format!("line {l}")}
+                                </button>
+                            }.into_any()
+                        } else {
+                            view! { <span class="muted">{format!("line {l}")}</span> }.into_any()
+                        })}
+                    </td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let focus = {
+        let tests = tests.clone();
+        move || {
+            selected.get().and_then(|i| tests.get(i)).map(|t| {
+                let where_ = t.line.map(|l| format!(" at line {l}")).unwrap_or_default();
+                view! {
+                    <p class="focus" id="result-focus">
+                        <span class=status_class(t.status)>{t.status.as_str()}</span>" "
+                        <span class="mono">{t.id.clone()}</span>{where_}": "
+                        <span class="mono">{t.exc_type.clone().unwrap_or_default()}</span>
+                        {t.message.clone().map(|m| format!(": {m}"))}
+                    </p>
+                }
+            })
+        }
+    };
+    let patch_line = patch_summary(&result);
+    view! {
+        <div class="result-view">
+            <div class="result-head">
+                <span id="result-resolved" class=if resolved { "badge badge-big badge-pass" } else { "badge badge-big badge-fail" }>
+                    {if resolved { "resolved" } else { "unresolved" }}
+                </span>
+                <span id="result-patch" class="result-patch" class:error=patch_failed>{patch_line}</span>
+                <span id="result-counts" class="result-counts">
+                    {format!("{} of {} test methods passed", result.subtests_passed, result.subtests_total)}
+                </span>
+            </div>
+            <StackedBar counts=counts id="result-bar"/>
+            <table class="table subtests" id="result-subtests">
+                <thead><tr><th>"Test method"</th><th>"Verdict"</th><th>"Exception"</th><th>"Message"</th><th>"Line"</th></tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+            <h3>"Test file"</h3>
+            {focus}
+            <div class="code-box" id="result-test-source">
+                <CodeView source=test_source python=true anchor="result-test" highlight=highlight/>
+            </div>
+            <h3>"Patch"</h3>
+            <DiffView patch=patch outcomes=result.files.clone() inspected=inspected patch_failed=patch_failed/>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(id: &str, status: Status, line: Option<u32>) -> TestOutcome {
+        TestOutcome { id: id.into(), status, exc_type: None, message: None, line }
+    }
+
+    #[test]
+    fn first_failure_prefers_a_failure_with_a_line() {
+        let tests = vec![
+            t("A.a", Status::Pass, None),
+            t("A.b", Status::Error, None),
+            t("A.c", Status::Fail, Some(12)),
+        ];
+        assert_eq!(first_failure(&tests), Some(2));
+        assert_eq!(first_failure(&tests[..2]), Some(1));
+        assert_eq!(first_failure(&tests[..1]), None);
+    }
+}
