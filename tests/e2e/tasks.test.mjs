@@ -27,7 +27,14 @@ async function open(scheme = 'light') {
   const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, colorScheme: scheme });
   const page = await context.newPage();
   const errors = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(`console: ${msg.text()}`); });
+  page.on('console', (msg) => {
+    if (msg.type() !== 'error') return;
+    const url = msg.location()?.url ?? '';
+    // Sites built before bundles/bundles.json existed serve the demo alone; the app's probe for the
+    // list is then a 404, which is expected only while the build does not write the file.
+    if (url.endsWith('bundles/bundles.json') && !fs.existsSync('dist/bundles/bundles.json')) return;
+    errors.push(`console: ${msg.text()} ${url}`);
+  });
   page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
   page.on('requestfailed', (req) => errors.push(`requestfailed: ${req.url()} ${req.failure()?.errorText}`));
   return { page, errors, context };
@@ -66,12 +73,10 @@ test('task list: all demo tasks, counts, repository filter and search kept in th
     await page.waitForFunction(() => document.querySelectorAll('#task-list tbody tr').length === 1);
     assert.deepEqual(await rowIds(page), ['move-strip-html-to-sanitize']);
     await page.selectOption('#repo-filter', '');
-    // A word only the lazy instruction has (not the id): "parse_money"-style words come from the index.
-    const byInstruction = index.tasks.find((t) => t.id === 'rename-parse-amount');
-    const word = byInstruction.lazy.split(/\s+/).find((w) => w.includes('_')) ?? byInstruction.lazy.split(/\s+/)[1];
-    await page.fill('#task-search', word.replace(/[.,]$/, ''));
-    await page.waitForFunction(() => document.querySelectorAll('#task-list tbody tr').length >= 1);
-    assert.ok((await rowIds(page)).includes('rename-parse-amount'), `search for ${word}`);
+    // A word only an instruction has (the id says parse-amount, the instruction parse_money).
+    await page.fill('#task-search', 'parse_money');
+    await page.waitForFunction(() => document.querySelectorAll('#task-list tbody tr').length === 1);
+    assert.deepEqual(await rowIds(page), ['rename-parse-amount']);
     await page.fill('#task-search', 'no such task anywhere');
     await page.locator('#task-list-none').waitFor();
     assert.equal((await rowIds(page)).length, 0);
