@@ -10,5 +10,8 @@ public_url=${2:-/}
 # The demo bundle the site serves by default: generated from tasks/demo (git-ignored). The dev profile
 # reuses the build `cargo test` already made; importing the nine demo tasks takes well under a second.
 cargo run --quiet --locked -p cli -- import --from tasks/demo --out public/bundles/demo >/dev/null
+# Other bundles imported locally (public/bundles/<name>/, git-ignored) are listed too; the app
+# shows the demo unless the URL (?bundle=NAME) or the header's selector picks another.
+node scripts/list-bundles.mjs public/bundles
 trunk build --release --dist "$dist" --public-url "$public_url"
 node scripts/csp-hash-inline.mjs "$dist/index.html"

@@ -1,37 +1,24 @@
-//! The root component: router, shell and the connection to the scoring worker.
+//! The root component: router, shell, and the app-wide services (bundle selection, the scoring
+//! worker, the scoring session) provided as context.
 
-use gloo_worker::Spawnable;
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes};
 use leptos_router::path;
 
+use crate::bridge::{ScoringWorker, WorkerStatus};
 use crate::components::header::Header;
-use crate::pages::{about::AboutPage, not_found::NotFound, tasks::TasksPage};
-use crate::worker::{ScoreWorker, WorkerRequest, WorkerResponse, WORKER_LOADER};
-
-/// State of the scoring worker, shown in the footer and the About page.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum WorkerState {
-    Starting,
-    Ready { scorer_version: String },
-}
+use crate::pages::{
+    about::AboutPage, not_found::NotFound, result::ResultPage, run::RunPage, runs::RunsPage,
+    score::ScorePage, score::TaskScorePage, tasks::TasksPage,
+};
 
 #[component]
 pub fn App() -> impl IntoView {
-    let (worker_state, set_worker_state) = signal(WorkerState::Starting);
-    let bridge = ScoreWorker::spawner()
-        .callback(move |resp| match resp {
-            WorkerResponse::Ready { scorer_version } => {
-                set_worker_state.set(WorkerState::Ready { scorer_version })
-            }
-            // The shell sends no Score request; the scoring pages open bridges of their own.
-            WorkerResponse::Scored(_) => {}
-        })
-        .spawn_with_loader(WORKER_LOADER);
-    bridge.send(WorkerRequest::Hello);
-    // The bridge must live as long as the page.
-    StoredValue::new_local(bridge);
-    provide_context(worker_state);
+    crate::bundles::provide_bundle_context();
+    let worker = crate::bridge::provide_worker();
+    let status = worker.with_value(ScoringWorker::status);
+    let crashes = worker.with_value(ScoringWorker::crashes);
+    crate::runs::Session::provide();
 
     view! {
         <Router base=crate::net::base_path()>
@@ -39,19 +26,30 @@ pub fn App() -> impl IntoView {
             <main>
                 <Routes fallback=NotFound>
                     <Route path=path!("/") view=TasksPage/>
+                    <Route path=path!("/tasks/:id/score") view=TaskScorePage/>
+                    <Route path=path!("/score") view=ScorePage/>
+                    <Route path=path!("/runs") view=RunsPage/>
+                    <Route path=path!("/runs/:run") view=RunPage/>
+                    <Route path=path!("/runs/:run/:instance") view=ResultPage/>
                     <Route path=path!("/about") view=AboutPage/>
                     <Route path=path!("/tasks/:id") view=crate::pages::task::TaskPage/>
                 </Routes>
             </main>
             <footer class="footer">
                 <span id="worker-status">
-                    {move || match worker_state.get() {
-                        WorkerState::Starting => "Scoring worker: starting…".to_string(),
-                        WorkerState::Ready { scorer_version } => {
+                    {move || match status.get() {
+                        WorkerStatus::Starting => "Scoring worker: starting…".to_string(),
+                        WorkerStatus::Ready { scorer_version } => {
                             format!("Scoring worker: ready (scorer {scorer_version})")
                         }
+                        WorkerStatus::Unavailable(e) => format!("Scoring worker: unavailable ({e})"),
                     }}
                 </span>
+                {move || (crashes.get() > 0).then(|| view! {
+                    <span id="worker-restarts" class="muted">
+                        {format!(" · restarted after {} crash(es)", crashes.get())}
+                    </span>
+                })}
             </footer>
         </Router>
     }

@@ -122,12 +122,15 @@ impl std::fmt::Debug for TaskInputs {
 
 type Load<T> = Shared<LocalBoxFuture<'static, Result<T, String>>>;
 
+/// A parsed task file and its text (sent to the worker as is).
+type TaskWithText = (Rc<TaskData>, Rc<str>);
+
 /// Per-bundle memo of every load, keyed by content-addressed file name.
 #[derive(Default)]
 struct BundleCache {
     index: Option<Load<Rc<BundleIndex>>>,
     hash: String,
-    tasks: HashMap<String, Load<(Rc<TaskData>, Rc<str>)>>,
+    tasks: HashMap<String, Load<TaskWithText>>,
     manifests: HashMap<String, Load<Rc<str>>>,
     parsed_manifests: HashMap<String, Load<Rc<Manifest>>>,
     bytes: HashMap<String, Load<js_sys::Uint8Array>>,
@@ -213,7 +216,8 @@ pub async fn load_index(bundle: &str) -> Result<Rc<BundleIndex>, String> {
         if cache.hash != index.bundle_hash {
             // Content-addressed names make stale entries harmless, but they are dead weight.
             let keep = cache.index.take();
-            *cache = BundleCache { index: keep, hash: index.bundle_hash.clone(), ..Default::default() };
+            *cache =
+                BundleCache { index: keep, hash: index.bundle_hash.clone(), ..Default::default() };
         }
     });
     Ok(index)
@@ -230,7 +234,10 @@ pub async fn load_summary(bundle: &str, id: &str) -> Result<TaskSummary, String>
         .ok_or_else(|| format!("no task {id:?} in bundle {bundle}"))
 }
 
-async fn load_task_with_text(bundle: &str, id: &str) -> Result<(Rc<TaskData>, Rc<str>, String), String> {
+async fn load_task_with_text(
+    bundle: &str,
+    id: &str,
+) -> Result<(Rc<TaskData>, Rc<str>, String), String> {
     let summary = load_summary(bundle, id).await?;
     let file = summary.data.clone();
     if !is_safe_relative(&file) {
@@ -238,14 +245,19 @@ async fn load_task_with_text(bundle: &str, id: &str) -> Result<(Rc<TaskData>, Rc
     }
     let url = bundle_url(bundle, &file);
     let name = file.clone();
-    let fut = memo(bundle, |c| &mut c.tasks, &file, move || {
-        async move {
-            let text = net::fetch_text(&url).await?;
-            let task = TaskData::from_json(&text, &name).map_err(|e| format!("{url}: {e}"))?;
-            Ok((Rc::new(task), Rc::from(text)))
-        }
-        .boxed_local()
-    });
+    let fut = memo(
+        bundle,
+        |c| &mut c.tasks,
+        &file,
+        move || {
+            async move {
+                let text = net::fetch_text(&url).await?;
+                let task = TaskData::from_json(&text, &name).map_err(|e| format!("{url}: {e}"))?;
+                Ok((Rc::new(task), Rc::from(text)))
+            }
+            .boxed_local()
+        },
+    );
     let (task, text) = fut.await?;
     if task.id != id {
         return Err(format!("{file}: holds task {:?}, not {id:?}", task.id));
@@ -273,9 +285,12 @@ async fn manifest_file(bundle: &str, repo: &str) -> Result<String, String> {
 
 async fn load_manifest_text(bundle: &str, file: &str) -> Result<Rc<str>, String> {
     let url = bundle_url(bundle, file);
-    memo(bundle, |c| &mut c.manifests, file, move || {
-        async move { net::fetch_text(&url).await.map(Rc::from) }.boxed_local()
-    })
+    memo(
+        bundle,
+        |c| &mut c.manifests,
+        file,
+        move || async move { net::fetch_text(&url).await.map(Rc::from) }.boxed_local(),
+    )
     .await
 }
 
@@ -283,25 +298,33 @@ async fn load_manifest_text(bundle: &str, file: &str) -> Result<Rc<str>, String>
 pub async fn load_manifest(bundle: &str, repo: &str) -> Result<Rc<Manifest>, String> {
     let file = manifest_file(bundle, repo).await?;
     let (b, f) = (bundle.to_string(), file.clone());
-    memo(bundle, |c| &mut c.parsed_manifests, &file, move || {
-        async move {
-            let text = load_manifest_text(&b, &f).await?;
-            let m = Manifest::from_json(&text, &f).map_err(|e| e.to_string())?;
-            if m.pack.as_ref().is_some_and(|p| !is_safe_relative(&p.file)) {
-                return Err(format!("{f}: bad pack file name"));
+    memo(
+        bundle,
+        |c| &mut c.parsed_manifests,
+        &file,
+        move || {
+            async move {
+                let text = load_manifest_text(&b, &f).await?;
+                let m = Manifest::from_json(&text, &f).map_err(|e| e.to_string())?;
+                if m.pack.as_ref().is_some_and(|p| !is_safe_relative(&p.file)) {
+                    return Err(format!("{f}: bad pack file name"));
+                }
+                Ok(Rc::new(m))
             }
-            Ok(Rc::new(m))
-        }
-        .boxed_local()
-    })
+            .boxed_local()
+        },
+    )
     .await
 }
 
 async fn load_bytes(bundle: &str, file: &str) -> Result<js_sys::Uint8Array, String> {
     let url = bundle_url(bundle, file);
-    memo(bundle, |c| &mut c.bytes, file, move || {
-        async move { net::fetch_bytes(&url).await }.boxed_local()
-    })
+    memo(
+        bundle,
+        |c| &mut c.bytes,
+        file,
+        move || async move { net::fetch_bytes(&url).await }.boxed_local(),
+    )
     .await
 }
 
@@ -390,12 +413,18 @@ pub async fn load_file(bundle: &str, id: &str, path: &str) -> Result<Option<Vec<
 }
 
 /// The selected bundle, provided by the app root; views read it with [`use_bundle`].
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct BundleContext {
     /// Name of the bundle the task pages show.
     pub selected: RwSignal<String>,
     /// The bundles the site serves.
     pub list: LocalResource<Result<Rc<BundleList>, String>>,
+}
+
+impl std::fmt::Debug for BundleContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BundleContext").field("selected", &self.selected.get_untracked()).finish()
+    }
 }
 
 /// Where the user's choice of bundle is remembered between visits.
@@ -489,7 +518,8 @@ mod tests {
     fn bundle_file_names_stay_inside_the_bundle() {
         assert!(is_safe_relative("tasks/a.0123.json"));
         assert!(is_safe_relative("blobs/abc.txt"));
-        for bad in ["", "/etc/passwd", "../x", "a/../../x", "a//b", "https://evil/x", "a\\b", "./a"] {
+        for bad in ["", "/etc/passwd", "../x", "a/../../x", "a//b", "https://evil/x", "a\\b", "./a"]
+        {
             assert!(!is_safe_relative(bad), "{bad}");
         }
     }

@@ -4,8 +4,13 @@
 //! back. Everything a user uploads is rendered as text, never as HTML.
 
 pub mod app;
+pub mod bridge;
 pub mod bundles;
 pub mod components;
 pub mod net;
 pub mod pages;
+pub mod runs;
+pub mod store;
+pub mod upload;
 pub mod worker;
+pub mod zip;

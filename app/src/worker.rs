@@ -1,73 +1,193 @@
-//! The scoring Web Worker and its message protocol.
+//! The scoring Web Worker: its message protocol and the state it keeps between messages.
 //!
-//! The worker links `scorer`; the UI thread talks to it only through [`WorkerRequest`] and
-//! [`WorkerResponse`], so a long scoring run never blocks a click.
+//! The UI thread talks to the worker only through [`ToWorker`] and [`FromWorker`] (see
+//! [`crate::bridge`] for the UI side), so a long scoring run never blocks a click. Each message is
+//! a JS object `{h: <JSON of the enum>, b?: Uint8Array}`: the JSON header is small, and bytes
+//! (packs, blobs, uploaded files) travel as a structured-cloned byte array, never as JSON numbers.
+//!
+//! Bundle files are sent once per worker instance and cached here under their content-addressed
+//! names, so scoring a submission sends only the submission and the names of its task's files.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 use std::sync::Arc;
 
-use gloo_worker::{HandlerId, Worker, WorkerScope};
-use scorer::bundle::{Manifest, TaskData};
-use scorer::report::TaskResult;
+use scorer::bundle::{Manifest, Pack, TaskData};
+use scorer::report::{EntryError, TaskResult};
+use scorer::submission::{Parsed, Submission};
+use scorer::tree::Tree;
 use scorer::unittest::{RunConfig, Scorer};
 use serde::{Deserialize, Serialize};
 
 /// What the UI asks of the worker.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub enum WorkerRequest {
-    /// Sent once at start-up: answers with the scorer's version, proving the worker loaded.
+pub enum ToWorker {
+    /// Answered with [`FromWorker::Ready`]; the bridge holds other messages until then.
     Hello,
-    /// Score one submission for one task (the task's data, its repository manifest and the blobs
-    /// the task carries, as fetched from the bundle).
-    Score(Box<ScoreRequest>),
-}
-
-/// Everything one evaluation needs; the worker does no fetching of its own.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ScoreRequest {
-    pub task: TaskData,
-    pub manifest: Manifest,
-    /// Blob id → bytes.
-    pub blobs: BTreeMap<String, Vec<u8>>,
-    /// The submission's patch; empty means no change.
-    pub patch: String,
+    /// A task file (`tasks/<id>.<h16>.json`), cached under `key`.
+    Task { key: String, json: String },
+    /// A repository manifest (`repos/<repo>.<h16>.json`), cached under `key`.
+    Manifest { key: String, json: String },
+    /// Blobs: the message's bytes hold them at the pack's ranges (a repository pack, or one blob).
+    Blobs { pack: Pack },
+    /// Score one submission against a task whose files were sent before.
+    Score {
+        job: u64,
+        task: String,
+        manifest: String,
+        submission: Submission,
+        /// Test hook: abort the worker's wasm (a trap) instead of scoring, to prove the UI
+        /// restarts it. Set only when the page URL asks for it (`?test-trap=<instance id>`).
+        #[serde(default)]
+        trap: bool,
+    },
+    /// Read the submissions in one uploaded file (its bytes are the message's bytes).
+    Parse { job: u64, name: String },
 }
 
 /// What the worker answers.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub enum WorkerResponse {
+pub enum FromWorker {
     Ready {
         scorer_version: String,
     },
-    /// The verdicts, or why the task's data could not be turned into a tree.
-    Scored(Box<Result<TaskResult, String>>),
+    /// A verdict, or the entry error of a patch that does not even parse.
+    Scored {
+        job: u64,
+        outcome: Result<TaskResult, EntryError>,
+    },
+    Parsed {
+        job: u64,
+        parsed: Parsed,
+    },
+    /// The job could not run (missing or corrupt bundle data, a malformed message).
+    Failed {
+        job: Option<u64>,
+        message: String,
+    },
 }
 
-/// The worker state: one scorer, so its parse cache serves every submission of a session.
-pub struct ScoreWorker {
+impl FromWorker {
+    /// The job this answers, if any.
+    pub fn job(&self) -> Option<u64> {
+        match self {
+            FromWorker::Ready { .. } => None,
+            FromWorker::Scored { job, .. } | FromWorker::Parsed { job, .. } => Some(*job),
+            FromWorker::Failed { job, .. } => *job,
+        }
+    }
+}
+
+/// The worker's state: one scorer (its parse cache serves every submission of the session) and
+/// the bundle files the UI sent.
+pub struct WorkerCore {
     scorer: Scorer,
+    tasks: HashMap<String, Rc<TaskData>>,
+    manifests: HashMap<String, Rc<Manifest>>,
+    blobs: BTreeMap<String, Arc<[u8]>>,
+    /// The base tree of the last task scored: submissions are scored grouped by task, and a
+    /// tree of a large repository costs more to build than a small patch costs to apply.
+    last_tree: Option<(String, String, Tree)>,
 }
 
-impl Worker for ScoreWorker {
-    type Message = ();
-    type Input = WorkerRequest;
-    type Output = WorkerResponse;
+impl Default for WorkerCore {
+    fn default() -> Self {
+        Self::new()
+    }
+}
 
-    fn create(_scope: &WorkerScope<Self>) -> Self {
-        ScoreWorker { scorer: Scorer::new(worker_run_config()) }
+impl WorkerCore {
+    pub fn new() -> Self {
+        WorkerCore {
+            scorer: Scorer::new(worker_run_config()),
+            tasks: HashMap::new(),
+            manifests: HashMap::new(),
+            blobs: BTreeMap::new(),
+            last_tree: None,
+        }
     }
 
-    fn update(&mut self, _scope: &WorkerScope<Self>, _msg: Self::Message) {}
-
-    fn received(&mut self, scope: &WorkerScope<Self>, msg: Self::Input, id: HandlerId) {
+    /// Handles one message; `bytes` is its binary part. Data messages answer nothing.
+    pub fn handle(&mut self, msg: ToWorker, bytes: Option<&[u8]>) -> Option<FromWorker> {
         match msg {
-            WorkerRequest::Hello => {
-                scope.respond(id, WorkerResponse::Ready { scorer_version: scorer::VERSION.into() })
+            ToWorker::Hello => {
+                Some(FromWorker::Ready { scorer_version: scorer::VERSION.to_string() })
             }
-            WorkerRequest::Score(req) => {
-                scope.respond(id, WorkerResponse::Scored(Box::new(score(&mut self.scorer, &req))))
+            ToWorker::Task { key, json } => match TaskData::from_json(&json, &key) {
+                Ok(task) => {
+                    self.tasks.insert(key, Rc::new(task));
+                    None
+                }
+                Err(e) => Some(FromWorker::Failed { job: None, message: e.to_string() }),
+            },
+            ToWorker::Manifest { key, json } => match Manifest::from_json(&json, &key) {
+                Ok(m) => {
+                    self.manifests.insert(key, Rc::new(m));
+                    None
+                }
+                Err(e) => Some(FromWorker::Failed { job: None, message: e.to_string() }),
+            },
+            ToWorker::Blobs { pack } => match pack.split(bytes.unwrap_or_default()) {
+                Ok(blobs) => {
+                    self.blobs.extend(blobs);
+                    None
+                }
+                Err(e) => Some(FromWorker::Failed { job: None, message: e.to_string() }),
+            },
+            ToWorker::Score { job, task, manifest, submission, trap } => {
+                if trap {
+                    // The test hook: a wasm trap, exactly what a panic (panic = abort) gives.
+                    std::process::abort();
+                }
+                Some(match self.score(&task, &manifest, &submission) {
+                    Ok(outcome) => FromWorker::Scored { job, outcome },
+                    Err(message) => FromWorker::Failed { job: Some(job), message },
+                })
             }
+            ToWorker::Parse { job, name } => Some(FromWorker::Parsed {
+                job,
+                parsed: scorer::submission::parse_submissions(&name, bytes.unwrap_or_default()),
+            }),
         }
+    }
+
+    fn score(
+        &mut self,
+        task_key: &str,
+        manifest_key: &str,
+        submission: &Submission,
+    ) -> Result<Result<TaskResult, EntryError>, String> {
+        let task = self
+            .tasks
+            .get(task_key)
+            .cloned()
+            .ok_or_else(|| format!("the worker has no task file {task_key}"))?;
+        let cached =
+            matches!(&self.last_tree, Some((t, m, _)) if t == task_key && m == manifest_key);
+        if !cached {
+            let manifest = self
+                .manifests
+                .get(manifest_key)
+                .ok_or_else(|| format!("the worker has no manifest {manifest_key}"))?;
+            let tree = task.base_tree(manifest, &self.blobs).map_err(|e| e.to_string())?;
+            self.last_tree = Some((task_key.to_string(), manifest_key.to_string(), tree));
+        }
+        let Some((_, _, base)) = &self.last_tree else {
+            return Err("no base tree".to_string());
+        };
+        if submission.instance_id != task.id {
+            return Err(format!(
+                "submission for {} sent with task {}",
+                submission.instance_id, task.id
+            ));
+        }
+        Ok(scorer::submission::evaluate_submission(
+            &mut self.scorer,
+            base,
+            &task.test.name,
+            &task.test.source,
+            submission,
+        ))
     }
 }
 
@@ -77,34 +197,65 @@ pub fn worker_run_config() -> RunConfig {
     RunConfig { stack_budget: 6 << 20, ..RunConfig::default() }
 }
 
-/// Builds the task's base tree from the bundle data and evaluates the patch against it.
-pub fn score(scorer: &mut Scorer, req: &ScoreRequest) -> Result<TaskResult, String> {
-    let blobs: BTreeMap<String, Arc<[u8]>> =
-        req.blobs.iter().map(|(id, bytes)| (id.clone(), Arc::from(bytes.as_slice()))).collect();
-    let base = req.task.base_tree(&req.manifest, &blobs).map_err(|e| e.to_string())?;
-    Ok(scorer::evaluate::evaluate(
-        scorer,
-        &req.task.id,
-        &base,
-        &req.task.test.name,
-        &req.task.test.source,
-        req.patch.as_bytes(),
-    ))
-}
-
 /// URL of the worker's loader script, relative to the document base (works under a sub-path).
 pub const WORKER_LOADER: &str = "./worker_loader.js";
+
+/// The worker entry (`src/bin/worker.rs`): answers messages on the worker's global scope.
+#[cfg(target_arch = "wasm32")]
+pub fn run_worker() {
+    use std::cell::RefCell;
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let core = RefCell::new(WorkerCore::new());
+    let post_scope = scope.clone();
+    let post = move |resp: &FromWorker| {
+        let header = serde_json::to_string(resp).unwrap_or_default();
+        let msg = js_sys::Object::new();
+        // Setting a property on a fresh plain object cannot fail.
+        let _ = js_sys::Reflect::set(&msg, &"h".into(), &header.into());
+        // The UI side treats a lost message as a crash; nothing more to do here.
+        let _ = post_scope.post_message(&msg);
+    };
+    let onmessage =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+            let data = ev.data();
+            let header = js_sys::Reflect::get(&data, &"h".into()).ok().and_then(|h| h.as_string());
+            let bytes = js_sys::Reflect::get(&data, &"b".into())
+                .ok()
+                .and_then(|b| b.dyn_into::<js_sys::Uint8Array>().ok())
+                .map(|b| b.to_vec());
+            let answer = match header.as_deref().map(serde_json::from_str::<ToWorker>) {
+                Some(Ok(msg)) => core.borrow_mut().handle(msg, bytes.as_deref()),
+                Some(Err(e)) => {
+                    Some(FromWorker::Failed { job: None, message: format!("bad message: {e}") })
+                }
+                None => {
+                    Some(FromWorker::Failed { job: None, message: "message without header".into() })
+                }
+            };
+            if let Some(answer) = answer {
+                post(&answer);
+            }
+        });
+    scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+    // The handler lives as long as the worker.
+    onmessage.forget();
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use scorer::bundle::{Instructions, NeedReason, NeededFile, TestFile, BUNDLE_SCHEMA_VERSION};
     use scorer::patch::PatchStatus;
+    use scorer::report::SourceRef;
     use scorer::tree::{git_blob_id, RepoPath};
 
-    fn request(patch: &str, blob_bytes: &[u8]) -> ScoreRequest {
-        let source = b"def old():\n    pass\n";
-        let blob = git_blob_id(source);
+    const SOURCE: &[u8] = b"def old():\n    pass\n";
+
+    fn bundle_files(blob_bytes: &[u8]) -> (String, String, Pack, Vec<u8>) {
+        let blob = git_blob_id(SOURCE);
         let path = RepoPath::new("pkg/mod.py").unwrap();
         let other = RepoPath::new("pkg/big.py").unwrap();
         let manifest = Manifest {
@@ -146,26 +297,114 @@ class T(unittest.TestCase):
                 why: vec![NeedReason::Test],
             }],
         };
-        let blobs = [(blob, blob_bytes.to_vec())].into_iter().collect();
-        ScoreRequest { task, manifest, blobs, patch: patch.into() }
+        let pack = Pack {
+            file: format!("blobs/{blob}.txt"),
+            blobs: BTreeMap::from([(blob, [0, blob_bytes.len() as u64])]),
+        };
+        (
+            serde_json::to_string(&task).unwrap(),
+            serde_json::to_string(&manifest).unwrap(),
+            pack,
+            blob_bytes.to_vec(),
+        )
+    }
+
+    fn submission(patch: &str) -> Submission {
+        Submission {
+            instance_id: "rename-old".into(),
+            model_name_or_path: Some("m".into()),
+            instruction_set: None,
+            patch: patch.into(),
+            source: SourceRef { file: "p.jsonl".into(), line: Some(1) },
+        }
+    }
+
+    /// Sends every message through its JSON form, as the bridge does.
+    fn send(core: &mut WorkerCore, msg: ToWorker, bytes: Option<&[u8]>) -> Option<FromWorker> {
+        let msg: ToWorker = serde_json::from_str(&serde_json::to_string(&msg).unwrap()).unwrap();
+        let answer = core.handle(msg, bytes)?;
+        Some(serde_json::from_str(&serde_json::to_string(&answer).unwrap()).unwrap())
+    }
+
+    fn loaded(blob_bytes: &[u8]) -> WorkerCore {
+        let mut core = WorkerCore::new();
+        let (task, manifest, pack, bytes) = bundle_files(blob_bytes);
+        assert!(send(&mut core, ToWorker::Task { key: "tasks/t.1.json".into(), json: task }, None)
+            .is_none());
+        let m = ToWorker::Manifest { key: "repos/demo.1.json".into(), json: manifest };
+        assert!(send(&mut core, m, None).is_none());
+        let answer = send(&mut core, ToWorker::Blobs { pack }, Some(&bytes));
+        if blob_bytes == SOURCE {
+            assert!(answer.is_none(), "{answer:?}");
+        }
+        core
+    }
+
+    fn score(core: &mut WorkerCore, job: u64, patch: &str) -> FromWorker {
+        let msg = ToWorker::Score {
+            job,
+            task: "tasks/t.1.json".into(),
+            manifest: "repos/demo.1.json".into(),
+            submission: submission(patch),
+            trap: false,
+        };
+        send(core, msg, None).unwrap()
     }
 
     #[test]
-    fn scores_a_submission_from_bundle_data() {
-        let mut scorer = Scorer::new(RunConfig::default());
-        let base = score(&mut scorer, &request("", b"def old():\n    pass\n")).unwrap();
+    fn scores_submissions_from_cached_bundle_data() {
+        let mut core = loaded(SOURCE);
+        let Some(FromWorker::Ready { scorer_version }) = send(&mut core, ToWorker::Hello, None)
+        else {
+            panic!("no ready")
+        };
+        assert_eq!(scorer_version, scorer::VERSION);
+
+        let FromWorker::Scored { job: 1, outcome: Ok(base) } = score(&mut core, 1, "") else {
+            panic!("not scored")
+        };
         assert_eq!(base.patch_status, PatchStatus::None);
         assert_eq!((base.subtests_passed, base.subtests_total, base.resolved), (1, 2, false));
+        assert_eq!(base.model_name_or_path.as_deref(), Some("m"));
 
         let patch = "--- a/pkg/mod.py\n+++ b/pkg/mod.py\n@@ -1,2 +1,2 @@\n-def old():\n+def new():\n     pass\n";
-        let solved = score(&mut scorer, &request(patch, b"def old():\n    pass\n")).unwrap();
+        let FromWorker::Scored { job: 2, outcome: Ok(solved) } = score(&mut core, 2, patch) else {
+            panic!("not scored")
+        };
         assert!(solved.resolved, "{solved:?}");
+
+        let FromWorker::Scored { job: 3, outcome: Err(e) } = score(&mut core, 3, "garbage\n")
+        else {
+            panic!("an unparsable patch is an entry error")
+        };
+        assert!(e.message.contains("patch does not parse"), "{e:?}");
     }
 
     #[test]
-    fn a_corrupt_blob_is_an_error_not_a_verdict() {
-        let mut scorer = Scorer::new(RunConfig::default());
-        let err = score(&mut scorer, &request("", b"tampered")).unwrap_err();
-        assert!(err.contains("blob"), "{err}");
+    fn corrupt_or_missing_data_fails_the_job_not_the_worker() {
+        let mut core = loaded(b"tampered");
+        let FromWorker::Failed { job: Some(4), message } = score(&mut core, 4, "") else {
+            panic!("expected a failure")
+        };
+        assert!(message.contains("blob"), "{message}");
+        let mut empty = WorkerCore::new();
+        let FromWorker::Failed { job: Some(5), message } = score(&mut empty, 5, "") else {
+            panic!("expected a failure")
+        };
+        assert!(message.contains("no task file"), "{message}");
+    }
+
+    #[test]
+    fn parses_uploaded_predictions() {
+        let mut core = WorkerCore::new();
+        let jsonl = b"{\"instance_id\": \"a\", \"model_name_or_path\": \"m\", \"model_patch\": \"\"}\nnot json\n";
+        let Some(FromWorker::Parsed { job: 7, parsed }) =
+            send(&mut core, ToWorker::Parse { job: 7, name: "preds.jsonl".into() }, Some(jsonl))
+        else {
+            panic!("not parsed")
+        };
+        assert_eq!(parsed.submissions.len(), 1);
+        assert_eq!(parsed.errors.len(), 1);
+        assert_eq!(parsed.errors[0].source.line, Some(2));
     }
 }

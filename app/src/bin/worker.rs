@@ -1,8 +1,8 @@
-//! Entry point of the scoring Web Worker: registers [`app::worker::ScoreWorker`].
-
-use gloo_worker::Registrable;
+//! Entry point of the scoring Web Worker (loaded by Trunk's `worker_loader.js`): answers the
+//! messages of [`app::worker::ToWorker`] on the worker's global scope.
 
 fn main() {
     console_error_panic_hook::set_once();
-    app::worker::ScoreWorker::registrar().register();
+    #[cfg(target_arch = "wasm32")]
+    app::worker::run_worker();
 }

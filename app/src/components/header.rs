@@ -1,22 +1,54 @@
-//! The site header and navigation.
+//! The site header: navigation and the bundle selector.
 
 use leptos::prelude::*;
 use leptos_router::components::A;
 
+use crate::bundles::use_bundle;
+use crate::net::href;
+
 #[component]
 pub fn Header() -> impl IntoView {
     // Links carry the site's base path (a sub-path deployment serves the app under it).
-    let base = crate::net::base_path();
-    let home = format!("{base}/");
-    let about = format!("{base}/about");
+    let bundle = use_bundle();
+    let selector = move || {
+        bundle.list.get().and_then(Result::ok).filter(|l| l.bundles.len() > 1).map(|list| {
+            let options = list
+                .bundles
+                .iter()
+                .map(|b| {
+                    let name = b.name.clone();
+                    let selected = move || bundle.selected.get() == name;
+                    view! {
+                        <option value=b.name.clone() selected=selected>
+                            {format!("{} ({} tasks)", b.name, b.tasks)}
+                        </option>
+                    }
+                })
+                .collect_view();
+            view! {
+                <label class="bundle-select">
+                    "Bundle "
+                    <select
+                        id="bundle-select"
+                        on:change=move |ev| bundle.select(&event_target_value(&ev))
+                    >
+                        {options}
+                    </select>
+                </label>
+            }
+        })
+    };
     view! {
         <header class="header">
-            <a class="brand" href="./">"refscore"</a>
+            <a class="brand" href=href("/")>"refscore"</a>
             <span class="tagline">"RefactorBench scorer and explorer"</span>
             <nav class="nav" aria-label="Main">
-                <A href=home>"Tasks"</A>
-                <A href=about>"About"</A>
+                <A href=href("/")>"Tasks"</A>
+                <A href=href("/score")>"Score"</A>
+                <A href=href("/runs")>"Runs"</A>
+                <A href=href("/about")>"About"</A>
             </nav>
+            {selector}
         </header>
     }
 }

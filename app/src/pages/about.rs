@@ -2,11 +2,11 @@
 
 use leptos::prelude::*;
 
-use crate::app::WorkerState;
+use crate::bridge::WorkerStatus;
 
 #[component]
 pub fn AboutPage() -> impl IntoView {
-    let worker_state = use_context::<ReadSignal<WorkerState>>();
+    let worker_state = use_context::<ReadSignal<WorkerStatus>>();
     view! {
         <section>
             <h1>"About refscore"</h1>
@@ -20,7 +20,7 @@ pub fn AboutPage() -> impl IntoView {
                 <dt>"Scorer"</dt>
                 <dd id="about-scorer">
                     {move || match worker_state.map(|s| s.get()) {
-                        Some(WorkerState::Ready { scorer_version }) => format!("refscore {scorer_version}"),
+                        Some(WorkerStatus::Ready { scorer_version }) => format!("refscore {scorer_version}"),
                         _ => "starting…".to_string(),
                     }}
                 </dd>

@@ -2,5 +2,9 @@
 
 pub mod about;
 pub mod not_found;
+pub mod result;
+pub mod run;
+pub mod runs;
+pub mod score;
 pub mod task;
 pub mod tasks;

@@ -1,0 +1,235 @@
+//! `/runs/:run`: one run's summary (resolved %, subtests passed %, breakdowns by repository,
+//! instruction set, number of inspected files and model), its result table with filters, its
+//! entry errors, and the exports (the CLI's JSON report, CSV).
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
+use leptos_router::NavigateOptions;
+use scorer::patch::PatchStatus;
+use scorer::stats::{run_stats, Group, Tally};
+
+use crate::net::href;
+use crate::runs::{report_csv, use_session, ResultFilter, StoredRun};
+
+/// A percentage for display; "–" when there is nothing to divide by.
+pub fn pct(p: Option<f64>) -> String {
+    p.map_or_else(|| "–".to_string(), |p| format!("{p:.1}%"))
+}
+
+pub fn patch_status_str(s: PatchStatus) -> &'static str {
+    match s {
+        PatchStatus::None => "none",
+        PatchStatus::Applied => "applied",
+        PatchStatus::Failed => "failed",
+    }
+}
+
+/// A stored run, loaded from IndexedDB (`None`: no such run in this browser).
+pub type RunResource = LocalResource<Result<Option<Arc<StoredRun>>, String>>;
+
+/// The stored run the route names (shared by the run and result pages).
+pub fn run_resource() -> (Memo<String>, RunResource) {
+    let params = use_params_map();
+    let id = Memo::new(move |_| params.read().get("run").unwrap_or_default());
+    let session = use_session();
+    let run = LocalResource::new(move || {
+        let id = id.get();
+        session.runs_version.track();
+        async move { crate::store::load_run(&id).await }
+    });
+    (id, run)
+}
+
+#[component]
+fn Breakdown(title: &'static str, id: &'static str, groups: Vec<Group>) -> impl IntoView {
+    if groups.is_empty() {
+        return None;
+    }
+    Some(view! {
+        <div class="breakdown" id=id>
+            <h3>{title}</h3>
+            <table class="table compact">
+                <thead><tr><th></th><th class="num">"Results"</th><th class="num">"Resolved"</th>
+                    <th>"Resolved %"</th><th class="num">"Subtests passed"</th></tr></thead>
+                <tbody>
+                    {groups.into_iter().map(|g| {
+                        let width = g.tally.resolved_pct.unwrap_or(0.0).clamp(0.0, 100.0);
+                        view! {
+                            <tr data-key=g.key.clone()>
+                                <td>{g.key.clone()}</td>
+                                <td class="num">{g.tally.results}</td>
+                                <td class="num">{g.tally.resolved}</td>
+                                <td class="bar-cell">
+                                    <svg class="bar" viewBox="0 0 100 8" preserveAspectRatio="none" aria-hidden="true">
+                                        <rect class="bar-bg" x="0" y="0" width="100" height="8"></rect>
+                                        <rect class="bar-fg" x="0" y="0" width=width height="8"></rect>
+                                    </svg>
+                                    <span>{pct(g.tally.resolved_pct)}</span>
+                                </td>
+                                <td class="num">{pct(g.tally.subtests_pct)}</td>
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
+    })
+}
+
+#[component]
+fn Tiles(overall: Tally, entry_errors: u32) -> impl IntoView {
+    view! {
+        <div class="tiles" id="run-summary">
+            <div class="tile"><span class="tile-value" id="resolved-pct">{pct(overall.resolved_pct)}</span>
+                <span class="tile-label">{format!("resolved ({} of {})", overall.resolved, overall.results)}</span></div>
+            <div class="tile"><span class="tile-value" id="subtests-pct">{pct(overall.subtests_pct)}</span>
+                <span class="tile-label">{format!("subtests passed ({} of {})", overall.subtests_passed, overall.subtests_total)}</span></div>
+            <div class="tile"><span class="tile-value">{overall.patch_failed}</span>
+                <span class="tile-label">"patches failed to apply"</span></div>
+            <div class="tile"><span class="tile-value">{overall.empty_patch}</span>
+                <span class="tile-label">"empty patches"</span></div>
+            <div class="tile"><span class="tile-value" id="entry-errors">{entry_errors}</span>
+                <span class="tile-label">"entries not scored"</span></div>
+        </div>
+    }
+}
+
+fn file_stem(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
+        .collect()
+}
+
+#[component]
+pub fn RunPage() -> impl IntoView {
+    let (id, run) = run_resource();
+    let query = use_query_map();
+    let filter = Memo::new(move |_| {
+        ResultFilter::from_name(&query.read().get("filter").unwrap_or_default())
+    });
+    let session = use_session();
+    let navigate = use_navigate();
+    let delete = move |_| {
+        let id = id.get_untracked();
+        let navigate = navigate.clone();
+        leptos::task::spawn_local(async move {
+            if crate::store::delete_run(&id).await.is_ok() {
+                session.runs_version.update(|v| *v += 1);
+                navigate(&href("/runs"), NavigateOptions::default());
+            }
+        });
+    };
+    let view_run = move |run: Arc<StoredRun>| {
+        let stats = run_stats(&run.report, &run.tasks);
+        let r1 = run.clone();
+        let r2 = run.clone();
+        let export_json = move |_| {
+            let name = format!("{}.report.json", file_stem(&r1.meta.name));
+            let _ = crate::upload::download(&name, "application/json", &r1.report.to_json());
+        };
+        let export_csv = move |_| {
+            let name = format!("{}.report.csv", file_stem(&r2.meta.name));
+            let _ = crate::upload::download(&name, "text/csv", &report_csv(&r2.report));
+        };
+        let run_id = run.meta.id.clone();
+        let rows = {
+            let run = run.clone();
+            let run_id = run_id.clone();
+            move || {
+                let f = filter.get();
+                let mut seen: std::collections::HashMap<String, usize> = Default::default();
+                run.report.results.iter().filter_map(|r| {
+                    let n = seen.entry(r.instance_id.clone()).or_insert(0);
+                    *n += 1;
+                    let nth = *n;
+                    if !f.keeps(r) {
+                        return None;
+                    }
+                    let link = if nth == 1 {
+                        href(&format!("/runs/{run_id}/{}", r.instance_id))
+                    } else {
+                        href(&format!("/runs/{run_id}/{}?n={nth}", r.instance_id))
+                    };
+                    let verdict = if r.resolved { "resolved" } else if r.patch_status == PatchStatus::Failed { "patch failed" } else { "unresolved" };
+                    Some(view! {
+                        <tr class=format!("verdict-{}", verdict.replace(' ', "-")) data-instance=r.instance_id.clone()>
+                            <td><a href=link>{r.instance_id.clone()}</a></td>
+                            <td>{r.model_name_or_path.clone().unwrap_or_default()}</td>
+                            <td>{r.instruction_set.map(|s| s.as_str()).unwrap_or("")}</td>
+                            <td>{patch_status_str(r.patch_status)}</td>
+                            <td class="verdict">{verdict}</td>
+                            <td class="num">{format!("{}/{}", r.subtests_passed, r.subtests_total)}</td>
+                            <td class="muted">{r.source.as_ref().map(|s| s.to_string()).unwrap_or_default()}</td>
+                        </tr>
+                    })
+                }).collect_view()
+            }
+        };
+        let filters = ResultFilter::ALL
+            .into_iter()
+            .map(|f| {
+                let link = href(&format!("/runs/{run_id}?filter={}", f.as_str()));
+                view! {
+                    <a href=link class="filter" id=format!("filter-{}", f.as_str())
+                        aria-current=move || (filter.get() == f).then_some("true")>{f.label()}</a>
+                }
+            })
+            .collect_view();
+        let errors = run.report.errors.clone();
+        view! {
+            <h1 id="run-name">{run.meta.name.clone()}</h1>
+            <p class="muted">
+                {format!("Bundle {} ({}…) · scorer {} {} · {}", run.meta.bundle,
+                    run.report.bundle.hash.chars().take(12).collect::<String>(),
+                    run.report.scorer.name, run.report.scorer.version,
+                    crate::pages::runs::when(run.meta.created_ms))}
+                {run.meta.imported.then_some(" · imported")}
+            </p>
+            <div class="run-actions">
+                <button id="export-json" type="button" on:click=export_json>"Export JSON report"</button>
+                <button id="export-csv" type="button" on:click=export_csv>"Export CSV"</button>
+                <button id="delete-run" type="button" on:click=delete.clone()>"Delete run"</button>
+            </div>
+            <Tiles overall=stats.overall.clone() entry_errors=stats.entry_errors/>
+            <div class="breakdowns">
+                <Breakdown title="By repository" id="by-repo" groups=stats.by_repo.clone()/>
+                <Breakdown title="By instruction set" id="by-instruction-set" groups=stats.by_instruction_set.clone()/>
+                <Breakdown title="By number of files the tests inspect" id="by-inspected" groups=stats.by_inspected_files.clone()/>
+                <Breakdown title="By model" id="by-model" groups=stats.by_model.clone()/>
+            </div>
+            <h2>"Results"</h2>
+            <nav class="filters" aria-label="Filter results">{filters}</nav>
+            <table id="run-results" class="table">
+                <thead><tr><th>"Task"</th><th>"Model"</th><th>"Instructions"</th><th>"Patch"</th>
+                    <th>"Verdict"</th><th class="num">"Subtests"</th><th>"Source"</th></tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+            {(!errors.is_empty()).then(|| view! {
+                <h2>"Entries not scored"</h2>
+                <table id="run-errors" class="table">
+                    <thead><tr><th>"Source"</th><th>"Task"</th><th>"Model"</th><th>"Message"</th></tr></thead>
+                    <tbody>
+                        {errors.into_iter().map(|e| view! {
+                            <tr><td>{e.source.to_string()}</td><td>{e.instance_id.unwrap_or_default()}</td>
+                                <td>{e.model_name_or_path.unwrap_or_default()}</td><td>{e.message}</td></tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            })}
+        }
+    };
+    view! {
+        <section class="run-page">
+            <p><a href=href("/runs")>"All runs"</a></p>
+            <Suspense fallback=|| view! { <p class="muted">"Loading the run…"</p> }>
+                {move || run.get().map(|res| match res {
+                    Err(e) => view! { <p class="error">{e}</p> }.into_any(),
+                    Ok(None) => view! { <p id="run-missing" class="error">"No such run in this browser."</p> }.into_any(),
+                    Ok(Some(r)) => view_run(r).into_any(),
+                })}
+            </Suspense>
+        </section>
+    }
+}

@@ -1,0 +1,107 @@
+//! `/runs`: the stored runs (open, delete), and importing a report the CLI wrote.
+
+use leptos::prelude::*;
+use leptos_router::hooks::use_navigate;
+use leptos_router::NavigateOptions;
+
+use crate::bundles::use_bundle;
+use crate::net::href;
+use crate::runs::use_session;
+
+/// A date for the run list, in the user's locale.
+pub fn when(ms: f64) -> String {
+    let d = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(ms));
+    String::from(d.to_locale_string("default", &wasm_bindgen::JsValue::UNDEFINED))
+}
+
+#[component]
+pub fn RunsPage() -> impl IntoView {
+    let session = use_session();
+    let bundle = use_bundle();
+    let runs = LocalResource::new(move || {
+        session.runs_version.track();
+        crate::store::list_runs()
+    });
+    let (import_error, set_import_error) = signal(None::<String>);
+    let navigate = use_navigate();
+    let on_import = move |ev: leptos::ev::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&ev);
+        let Some(file) = input.files().and_then(|l| l.item(0)) else { return };
+        let bundle = bundle.selected.get_untracked();
+        let navigate = navigate.clone();
+        leptos::task::spawn_local(async move {
+            let text = match wasm_bindgen_futures::JsFuture::from(file.text()).await {
+                Ok(t) => t.as_string().unwrap_or_default(),
+                Err(e) => {
+                    set_import_error.set(Some(crate::net::js_error_text(&e)));
+                    return;
+                }
+            };
+            match crate::runs::import_report(&bundle, &file.name(), &text).await {
+                Ok(id) => {
+                    session.runs_version.update(|v| *v += 1);
+                    navigate(&href(&format!("/runs/{id}")), NavigateOptions::default());
+                }
+                Err(e) => set_import_error.set(Some(e)),
+            }
+        });
+    };
+    let delete = move |id: String| {
+        leptos::task::spawn_local(async move {
+            if let Err(e) = crate::store::delete_run(&id).await {
+                set_import_error.set(Some(e));
+            }
+            session.runs_version.update(|v| *v += 1);
+        });
+    };
+    view! {
+        <section>
+            <h1>"Runs"</h1>
+            <p class="muted">
+                "Runs are kept in this browser (IndexedDB) until you delete them. "
+                <a href=href("/score")>"Score new submissions"</a> " or import a report the CLI wrote ("
+                <code>"refscore score … --out report.json"</code> "): "
+                <label class="button">"Import a report"
+                    <input id="import-report" type="file" accept=".json,application/json"
+                        class="visually-hidden" on:change=on_import/>
+                </label>
+            </p>
+            {move || import_error.get().map(|e| view! { <p id="import-error" class="error">{e}</p> })}
+            <Suspense fallback=|| view! { <p class="muted">"Loading runs…"</p> }>
+                {move || runs.get().map(|res| match res {
+                    Err(e) => view! { <p class="error">{e}</p> }.into_any(),
+                    Ok(list) if list.is_empty() => view! {
+                        <p id="runs-empty" class="muted">"No runs yet."</p>
+                    }.into_any(),
+                    Ok(list) => view! {
+                        <table id="runs-list" class="table">
+                            <thead><tr>
+                                <th>"Run"</th><th>"Created"</th><th>"Bundle"</th>
+                                <th class="num">"Results"</th><th class="num">"Resolved"</th>
+                                <th class="num">"Errors"</th><th></th>
+                            </tr></thead>
+                            <tbody>
+                                {list.into_iter().map(|r| {
+                                    let id = r.id.clone();
+                                    view! {
+                                        <tr data-run=r.id.clone()>
+                                            <td><a href=href(&format!("/runs/{}", r.id))>{r.name.clone()}</a>
+                                                {r.imported.then_some(view! { <span class="badge">"imported"</span> })}</td>
+                                            <td>{when(r.created_ms)}</td>
+                                            <td>{r.bundle.clone()}</td>
+                                            <td class="num">{r.results}</td>
+                                            <td class="num">{r.resolved}</td>
+                                            <td class="num">{r.errors}</td>
+                                            <td><button type="button" class="delete-run"
+                                                on:click=move |_| delete(id.clone())>"Delete"</button></td>
+                                        </tr>
+                                    }
+                                }).collect_view()}
+                            </tbody>
+                        </table>
+                    }.into_any(),
+                })}
+            </Suspense>
+        </section>
+    }
+}

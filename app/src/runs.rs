@@ -1,0 +1,570 @@
+//! Runs: a named set of results and errors (one [`Report`]) with where they came from, scored here
+//! or imported from the CLI. The scoring pipeline lives here too: uploaded files are read in the
+//! worker, submissions are scored one at a time (so cancel is immediate), and the run is stored.
+
+use std::cell::Cell;
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
+
+use leptos::prelude::*;
+use scorer::report::{EntryError, Report, SourceRef, TaskResult};
+use scorer::stats::TaskMeta;
+use scorer::submission::Submission;
+use serde::{Deserialize, Serialize};
+
+use crate::bridge::{JobError, ScoringWorker};
+use crate::bundles;
+
+/// A run's row in the list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunMeta {
+    /// URL-safe id (`/runs/<id>`).
+    pub id: String,
+    pub name: String,
+    /// Milliseconds since the epoch.
+    pub created_ms: f64,
+    /// The bundle folder the run was scored with (for links to its tasks).
+    pub bundle: String,
+    pub bundle_hash: String,
+    /// Input file names.
+    pub sources: Vec<String>,
+    pub results: u32,
+    pub resolved: u32,
+    pub errors: u32,
+    /// Imported from a report file rather than scored here.
+    #[serde(default)]
+    pub imported: bool,
+}
+
+/// A whole stored run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredRun {
+    pub meta: RunMeta,
+    pub report: Report,
+    /// Repository, breadth and method count of the run's tasks, for the summaries.
+    #[serde(default)]
+    pub tasks: Vec<TaskMeta>,
+    /// The submitted patch of each result, aligned with `report.results` (empty for imports).
+    #[serde(default)]
+    pub patches: Vec<String>,
+}
+
+impl StoredRun {
+    /// The patch of result `i`, when the run kept it.
+    pub fn patch(&self, i: usize) -> Option<&str> {
+        self.patches.get(i).map(String::as_str)
+    }
+
+    /// Indices (into `report.results`) of the results for `instance_id`, in report order.
+    pub fn results_for(&self, instance_id: &str) -> Vec<usize> {
+        self.report
+            .results
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.instance_id == instance_id)
+            .map(|(i, _)| i)
+            .collect()
+    }
+}
+
+/// A new run id: time-ordered and unique enough for one browser.
+pub fn new_run_id() -> String {
+    let now = js_sys::Date::now() as u64;
+    let rand = (js_sys::Math::random() * 1e9) as u64;
+    format!("{now:x}{rand:x}")
+}
+
+fn meta_for(
+    id: String,
+    name: String,
+    bundle: &str,
+    report: &Report,
+    sources: Vec<String>,
+    imported: bool,
+) -> RunMeta {
+    RunMeta {
+        id,
+        name,
+        created_ms: js_sys::Date::now(),
+        bundle: bundle.to_string(),
+        bundle_hash: report.bundle.hash.clone(),
+        sources,
+        results: u32::try_from(report.results.len()).unwrap_or(u32::MAX),
+        resolved: report.summary.resolved_instances,
+        errors: u32::try_from(report.errors.len()).unwrap_or(u32::MAX),
+        imported,
+    }
+}
+
+/// The task table filter of a run page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResultFilter {
+    All,
+    Resolved,
+    Unresolved,
+    PatchFailed,
+    Error,
+}
+
+impl ResultFilter {
+    pub const ALL: [ResultFilter; 5] = [
+        ResultFilter::All,
+        ResultFilter::Resolved,
+        ResultFilter::Unresolved,
+        ResultFilter::PatchFailed,
+        ResultFilter::Error,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ResultFilter::All => "all",
+            ResultFilter::Resolved => "resolved",
+            ResultFilter::Unresolved => "unresolved",
+            ResultFilter::PatchFailed => "patch-failed",
+            ResultFilter::Error => "error",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            ResultFilter::All => "All",
+            ResultFilter::Resolved => "Resolved",
+            ResultFilter::Unresolved => "Unresolved",
+            ResultFilter::PatchFailed => "Patch failed",
+            ResultFilter::Error => "Error",
+        }
+    }
+
+    pub fn from_name(s: &str) -> ResultFilter {
+        Self::ALL.into_iter().find(|f| f.as_str() == s).unwrap_or(ResultFilter::All)
+    }
+
+    /// Whether a result row shows under this filter. "Error": a test errored (exception other
+    /// than an assertion); "unresolved" includes failed patches, as in the SWE-bench summary.
+    pub fn keeps(self, r: &TaskResult) -> bool {
+        use scorer::patch::PatchStatus;
+        match self {
+            ResultFilter::All => true,
+            ResultFilter::Resolved => r.resolved,
+            ResultFilter::Unresolved => !r.resolved,
+            ResultFilter::PatchFailed => r.patch_status == PatchStatus::Failed,
+            ResultFilter::Error => {
+                r.tests.iter().any(|t| t.status == scorer::report::Status::Error)
+            }
+        }
+    }
+}
+
+/// One CSV field, quoted when it holds a comma, quote or line break (RFC 4180).
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// The report as CSV: one row per result, then one per entry error (`status` = `entry_error`).
+pub fn report_csv(report: &Report) -> String {
+    let mut out = String::from(
+        "instance_id,model_name_or_path,instruction_set,source,patch_status,resolved,subtests_passed,subtests_total,message\n",
+    );
+    let row = |cells: [&str; 9]| {
+        let mut line = cells.iter().map(|c| csv_field(c)).collect::<Vec<_>>().join(",");
+        line.push('\n');
+        line
+    };
+    for r in &report.results {
+        let status = crate::pages::run::patch_status_str(r.patch_status);
+        out.push_str(&row([
+            &r.instance_id,
+            r.model_name_or_path.as_deref().unwrap_or(""),
+            r.instruction_set.map(|s| s.as_str()).unwrap_or(""),
+            &r.source.as_ref().map(SourceRef::to_string).unwrap_or_default(),
+            status,
+            if r.resolved { "true" } else { "false" },
+            &r.subtests_passed.to_string(),
+            &r.subtests_total.to_string(),
+            r.patch_error.as_deref().unwrap_or(""),
+        ]));
+    }
+    for e in &report.errors {
+        out.push_str(&row([
+            e.instance_id.as_deref().unwrap_or(""),
+            e.model_name_or_path.as_deref().unwrap_or(""),
+            "",
+            &e.source.to_string(),
+            "entry_error",
+            "false",
+            "0",
+            "0",
+            &e.message,
+        ]));
+    }
+    out
+}
+
+/// What the user handed in.
+#[derive(Debug, Clone)]
+pub enum Input {
+    /// A patch for one task (pasted, or a `.patch`/`.diff` file).
+    Patch { instance_id: String, name: String, text: String },
+    /// Any other file: predictions or a trajectory, read in the worker.
+    File { name: String, bytes: js_sys::Uint8Array },
+}
+
+/// Progress of the scoring session, shown by the progress bar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Progress {
+    /// "Reading files" or "Scoring".
+    pub phase: &'static str,
+    pub done: u32,
+    pub total: u32,
+    /// What is being worked on.
+    pub current: String,
+}
+
+/// How a scoring session ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Saved { run: String, first: Option<String> },
+    Cancelled { done: u32, total: u32 },
+    Failed(String),
+}
+
+/// The app's scoring session (one at a time), provided by the app root so a run keeps going while
+/// the user browses other pages.
+#[derive(Clone, Copy)]
+pub struct Session {
+    pub progress: RwSignal<Option<Progress>>,
+    pub outcome: RwSignal<Option<Outcome>>,
+    cancel: StoredValue<Rc<Cell<bool>>, LocalStorage>,
+    /// Bumped whenever the stored runs change, so lists reload.
+    pub runs_version: RwSignal<u32>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session").finish_non_exhaustive()
+    }
+}
+
+impl Session {
+    pub fn provide() -> Session {
+        let s = Session {
+            progress: RwSignal::new(None),
+            outcome: RwSignal::new(None),
+            cancel: StoredValue::new_local(Rc::new(Cell::new(false))),
+            runs_version: RwSignal::new(0),
+        };
+        provide_context(s);
+        s
+    }
+
+    pub fn busy(&self) -> bool {
+        self.progress.with_untracked(Option::is_some)
+    }
+
+    /// Cancels the running session now: the worker is restarted, nothing is stored.
+    pub fn cancel(&self, worker: &ScoringWorker) {
+        self.cancel.with_value(|c| c.set(true));
+        worker.cancel();
+    }
+
+    /// Starts scoring `inputs` against `bundle` in the background; the outcome lands in
+    /// [`Session::outcome`]. `trap` names an instance whose scoring traps the worker (test hook).
+    pub fn start(
+        &self,
+        worker: ScoringWorker,
+        bundle: String,
+        name: String,
+        inputs: Vec<Input>,
+        trap: Option<String>,
+    ) {
+        if self.busy() {
+            return;
+        }
+        let session = *self;
+        let flag = Rc::new(Cell::new(false));
+        self.cancel.set_value(flag.clone());
+        self.outcome.set(None);
+        self.progress.set(Some(Progress {
+            phase: "Reading files",
+            done: 0,
+            total: u32::try_from(inputs.len()).unwrap_or(u32::MAX),
+            current: String::new(),
+        }));
+        leptos::task::spawn_local(async move {
+            let outcome = score_inputs(
+                &worker,
+                &bundle,
+                name,
+                inputs,
+                trap.as_deref(),
+                &flag,
+                session.progress,
+            )
+            .await;
+            session.progress.set(None);
+            if matches!(outcome, Outcome::Saved { .. }) {
+                session.runs_version.update(|v| *v += 1);
+            }
+            session.outcome.set(Some(outcome));
+        });
+    }
+}
+
+pub fn use_session() -> Session {
+    use_context::<Session>().unwrap_or_else(Session::provide)
+}
+
+/// Turns inputs into submissions (files are read in the worker), scores them, stores the run.
+async fn score_inputs(
+    worker: &ScoringWorker,
+    bundle: &str,
+    name: String,
+    inputs: Vec<Input>,
+    trap: Option<&str>,
+    cancelled: &Cell<bool>,
+    progress: RwSignal<Option<Progress>>,
+) -> Outcome {
+    let index = match bundles::load_index(bundle).await {
+        Ok(i) => i,
+        Err(e) => return Outcome::Failed(e),
+    };
+    let known: std::collections::HashSet<&str> =
+        index.tasks.iter().map(|t| t.id.as_str()).collect();
+    let total_inputs = u32::try_from(inputs.len()).unwrap_or(u32::MAX);
+    let mut sources = Vec::new();
+    let mut submissions: Vec<Submission> = Vec::new();
+    let mut errors: Vec<EntryError> = Vec::new();
+    for (i, input) in inputs.into_iter().enumerate() {
+        if cancelled.get() {
+            return Outcome::Cancelled { done: 0, total: 0 };
+        }
+        match input {
+            Input::Patch { instance_id, name, text } => {
+                progress.set(Some(Progress {
+                    phase: "Reading files",
+                    done: u32::try_from(i).unwrap_or(u32::MAX),
+                    total: total_inputs,
+                    current: name.clone(),
+                }));
+                sources.push(name.clone());
+                submissions.push(Submission {
+                    instance_id,
+                    model_name_or_path: None,
+                    instruction_set: scorer::submission::instruction_set_from_path(&name),
+                    patch: text,
+                    source: SourceRef { file: name, line: None },
+                });
+            }
+            Input::File { name, bytes } => {
+                progress.set(Some(Progress {
+                    phase: "Reading files",
+                    done: u32::try_from(i).unwrap_or(u32::MAX),
+                    total: total_inputs,
+                    current: name.clone(),
+                }));
+                sources.push(name.clone());
+                match worker.parse(&name, &bytes).await {
+                    Ok(mut parsed) => {
+                        parsed.retain_known(|id| known.contains(id));
+                        submissions.extend(parsed.submissions);
+                        errors.extend(parsed.errors);
+                    }
+                    Err(JobError::Cancelled) => return Outcome::Cancelled { done: 0, total: 0 },
+                    Err(e) => errors.push(EntryError {
+                        source: SourceRef { file: name, line: None },
+                        instance_id: None,
+                        model_name_or_path: None,
+                        message: e.to_string(),
+                    }),
+                }
+            }
+        }
+    }
+    let total = u32::try_from(submissions.len()).unwrap_or(u32::MAX);
+    // Score grouped by task (the worker reuses a task's base tree), report in input order.
+    let mut order: Vec<usize> = (0..submissions.len()).collect();
+    let first_seen: HashMap<&str, usize> =
+        submissions.iter().enumerate().rev().map(|(i, s)| (s.instance_id.as_str(), i)).collect();
+    order.sort_by_key(|&i| {
+        first_seen.get(submissions[i].instance_id.as_str()).copied().unwrap_or(i)
+    });
+    // Many submissions: one pack request per repository instead of one per blob.
+    if submissions.len() > 3 {
+        let mut repos: Vec<&str> = submissions
+            .iter()
+            .filter_map(|s| index.tasks.iter().find(|t| t.id == s.instance_id))
+            .map(|t| t.repo.as_str())
+            .collect();
+        repos.sort_unstable();
+        repos.dedup();
+        let loads = repos.iter().map(|r| bundles::preload_pack(bundle, r));
+        if let Err(e) = futures::future::try_join_all(loads).await {
+            return Outcome::Failed(e);
+        }
+    }
+    let mut scored: BTreeMap<usize, (TaskResult, String)> = BTreeMap::new();
+    let mut score_errors: BTreeMap<usize, EntryError> = BTreeMap::new();
+    let mut tasks: BTreeMap<String, TaskMeta> = BTreeMap::new();
+    for (done, &i) in order.iter().enumerate() {
+        let s = &submissions[i];
+        if cancelled.get() {
+            return Outcome::Cancelled { done: u32::try_from(done).unwrap_or(0), total };
+        }
+        progress.set(Some(Progress {
+            phase: "Scoring",
+            done: u32::try_from(done).unwrap_or(u32::MAX),
+            total,
+            current: s.instance_id.clone(),
+        }));
+        let entry_error = |message: String| EntryError {
+            source: s.source.clone(),
+            instance_id: Some(s.instance_id.clone()),
+            model_name_or_path: s.model_name_or_path.clone(),
+            message,
+        };
+        let inputs = match bundles::load_task_inputs(bundle, &s.instance_id).await {
+            Ok(inp) => inp,
+            Err(e) => {
+                score_errors.insert(i, entry_error(e));
+                continue;
+            }
+        };
+        tasks.entry(inputs.task.id.clone()).or_insert_with(|| TaskMeta::from_task(&inputs.task));
+        let trap_this = trap == Some(s.instance_id.as_str());
+        match worker.score(&inputs, s.clone(), trap_this).await {
+            Ok(Ok(result)) => {
+                scored.insert(i, (result, s.patch.clone()));
+            }
+            Ok(Err(e)) => {
+                score_errors.insert(i, e);
+            }
+            Err(JobError::Cancelled) => {
+                return Outcome::Cancelled { done: u32::try_from(done).unwrap_or(0), total }
+            }
+            Err(e) => {
+                score_errors.insert(i, entry_error(e.to_string()));
+            }
+        }
+    }
+    let first = scored.values().next().map(|(r, _)| r.instance_id.clone());
+    let (results, patches): (Vec<TaskResult>, Vec<String>) = scored.into_values().unzip();
+    errors.extend(score_errors.into_values());
+    let report = Report::new(&index.bundle_hash, results, errors);
+    let id = new_run_id();
+    let meta = meta_for(id.clone(), name, bundle, &report, sources, false);
+    let run = StoredRun { meta, report, tasks: tasks.into_values().collect(), patches };
+    match crate::store::save_run(&run).await {
+        Ok(()) => Outcome::Saved { run: id, first },
+        Err(e) => Outcome::Failed(format!("could not store the run: {e}")),
+    }
+}
+
+/// Parses a report as [`Report::from_json`] does (version first), but straight from the text: the
+/// `serde_json::Value` detour would link a second copy of every report type's deserializer.
+fn parse_report(file: &str, text: &str) -> Result<Report, String> {
+    #[derive(Deserialize)]
+    struct Version {
+        schema_version: Option<u64>,
+    }
+    let v: Version =
+        serde_json::from_str(text).map_err(|e| format!("{file}: not a refscore report: {e}"))?;
+    let found = v.schema_version.unwrap_or(0);
+    if found != u64::from(scorer::report::SCHEMA_VERSION) {
+        return Err(format!(
+            "{file}: report schema_version {found} is not supported (this build reads {})",
+            scorer::report::SCHEMA_VERSION
+        ));
+    }
+    serde_json::from_str(text).map_err(|e| format!("{file}: not a refscore report: {e}"))
+}
+
+/// Imports a CLI report: its tasks' metadata come from the bundle if the bundle knows them.
+pub async fn import_report(bundle: &str, file_name: &str, text: &str) -> Result<String, String> {
+    let report = parse_report(file_name, text)?;
+    let mut tasks = Vec::new();
+    let mut ids: Vec<&str> = report.results.iter().map(|r| r.instance_id.as_str()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    for id in ids {
+        // Tasks the bundle does not have stay without metadata ("?" in the breakdowns).
+        if let Ok(task) = bundles::load_task(bundle, id).await {
+            tasks.push(TaskMeta::from_task(&task));
+        }
+    }
+    let id = new_run_id();
+    let name = format!("Imported {file_name}");
+    let meta = meta_for(id.clone(), name, bundle, &report, vec![file_name.to_string()], true);
+    let run = StoredRun { meta, report, tasks, patches: Vec::new() };
+    crate::store::save_run(&run).await?;
+    Ok(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use scorer::patch::PatchStatus;
+    use scorer::report::{Status, TestOutcome};
+
+    fn result(id: &str, status: PatchStatus, resolved: bool, test: Status) -> TaskResult {
+        TaskResult {
+            instance_id: id.into(),
+            model_name_or_path: Some("m, \"quoted\"".into()),
+            instruction_set: None,
+            source: Some(SourceRef { file: "p.jsonl".into(), line: Some(3) }),
+            patch_status: status,
+            patch_error: None,
+            files: Vec::new(),
+            resolved,
+            subtests_passed: u32::from(resolved),
+            subtests_total: 1,
+            tests: vec![TestOutcome {
+                id: "T.t".into(),
+                status: test,
+                exc_type: None,
+                message: None,
+                line: None,
+            }],
+        }
+    }
+
+    #[test]
+    fn filters_pick_the_rows_they_name() {
+        let rows = [
+            result("a", PatchStatus::Applied, true, Status::Pass),
+            result("b", PatchStatus::Applied, false, Status::Error),
+            result("c", PatchStatus::Failed, false, Status::Fail),
+        ];
+        let ids = |f: ResultFilter| {
+            rows.iter().filter(|r| f.keeps(r)).map(|r| r.instance_id.as_str()).collect::<Vec<_>>()
+        };
+        assert_eq!(ids(ResultFilter::All), ["a", "b", "c"]);
+        assert_eq!(ids(ResultFilter::Resolved), ["a"]);
+        assert_eq!(ids(ResultFilter::Unresolved), ["b", "c"]);
+        assert_eq!(ids(ResultFilter::PatchFailed), ["c"]);
+        assert_eq!(ids(ResultFilter::Error), ["b"]);
+        assert_eq!(ResultFilter::from_name("patch-failed"), ResultFilter::PatchFailed);
+    }
+
+    #[test]
+    fn csv_quotes_what_needs_quoting() {
+        let report = Report::new(
+            "h",
+            vec![result("a", PatchStatus::Applied, true, Status::Pass)],
+            vec![EntryError {
+                source: SourceRef { file: "p.jsonl".into(), line: Some(9) },
+                instance_id: None,
+                model_name_or_path: None,
+                message: "invalid JSON, line 9".into(),
+            }],
+        );
+        let csv = report_csv(&report);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[1], "a,\"m, \"\"quoted\"\"\",,p.jsonl:3,applied,true,1,1,");
+        assert_eq!(lines[2], ",,,p.jsonl:9,entry_error,false,0,0,\"invalid JSON, line 9\"");
+    }
+}

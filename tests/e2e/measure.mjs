@@ -1,0 +1,69 @@
+// Budgets of design.md §8, measured in headless Chromium on the release build (not a test; run by
+// hand: `node tests/e2e/measure.mjs [dist]`):
+// - wasm sizes of the app and the worker, raw and gzip;
+// - first view interactive: navigation start → task list rendered (performance.now() then);
+// - all tasks of the `refactorbench` bundle (imported locally into public/bundles/, never
+//   committed) scored with empty patches: page opened → run page shown, data loading included.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { serve, launch, newPage } from './harness.mjs';
+
+const dist = process.argv[2] ?? 'dist';
+const wasm = fs.readdirSync(dist).filter((f) => f.endsWith('.wasm'));
+let total = 0;
+for (const f of wasm) {
+  const bytes = fs.readFileSync(path.join(dist, f));
+  const gz = zlib.gzipSync(bytes, { level: 9 }).length;
+  total += gz;
+  console.log(`${f}: ${(bytes.length / 1024).toFixed(0)} KiB raw, ${(gz / 1024).toFixed(0)} KiB gzip`);
+}
+console.log(`wasm total: ${(total / 1024).toFixed(0)} KiB gzip (budget 1536 KiB)`);
+
+const server = await serve(dist, '/');
+const browser = await launch();
+try {
+  const times = [];
+  for (let i = 0; i < 5; i += 1) {
+    const { page } = await newPage(browser);
+    await page.goto(`${server.url}?bundle=demo`);
+    await page.locator('#task-list').waitFor({ timeout: 30000 });
+    times.push(await page.evaluate(() => performance.now()));
+    await page.close();
+  }
+  times.sort((a, b) => a - b);
+  console.log(`first view (task list rendered): median ${times[2].toFixed(0)} ms, min ${times[0].toFixed(0)} ms, max ${times[4].toFixed(0)} ms`);
+
+  const indexFile = path.join(dist, 'bundles/refactorbench/index.json');
+  if (!fs.existsSync(indexFile)) {
+    console.log('no refactorbench bundle in dist: import it into public/bundles/refactorbench and rebuild');
+  } else {
+    const index = JSON.parse(fs.readFileSync(indexFile, 'utf8'));
+    const preds = index.tasks.map((t) => JSON.stringify({ instance_id: t.id, model_name_or_path: 'empty', model_patch: '' })).join('\n') + '\n';
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'refscore-measure-'));
+    const file = path.join(tmp, 'empty.jsonl');
+    fs.writeFileSync(file, preds);
+    for (let i = 0; i < 3; i += 1) {
+      const { page, errors } = await newPage(browser);
+      const t0 = Date.now();
+      await page.goto(`${server.url}score?bundle=refactorbench`);
+      await page.locator('#worker-status', { hasText: 'ready' }).waitFor({ timeout: 60000 });
+      await page.setInputFiles('#upload-files', file);
+      await page.locator('#upload-list').waitFor({ timeout: 60000 });
+      const t1 = Date.now();
+      await page.click('#score-start');
+      await page.waitForURL(/\/runs\/[0-9a-f]+$/, { timeout: 120000 });
+      await page.locator('#run-results tbody tr').first().waitFor({ timeout: 60000 });
+      const t2 = Date.now();
+      const rows = await page.locator('#run-results tbody tr').count();
+      const resolved = await page.textContent('#resolved-pct');
+      const subtests = await page.textContent('#subtests-pct');
+      console.log(`run ${i + 1}: ${rows} tasks scored; open→ready+file ${t1 - t0} ms, score (data loading included) ${t2 - t1} ms, total ${t2 - t0} ms; resolved ${resolved}, subtests ${subtests}${errors.length ? `; errors: ${errors.join(' | ')}` : ''}`);
+      await page.close();
+    }
+  }
+} finally {
+  await browser.close();
+  server.close();
+}

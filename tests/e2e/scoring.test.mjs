@@ -1,0 +1,312 @@
+// Journeys 3, 4, 7 and 8 on the release site with the demo bundle: score the demo's sample patches
+// on a task and its predictions files, trajectories and a zip as a run, and check every verdict on
+// screen against CPython's (tasks/demo/expected-verdicts.json); progress bar and cancel; a worker
+// that traps is restarted and only its item is marked; runs survive a reload; deep links; export
+// (JSON report, CSV) and import of a report.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { serve, launch, screenshot, OUT } from './harness.mjs';
+
+const SUBS = path.resolve('tasks/demo/submissions');
+const expected = JSON.parse(fs.readFileSync('tasks/demo/expected-verdicts.json', 'utf8'));
+const T = 60000;
+
+/** Expected result of a sample patch file (`submissions/<name>`). */
+function expectedPatch(name) {
+  const r = expected.results.find((x) => x.submission === `submissions/${name}`);
+  assert.ok(r, `no expected verdicts for ${name}`);
+  return r;
+}
+
+/** Expected result of a predictions entry: file base name and instance id identify it. */
+function expectedPrediction(file, instance) {
+  return expected.results.find((x) => x.kind === 'prediction' && x.task === instance
+    && x.submission.split('#')[0] === `submissions/${file}`);
+}
+
+const passed = (r) => r.tests.filter((t) => t.status === 'pass').length;
+
+let browser;
+let context;
+let server;
+before(async () => {
+  browser = await launch();
+  // One browser context for all tests: runs live in its IndexedDB.
+  context = await browser.newContext({ viewport: { width: 1366, height: 800 }, acceptDownloads: true });
+  server = await serve('dist', '/');
+});
+
+/** A page of the shared context recording console errors and failed requests (a request the
+ * next navigation aborts, such as a worker still loading, is not a failure). */
+async function newPage() {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(`console: ${msg.text()}`); });
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  page.on('requestfailed', (req) => {
+    if (req.failure()?.errorText !== 'net::ERR_ABORTED') errors.push(`requestfailed: ${req.url()} ${req.failure()?.errorText}`);
+  });
+  return { page, errors };
+}
+after(async () => {
+  server?.close();
+  await browser?.close();
+});
+
+/** The verdict table of a result page, as {id: {status, exc_type, message, line}}. */
+async function verdictsOnScreen(page) {
+  await page.locator('#result-subtests tbody tr').first().waitFor({ timeout: T });
+  return page.$$eval('#result-subtests tbody tr', (rows) => Object.fromEntries(rows.map((tr) => {
+    const cells = [...tr.querySelectorAll('td')];
+    const line = /line (\d+)/.exec(cells[4].textContent);
+    return [tr.dataset.testId, {
+      status: tr.dataset.status,
+      exc_type: cells[2].textContent || null,
+      message: cells[3].textContent || null,
+      line: line ? Number(line[1]) : null,
+    }];
+  })));
+}
+
+function assertVerdicts(onScreen, exp, what) {
+  const want = Object.fromEntries(exp.tests.map((t) => [t.id, {
+    status: t.status, exc_type: t.exc_type, message: t.message, line: t.line,
+  }]));
+  assert.deepEqual(onScreen, want, what);
+}
+
+async function waitWorker(page) {
+  await page.locator('#worker-status', { hasText: 'ready (scorer ' }).waitFor({ timeout: T });
+}
+
+test('journey 3: sample patches on a task give CPython\'s verdicts', async () => {
+  const { page, errors } = await newPage();
+  const cases = [
+    ['rename-parse-amount', 'rename-parse-amount.solve.patch'],
+    ['rename-parse-amount', 'rename-parse-amount.partial.patch'],
+    ['rename-parse-amount', 'rename-parse-amount.syntax-error.patch'],
+    ['stock-ledger-class', 'stock-ledger-class.does-not-apply.patch'],
+  ];
+  for (const [task, file] of cases) {
+    await page.goto(`${server.url}tasks/${task}/score`);
+    await waitWorker(page);
+    await page.setInputFiles('#patch-files', path.join(SUBS, file));
+    await page.locator('.file-names li', { hasText: file }).waitFor({ timeout: T });
+    await page.click('#score-patch');
+    await page.waitForURL(new RegExp(`/runs/[0-9a-f]+/${task}$`), { timeout: T });
+    const exp = expectedPatch(file);
+    await page.locator('#result-patch').waitFor({ timeout: T });
+    const summary = { applied: /^patch applied/, failed: /^patch failed: /, none: /^empty patch/ }[exp.patch_status];
+    assert.match(await page.textContent('#result-patch'), summary, file);
+    assert.equal(await page.textContent('#result-resolved'), exp.resolved ? 'resolved' : 'unresolved', file);
+    if (exp.patch_status === 'failed') {
+      assert.equal(await page.locator('#result-subtests tbody tr').count(), 0);
+    } else {
+      assertVerdicts(await verdictsOnScreen(page), exp, file);
+      // The diff, one block per file.
+      assert.ok(await page.locator('.diff-view .diff-file').count() > 0, file);
+    }
+    if (file.includes('syntax-error')) {
+      // The first failing method and its line in the test source are in focus.
+      assert.match(await page.textContent('#result-focus'), /SyntaxError/);
+    }
+    await screenshot(page, `score-task-${file.replace(/\.patch$/, '')}`);
+  }
+  // Pasting: an empty paste scores the empty patch (the base verdicts).
+  await page.goto(`${server.url}tasks/move-format-table/score`);
+  await waitWorker(page);
+  await screenshot(page, 'score-task-form');
+  await page.click('#score-patch');
+  await page.waitForURL(/\/runs\/[0-9a-f]+\/move-format-table$/, { timeout: T });
+  const base = expected.results.find((x) => x.task === 'move-format-table' && x.kind === 'empty');
+  assertVerdicts(await verdictsOnScreen(page), base, 'empty patch');
+  assert.deepEqual(errors, [], errors.join('\n'));
+});
+
+let runUrl;
+test('journey 4: predictions, trajectories and a zip become a run with CPython\'s verdicts', async () => {
+  const { page, errors } = await newPage();
+  await page.goto(`${server.url}score`);
+  await waitWorker(page);
+  // A zip of the trajectories (deflated, as zip tools write), inflated by the browser.
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'refscore-e2e-'));
+  const zip = path.join(tmp, 'trajectories.zip');
+  execFileSync('python3', ['-c', `import zipfile,sys,os
+z=zipfile.ZipFile(sys.argv[1],'w',zipfile.ZIP_DEFLATED)
+d=sys.argv[2]
+for n in sorted(os.listdir(d)): z.write(os.path.join(d,n),'trajectories/'+n)
+z.close()`, zip, path.join(SUBS, 'trajectories')]);
+  await page.setInputFiles('#upload-files', [
+    path.join(SUBS, 'predictions.jsonl'), path.join(SUBS, 'predictions.json'),
+    path.join(SUBS, 'predictions-by-id.json'), zip,
+  ]);
+  await page.locator('#upload-list tbody tr').nth(5).waitFor({ timeout: T });
+  await screenshot(page, 'score-files-chosen');
+  await page.fill('#run-name', 'demo predictions');
+  await page.click('#score-start');
+  await page.waitForURL(/\/runs\/[0-9a-f]+$/, { timeout: T });
+  runUrl = page.url();
+  await page.locator('#run-results tbody tr').first().waitFor({ timeout: T });
+  const rows = await page.$$eval('#run-results tbody tr', (trs) => trs.map((tr) => {
+    const c = [...tr.querySelectorAll('td')].map((td) => td.textContent);
+    return { instance: c[0], model: c[1], patch: c[3], verdict: c[4], subtests: c[5], source: c[6] };
+  }));
+  let checked = 0;
+  for (const r of rows) {
+    const file = r.source.split(':')[0];
+    if (file.endsWith('.traj')) continue;
+    const exp = expectedPrediction(file, r.instance);
+    assert.ok(exp, `unexpected row ${JSON.stringify(r)}`);
+    assert.equal(r.patch, exp.patch_status, JSON.stringify(r));
+    assert.equal(r.verdict === 'resolved', exp.resolved, JSON.stringify(r));
+    const total = exp.tests.length;
+    assert.equal(r.subtests, `${passed(exp)}/${total}`, JSON.stringify(r));
+    checked += 1;
+  }
+  const predictionCount = expected.results.filter((x) => x.kind === 'prediction').length;
+  assert.equal(checked, predictionCount, 'every prediction entry is on screen');
+  assert.equal(rows.filter((r) => r.source.includes('.traj')).length, 3, 'the three trajectories');
+  // Summary tiles and breakdowns.
+  assert.match(await page.textContent('#resolved-pct'), /%$/);
+  assert.ok(await page.locator('#by-repo tbody tr').count() >= 2);
+  assert.ok(await page.locator('#by-inspected tbody tr').count() >= 2);
+  await screenshot(page, 'run-summary');
+  // Filters.
+  await page.click('#filter-resolved');
+  await page.waitForURL(/filter=resolved/);
+  const resolvedRows = await page.locator('#run-results tbody tr').count();
+  assert.equal(resolvedRows, rows.filter((r) => r.verdict === 'resolved').length);
+  await page.click('#filter-patch-failed');
+  await page.waitForURL(/filter=patch-failed/);
+  assert.equal(await page.locator('#run-results tbody tr').count(), rows.filter((r) => r.patch === 'failed').length);
+  await screenshot(page, 'run-filter-patch-failed');
+  // Deep link to a result, by reload (journey 7): the second result for a task with several.
+  const multi = 'add-log-parameter-post-entry';
+  await page.goto(`${runUrl}/${multi}?n=2`);
+  await page.locator('#result-alternatives').waitFor({ timeout: T });
+  const label = await page.textContent('#result-label');
+  const file = label.split(' · ').find((p) => p.includes('predictions')).split(':')[0];
+  assertVerdicts(await verdictsOnScreen(page), expectedPrediction(file, multi), `deep link ${label}`);
+  await screenshot(page, 'result-deep-link');
+  assert.deepEqual(errors, [], errors.join('\n'));
+});
+
+test('journeys 7 and 8: export, import, reload keeps runs, delete', async () => {
+  assert.ok(runUrl, 'journey 4 ran');
+  const { page, errors } = await newPage();
+  await page.goto(runUrl);
+  await page.locator('#export-json').waitFor({ timeout: T });
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
+  const file = path.join(OUT, 'exported-report.json');
+  await download.saveAs(file);
+  const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+  assert.equal(report.schema_version, 1);
+  assert.equal(report.scorer.name, 'refscore');
+  const index = JSON.parse(fs.readFileSync('dist/bundles/demo/index.json', 'utf8'));
+  assert.equal(report.bundle.hash, index.bundle_hash);
+  for (const r of report.results) {
+    const src = r.source.file;
+    if (src.endsWith('.traj')) continue;
+    const exp = expectedPrediction(src, r.instance_id);
+    assert.equal(r.patch_status, exp.patch_status);
+    assert.equal(r.resolved, exp.resolved);
+    assert.deepEqual(r.tests.map((t) => [t.id, t.status, t.exc_type ?? null, t.message ?? null, t.line ?? null]),
+      exp.tests.map((t) => [t.id, t.status, t.exc_type, t.message, t.line]));
+  }
+  assert.equal(report.summary.submitted_instances, report.results.length + report.errors.filter((e) => e.instance_id).length);
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
+  const csvFile = path.join(OUT, 'exported-report.csv');
+  await csv.saveAs(csvFile);
+  const lines = fs.readFileSync(csvFile, 'utf8').trim().split('\n');
+  assert.equal(lines[0].split(',')[0], 'instance_id');
+  assert.equal(lines.length, 1 + report.results.length + report.errors.length);
+
+  // Import the exported report: a new run with the same numbers.
+  await page.goto(`${server.url}runs`);
+  await page.locator('#runs-list').waitFor({ timeout: T });
+  const before = await page.locator('#runs-list tbody tr').count();
+  await page.setInputFiles('#import-report', file);
+  await page.waitForURL(/\/runs\/[0-9a-f]+$/, { timeout: T });
+  await page.locator('#run-results tbody tr').first().waitFor({ timeout: T });
+  assert.equal(await page.locator('#run-results tbody tr').count(), report.results.length);
+  assert.match(await page.textContent('#run-name'), /^Imported /);
+  await screenshot(page, 'run-imported');
+
+  // Reload keeps every run (IndexedDB).
+  await page.goto(`${server.url}runs`);
+  await page.reload();
+  await page.locator('#runs-list tbody tr').first().waitFor({ timeout: T });
+  assert.equal(await page.locator('#runs-list tbody tr').count(), before + 1);
+  await screenshot(page, 'runs-list');
+  // Delete the imported run.
+  await page.locator('#runs-list tbody tr', { hasText: 'Imported' }).first().locator('.delete-run').click();
+  await page.waitForFunction((n) => document.querySelectorAll('#runs-list tbody tr').length === n, before, { timeout: T });
+  assert.deepEqual(errors, [], errors.join('\n'));
+});
+
+test('progress bar, responsive page and cancel on a long run', async () => {
+  const { page, errors } = await newPage();
+  await page.goto(`${server.url}score`);
+  await waitWorker(page);
+  // 400 copies of the predictions: 3200 submissions.
+  const lines = fs.readFileSync(path.join(SUBS, 'predictions.jsonl'), 'utf8').trim().split('\n');
+  const big = Array.from({ length: 400 }, () => lines).flat().join('\n') + '\n';
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'refscore-e2e-'));
+  fs.writeFileSync(path.join(tmp, 'many.jsonl'), big);
+  await page.goto(`${server.url}runs`);
+  await page.locator('#runs-list, #runs-empty').first().waitFor({ timeout: T });
+  const runsBefore = await page.locator('#runs-list tbody tr').count();
+  await page.goto(`${server.url}score`);
+  await page.setInputFiles('#upload-files', path.join(tmp, 'many.jsonl'));
+  await page.locator('#upload-list').waitFor({ timeout: T });
+  await page.click('#score-start');
+  await page.locator('#score-progress progress').waitFor({ timeout: T });
+  await page.waitForFunction(() => Number(document.querySelector('#score-progress progress')?.value) > 5, null, { timeout: T });
+  await screenshot(page, 'score-progress');
+  // The page answers clicks while the worker scores: open About and come back.
+  const t0 = Date.now();
+  await page.locator('nav a', { hasText: 'About' }).click();
+  await page.locator('h1', { hasText: 'About refscore' }).waitFor({ timeout: 5000 });
+  const clickMs = Date.now() - t0;
+  await page.locator('nav a', { hasText: 'Score' }).click();
+  await page.locator('#score-progress').waitFor({ timeout: T });
+  const at = Number(await page.getAttribute('#score-progress progress', 'value'));
+  const max = Number(await page.getAttribute('#score-progress progress', 'max'));
+  assert.ok(at < max, `still running (${at}/${max})`);
+  await page.click('#score-cancel');
+  await page.locator('#score-cancelled').waitFor({ timeout: 5000 });
+  assert.equal(await page.locator('#score-progress').count(), 0);
+  await screenshot(page, 'score-cancelled');
+  // Nothing stored; the restarted worker is ready again.
+  await waitWorker(page);
+  await page.goto(`${server.url}runs`);
+  await page.locator('#runs-list, #runs-empty').first().waitFor({ timeout: T });
+  assert.equal(await page.locator('#runs-list tbody tr').count(), runsBefore);
+  console.log(`navigation while scoring took ${clickMs} ms`);
+  assert.deepEqual(errors, [], errors.join('\n'));
+});
+
+test('a worker that traps is restarted and only its item is marked error', async () => {
+  const { page, errors } = await newPage();
+  await page.goto(`${server.url}score?test-trap=move-format-table`);
+  await waitWorker(page);
+  await page.setInputFiles('#upload-files', path.join(SUBS, 'predictions.jsonl'));
+  await page.locator('#upload-list').waitFor({ timeout: T });
+  await page.click('#score-start');
+  await page.waitForURL(/\/runs\/[0-9a-f]+$/, { timeout: T });
+  await page.locator('#run-errors').waitFor({ timeout: T });
+  const errRows = await page.$$eval('#run-errors tbody tr', (trs) => trs.map((tr) => tr.textContent));
+  assert.equal(errRows.length, 1, errRows.join('\n'));
+  assert.match(errRows[0], /move-format-table.*crashed/);
+  // Every other entry was scored by the restarted worker.
+  const lines = fs.readFileSync(path.join(SUBS, 'predictions.jsonl'), 'utf8').trim().split('\n').length;
+  assert.equal(await page.locator('#run-results tbody tr').count(), lines - 1);
+  assert.match(await page.textContent('#worker-restarts'), /1 crash/);
+  await screenshot(page, 'run-with-worker-crash');
+  // The trap is reported by the browser (the panic hook's message and the RuntimeError).
+  assert.ok(errors.every((e) => /unreachable|abort|panicked|RuntimeError/i.test(e)), errors.join('\n'));
+});
