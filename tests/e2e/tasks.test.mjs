@@ -40,6 +40,11 @@ async function open(scheme = 'light') {
   return { page, errors, context };
 }
 
+/** Waits for the scoring worker to answer, so leaving the page never aborts its wasm download. */
+async function workerReady(page) {
+  await page.locator('#worker-status', { hasText: 'ready' }).waitFor({ timeout: 20000 });
+}
+
 async function shot(page, name) {
   await page.screenshot({ path: path.join(OUT, `${name}.png`), fullPage: true });
 }
@@ -85,6 +90,7 @@ test('task list: all demo tasks, counts, repository filter and search kept in th
     await page.fill('#task-search', 'rename');
     await page.selectOption('#repo-filter', 'ledgerly_refactor');
     await page.waitForFunction(() => location.search.includes('repo=ledgerly_refactor') && location.search.includes('q=rename'));
+    await workerReady(page);
     await page.reload();
     await page.locator('#task-list tbody tr').first().waitFor({ timeout: 20000 });
     assert.equal(await page.inputValue('#task-search'), 'rename');
@@ -134,6 +140,7 @@ async function taskJourney(dir, base, prefix) {
       await page.goto(server.url);
       await page.locator('#task-list tbody tr').first().waitFor({ timeout: 20000 });
       if (scheme === 'dark') await shot(page, `${prefix}tasks-dark`);
+      await workerReady(page);
       await page.locator('#task-list a', { hasText: 'rename-feed-item-to-entry' }).click();
       await page.waitForURL(`**${base}tasks/rename-feed-item-to-entry`);
       const data = await checkTaskPage(page, 'rename-feed-item-to-entry');
@@ -156,11 +163,13 @@ async function taskJourney(dir, base, prefix) {
       await shot(page, `${prefix}task-file-${scheme}`);
 
       // Deep link with the file open survives a reload.
+      await workerReady(page);
       await page.reload();
       await page.locator('#file-view .line').first().waitFor({ timeout: 20000 });
       assert.equal(await page.locator('#file-view').getAttribute('data-path'), 'tinyfeed/models.py');
 
       // A task whose tests inspect files that do not exist yet, opened by a deep link.
+      await workerReady(page);
       await page.goto(`${server.url}tasks/split-storage-loaders`);
       const split = await checkTaskPage(page, 'split-storage-loaders');
       const absent = split.inspected.find((p) => !p.exists);
@@ -169,6 +178,7 @@ async function taskJourney(dir, base, prefix) {
       await shot(page, `${prefix}task-split-${scheme}`);
 
       // An unknown id says so.
+      await workerReady(page);
       await page.goto(`${server.url}tasks/no-such-task`);
       await page.locator('#task-error').waitFor({ timeout: 20000 });
       assert.match(await page.locator('#task-error').textContent(), /no-such-task/);
