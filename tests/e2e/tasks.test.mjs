@@ -27,10 +27,22 @@ async function open(scheme = 'light') {
   const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, colorScheme: scheme });
   const page = await context.newPage();
   const errors = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(`console: ${msg.text()}`); });
+  page.on('console', (msg) => {
+    if (msg.type() !== 'error') return;
+    const url = msg.location()?.url ?? '';
+    // Sites built before bundles/bundles.json existed serve the demo alone; the app's probe for the
+    // list is then a 404, which is expected only while the build does not write the file.
+    if (url.endsWith('bundles/bundles.json') && !fs.existsSync('dist/bundles/bundles.json')) return;
+    errors.push(`console: ${msg.text()} ${url}`);
+  });
   page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
   page.on('requestfailed', (req) => errors.push(`requestfailed: ${req.url()} ${req.failure()?.errorText}`));
   return { page, errors, context };
+}
+
+/** Waits for the scoring worker to answer, so leaving the page never aborts its wasm download. */
+async function workerReady(page) {
+  await page.locator('#worker-status', { hasText: 'ready' }).waitFor({ timeout: 20000 });
 }
 
 async function shot(page, name) {
@@ -66,12 +78,10 @@ test('task list: all demo tasks, counts, repository filter and search kept in th
     await page.waitForFunction(() => document.querySelectorAll('#task-list tbody tr').length === 1);
     assert.deepEqual(await rowIds(page), ['move-strip-html-to-sanitize']);
     await page.selectOption('#repo-filter', '');
-    // A word only the lazy instruction has (not the id): "parse_money"-style words come from the index.
-    const byInstruction = index.tasks.find((t) => t.id === 'rename-parse-amount');
-    const word = byInstruction.lazy.split(/\s+/).find((w) => w.includes('_')) ?? byInstruction.lazy.split(/\s+/)[1];
-    await page.fill('#task-search', word.replace(/[.,]$/, ''));
-    await page.waitForFunction(() => document.querySelectorAll('#task-list tbody tr').length >= 1);
-    assert.ok((await rowIds(page)).includes('rename-parse-amount'), `search for ${word}`);
+    // A word only an instruction has (the id says parse-amount, the instruction parse_money).
+    await page.fill('#task-search', 'parse_money');
+    await page.waitForFunction(() => document.querySelectorAll('#task-list tbody tr').length === 1);
+    assert.deepEqual(await rowIds(page), ['rename-parse-amount']);
     await page.fill('#task-search', 'no such task anywhere');
     await page.locator('#task-list-none').waitFor();
     assert.equal((await rowIds(page)).length, 0);
@@ -80,6 +90,7 @@ test('task list: all demo tasks, counts, repository filter and search kept in th
     await page.fill('#task-search', 'rename');
     await page.selectOption('#repo-filter', 'ledgerly_refactor');
     await page.waitForFunction(() => location.search.includes('repo=ledgerly_refactor') && location.search.includes('q=rename'));
+    await workerReady(page);
     await page.reload();
     await page.locator('#task-list tbody tr').first().waitFor({ timeout: 20000 });
     assert.equal(await page.inputValue('#task-search'), 'rename');
@@ -129,6 +140,7 @@ async function taskJourney(dir, base, prefix) {
       await page.goto(server.url);
       await page.locator('#task-list tbody tr').first().waitFor({ timeout: 20000 });
       if (scheme === 'dark') await shot(page, `${prefix}tasks-dark`);
+      await workerReady(page);
       await page.locator('#task-list a', { hasText: 'rename-feed-item-to-entry' }).click();
       await page.waitForURL(`**${base}tasks/rename-feed-item-to-entry`);
       const data = await checkTaskPage(page, 'rename-feed-item-to-entry');
@@ -151,11 +163,13 @@ async function taskJourney(dir, base, prefix) {
       await shot(page, `${prefix}task-file-${scheme}`);
 
       // Deep link with the file open survives a reload.
+      await workerReady(page);
       await page.reload();
       await page.locator('#file-view .line').first().waitFor({ timeout: 20000 });
       assert.equal(await page.locator('#file-view').getAttribute('data-path'), 'tinyfeed/models.py');
 
       // A task whose tests inspect files that do not exist yet, opened by a deep link.
+      await workerReady(page);
       await page.goto(`${server.url}tasks/split-storage-loaders`);
       const split = await checkTaskPage(page, 'split-storage-loaders');
       const absent = split.inspected.find((p) => !p.exists);
@@ -164,6 +178,7 @@ async function taskJourney(dir, base, prefix) {
       await shot(page, `${prefix}task-split-${scheme}`);
 
       // An unknown id says so.
+      await workerReady(page);
       await page.goto(`${server.url}tasks/no-such-task`);
       await page.locator('#task-error').waitFor({ timeout: 20000 });
       assert.match(await page.locator('#task-error').textContent(), /no-such-task/);

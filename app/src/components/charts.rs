@@ -115,7 +115,8 @@ pub fn clip_label(label: &str, max: usize) -> String {
     }
 }
 
-/// Horizontal bars with a label on the left and `NN% (value/total)` on the right.
+/// Horizontal bars with a label on the left and `NN% (value/total)` on the right. (No SVG
+/// `<title>` tooltips: Leptos' `view!` creates `title` in the HTML namespace.)
 #[component]
 pub fn BarChart(
     /// Bars, top to bottom.
@@ -138,26 +139,23 @@ pub fn BarChart(
             let bar_y = g.y + (layout.row_height - layout.bar_height) / 2.0;
             let tip = format!("{}: {} of {} ({})", b.label, b.value, b.total, percent(b.value, b.total));
             view! {
-                <g class="bar-row">
-                    <title>{tip}</title>
-                    <text class="bar-label" x=layout.label_width - 8.0 y=mid dominant-baseline="middle" text-anchor="end">
+                <g class="bar-row" aria-label=tip>
+                    <text class="bar-label" x={layout.label_width - 8.0} y=mid dominant-baseline="middle" text-anchor="end">
                         {clip_label(&b.label, 26)}
                     </text>
                     <rect class="bar-track" x=g.x y=bar_y width=g.track height=layout.bar_height rx="2"/>
                     <rect class="bar-fill" x=g.x y=bar_y width=g.w height=layout.bar_height rx="2"/>
-                    <text class="bar-value" x=g.x + g.track + 8.0 y=mid dominant-baseline="middle">
+                    <text class="bar-value" x={g.x + g.track + 8.0} y=mid dominant-baseline="middle">
                         {format!("{} ({}/{})", percent(b.value, b.total), b.value, b.total)}
                     </text>
                 </g>
             }
         })
         .collect_view();
-    let aria = title.clone();
     view! {
-        <svg class="chart bar-chart" id=id role="img" aria-label=aria
+        <svg class="chart bar-chart" id=id role="img" aria-label=title
              viewBox=format!("0 0 {} {}", layout.width, height)
              style=format!("max-width:{}px", layout.width)>
-            <title>{title}</title>
             {rows}
         </svg>
     }
@@ -275,9 +273,8 @@ pub fn StackedBar(
         .map(|s| {
             let name = s.status.as_str();
             view! {
-                <rect class=format!("seg seg-{name}") x=s.x y="0" width=s.w height="10">
-                    <title>{format!("{}: {} of {}", name, s.count, total)}</title>
-                </rect>
+                <rect class=format!("seg seg-{name}") x=s.x y="0" width=s.w height="10"
+                      aria-label=format!("{}: {} of {}", name, s.count, total)/>
             }
         })
         .collect_view();

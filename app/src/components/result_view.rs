@@ -118,10 +118,12 @@ pub fn ResultView(
         }
     };
     let patch_line = patch_summary(&result);
+    let resolved_class =
+        if resolved { "badge badge-big badge-pass" } else { "badge badge-big badge-fail" };
     view! {
         <div class="result-view">
             <div class="result-head">
-                <span id="result-resolved" class=if resolved { "badge badge-big badge-pass" } else { "badge badge-big badge-fail" }>
+                <span id="result-resolved" class=resolved_class>
                     {if resolved { "resolved" } else { "unresolved" }}
                 </span>
                 <span id="result-patch" class="result-patch" class:error=patch_failed>{patch_line}</span>

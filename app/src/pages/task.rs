@@ -89,10 +89,7 @@ pub fn availability(task: &TaskData, path: &str) -> FileAvailability {
 pub fn TaskPage() -> impl IntoView {
     let params = use_params_map();
     let id = Memo::new(move |_| params.read().get("id").unwrap_or_default());
-    let task = LocalResource::new(move || {
-        let id = id.get();
-        async move { load::task(&id).await }
-    });
+    let task = crate::bundles::task_resource(Signal::derive(move || id.get()));
     view! {
         <section class="task-page">
             <Suspense fallback=|| view! { <p class="muted">"Loading the task…"</p> }>
@@ -101,7 +98,7 @@ pub fn TaskPage() -> impl IntoView {
                         <h1>{id.get()}</h1>
                         <p class="error" id="task-error">{e}</p>
                     }.into_any(),
-                    Ok(t) => view! { <TaskDetail task=t/> }.into_any(),
+                    Ok(t) => view! { <TaskDetail task=(*t).clone()/> }.into_any(),
                 })}
             </Suspense>
         </section>
@@ -248,11 +245,20 @@ fn TaskDetail(task: TaskData) -> impl IntoView {
                 .into_any(),
                 Some(f) => {
                     let id = task.with_value(|t| t.id.clone());
-                    let blob = f.blob.clone();
-                    let python = is_python_path(f.path.as_str());
+                    let path = f.path.as_str().to_string();
+                    let python = is_python_path(&path);
+                    let bundle = crate::bundles::use_bundle().selected;
                     let content = LocalResource::new(move || {
-                        let (id, blob) = (id.clone(), blob.clone());
-                        async move { load::blob(&id, &blob).await }
+                        let (bundle, id, path) = (bundle.get(), id.clone(), path.clone());
+                        async move {
+                            match crate::bundles::load_file(&bundle, &id, &path).await? {
+                                Some(bytes) if bytes.contains(&0) => {
+                                    Err(format!("{path} is a binary file ({} bytes), not shown", bytes.len()))
+                                }
+                                Some(bytes) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
+                                None => Err(format!("{path} is not carried in the bundle")),
+                            }
+                        }
                     });
                     view! {
                         <Suspense fallback=|| view! { <p class="muted">"Loading the file…"</p> }>
@@ -337,32 +343,6 @@ fn encode(s: &str) -> String {
         }
     }
     out
-}
-
-/// Loading through the shared bundle cache.
-mod load {
-    use scorer::bundle::{BundleIndex, TaskData};
-
-    use crate::pages::tasks::DEFAULT_BUNDLE;
-
-    const ROOT: &str = "bundles/demo/";
-
-    pub async fn task(id: &str) -> Result<TaskData, String> {
-        let text = crate::net::fetch_text(DEFAULT_BUNDLE).await?;
-        let index = BundleIndex::from_json(&text).map_err(|e| e.to_string())?;
-        let row = index
-            .tasks
-            .iter()
-            .find(|t| t.id == id)
-            .ok_or_else(|| format!("No task {id} in this bundle."))?;
-        let file = format!("{ROOT}{}", row.data);
-        let text = crate::net::fetch_text(&file).await?;
-        TaskData::from_json(&text, &file).map_err(|e| e.to_string())
-    }
-
-    pub async fn blob(_id: &str, blob: &str) -> Result<String, String> {
-        crate::net::fetch_text(&format!("{ROOT}{}", scorer::bundle::blob_file(blob))).await
-    }
 }
 
 #[cfg(test)]

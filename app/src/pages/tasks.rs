@@ -6,9 +6,6 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 use scorer::bundle::{BundleIndex, TaskSummary};
 
-/// Where the default (demo) bundle is served, relative to the site base.
-pub const DEFAULT_BUNDLE: &str = "bundles/demo/index.json";
-
 /// Whether a task row passes the filters: `repo` (empty: any) and every whitespace-separated
 /// word of `query` found, case-insensitively, in the id, the test file name or the one-line
 /// instruction.
@@ -68,10 +65,7 @@ pub fn repo_options(index: &BundleIndex) -> Vec<(String, usize)> {
 
 #[component]
 pub fn TasksPage() -> impl IntoView {
-    let index = LocalResource::new(|| async {
-        let text = crate::net::fetch_text(DEFAULT_BUNDLE).await?;
-        BundleIndex::from_json(&text).map_err(|e| e.to_string())
-    });
+    let index = crate::bundles::index_resource();
     view! {
         <section class="tasks-page">
             <h1>"Tasks"</h1>
@@ -83,7 +77,7 @@ pub fn TasksPage() -> impl IntoView {
                             "No tasks in this bundle yet (bundle " {index.bundle_hash.clone()} ")."
                         </p>
                     }.into_any(),
-                    Ok(index) => view! { <TaskList index=index/> }.into_any(),
+                    Ok(index) => view! { <TaskList index=(*index).clone()/> }.into_any(),
                 })}
             </Suspense>
         </section>
@@ -98,6 +92,8 @@ fn TaskList(index: BundleIndex) -> impl IntoView {
     let navigate = use_navigate();
     let initial = query.get_untracked();
     let repo = RwSignal::new(initial.get("repo").unwrap_or_default());
+    // A `?bundle=` choice stays in the URL next to the filters.
+    let bundle_param = initial.get("bundle");
     let search = RwSignal::new(initial.get("q").unwrap_or_default());
     // Mirror the filters into the URL (replacing the entry: typing is not history).
     Effect::new({
@@ -108,6 +104,9 @@ fn TaskList(index: BundleIndex) -> impl IntoView {
                 return;
             }
             let mut parts = Vec::new();
+            if let Some(b) = &bundle_param {
+                parts.push(format!("bundle={}", encode(b)));
+            }
             if !r.is_empty() {
                 parts.push(format!("repo={}", encode(&r)));
             }
