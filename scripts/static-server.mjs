@@ -1,6 +1,7 @@
 // A plain static file server for dist/, like any static host: correct MIME types (application/wasm),
-// an optional sub-path (--base /refscore/), and the single-page-app fallback (unknown paths without a
-// file extension get index.html, as GitHub Pages' 404.html trick or a host rewrite rule would).
+// an optional sub-path (--base /refscore/), and the single-page-app fallback (a missing path gets
+// index.html unless it names an asset type, as GitHub Pages' 404.html trick or a host rewrite rule
+// would: route ids may contain dots, e.g. an official task named `…helpers.py`).
 // Usage: node scripts/static-server.mjs --dir dist [--port 8080] [--host 127.0.0.1] [--base /]
 import http from 'node:http';
 import fs from 'node:fs';
@@ -42,7 +43,7 @@ const server = http.createServer((req, res) => {
   }
   if (fs.existsSync(file) && fs.statSync(file).isFile()) return send(res, 200, file);
   if (fs.existsSync(path.join(file, 'index.html'))) return send(res, 200, path.join(file, 'index.html'));
-  if (path.extname(rel) === '') return send(res, 200, path.join(root, 'index.html'));
+  if (!(path.extname(rel) in TYPES)) return send(res, 200, path.join(root, 'index.html'));
   res.writeHead(404).end('not found');
 });
 server.listen(port, host, () => {
