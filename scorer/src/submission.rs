@@ -450,32 +450,14 @@ fn swe_agent_traj(entries: &[(String, Value)], file_name: &str, out: &mut Parsed
         })
         .map(str::to_string);
     let set_field = get(entries, "instruction_set");
-    let set = match explicit_set(set_field) {
-        Ok(s) => s
-            .or_else(|| {
-                let path = rc.as_ref().and_then(|rc| str_at(rc, &["problem_statement", "path"]));
-                path.and_then(instruction_set_from_path)
-            })
-            .or_else(|| instruction_set_from_path(file_name)),
-        Err(message) => {
-            return out.errors.push(EntryError {
-                source,
-                instance_id: Some(id),
-                model_name_or_path: model,
-                message,
-            })
-        }
-    };
-    match traj_submission(entries, &source, &id, &model) {
-        Ok(patch) => out.submissions.push(Submission {
-            instance_id: id,
-            model_name_or_path: model,
-            instruction_set: set,
-            patch,
-            source,
-        }),
-        Err(e) => out.errors.push(e),
-    }
+    let set = explicit_set(set_field).map(|s| {
+        s.or_else(|| {
+            let path = rc.as_ref().and_then(|rc| str_at(rc, &["problem_statement", "path"]));
+            path.and_then(instruction_set_from_path)
+        })
+        .or_else(|| instruction_set_from_path(file_name))
+    });
+    push_traj(entries, source, id, model, set, out);
 }
 
 fn mini_traj(entries: &[(String, Value)], file_name: &str, out: &mut Parsed) {
@@ -488,8 +470,23 @@ fn mini_traj(entries: &[(String, Value)], file_name: &str, out: &mut Parsed) {
                 .or_else(|| str_at(info, &["config", "model", "name"]))
         })
         .map(str::to_string);
-    let set = match explicit_set(get(entries, "instruction_set")) {
-        Ok(s) => s.or_else(|| instruction_set_from_path(file_name)),
+    let set = explicit_set(get(entries, "instruction_set"))
+        .map(|s| s.or_else(|| instruction_set_from_path(file_name)));
+    push_traj(entries, source, id, model, set, out);
+}
+
+/// The common end of both trajectory readers: a bad instruction set or a missing submission is an
+/// entry error; otherwise the trajectory is one submission.
+fn push_traj(
+    entries: &[(String, Value)],
+    source: SourceRef,
+    id: String,
+    model: Option<String>,
+    set: Result<Option<InstructionSet>, String>,
+    out: &mut Parsed,
+) {
+    let set = match set {
+        Ok(set) => set,
         Err(message) => {
             return out.errors.push(EntryError {
                 source,
