@@ -48,6 +48,10 @@ use scorer::submission::{evaluate_submission, parse_submissions, Submission};
 use scorer::tree::Content;
 use scorer::unittest::Scorer;
 
+/// The same allocator as the `refscore` binary, so the bench measures what users run.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 struct Args {
     tasks: PathBuf,
     patches: Option<PathBuf>,
