@@ -8,11 +8,17 @@
 //! (a) cold: every task of the bundle with an empty patch; refscore with a fresh `Scorer` per
 //! task (nothing cached) on one thread, vs `python3` running the same test files one after the
 //! other in ONE process (`score_driver.py`) against the same trees written to disk.
-//! (b) batches: `--per-task` submissions per task (the patches found for it in `--patches`, cycled,
-//! or empty patches), one `Scorer` per task so its parse cache serves the batch, vs python3
-//! running them the same way (patched files overlaid on disk before each run, restored after).
-//! Both sides time only the scoring loop (python's start-up is printed separately); every run's
-//! number of passing methods is compared, so the two sides provably did the same work.
+//! (b) batches of distinct submissions: `--per-task` submissions per task, the patches found for
+//! it in `--patches` (cycled), or else generated edits: submission `i` inserts the comment line
+//! `# bench edit i` at the top of one of the files the task's tests read (cycling through them), so
+//! every submission changes what a test reads and must really run. One `Scorer` per task, whose
+//! parse cache serves the unchanged files; measured with run reuse on (the default) and off.
+//! (c) batches of identical submissions: `--per-task` empty patches per task, where a `Scorer`
+//! reuses the first run's verdicts (the tree answers every question the same way).
+//! python3 runs the batches the same way (patched files overlaid on disk before each run,
+//! restored after). Both sides time only the scoring loop (python's start-up is printed
+//! separately); every run's number of passing methods is compared, so the two sides provably did
+//! the same work.
 //!
 //! Measured 2026-11-30 on the 2-core shared build machine (load average 3-5 from other builds),
 //! python3 3.11, release-native (ratios = python / refscore, both single-threaded):
@@ -46,7 +52,7 @@ use scorer::patch::{ApplyOptions, PatchStatus};
 use scorer::report::SourceRef;
 use scorer::submission::{evaluate_submission, parse_submissions, Submission};
 use scorer::tree::Content;
-use scorer::unittest::Scorer;
+use scorer::unittest::{RunConfig, Scorer};
 
 /// The same allocator as the `refscore` binary, so the bench measures what users run.
 #[global_allocator]
@@ -227,15 +233,17 @@ fn submission(task: &LoadedTask, patch: &str) -> Submission {
     }
 }
 
-/// refscore on one thread; `fresh` = a new Scorer per job (cold), else one per task (batch).
-fn refscore(jobs: &[Job], fresh: bool) -> (f64, Vec<u32>) {
+/// refscore on one thread; `fresh` = a new Scorer per job (cold), else one per task (batch);
+/// `reuse` = [`RunConfig::reuse_runs`].
+fn refscore(jobs: &[Job], fresh: bool, reuse: bool) -> (f64, Vec<u32>) {
+    let config = RunConfig { reuse_runs: reuse, ..run::run_config() };
     let start = Instant::now();
     let mut passed = Vec::with_capacity(jobs.len());
-    let mut scorer = Scorer::new(run::run_config());
+    let mut scorer = Scorer::new(config);
     let mut last_task = String::new();
     for job in jobs {
         if fresh || job.task.data.id != last_task {
-            scorer = Scorer::new(run::run_config());
+            scorer = Scorer::new(config);
             last_task.clone_from(&job.task.data.id);
         }
         let t = &job.task;
@@ -249,6 +257,25 @@ fn refscore(jobs: &[Job], fresh: bool) -> (f64, Vec<u32>) {
         passed.push(r.map_or(0, |r| r.subtests_passed));
     }
     (start.elapsed().as_secs_f64(), passed)
+}
+
+/// Submission `i` of the generated batch: the comment line `# bench edit i` inserted at the top of
+/// one of the carried Python files the task's tests read (cycling through them); `None` when the
+/// task reads none.
+fn edit_patch(task: &LoadedTask, i: usize) -> Option<String> {
+    let read: Vec<&scorer::tree::RepoPath> = task
+        .data
+        .inspected
+        .iter()
+        .filter(|p| p.exists && p.path.as_str().ends_with(".py"))
+        .map(|p| &p.path)
+        .filter(|p| task.base.get(p).and_then(|e| e.bytes()).is_some_and(|b| !b.is_empty()))
+        .collect();
+    let path = read.get(i % read.len().max(1))?;
+    let bytes = task.base.get(path)?.bytes()?;
+    let first = String::from_utf8_lossy(bytes.split(|b| *b == b'\n').next()?).into_owned();
+    let p = path.as_str();
+    Some(format!("--- a/{p}\n+++ b/{p}\n@@ -1,1 +1,2 @@\n+# bench edit {i}\n {first}\n"))
 }
 
 fn best<T>(n: usize, mut f: impl FnMut() -> (f64, T)) -> (f64, T) {
@@ -309,7 +336,7 @@ fn main() -> Result<()> {
                 .unwrap_or((f64::NAN, Vec::new()))
         })
     };
-    let (rs, rs_passed) = big(Box::new(|| best(repeat, || refscore(&cold, true))));
+    let (rs, rs_passed) = big(Box::new(|| best(repeat, || refscore(&cold, true, true))));
     let (py, py_wall, py_passed) = {
         let mut b = python(&cold_plan)?;
         for _ in 1..repeat {
@@ -334,7 +361,7 @@ fn main() -> Result<()> {
     );
     println!("  ratio python/refscore (1 thread)           {:>9.1}x", py / rs);
 
-    // (b) batches.
+    // (b) batches of distinct submissions.
     let per = a.per_task.max(1);
     let mut batch: Vec<Job> = Vec::new();
     let mut skipped = 0usize;
@@ -356,9 +383,13 @@ fn main() -> Result<()> {
                     .collect()
             })
             .unwrap_or_default();
-        let cycle: Vec<String> = if usable.is_empty() { vec![String::new()] } else { usable };
         for i in 0..per {
-            batch.push(Job { task: t, patch: cycle[i % cycle.len()].clone() });
+            let patch = if usable.is_empty() {
+                edit_patch(t, i).unwrap_or_default()
+            } else {
+                usable[i % usable.len()].clone()
+            };
+            batch.push(Job { task: t, patch });
         }
     }
     let distinct: usize = {
@@ -369,19 +400,45 @@ fn main() -> Result<()> {
         s.len()
     };
     let batch_plan = plan(&tmp, &batch)?;
-    let (rb, rb_passed) = big(Box::new(|| best(repeat, || refscore(&batch, false))));
+    let (rb, rb_passed) = big(Box::new(|| best(repeat, || refscore(&batch, false, true))));
+    let (rn, rn_passed) = big(Box::new(|| best(repeat, || refscore(&batch, false, false))));
     let (pb, pb_wall, pb_passed) = python(&batch_plan)?;
     compare("batch", &rb_passed, &pb_passed);
+    compare("batch without reuse", &rn_passed, &pb_passed);
+    let source = if patches.is_empty() { "generated edits of read files" } else { "--patches" };
     println!(
-        "(b) batches: {per} submissions per task, {} runs, {distinct} distinct (task, patch) pairs, {skipped} non-applying patches left out",
+        "(b) distinct submissions: {per} per task ({source}), {} runs, {distinct} distinct (task, patch) pairs, {skipped} non-applying patches left out",
         batch.len()
     );
     println!("  refscore, one Scorer per task, 1 thread    {:>9.3} s  (best of {repeat})", rb);
+    println!("  refscore, same, run reuse off              {:>9.3} s", rn);
     println!(
         "  python3, one process (in-process)          {:>9.3} s  (process wall {:.3} s)",
         pb, pb_wall
     );
     println!("  ratio python/refscore                      {:>9.1}x", pb / rb);
+    println!("  ratio python/refscore, run reuse off       {:>9.1}x", pb / rn);
+
+    // (c) batches of identical (empty) submissions.
+    let same: Vec<Job> = tasks
+        .iter()
+        .flat_map(|t| (0..per).map(move |_| Job { task: t, patch: String::new() }))
+        .collect();
+    let same_plan = plan(&tmp, &same)?;
+    let (rs2, rs2_passed) = big(Box::new(|| best(repeat, || refscore(&same, false, true))));
+    let (rn2, rn2_passed) = big(Box::new(|| best(repeat, || refscore(&same, false, false))));
+    let (ps2, ps2_wall, ps2_passed) = python(&same_plan)?;
+    compare("identical", &rs2_passed, &ps2_passed);
+    compare("identical without reuse", &rn2_passed, &ps2_passed);
+    println!("(c) identical submissions: {per} empty patches per task, {} runs", same.len());
+    println!("  refscore, one Scorer per task, 1 thread    {:>9.3} s  (best of {repeat})", rs2);
+    println!("  refscore, same, run reuse off              {:>9.3} s", rn2);
+    println!(
+        "  python3, one process (in-process)          {:>9.3} s  (process wall {:.3} s)",
+        ps2, ps2_wall
+    );
+    println!("  ratio python/refscore                      {:>9.1}x", ps2 / rs2);
+    println!("  ratio python/refscore, run reuse off       {:>9.1}x", ps2 / rn2);
     let _ = fs::remove_dir_all(&tmp);
     Ok(())
 }

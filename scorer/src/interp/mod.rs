@@ -14,6 +14,7 @@ pub mod eval;
 pub mod exc;
 pub mod fmt;
 pub mod jsonmod;
+pub mod observe;
 pub mod ops;
 pub mod osmod;
 pub mod remod;
@@ -77,7 +78,9 @@ pub struct SubOutcome {
 }
 
 pub struct Interp<'a> {
-    pub tree: &'a Tree,
+    /// Read only through `osmod`'s recording accessors (`tree_file`, `tree_dir`, `list_dir`,
+    /// `file_bytes`): [`observe::Observations`] relies on it.
+    tree: &'a Tree,
     pub test_file_name: String,
     pub test_source: &'a str,
     pub line_index: LineIndex,
@@ -108,6 +111,8 @@ pub struct Interp<'a> {
     pub yield_sinks: Vec<Vec<Value<'a>>>,
     /// The repository paths the run touched; `None` (the default) records nothing.
     pub access: Option<Box<FileAccess>>,
+    /// Every question the run asked the tree, with its answer; `None` records nothing.
+    pub observations: Option<RefCell<observe::Observations>>,
 }
 
 /// Default Rust stack the interpreter may use below its entry point before Python code gets a
@@ -151,6 +156,7 @@ impl<'a> Interp<'a> {
             yield_sinks: Vec::new(),
             const_cache: HashMap::default(),
             access: None,
+            observations: None,
         };
         it.mark_stack_base();
         exc::install(&mut it);

@@ -193,11 +193,38 @@ impl<'a> Interp<'a> {
     }
 
     fn tree_is_file(&self, path: &str) -> bool {
-        self.is_test_file(path) || RepoPath::new(path).is_ok_and(|p| self.tree.is_file(&p))
+        self.is_test_file(path) || RepoPath::new(path).is_ok_and(|p| self.tree_file(&p))
     }
 
     fn tree_is_dir(&self, path: &str) -> bool {
-        path.is_empty() || path == EVAL_DIR || self.tree.is_dir(path)
+        path.is_empty() || path == EVAL_DIR || self.tree_dir(path)
+    }
+
+    // The four accessors below are the interpreter's only way to the tree; each records its
+    // question and answer when observing (see `observe`).
+
+    fn tree_file(&self, path: &RepoPath) -> bool {
+        let answer = self.tree.is_file(path);
+        if let Some(o) = &self.observations {
+            o.borrow_mut().is_file(path, answer);
+        }
+        answer
+    }
+
+    fn tree_dir(&self, dir: &str) -> bool {
+        let answer = self.tree.is_dir(dir);
+        if let Some(o) = &self.observations {
+            o.borrow_mut().is_dir(dir, answer);
+        }
+        answer
+    }
+
+    fn tree_entry(&self, path: &RepoPath) -> Option<&'a crate::tree::FileEntry> {
+        let entry = self.tree.get(path);
+        if let Some(o) = &self.observations {
+            o.borrow_mut().content(path, entry.map(|e| &e.content));
+        }
+        entry
     }
 
     /// The sorted entries of a resolved folder, with the eval folder and the test file the harness
@@ -207,6 +234,9 @@ impl<'a> Interp<'a> {
             acc.listed.insert(dir.to_string());
         }
         let mut names = self.tree.list_dir(dir);
+        if let Some(o) = &self.observations {
+            o.borrow_mut().list_dir(dir, &names);
+        }
         if dir == EVAL_DIR && !names.contains(&self.test_file_name) {
             names.push(self.test_file_name.clone());
             names.sort();
@@ -316,7 +346,7 @@ impl<'a> Interp<'a> {
         let rp = RepoPath::new(path).map_err(|_| {
             self.os_error("FileNotFoundError", 2, "No such file or directory", shown)
         })?;
-        let entry = self.tree.get(&rp);
+        let entry = self.tree_entry(&rp);
         if entry.is_some() {
             if let Some(acc) = self.access.as_deref_mut() {
                 acc.read.insert(rp.as_str().to_string());

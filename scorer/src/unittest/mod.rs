@@ -8,6 +8,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use crate::interp::observe::Observations;
 use crate::interp::value::{ClassKind, Instance, NameMap, Value as V};
 pub use crate::interp::FileAccess;
 use crate::interp::{Interp, Limits, ParseCache, PyErr, SubOutcome, Value};
@@ -29,6 +30,9 @@ pub struct RunConfig {
     /// Bytes of native stack the interpreter may use before Python code gets a RecursionError. Must
     /// be below the stack of the thread that runs the scorer (see [`crate::interp::STACK_LIMIT`]).
     pub stack_budget: usize,
+    /// Reuse a previous run's verdicts when the new tree answers every question that run asked
+    /// of its tree the same way (see [`crate::interp::observe`]). Off: every run interprets.
+    pub reuse_runs: bool,
 }
 
 impl Default for RunConfig {
@@ -38,15 +42,32 @@ impl Default for RunConfig {
             max_recursion: 1000,
             max_collection_len: 10_000_000,
             stack_budget: crate::interp::STACK_LIMIT,
+            reuse_runs: true,
         }
     }
 }
 
-/// Runs unittest files; keeps a parse cache shared by all runs of this instance.
+/// Most remembered runs per test file; the oldest is forgotten first.
+const MAX_REMEMBERED_RUNS: usize = 64;
+
+/// A finished run: what it asked the tree and what it gave.
+struct RememberedRun {
+    observations: Observations,
+    outcomes: Vec<TestOutcome>,
+}
+
+/// Key of a test file: hash and length of its source, and its name (`__file__` and the harness's
+/// listing of the eval folder depend on it).
+type TestKey = (u64, usize, String);
+
+/// Runs unittest files; keeps a parse cache shared by all runs of this instance, and remembers
+/// runs so that a submission that leaves everything a test looks at unchanged is not run again.
 pub struct Scorer {
     config: RunConfig,
     cache: Rc<RefCell<ParseCache>>,
     modules: HashMap<(u64, usize), Result<Rc<syntax::ModModule>, python::SyntaxError>>,
+    remembered: HashMap<TestKey, Vec<RememberedRun>>,
+    reused: usize,
 }
 
 impl Scorer {
@@ -55,7 +76,14 @@ impl Scorer {
             config,
             cache: Rc::new(RefCell::new(ParseCache::default())),
             modules: HashMap::new(),
+            remembered: HashMap::new(),
+            reused: 0,
         }
+    }
+
+    /// How many runs were answered from a remembered run instead of being interpreted.
+    pub fn reused_runs(&self) -> usize {
+        self.reused
     }
 
     /// Number of distinct parsed trees held by the cache (for tests and diagnostics).
@@ -71,7 +99,27 @@ impl Scorer {
         test_file_name: &str,
         test_source: &str,
     ) -> Vec<TestOutcome> {
-        self.run(tree, test_file_name, test_source, false).0
+        if !self.config.reuse_runs {
+            return self.run(tree, test_file_name, test_source, false).0;
+        }
+        let key: TestKey = (
+            crate::interp::value::hash_bytes(test_source.as_bytes()),
+            test_source.len(),
+            test_file_name.to_string(),
+        );
+        if let Some(runs) = self.remembered.get(&key) {
+            if let Some(r) = runs.iter().find(|r| r.observations.hold_for(tree)) {
+                self.reused += 1;
+                return r.outcomes.clone();
+            }
+        }
+        let (outcomes, observations) = self.run_observed(tree, test_file_name, test_source);
+        let runs = self.remembered.entry(key).or_default();
+        if runs.len() >= MAX_REMEMBERED_RUNS {
+            runs.remove(0);
+        }
+        runs.push(RememberedRun { observations, outcomes: outcomes.clone() });
+        outcomes
     }
 
     /// [`Scorer::run_test_file`], also recording every repository path the run touched: the
@@ -88,6 +136,30 @@ impl Scorer {
         (outcomes, access.unwrap_or_default())
     }
 
+    /// One interpreted run that records every question it asks the tree.
+    fn run_observed(
+        &mut self,
+        tree: &Tree,
+        test_file_name: &str,
+        test_source: &str,
+    ) -> (Vec<TestOutcome>, Observations) {
+        let mut observations = Observations::default();
+        let outcomes = self.run_with(
+            tree,
+            test_file_name,
+            test_source,
+            |it| {
+                it.observations = Some(RefCell::new(Observations::default()));
+            },
+            |it| {
+                if let Some(o) = it.observations.take() {
+                    observations = o.into_inner();
+                }
+            },
+        );
+        (outcomes, observations)
+    }
+
     fn run(
         &mut self,
         tree: &Tree,
@@ -95,6 +167,31 @@ impl Scorer {
         test_source: &str,
         trace: bool,
     ) -> (Vec<TestOutcome>, Option<FileAccess>) {
+        let mut access = None;
+        let outcomes = self.run_with(
+            tree,
+            test_file_name,
+            test_source,
+            |it| {
+                if trace {
+                    it.access = Some(Box::default());
+                }
+            },
+            |it| access = it.access.take().map(|a| *a),
+        );
+        (outcomes, access.or_else(|| trace.then(FileAccess::default)))
+    }
+
+    /// Parses (cached) and runs a test file; `before` configures the interpreter, `after` reads
+    /// what it recorded.
+    fn run_with(
+        &mut self,
+        tree: &Tree,
+        test_file_name: &str,
+        test_source: &str,
+        before: impl FnOnce(&mut Interp<'_>),
+        after: impl FnOnce(&mut Interp<'_>),
+    ) -> Vec<TestOutcome> {
         let key = (crate::interp::value::hash_bytes(test_source.as_bytes()), test_source.len());
         let module = self
             .modules
@@ -111,7 +208,7 @@ impl Scorer {
                     message: Some(e.to_string()),
                     line: None,
                 };
-                return (vec![outcome], trace.then(FileAccess::default));
+                return vec![outcome];
             }
         };
         let limits = Limits {
@@ -121,12 +218,11 @@ impl Scorer {
             stack_budget: self.config.stack_budget,
         };
         let mut it = Interp::new(tree, test_file_name, test_source, limits, self.cache.clone());
-        if trace {
-            it.access = Some(Box::default());
-        }
+        before(&mut it);
         it.mark_stack_base();
         let outcomes = run_module(&mut it, &module);
-        (outcomes, it.access.take().map(|a| *a))
+        after(&mut it);
+        outcomes
     }
 }
 
