@@ -61,29 +61,7 @@ pub fn class_is_subclass(a: AstCls, b: AstCls) -> bool {
 }
 
 fn real_subclass(x: &'static NodeClass, y: &'static NodeClass) -> bool {
-    if std::ptr::eq(x, y) || y.name == "AST" {
-        return true;
-    }
-    // Concrete classes (those with fields or attributes) have no subclasses among parsed nodes.
-    if x.base == Some(y.name) {
-        return true;
-    }
-    if x.name == y.name {
-        return true;
-    }
-    let mut cur = x.base;
-    let mut guard = 0;
-    while let Some(b) = cur {
-        if b == y.name {
-            return true;
-        }
-        guard += 1;
-        if guard > 8 {
-            break;
-        }
-        cur = ast_class(b).and_then(|c| c.base);
-    }
-    false
+    x.is_subclass_of(y)
 }
 
 /// `isinstance(v, cls)` for an AST class (aliases check the constant's type, as 3.11 does).
@@ -335,7 +313,7 @@ impl<'a> Interp<'a> {
             Field::List(items) => {
                 Value::list(items.iter().map(|x| self.field_to_value(x)).collect())
             }
-            Field::Str(s) => Value::Str(Rc::from(s.as_str())),
+            Field::Str(s) => Value::Str(s.clone()),
             Field::Int(i) => Value::Int(*i),
             Field::Const(c) => const_to_value(c),
         }
@@ -1052,11 +1030,12 @@ pub fn const_to_value<'a>(c: &Constant) -> Value<'a> {
     match c {
         Constant::None => Value::None,
         Constant::Bool(b) => Value::Bool(*b),
-        Constant::Int(i) => Value::from_bigint(i.clone()),
+        Constant::Int(i) => num_traits::ToPrimitive::to_i64(i)
+            .map_or_else(|| Value::from_bigint(i.clone()), Value::Int),
         Constant::Float(f) => Value::Float(*f),
         Constant::Complex { .. } => Value::None,
-        Constant::Str(s) => Value::Str(Rc::from(s.as_str())),
-        Constant::Bytes(b) => Value::Bytes(Rc::from(b.as_slice())),
+        Constant::Str(s) => Value::Str(s.clone()),
+        Constant::Bytes(b) => Value::Bytes(b.clone()),
         Constant::Ellipsis => Value::Ellipsis,
     }
 }

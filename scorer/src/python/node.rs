@@ -4,6 +4,7 @@
 //! its `lineno`, `col_offset`, `end_lineno`, `end_col_offset`.
 
 use num_bigint::BigInt;
+use std::rc::Rc;
 
 use super::classes::{self, k};
 use super::{syntax, LineIndex};
@@ -24,14 +25,24 @@ pub struct NodeClass {
 impl NodeClass {
     /// The direct base class.
     pub fn base_class(&self) -> Option<&'static NodeClass> {
-        self.base.and_then(class)
+        // `isinstance` walks this chain for every node of every `ast.walk`: look the base up by
+        // position in CLASSES instead of by name.
+        static BASES: std::sync::OnceLock<Vec<Option<&'static NodeClass>>> =
+            std::sync::OnceLock::new();
+        let bases = BASES.get_or_init(|| CLASSES.iter().map(|c| c.base.and_then(class)).collect());
+        let offset = (self as *const NodeClass as usize).wrapping_sub(CLASSES.as_ptr() as usize);
+        let i = offset / std::mem::size_of::<NodeClass>().max(1);
+        match (CLASSES.get(i), bases.get(i)) {
+            (Some(c), Some(b)) if std::ptr::eq(c, self) => *b,
+            _ => self.base.and_then(class),
+        }
     }
 
     /// `issubclass(self, other)` within the `ast` hierarchy.
     pub fn is_subclass_of(&self, other: &NodeClass) -> bool {
         let mut cur: Option<&NodeClass> = Some(self);
         while let Some(c) = cur {
-            if c.name == other.name {
+            if std::ptr::eq(c, other) || c.name == other.name {
                 return true;
             }
             cur = c.base_class();
@@ -57,9 +68,13 @@ pub enum Constant {
     Bool(bool),
     Int(BigInt),
     Float(f64),
-    Complex { real: f64, imag: f64 },
-    Str(String),
-    Bytes(Vec<u8>),
+    Complex {
+        real: f64,
+        imag: f64,
+    },
+    /// Shared with the `str` values `ast.parse` hands out (no copy per parse).
+    Str(Rc<str>),
+    Bytes(Rc<[u8]>),
     Ellipsis,
 }
 
@@ -68,10 +83,11 @@ pub enum Constant {
 pub enum Field {
     /// `None` (an absent optional child or a null string field).
     None,
-    Node(Box<Node>),
+    /// Shared: the parse cache hands one parsed tree to every `ast.parse` of the same source.
+    Node(Rc<Node>),
     List(Vec<Field>),
     /// Identifier or other plain string field (`Name.id`, `alias.name`, `ImportFrom.module`).
-    Str(String),
+    Str(Rc<str>),
     /// Plain int field (`ImportFrom.level`, `FormattedValue.conversion`, `is_async`).
     Int(i64),
     /// `Constant.value`.
@@ -212,7 +228,7 @@ struct FoldedToken {
 type Range = syntax::text_size::TextRange;
 
 fn node(class: &'static NodeClass, fields: Vec<Field>, loc: Option<Loc>) -> Field {
-    Field::Node(Box::new(Node { class, fields, loc }))
+    Field::Node(Rc::new(Node { class, fields, loc }))
 }
 
 fn leaf(class: &'static NodeClass) -> Field {
@@ -221,7 +237,7 @@ fn leaf(class: &'static NodeClass) -> Field {
 
 /// An identifier as CPython stores it: NFKC-normalised when not ASCII (PEP 3131).
 fn ident(s: &syntax::Identifier) -> Field {
-    Field::Str(normalize_identifier(s.as_str()))
+    Field::Str(Rc::from(normalize_identifier(s.as_str())))
 }
 
 /// PEP 3131 normalisation of a non-ASCII identifier (rustpython keeps the source spelling).
@@ -285,8 +301,8 @@ fn constant(c: &syntax::Constant) -> Constant {
     match c {
         syntax::Constant::None => Constant::None,
         syntax::Constant::Bool(b) => Constant::Bool(*b),
-        syntax::Constant::Str(s) => Constant::Str(s.clone()),
-        syntax::Constant::Bytes(b) => Constant::Bytes(b.clone()),
+        syntax::Constant::Str(s) => Constant::Str(Rc::from(s.as_str())),
+        syntax::Constant::Bytes(b) => Constant::Bytes(Rc::from(b.as_slice())),
         syntax::Constant::Int(i) => Constant::Int(i.clone()),
         syntax::Constant::Float(f) => Constant::Float(*f),
         syntax::Constant::Complex { real, imag } => Constant::Complex { real: *real, imag: *imag },
@@ -366,7 +382,7 @@ impl Converter<'_> {
     fn renamed(&self, offset: u32, s: &syntax::Identifier) -> Field {
         if !self.renames.is_empty() {
             if let Some((_, orig)) = self.renames.iter().find(|(o, _)| *o == offset) {
-                return Field::Str(normalize_identifier(orig));
+                return Field::Str(Rc::from(normalize_identifier(orig)));
             }
         }
         ident(s)
@@ -842,7 +858,7 @@ impl Converter<'_> {
                 k::Constant,
                 vec![
                     Field::Const(constant(&c.value)),
-                    c.kind.as_ref().map_or(Field::None, |s| Field::Str(s.clone())),
+                    c.kind.as_ref().map_or(Field::None, |s| Field::Str(Rc::from(s.as_str()))),
                 ],
                 self.loc(c.range),
             ),
