@@ -8,7 +8,7 @@
 //! (a) cold: every task of the bundle with an empty patch; refscore with a fresh `Scorer` per
 //! task (nothing cached) on one thread, vs `python3` running the same test files one after the
 //! other in ONE process (`score_driver.py`) against the same trees written to disk.
-//! (b) batches of distinct submissions: `--per-task` submissions per task, the patches found for
+//! (b) batches of submissions: `--per-task` submissions per task, the patches found for
 //! it in `--patches` (cycled), or else generated edits: submission `i` inserts the comment line
 //! `# bench edit i` at the top of one of the files the task's tests read (cycling through them), so
 //! every submission changes what a test reads and must really run. One `Scorer` per task, whose
@@ -20,18 +20,23 @@
 //! separately); every run's number of passing methods is compared, so the two sides provably did
 //! the same work.
 //!
-//! Measured 2026-11-30 on the 2-core shared build machine (load average 3-5 from other builds),
-//! python3 3.11, release-native (ratios = python / refscore, both single-threaded):
-//! - demo (9 tasks): cold 0.106 s vs 0.055 s = 1.9x; batch of 20 per task (180 runs, the demo's
-//!   patches): 10.88 s vs 0.82 s = 13.3x.
-//! - official (100 tasks): cold 6.11 s vs 4.56 s = 1.3x; batch of 20 empty patches per task
-//!   (2000 runs): 187.4 s vs 49.6 s = 3.8x.
+//! Measured 2026-11-30 (session 3) on the 2-core shared build machine (load average ~3 from other
+//! builds), python3 3.11, release-native with mimalloc (ratios = python / refscore, 1 thread):
+//! - official (100 tasks, `--per-task 5 --repeat 1`): cold 8.86 s vs 3.55 s = 2.5x; (b) 500 runs,
+//!   each a distinct edit of a file the tests read: 44.9 s vs 16.3 s = 2.8x (2.7x with reuse off:
+//!   each edit changes what the test reads, so every run interprets); (c) 5 empty patches per task:
+//!   38.5 s vs 4.2 s = 9.1x (2.6x with reuse off).
+//! - demo (9 tasks, `--patches tasks/demo/submissions --per-task 20 --repeat 3`): cold 0.110 s vs
+//!   0.053 s = 2.1x; (b) 180 runs of 19 distinct (task, patch) pairs: 4.56 s vs 0.125 s = 36.6x
+//!   (9.2x with reuse off); (c) 180 empty patches: 3.32 s vs 0.037 s = 90x (6.4x with reuse off).
 //!
-//! `perf` of the cold run: about 25% in malloc/free (glibc `malloc_consolidate`, `_int_free`),
-//! ~10% in rustpython's parser, ~10% turning the parsed tree into `ast` node values on every
-//! `ast.parse` (`node_to_value`, `child_nodes_into`, `field_to_value`), the rest interpreting.
-//! The cache keeps parsed modules, not node values, so batches still pay the conversion and the
-//! allocation per run.
+//! Session 2 measured cold 1.3x and 3.8x on 2000 empty patches. Since: mimalloc (glibc's
+//! per-thread arenas cost ~25% in malloc/free), parsed trees sharing strings with the values
+//! `ast.parse` hands out, table-driven `isinstance` on AST classes, and run reuse. `perf` of the
+//! cold run now: ~20% parsing (rustpython, scan, validate, conversion), ~20% making and walking
+//! `ast` node values, ~10% name lookups (string-keyed maps), ~7% first-touch page zeroing, the rest
+//! interpreting. Making node values on demand was tried (one object per parsed node via a table):
+//! the table cost what it saved, so it was left out.
 
 #[path = "../src/bundle_dir.rs"]
 #[allow(dead_code)]
@@ -361,7 +366,7 @@ fn main() -> Result<()> {
     );
     println!("  ratio python/refscore (1 thread)           {:>9.1}x", py / rs);
 
-    // (b) batches of distinct submissions.
+    // (b) batches of submissions.
     let per = a.per_task.max(1);
     let mut batch: Vec<Job> = Vec::new();
     let mut skipped = 0usize;
@@ -407,7 +412,7 @@ fn main() -> Result<()> {
     compare("batch without reuse", &rn_passed, &pb_passed);
     let source = if patches.is_empty() { "generated edits of read files" } else { "--patches" };
     println!(
-        "(b) distinct submissions: {per} per task ({source}), {} runs, {distinct} distinct (task, patch) pairs, {skipped} non-applying patches left out",
+        "(b) batch: {per} submissions per task ({source}), {} runs, {distinct} distinct (task, patch) pairs, {skipped} non-applying patches left out",
         batch.len()
     );
     println!("  refscore, one Scorer per task, 1 thread    {:>9.3} s  (best of {repeat})", rb);
