@@ -7,41 +7,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
+mod common;
+
+use common::{demo, workspace, Temp};
 use scorer::bundle::{blob_file, bundle_hash, BundleIndex, Manifest, TaskData};
 use scorer::tree::{git_blob_id, RepoPath};
 use scorer::unittest::{RunConfig, Scorer};
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
-}
-
-fn demo() -> PathBuf {
-    workspace().join("tasks/demo")
-}
-
-/// A fresh, empty temporary folder (removed when dropped).
-struct Temp(PathBuf);
-
-impl Temp {
-    fn new(tag: &str) -> Temp {
-        static N: AtomicU32 = AtomicU32::new(0);
-        let n = N.fetch_add(1, Ordering::SeqCst);
-        let p =
-            std::env::temp_dir().join(format!("refscore-import-{}-{tag}-{n}", std::process::id()));
-        let _ = fs::remove_dir_all(&p);
-        fs::create_dir_all(&p).expect("temp dir");
-        Temp(p)
-    }
-}
-
-impl Drop for Temp {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
 
 fn refscore(args: &[&std::ffi::OsStr]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_refscore")).args(args).output().expect("run refscore")

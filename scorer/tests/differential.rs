@@ -13,6 +13,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod differential_common;
+
+use differential_common::{differential_dir, sorted_entries};
 use scorer::report::TestOutcome;
 use scorer::tree::Tree;
 use scorer::unittest::{RunConfig, Scorer};
@@ -54,19 +57,6 @@ struct Mismatch {
     field: &'static str,
     python: String,
     rust: String,
-}
-
-fn differential_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("differential")
-}
-
-fn sorted_entries(dir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .collect();
-    out.sort();
-    out
 }
 
 /// Every file under `root` (recursively) with its bytes, keyed by its `/`-separated relative path.

@@ -9,21 +9,11 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod differential_common;
+
+use differential_common::{differential_dir, sorted_entries};
 use scorer::tree::Tree;
 use scorer::unittest::{FileAccess, RunConfig, Scorer};
-
-fn differential_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("differential")
-}
-
-fn sorted_entries(dir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .collect();
-    out.sort();
-    out
-}
 
 fn add_files(tree: &mut Tree, root: &Path, dir: &Path) {
     for path in sorted_entries(dir) {

@@ -1,4 +1,4 @@
-//! Shared helpers of the `score` and `report` integration tests: the demo bundle (imported once
+//! Shared helpers of the `import`, `score` and `report` integration tests: the demo bundle (imported once
 //! per test binary), temporary folders and running `refscore`.
 #![allow(dead_code)]
 
