@@ -834,10 +834,12 @@ impl<'a> Interp<'a> {
     pub fn load_name(&mut self, f: &Frame<'a>, name: &str) -> PyResult<'a, Value<'a>> {
         match f.kind {
             FrameKind::Function => {
+                // A function's variables hold only its locals: try them first (one lookup for the
+                // common case), then tell an unbound local from a global or closure name.
+                if let Some(v) = f.locals.vars.borrow().get(name) {
+                    return Ok(v.clone());
+                }
                 if f.info.locals.contains(name) {
-                    if let Some(v) = f.locals.vars.borrow().get(name) {
-                        return Ok(v.clone());
-                    }
                     return Err(self.err(
                         "UnboundLocalError",
                         format!("cannot access local variable '{name}' where it is not associated with a value"),
