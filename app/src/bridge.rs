@@ -20,7 +20,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::bundles::TaskInputs;
-use crate::worker::{FromWorker, ToWorker, WORKER_LOADER};
+use worker::{FromWorker, ToWorker, WORKER_LOADER};
 
 /// What the footer and the About page show.
 #[derive(Debug, Clone, PartialEq, Eq)]
