@@ -11,6 +11,9 @@ import zlib from 'node:zlib';
 import { serve, launch, newPage } from './harness.mjs';
 
 const dist = process.argv[2] ?? 'dist';
+// Optional: pool sizes to compare (`?workers=N`), run alternately so machine load hits them alike,
+// e.g. `node tests/e2e/measure.mjs dist 1,2`. Default: the app's own choice.
+const pools = (process.argv[3] ?? '').split(',').filter(Boolean);
 const wasm = fs.readdirSync(dist).filter((f) => f.endsWith('.wasm'));
 let total = 0;
 for (const f of wasm) {
@@ -44,10 +47,12 @@ try {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'refscore-measure-'));
     const file = path.join(tmp, 'empty.jsonl');
     fs.writeFileSync(file, preds);
-    for (let i = 0; i < 3; i += 1) {
+    const variants = pools.length ? pools : [''];
+    for (let i = 0; i < 3 * variants.length; i += 1) {
+      const workers = variants[i % variants.length];
       const { page, errors } = await newPage(browser);
       const t0 = Date.now();
-      await page.goto(`${server.url}score?bundle=refactorbench`);
+      await page.goto(`${server.url}score?bundle=refactorbench${workers ? `&workers=${workers}` : ''}`);
       await page.locator('#worker-status', { hasText: 'ready' }).waitFor({ timeout: 60000 });
       await page.setInputFiles('#upload-files', file);
       await page.locator('#upload-list').waitFor({ timeout: 60000 });
@@ -59,7 +64,8 @@ try {
       const rows = await page.locator('#run-results tbody tr').count();
       const resolved = await page.textContent('#resolved-pct');
       const subtests = await page.textContent('#subtests-pct');
-      console.log(`run ${i + 1}: ${rows} tasks scored; open→ready+file ${t1 - t0} ms, score (data loading included) ${t2 - t1} ms, total ${t2 - t0} ms; resolved ${resolved}, subtests ${subtests}${errors.length ? `; errors: ${errors.join(' | ')}` : ''}`);
+      const pool = await page.evaluate(() => navigator.hardwareConcurrency);
+      console.log(`run ${i + 1} (workers ${workers || `auto, hardwareConcurrency ${pool}`}): ${rows} tasks scored; open→ready+file ${t1 - t0} ms, score (data loading included) ${t2 - t1} ms, total ${t2 - t0} ms; resolved ${resolved}, subtests ${subtests}${errors.length ? `; errors: ${errors.join(' | ')}` : ''}`);
       await page.close();
     }
   }
