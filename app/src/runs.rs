@@ -214,6 +214,15 @@ pub enum Input {
     File { name: String, bytes: js_sys::Uint8Array },
 }
 
+impl Input {
+    /// The file name (or the name given to a pasted patch).
+    pub fn name(&self) -> &str {
+        match self {
+            Input::Patch { name, .. } | Input::File { name, .. } => name,
+        }
+    }
+}
+
 /// Progress of the scoring session, shown by the progress bar.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Progress {
@@ -345,15 +354,15 @@ async fn score_inputs(
         if cancelled.get() {
             return Outcome::Cancelled { done: 0, total: 0 };
         }
+        progress.set(Some(Progress {
+            phase: "Reading files",
+            done: u32::try_from(i).unwrap_or(u32::MAX),
+            total: total_inputs,
+            current: input.name().to_string(),
+        }));
+        sources.push(input.name().to_string());
         match input {
             Input::Patch { instance_id, name, text } => {
-                progress.set(Some(Progress {
-                    phase: "Reading files",
-                    done: u32::try_from(i).unwrap_or(u32::MAX),
-                    total: total_inputs,
-                    current: name.clone(),
-                }));
-                sources.push(name.clone());
                 submissions.push(Submission {
                     instance_id,
                     model_name_or_path: None,
@@ -362,29 +371,20 @@ async fn score_inputs(
                     source: SourceRef { file: name, line: None },
                 });
             }
-            Input::File { name, bytes } => {
-                progress.set(Some(Progress {
-                    phase: "Reading files",
-                    done: u32::try_from(i).unwrap_or(u32::MAX),
-                    total: total_inputs,
-                    current: name.clone(),
-                }));
-                sources.push(name.clone());
-                match worker.parse(&name, &bytes).await {
-                    Ok(mut parsed) => {
-                        parsed.retain_known(|id| known.contains(id));
-                        submissions.extend(parsed.submissions);
-                        errors.extend(parsed.errors);
-                    }
-                    Err(JobError::Cancelled) => return Outcome::Cancelled { done: 0, total: 0 },
-                    Err(e) => errors.push(EntryError {
-                        source: SourceRef { file: name, line: None },
-                        instance_id: None,
-                        model_name_or_path: None,
-                        message: e.to_string(),
-                    }),
+            Input::File { name, bytes } => match worker.parse(&name, &bytes).await {
+                Ok(mut parsed) => {
+                    parsed.retain_known(|id| known.contains(id));
+                    submissions.extend(parsed.submissions);
+                    errors.extend(parsed.errors);
                 }
-            }
+                Err(JobError::Cancelled) => return Outcome::Cancelled { done: 0, total: 0 },
+                Err(e) => errors.push(EntryError {
+                    source: SourceRef { file: name, line: None },
+                    instance_id: None,
+                    model_name_or_path: None,
+                    message: e.to_string(),
+                }),
+            },
         }
     }
     let total = u32::try_from(submissions.len()).unwrap_or(u32::MAX);
@@ -599,28 +599,21 @@ pub async fn import_report(bundle: &str, file_name: &str, text: &str) -> Result<
 mod tests {
     use super::*;
     use scorer::patch::PatchStatus;
-    use scorer::report::{Status, TestOutcome};
+    use scorer::report::Status;
 
+    /// A result as a report file holds it (the fields the tests vary; serde fills the rest).
     fn result(id: &str, status: PatchStatus, resolved: bool, test: Status) -> TaskResult {
-        TaskResult {
-            instance_id: id.into(),
-            model_name_or_path: Some("m, \"quoted\"".into()),
-            instruction_set: None,
-            source: Some(SourceRef { file: "p.jsonl".into(), line: Some(3) }),
-            patch_status: status,
-            patch_error: None,
-            files: Vec::new(),
-            resolved,
-            subtests_passed: u32::from(resolved),
-            subtests_total: 1,
-            tests: vec![TestOutcome {
-                id: "T.t".into(),
-                status: test,
-                exc_type: None,
-                message: None,
-                line: None,
-            }],
-        }
+        let json = serde_json::json!({
+            "instance_id": id,
+            "model_name_or_path": "m, \"quoted\"",
+            "source": { "file": "p.jsonl", "line": 3 },
+            "patch_status": status,
+            "resolved": resolved,
+            "subtests_passed": u32::from(resolved),
+            "subtests_total": 1,
+            "tests": [{ "id": "T.t", "status": test }],
+        });
+        serde_json::from_value(json).unwrap()
     }
 
     #[test]
