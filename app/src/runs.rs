@@ -652,4 +652,52 @@ mod tests {
         assert_eq!(lines[1], "a,\"m, \"\"quoted\"\"\",,p.jsonl:3,applied,true,1,1,");
         assert_eq!(lines[2], ",,,p.jsonl:9,entry_error,false,0,0,\"invalid JSON, line 9\"");
     }
+
+    fn submissions(ids: &[&str]) -> Vec<Submission> {
+        ids.iter()
+            .map(|id| Submission {
+                instance_id: (*id).into(),
+                model_name_or_path: None,
+                instruction_set: None,
+                patch: String::new(),
+                source: SourceRef { file: "p.jsonl".into(), line: None },
+            })
+            .collect()
+    }
+
+    /// `a*` tasks are in repository `x`, `b*` in `y`.
+    fn repo(id: &str) -> String {
+        if id.starts_with('a') { "x" } else { "y" }.to_string()
+    }
+
+    #[test]
+    fn a_task_s_submissions_stay_together_in_input_order() {
+        let subs = submissions(&["a1", "b1", "a1", "a2", "b1"]);
+        let mut q = TaskQueue::new(&subs, repo, 1);
+        let mut order = Vec::new();
+        while let Some(g) = q.pick(0) {
+            order.push(g.items);
+        }
+        // Each task's submissions together and in input order; one lane finishes the repository
+        // it is on before it takes the next task in first-seen order.
+        assert_eq!(order, [vec![0, 2], vec![3], vec![1, 4]]);
+    }
+
+    #[test]
+    fn lanes_keep_to_their_repository_and_spread_over_the_others() {
+        let subs = submissions(&["a1", "a2", "a3", "b1", "b2"]);
+        let mut q = TaskQueue::new(&subs, repo, 2);
+        let first = q.pick(0).unwrap();
+        let second = q.pick(1).unwrap();
+        // Lane 1 starts on the repository lane 0 is not on.
+        assert_eq!((first.repo.as_str(), second.repo.as_str()), ("x", "y"));
+        // Each lane then stays on its repository while it has tasks.
+        assert_eq!(q.pick(1).unwrap().items, [4]);
+        assert_eq!(q.pick(0).unwrap().items, [1]);
+        // Lane 1's repository is done: it helps with lane 0's.
+        assert_eq!(q.pick(1).unwrap().items, [2]);
+        assert!(q.pick(0).is_none() && q.pick(1).is_none());
+        // A lane number the queue does not have gets nothing.
+        assert!(q.pick(7).is_none());
+    }
 }
