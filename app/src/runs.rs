@@ -525,7 +525,12 @@ async fn score_lane(
                 model_name_or_path: s.model_name_or_path.clone(),
                 message,
             };
-            match bundles::load_task_inputs(ctx.bundle, &s.instance_id).await {
+            let loaded = bundles::load_task_inputs(ctx.bundle, &s.instance_id).await;
+            // Cancelled while the data loaded: scoring now would start a stopped worker again.
+            if ctx.cancelled.get() {
+                return false;
+            }
+            match loaded {
                 Ok(inputs) => {
                     shared
                         .tasks
