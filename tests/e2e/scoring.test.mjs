@@ -252,6 +252,30 @@ test('folder picker: the demo\'s submissions folder becomes a run with CPython\'
   assert.deepEqual(errors, [], errors.join('\n'));
 });
 
+test('a pool of three workers gives the same run, in input order, as one worker', async () => {
+  const { page, errors } = await newPage();
+  const files = ['predictions.jsonl', 'predictions.json', 'predictions-by-id.json'].map((f) => path.join(SUBS, f));
+  const runWith = async (workers) => {
+    await page.goto(`${server.url}score?workers=${workers}`);
+    await waitWorker(page);
+    await page.setInputFiles('#upload-files', files);
+    await page.locator('#upload-list tbody tr').nth(files.length - 1).waitFor({ timeout: T });
+    await page.click('#score-start');
+    await page.waitForURL(/\/runs\/[0-9a-f]+$/, { timeout: T });
+    await page.locator('#run-results tbody tr').first().waitFor({ timeout: T });
+    return page.$$eval('#run-results tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+  };
+  const serial = await runWith(1);
+  const pooled = await runWith(3);
+  assert.equal(serial.length, expected.results.filter((x) => x.kind === 'prediction').length);
+  assert.deepEqual(pooled, serial);
+  // Input order: the .jsonl entries first, by line.
+  const lines = serial.map((c) => c[6]).filter((src) => src.startsWith('predictions.jsonl:')).map((src) => Number(src.split(':')[1]));
+  assert.deepEqual(lines, [...lines].sort((a, b) => a - b));
+  assert.ok(serial.slice(0, lines.length).every((c) => c[6].startsWith('predictions.jsonl:')));
+  assert.deepEqual(errors, [], errors.join('\n'));
+});
+
 test('journeys 7 and 8: export, import, reload keeps runs, delete', async () => {
   assert.ok(runUrl, 'journey 4 ran');
   const { page, errors } = await newPage();
