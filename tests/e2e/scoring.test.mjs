@@ -1,8 +1,9 @@
 // Journeys 3, 4, 7 and 8 on the release site with the demo bundle: score the demo's sample patches
 // on a task and its predictions files, trajectories, a zip and a picked folder as a run, and check
-// every verdict on screen against CPython's (tasks/demo/expected-verdicts.json); progress bar and cancel; a worker
-// that traps is restarted and only its item is marked; runs survive a reload; deep links; export
-// (JSON report, CSV) and import of a report.
+// every verdict on screen against CPython's (tasks/demo/expected-verdicts.json); a pool of workers
+// gives the run one worker gives; progress bar and cancel; a worker that traps is restarted and
+// only its item is marked; runs survive a reload; deep links; export (JSON report, CSV) and import
+// of a report.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
