@@ -17,8 +17,8 @@ cargo fmt --all --check
 step "clippy (native, all targets)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
-step "clippy (wasm32: scorer and app)"
-cargo clippy -p scorer -p app --target wasm32-unknown-unknown --locked -- -D warnings
+step "clippy (wasm32: scorer, worker and app)"
+cargo clippy -p scorer -p worker -p app --target wasm32-unknown-unknown --locked -- -D warnings
 
 step "native tests"
 cargo test --workspace --locked

@@ -1,12 +1,14 @@
-//! The UI side of the scoring worker: a small bridge over a raw `web_sys::Worker`.
+//! The UI side of the scoring workers: a small pool of raw `web_sys::Worker`s.
 //!
-//! gloo-worker's bridge does not expose the worker's `error` event, and a worker whose wasm traps
-//! (a panic is an abort in the release build; a stack overflow is a `RangeError`) is dead: its
-//! instance may be left mid-borrow. This bridge listens to `error`, fails the job in flight, and
-//! starts a fresh worker, to which it resends the bundle files on demand. Cancelling terminates the
-//! worker (immediately, even mid-submission) and starts a fresh one the same way.
+//! A worker whose wasm traps (a panic is an abort in the release build; a stack overflow is a
+//! `RangeError`) is dead: its instance may be left mid-borrow. The pool listens to each worker's
+//! `error` event, fails that worker's job in flight, and starts a fresh worker in its place, to
+//! which it resends the bundle files on demand; the other workers are not touched. Cancelling
+//! terminates every worker (immediately, even mid-submission).
 //!
-//! Jobs are one submission (or one uploaded file) each, answered in order; callers `await` them.
+//! Jobs are one submission (or one uploaded file) each and name the worker they run on; callers
+//! `await` them. Worker 0 starts with the page; the others start when a run begins
+//! ([`ScoringWorker::warm`]).
 
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
@@ -20,7 +22,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::bundles::TaskInputs;
-use crate::worker::{FromWorker, ToWorker, WORKER_LOADER};
+use worker::{FromWorker, ToWorker, WORKER_LOADER};
 
 /// What the footer and the About page show.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,23 +70,52 @@ struct Live {
     _onerror: Closure<dyn FnMut(web_sys::ErrorEvent)>,
 }
 
-struct Inner {
+/// One place in the pool: the worker living there now (replaced after a trap) and its jobs.
+#[derive(Default)]
+struct Slot {
     live: RefCell<Option<Live>>,
+    /// Bumped whenever the slot gets a new worker: events of a replaced worker are ignored.
     generation: Cell<u64>,
-    next_job: Cell<u64>,
     pending: RefCell<HashMap<u64, Reply>>,
+}
+
+struct Inner {
+    slots: Vec<Slot>,
+    next_job: Cell<u64>,
+    /// The status of worker 0, which starts with the page (the others start with a run).
     status: RwSignal<WorkerStatus>,
-    /// How many times a trap restarted the worker (shown to the user, checked by tests).
+    /// How many times a trap restarted a worker (shown to the user, checked by tests).
     crashes: RwSignal<u32>,
 }
 
-/// A handle to the scoring worker; cheap to clone, provided as context by the app root.
+/// How many workers score in parallel: one per core the browser reports, at most [`MAX_POOL`].
+/// `?workers=N` overrides it (for measuring; still within 1..=MAX_POOL).
+pub fn pool_size() -> usize {
+    let Some(window) = web_sys::window() else { return 1 };
+    let asked = window
+        .location()
+        .search()
+        .ok()
+        .and_then(|q| crate::bundles::query_value(&q, "workers"))
+        .and_then(|n| n.parse::<usize>().ok());
+    // `hardwareConcurrency` is a small positive integer (or absent, then 0).
+    let cores = window.navigator().hardware_concurrency() as usize;
+    asked.unwrap_or(cores).clamp(1, MAX_POOL)
+}
+
+/// More workers than this cost memory (each holds its own copy of the scorer and bundle data) and
+/// start-up time for little gain: the page's own thread needs a core too.
+pub const MAX_POOL: usize = 4;
+
+/// A handle to the pool of scoring workers; cheap to clone, provided as context by the app root.
+/// Jobs name the worker (the slot) they run on, so a caller can keep one task's submissions on
+/// one worker, whose parse cache and base tree then serve them all.
 #[derive(Clone)]
 pub struct ScoringWorker(Rc<Inner>);
 
 impl std::fmt::Debug for ScoringWorker {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ScoringWorker").field("generation", &self.0.generation.get()).finish()
+        f.debug_struct("ScoringWorker").field("workers", &self.0.slots.len()).finish()
     }
 }
 
@@ -100,19 +131,32 @@ fn envelope(msg: &ToWorker, bytes: Option<&js_sys::Uint8Array>) -> js_sys::Objec
 }
 
 impl ScoringWorker {
-    /// Starts the worker; `status` follows it.
-    pub fn spawn() -> Self {
+    /// Starts worker 0 of a pool of `size` (at least one); `status` follows it.
+    pub fn spawn(size: usize) -> Self {
         let inner = Rc::new(Inner {
-            live: RefCell::new(None),
-            generation: Cell::new(0),
+            slots: (0..size.max(1)).map(|_| Slot::default()).collect(),
             next_job: Cell::new(1),
-            pending: RefCell::new(HashMap::new()),
             status: RwSignal::new(WorkerStatus::Starting),
             crashes: RwSignal::new(0),
         });
         let w = ScoringWorker(inner);
-        w.start();
+        w.start(0);
         w
+    }
+
+    /// How many workers the pool has (started or not).
+    pub fn size(&self) -> usize {
+        self.0.slots.len()
+    }
+
+    /// Starts every worker of the pool that is not running, so they load while a run reads its
+    /// files.
+    pub fn warm(&self) {
+        for slot in 0..self.size() {
+            if self.0.slots[slot].live.borrow().is_none() {
+                self.start(slot);
+            }
+        }
     }
 
     pub fn status(&self) -> ReadSignal<WorkerStatus> {
@@ -123,15 +167,21 @@ impl ScoringWorker {
         self.0.crashes.read_only()
     }
 
-    fn start(&self) {
-        let generation = self.0.generation.get() + 1;
-        self.0.generation.set(generation);
+    fn slot(&self, slot: usize) -> &Slot {
+        // Callers pass indices below `size()`; anything else is folded onto the pool.
+        &self.0.slots[slot % self.0.slots.len()]
+    }
+
+    fn start(&self, index: usize) {
+        let slot = self.slot(index);
+        let generation = slot.generation.get() + 1;
+        slot.generation.set(generation);
         let weak: Weak<Inner> = Rc::downgrade(&self.0);
         let on_message = {
             let weak = weak.clone();
             Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
                 if let Some(inner) = weak.upgrade() {
-                    ScoringWorker(inner).received(generation, &ev.data());
+                    ScoringWorker(inner).received(index, generation, &ev.data());
                 }
             })
         };
@@ -146,7 +196,7 @@ impl ScoringWorker {
                 set_timeout(
                     move || {
                         if let Some(inner) = weak.upgrade() {
-                            ScoringWorker(inner).crashed(generation, message);
+                            ScoringWorker(inner).crashed(index, generation, message);
                         }
                     },
                     std::time::Duration::ZERO,
@@ -161,7 +211,7 @@ impl ScoringWorker {
                 // wasm is not running yet the message waits in the worker's queue until the
                 // loader script has run; the worker registers its handler synchronously after
                 // instantiation, so Hello is retried below until Ready arrives.
-                *self.0.live.borrow_mut() = Some(Live {
+                *slot.live.borrow_mut() = Some(Live {
                     worker,
                     ready: false,
                     outbox: Vec::new(),
@@ -169,27 +219,29 @@ impl ScoringWorker {
                     _onmessage: on_message,
                     _onerror: on_error,
                 });
-                self.poll_hello(generation, 0);
+                self.poll_hello(index, generation, 0);
             }
             Err(e) => {
-                self.0.status.set(WorkerStatus::Unavailable(crate::net::js_error_text(&e)));
+                if index == 0 {
+                    self.0.status.set(WorkerStatus::Unavailable(crate::net::js_error_text(&e)));
+                }
             }
         }
     }
 
     /// Sends `Hello` until the worker answers: messages that reach a worker before its wasm set
     /// `onmessage` are dropped, so the first answer is the signal that it listens.
-    fn poll_hello(&self, generation: u64, attempt: u32) {
-        let ready = self
-            .0
+    fn poll_hello(&self, index: usize, generation: u64, attempt: u32) {
+        let slot = self.slot(index);
+        let ready = slot
             .live
             .borrow()
             .as_ref()
-            .is_none_or(|l| l.ready || self.0.generation.get() != generation);
+            .is_none_or(|l| l.ready || slot.generation.get() != generation);
         if ready {
             return;
         }
-        if let Some(live) = self.0.live.borrow().as_ref() {
+        if let Some(live) = slot.live.borrow().as_ref() {
             // A failed post means the worker is gone; its error event restarts it.
             let _ = live.worker.post_message(&envelope(&ToWorker::Hello, None));
         }
@@ -198,15 +250,16 @@ impl ScoringWorker {
         set_timeout(
             move || {
                 if let Some(inner) = weak.upgrade() {
-                    ScoringWorker(inner).poll_hello(generation, attempt + 1);
+                    ScoringWorker(inner).poll_hello(index, generation, attempt + 1);
                 }
             },
             std::time::Duration::from_millis(delay),
         );
     }
 
-    fn received(&self, generation: u64, data: &JsValue) {
-        if generation != self.0.generation.get() {
+    fn received(&self, index: usize, generation: u64, data: &JsValue) {
+        let slot = self.slot(index);
+        if generation != slot.generation.get() {
             return;
         }
         let header = js_sys::Reflect::get(data, &"h".into()).ok().and_then(|h| h.as_string());
@@ -216,7 +269,7 @@ impl ScoringWorker {
         match msg {
             FromWorker::Ready { scorer_version } => {
                 let outbox = {
-                    let mut live = self.0.live.borrow_mut();
+                    let mut live = slot.live.borrow_mut();
                     let Some(live) = live.as_mut() else { return };
                     if live.ready {
                         return;
@@ -224,20 +277,22 @@ impl ScoringWorker {
                     live.ready = true;
                     std::mem::take(&mut live.outbox)
                 };
-                if let Some(live) = self.0.live.borrow().as_ref() {
+                if let Some(live) = slot.live.borrow().as_ref() {
                     for m in outbox {
                         let _ = live.worker.post_message(&m);
                     }
                 }
-                self.0.status.set(WorkerStatus::Ready { scorer_version });
+                if index == 0 {
+                    self.0.status.set(WorkerStatus::Ready { scorer_version });
+                }
             }
             FromWorker::Failed { job: None, message } => {
                 // A data message was refused: the job that needs the data fails when it runs.
-                leptos::logging::warn!("scoring worker: {message}");
+                leptos::logging::warn!("scoring worker {index}: {message}");
             }
             other => {
                 let Some(job) = other.job() else { return };
-                let reply = self.0.pending.borrow_mut().remove(&job);
+                let reply = slot.pending.borrow_mut().remove(&job);
                 if let Some(reply) = reply {
                     let _ = reply.send(match other {
                         FromWorker::Failed { message, .. } => Err(JobError::Failed(message)),
@@ -248,35 +303,45 @@ impl ScoringWorker {
         }
     }
 
-    /// Drops the current worker, fails every pending job with `why`, and starts a new one.
-    fn replace(&self, why: JobError) {
-        if let Some(live) = self.0.live.borrow_mut().take() {
+    /// Drops the slot's worker and fails its pending jobs with `why`.
+    fn stop(&self, index: usize, why: &JobError) {
+        let slot = self.slot(index);
+        if let Some(live) = slot.live.borrow_mut().take() {
             live.worker.terminate();
         }
-        let pending: Vec<Reply> = self.0.pending.borrow_mut().drain().map(|(_, r)| r).collect();
+        // Events of the terminated worker still queued are ignored from now on.
+        slot.generation.set(slot.generation.get() + 1);
+        let pending: Vec<Reply> = slot.pending.borrow_mut().drain().map(|(_, r)| r).collect();
         for reply in pending {
             let _ = reply.send(Err(why.clone()));
         }
-        self.0.status.set(WorkerStatus::Starting);
-        self.start();
+        if index == 0 {
+            self.0.status.set(WorkerStatus::Starting);
+        }
     }
 
-    fn crashed(&self, generation: u64, message: String) {
-        if generation != self.0.generation.get() {
+    /// A trap: only this slot's job fails; its worker is replaced, the others keep scoring.
+    fn crashed(&self, index: usize, generation: u64, message: String) {
+        if generation != self.slot(index).generation.get() {
             return;
         }
         self.0.crashes.update(|n| *n += 1);
-        self.replace(JobError::Crashed(message));
+        self.stop(index, &JobError::Crashed(message));
+        self.start(index);
     }
 
-    /// Stops whatever the worker is doing now: pending jobs end with [`JobError::Cancelled`].
+    /// Stops whatever the workers are doing now: pending jobs end with [`JobError::Cancelled`].
+    /// Worker 0 restarts at once; the others start again with the next run.
     pub fn cancel(&self) {
-        self.replace(JobError::Cancelled);
+        for index in 0..self.size() {
+            self.stop(index, &JobError::Cancelled);
+        }
+        self.start(0);
     }
 
-    fn post(&self, msg: &ToWorker, bytes: Option<&js_sys::Uint8Array>) {
+    fn post(&self, index: usize, msg: &ToWorker, bytes: Option<&js_sys::Uint8Array>) {
         let env = envelope(msg, bytes);
-        let mut live = self.0.live.borrow_mut();
+        let mut live = self.slot(index).live.borrow_mut();
         let Some(live) = live.as_mut() else { return };
         if live.ready {
             let _ = live.worker.post_message(&env);
@@ -285,53 +350,67 @@ impl ScoringWorker {
         }
     }
 
-    /// Whether the live worker already holds `key`; marks it held.
-    fn needs(&self, key: &str) -> bool {
-        let mut live = self.0.live.borrow_mut();
+    /// Whether the slot's live worker lacks `key`; marks it held.
+    fn needs(&self, index: usize, key: &str) -> bool {
+        let mut live = self.slot(index).live.borrow_mut();
         live.as_mut().is_some_and(|l| l.holds.insert(key.to_string()))
+    }
+
+    /// Starts the slot's worker if it has none; false if the browser refused to create one.
+    fn ensure(&self, index: usize) -> bool {
+        if self.slot(index).live.borrow().is_none() {
+            self.start(index);
+        }
+        self.slot(index).live.borrow().is_some()
     }
 
     async fn job(
         &self,
+        index: usize,
         make: impl FnOnce(u64) -> ToWorker,
         bytes: Option<&js_sys::Uint8Array>,
     ) -> Result<FromWorker, JobError> {
+        if !self.ensure(index) {
+            return Err(JobError::Failed("the scoring worker could not be started".into()));
+        }
         let job = self.0.next_job.get();
         self.0.next_job.set(job + 1);
         let (tx, rx) = oneshot::channel();
-        self.0.pending.borrow_mut().insert(job, tx);
-        if self.0.live.borrow().is_none() {
-            self.start();
-        }
-        self.post(&make(job), bytes);
+        self.slot(index).pending.borrow_mut().insert(job, tx);
+        self.post(index, &make(job), bytes);
         rx.await.unwrap_or(Err(JobError::Cancelled))
     }
 
-    /// Scores one submission for the task `inputs` describes, sending the task's files first if
-    /// this worker instance does not have them yet.
+    /// Scores one submission on worker `index` for the task `inputs` describes, sending the task's
+    /// files first if that worker instance does not have them yet.
     pub async fn score(
         &self,
+        index: usize,
         inputs: &TaskInputs,
         submission: Submission,
         trap: bool,
     ) -> Result<Result<TaskResult, EntryError>, JobError> {
-        if self.needs(&inputs.task_file) {
-            let json = inputs.task_json.to_string();
-            self.post(&ToWorker::Task { key: inputs.task_file.clone(), json }, None);
+        if !self.ensure(index) {
+            return Err(JobError::Failed("the scoring worker could not be started".into()));
         }
-        if self.needs(&inputs.manifest_file) {
+        if self.needs(index, &inputs.task_file) {
+            let json = inputs.task_json.to_string();
+            self.post(index, &ToWorker::Task { key: inputs.task_file.clone(), json }, None);
+        }
+        if self.needs(index, &inputs.manifest_file) {
             let json = inputs.manifest_json.to_string();
-            self.post(&ToWorker::Manifest { key: inputs.manifest_file.clone(), json }, None);
+            let msg = ToWorker::Manifest { key: inputs.manifest_file.clone(), json };
+            self.post(index, &msg, None);
         }
         for (pack, bytes) in &inputs.blobs {
-            if self.needs(&pack.file) {
-                self.post(&ToWorker::Blobs { pack: (**pack).clone() }, Some(bytes));
+            if self.needs(index, &pack.file) {
+                self.post(index, &ToWorker::Blobs { pack: (**pack).clone() }, Some(bytes));
             }
         }
         let task = inputs.task_file.clone();
         let manifest = inputs.manifest_file.clone();
         let answer = self
-            .job(move |job| ToWorker::Score { job, task, manifest, submission, trap }, None)
+            .job(index, move |job| ToWorker::Score { job, task, manifest, submission, trap }, None)
             .await?;
         match answer {
             FromWorker::Scored { outcome, .. } => Ok(outcome),
@@ -339,10 +418,10 @@ impl ScoringWorker {
         }
     }
 
-    /// Reads the submissions of one uploaded file in the worker.
+    /// Reads the submissions of one uploaded file in worker 0.
     pub async fn parse(&self, name: &str, bytes: &js_sys::Uint8Array) -> Result<Parsed, JobError> {
         let name = name.to_string();
-        match self.job(move |job| ToWorker::Parse { job, name }, Some(bytes)).await? {
+        match self.job(0, move |job| ToWorker::Parse { job, name }, Some(bytes)).await? {
             FromWorker::Parsed { parsed, .. } => Ok(parsed),
             other => Err(JobError::Failed(format!("unexpected answer {other:?}"))),
         }
@@ -353,9 +432,9 @@ impl ScoringWorker {
 /// read it while building a component, call `.get_value()` in event handlers.
 pub type WorkerHandle = StoredValue<ScoringWorker, LocalStorage>;
 
-/// Starts the worker and provides it (and its status) as context.
+/// Starts the worker pool ([`pool_size`] workers) and provides it (and its status) as context.
 pub fn provide_worker() -> WorkerHandle {
-    let worker = ScoringWorker::spawn();
+    let worker = ScoringWorker::spawn(pool_size());
     provide_context(worker.status());
     let handle = StoredValue::new_local(worker);
     provide_context(handle);

@@ -1,7 +1,9 @@
-//! refscore's browser app: a Leptos client-side UI and the Web Worker that scores.
+//! refscore's browser app: a Leptos client-side UI. The Web Worker that scores is the `worker`
+//! crate.
 //!
-//! The UI thread never scores: it sends requests to the worker ([`worker`]) and renders what comes
-//! back. Everything a user uploads is rendered as text, never as HTML.
+//! The UI thread never scores: it sends requests to the worker ([`worker::ToWorker`], through
+//! [`bridge`]) and renders what comes back. Everything a user uploads is rendered as text, never
+//! as HTML.
 
 pub mod app;
 pub mod bridge;
@@ -12,5 +14,4 @@ pub mod pages;
 pub mod runs;
 pub mod store;
 pub mod upload;
-pub mod worker;
 pub mod zip;

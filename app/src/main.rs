@@ -1,4 +1,4 @@
-//! Entry point of the UI bundle (the worker has its own, `src/bin/worker.rs`).
+//! Entry point of the UI bundle (the worker is the `worker` crate's bin).
 
 fn main() {
     console_error_panic_hook::set_once();

@@ -1,9 +1,10 @@
 //! Runs: a named set of results and errors (one [`Report`]) with where they came from, scored here
 //! or imported from the CLI. The scoring pipeline lives here too: uploaded files are read in the
-//! worker, submissions are scored one at a time (so cancel is immediate), and the run is stored.
+//! worker, submissions are scored by the worker pool (one lane per worker, one submission at a time
+//! per lane, so cancel is immediate; a task's submissions stay on one worker), and the run is stored.
 
-use std::cell::Cell;
-use std::collections::{BTreeMap, HashMap};
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::rc::Rc;
 
 use leptos::prelude::*;
@@ -213,6 +214,15 @@ pub enum Input {
     File { name: String, bytes: js_sys::Uint8Array },
 }
 
+impl Input {
+    /// The file name (or the name given to a pasted patch).
+    pub fn name(&self) -> &str {
+        match self {
+            Input::Patch { name, .. } | Input::File { name, .. } => name,
+        }
+    }
+}
+
 /// Progress of the scoring session, shown by the progress bar.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Progress {
@@ -328,6 +338,8 @@ async fn score_inputs(
     cancelled: &Cell<bool>,
     progress: RwSignal<Option<Progress>>,
 ) -> Outcome {
+    // The pool's other workers load while the files are read.
+    worker.warm();
     let index = match bundles::load_index(bundle).await {
         Ok(i) => i,
         Err(e) => return Outcome::Failed(e),
@@ -342,15 +354,15 @@ async fn score_inputs(
         if cancelled.get() {
             return Outcome::Cancelled { done: 0, total: 0 };
         }
+        progress.set(Some(Progress {
+            phase: "Reading files",
+            done: u32::try_from(i).unwrap_or(u32::MAX),
+            total: total_inputs,
+            current: input.name().to_string(),
+        }));
+        sources.push(input.name().to_string());
         match input {
             Input::Patch { instance_id, name, text } => {
-                progress.set(Some(Progress {
-                    phase: "Reading files",
-                    done: u32::try_from(i).unwrap_or(u32::MAX),
-                    total: total_inputs,
-                    current: name.clone(),
-                }));
-                sources.push(name.clone());
                 submissions.push(Submission {
                     instance_id,
                     model_name_or_path: None,
@@ -359,39 +371,23 @@ async fn score_inputs(
                     source: SourceRef { file: name, line: None },
                 });
             }
-            Input::File { name, bytes } => {
-                progress.set(Some(Progress {
-                    phase: "Reading files",
-                    done: u32::try_from(i).unwrap_or(u32::MAX),
-                    total: total_inputs,
-                    current: name.clone(),
-                }));
-                sources.push(name.clone());
-                match worker.parse(&name, &bytes).await {
-                    Ok(mut parsed) => {
-                        parsed.retain_known(|id| known.contains(id));
-                        submissions.extend(parsed.submissions);
-                        errors.extend(parsed.errors);
-                    }
-                    Err(JobError::Cancelled) => return Outcome::Cancelled { done: 0, total: 0 },
-                    Err(e) => errors.push(EntryError {
-                        source: SourceRef { file: name, line: None },
-                        instance_id: None,
-                        model_name_or_path: None,
-                        message: e.to_string(),
-                    }),
+            Input::File { name, bytes } => match worker.parse(&name, &bytes).await {
+                Ok(mut parsed) => {
+                    parsed.retain_known(|id| known.contains(id));
+                    submissions.extend(parsed.submissions);
+                    errors.extend(parsed.errors);
                 }
-            }
+                Err(JobError::Cancelled) => return Outcome::Cancelled { done: 0, total: 0 },
+                Err(e) => errors.push(EntryError {
+                    source: SourceRef { file: name, line: None },
+                    instance_id: None,
+                    model_name_or_path: None,
+                    message: e.to_string(),
+                }),
+            },
         }
     }
     let total = u32::try_from(submissions.len()).unwrap_or(u32::MAX);
-    // Score grouped by task (the worker reuses a task's base tree), report in input order.
-    let mut order: Vec<usize> = (0..submissions.len()).collect();
-    let first_seen: HashMap<&str, usize> =
-        submissions.iter().enumerate().rev().map(|(i, s)| (s.instance_id.as_str(), i)).collect();
-    order.sort_by_key(|&i| {
-        first_seen.get(submissions[i].instance_id.as_str()).copied().unwrap_or(i)
-    });
     // Many submissions: one pack request per repository instead of one per blob.
     if submissions.len() > 3 {
         let mut repos: Vec<&str> = submissions
@@ -406,50 +402,28 @@ async fn score_inputs(
             return Outcome::Failed(e);
         }
     }
-    let mut scored: BTreeMap<usize, (TaskResult, String)> = BTreeMap::new();
-    let mut score_errors: BTreeMap<usize, EntryError> = BTreeMap::new();
-    let mut tasks: BTreeMap<String, TaskMeta> = BTreeMap::new();
-    for (done, &i) in order.iter().enumerate() {
-        let s = &submissions[i];
-        if cancelled.get() {
-            return Outcome::Cancelled { done: u32::try_from(done).unwrap_or(0), total };
-        }
-        progress.set(Some(Progress {
-            phase: "Scoring",
-            done: u32::try_from(done).unwrap_or(u32::MAX),
-            total,
-            current: s.instance_id.clone(),
-        }));
-        let entry_error = |message: String| EntryError {
-            source: s.source.clone(),
-            instance_id: Some(s.instance_id.clone()),
-            model_name_or_path: s.model_name_or_path.clone(),
-            message,
-        };
-        let inputs = match bundles::load_task_inputs(bundle, &s.instance_id).await {
-            Ok(inp) => inp,
-            Err(e) => {
-                score_errors.insert(i, entry_error(e));
-                continue;
-            }
-        };
-        tasks.entry(inputs.task.id.clone()).or_insert_with(|| TaskMeta::from_task(&inputs.task));
-        let trap_this = trap == Some(s.instance_id.as_str());
-        match worker.score(&inputs, s.clone(), trap_this).await {
-            Ok(Ok(result)) => {
-                scored.insert(i, (result, s.patch.clone()));
-            }
-            Ok(Err(e)) => {
-                score_errors.insert(i, e);
-            }
-            Err(JobError::Cancelled) => {
-                return Outcome::Cancelled { done: u32::try_from(done).unwrap_or(0), total }
-            }
-            Err(e) => {
-                score_errors.insert(i, entry_error(e.to_string()));
-            }
-        }
+    let repo_of = |id: &str| {
+        index.tasks.iter().find(|t| t.id == id).map_or_else(String::new, |t| t.repo.clone())
+    };
+    let lanes = worker.size().min(submissions.len()).max(1);
+    let shared = Lanes {
+        queue: RefCell::new(TaskQueue::new(&submissions, repo_of, lanes)),
+        scored: RefCell::new(BTreeMap::new()),
+        errors: RefCell::new(BTreeMap::new()),
+        tasks: RefCell::new(BTreeMap::new()),
+        done: Cell::new(0),
+    };
+    let ctx = LaneContext { worker, bundle, trap, cancelled, progress, total };
+    let ends = futures::future::join_all(
+        (0..lanes).map(|lane| score_lane(lane, &ctx, &submissions, &shared)),
+    )
+    .await;
+    if ends.iter().any(|&ok| !ok) || cancelled.get() {
+        return Outcome::Cancelled { done: shared.done.get(), total };
     }
+    let Lanes { scored, errors: score_errors, tasks, .. } = shared;
+    let (scored, score_errors, tasks) =
+        (scored.into_inner(), score_errors.into_inner(), tasks.into_inner());
     let first = scored.values().next().map(|(r, _)| r.instance_id.clone());
     let (results, patches): (Vec<TaskResult>, Vec<String>) = scored.into_values().unzip();
     errors.extend(score_errors.into_values());
@@ -460,6 +434,129 @@ async fn score_inputs(
     match crate::store::save_run(&run).await {
         Ok(()) => Outcome::Saved { run: id, first },
         Err(e) => Outcome::Failed(format!("could not store the run: {e}")),
+    }
+}
+
+/// The submissions of one task (indices into the run's submissions, in input order): they are
+/// scored one after the other on one worker, whose base tree and parse cache then serve them all.
+struct TaskGroup {
+    repo: String,
+    items: Vec<usize>,
+}
+
+/// Task groups not scored yet, in first-seen order, and the repository each lane works on.
+struct TaskQueue {
+    groups: VecDeque<TaskGroup>,
+    lanes: Vec<Option<String>>,
+}
+
+impl TaskQueue {
+    fn new(submissions: &[Submission], repo_of: impl Fn(&str) -> String, lanes: usize) -> Self {
+        let mut groups: Vec<TaskGroup> = Vec::new();
+        let mut by_task: HashMap<&str, usize> = HashMap::new();
+        for (i, s) in submissions.iter().enumerate() {
+            let g = *by_task.entry(s.instance_id.as_str()).or_insert_with(|| {
+                groups.push(TaskGroup { repo: repo_of(&s.instance_id), items: Vec::new() });
+                groups.len() - 1
+            });
+            groups[g].items.push(i);
+        }
+        TaskQueue { groups: groups.into(), lanes: vec![None; lanes] }
+    }
+
+    /// The next group for `lane`: one of the repository it just worked on (its worker has that
+    /// repository's files and parses), else one of a repository no other lane works on, else the
+    /// first.
+    fn pick(&mut self, lane: usize) -> Option<TaskGroup> {
+        let last = self.lanes.get_mut(lane)?.take();
+        let busy = |repo: &str| self.lanes.iter().flatten().any(|r| r == repo);
+        let pos = last
+            .and_then(|r| self.groups.iter().position(|g| g.repo == r))
+            .or_else(|| self.groups.iter().position(|g| !busy(&g.repo)))
+            .or_else(|| (!self.groups.is_empty()).then_some(0))?;
+        let group = self.groups.remove(pos)?;
+        self.lanes[lane] = Some(group.repo.clone());
+        Some(group)
+    }
+}
+
+/// What the lanes of a run fill in, keyed by submission index (so the report keeps input order).
+struct Lanes {
+    queue: RefCell<TaskQueue>,
+    scored: RefCell<BTreeMap<usize, (TaskResult, String)>>,
+    errors: RefCell<BTreeMap<usize, EntryError>>,
+    tasks: RefCell<BTreeMap<String, TaskMeta>>,
+    done: Cell<u32>,
+}
+
+/// What every lane of a run reads.
+struct LaneContext<'a> {
+    worker: &'a ScoringWorker,
+    bundle: &'a str,
+    trap: Option<&'a str>,
+    cancelled: &'a Cell<bool>,
+    progress: RwSignal<Option<Progress>>,
+    total: u32,
+}
+
+/// Scores task groups on worker `lane` until none is left; false if the run was cancelled.
+async fn score_lane(
+    lane: usize,
+    ctx: &LaneContext<'_>,
+    submissions: &[Submission],
+    shared: &Lanes,
+) -> bool {
+    loop {
+        let Some(group) = shared.queue.borrow_mut().pick(lane) else { return true };
+        for i in group.items {
+            let Some(s) = submissions.get(i) else { continue };
+            if ctx.cancelled.get() {
+                return false;
+            }
+            ctx.progress.set(Some(Progress {
+                phase: "Scoring",
+                done: shared.done.get(),
+                total: ctx.total,
+                current: s.instance_id.clone(),
+            }));
+            let entry_error = |message: String| EntryError {
+                source: s.source.clone(),
+                instance_id: Some(s.instance_id.clone()),
+                model_name_or_path: s.model_name_or_path.clone(),
+                message,
+            };
+            let loaded = bundles::load_task_inputs(ctx.bundle, &s.instance_id).await;
+            // Cancelled while the data loaded: scoring now would start a stopped worker again.
+            if ctx.cancelled.get() {
+                return false;
+            }
+            match loaded {
+                Ok(inputs) => {
+                    shared
+                        .tasks
+                        .borrow_mut()
+                        .entry(inputs.task.id.clone())
+                        .or_insert_with(|| TaskMeta::from_task(&inputs.task));
+                    let trap_this = ctx.trap == Some(s.instance_id.as_str());
+                    match ctx.worker.score(lane, &inputs, s.clone(), trap_this).await {
+                        Ok(Ok(result)) => {
+                            shared.scored.borrow_mut().insert(i, (result, s.patch.clone()));
+                        }
+                        Ok(Err(e)) => {
+                            shared.errors.borrow_mut().insert(i, e);
+                        }
+                        Err(JobError::Cancelled) => return false,
+                        Err(e) => {
+                            shared.errors.borrow_mut().insert(i, entry_error(e.to_string()));
+                        }
+                    }
+                }
+                Err(e) => {
+                    shared.errors.borrow_mut().insert(i, entry_error(e));
+                }
+            }
+            shared.done.set(shared.done.get() + 1);
+        }
     }
 }
 
@@ -507,28 +604,21 @@ pub async fn import_report(bundle: &str, file_name: &str, text: &str) -> Result<
 mod tests {
     use super::*;
     use scorer::patch::PatchStatus;
-    use scorer::report::{Status, TestOutcome};
+    use scorer::report::Status;
 
+    /// A result as a report file holds it (the fields the tests vary; serde fills the rest).
     fn result(id: &str, status: PatchStatus, resolved: bool, test: Status) -> TaskResult {
-        TaskResult {
-            instance_id: id.into(),
-            model_name_or_path: Some("m, \"quoted\"".into()),
-            instruction_set: None,
-            source: Some(SourceRef { file: "p.jsonl".into(), line: Some(3) }),
-            patch_status: status,
-            patch_error: None,
-            files: Vec::new(),
-            resolved,
-            subtests_passed: u32::from(resolved),
-            subtests_total: 1,
-            tests: vec![TestOutcome {
-                id: "T.t".into(),
-                status: test,
-                exc_type: None,
-                message: None,
-                line: None,
-            }],
-        }
+        let json = serde_json::json!({
+            "instance_id": id,
+            "model_name_or_path": "m, \"quoted\"",
+            "source": { "file": "p.jsonl", "line": 3 },
+            "patch_status": status,
+            "resolved": resolved,
+            "subtests_passed": u32::from(resolved),
+            "subtests_total": 1,
+            "tests": [{ "id": "T.t", "status": test }],
+        });
+        serde_json::from_value(json).unwrap()
     }
 
     #[test]
@@ -566,5 +656,53 @@ mod tests {
         assert_eq!(lines.len(), 3);
         assert_eq!(lines[1], "a,\"m, \"\"quoted\"\"\",,p.jsonl:3,applied,true,1,1,");
         assert_eq!(lines[2], ",,,p.jsonl:9,entry_error,false,0,0,\"invalid JSON, line 9\"");
+    }
+
+    fn submissions(ids: &[&str]) -> Vec<Submission> {
+        ids.iter()
+            .map(|id| Submission {
+                instance_id: (*id).into(),
+                model_name_or_path: None,
+                instruction_set: None,
+                patch: String::new(),
+                source: SourceRef { file: "p.jsonl".into(), line: None },
+            })
+            .collect()
+    }
+
+    /// `a*` tasks are in repository `x`, `b*` in `y`.
+    fn repo(id: &str) -> String {
+        if id.starts_with('a') { "x" } else { "y" }.to_string()
+    }
+
+    #[test]
+    fn a_task_s_submissions_stay_together_in_input_order() {
+        let subs = submissions(&["a1", "b1", "a1", "a2", "b1"]);
+        let mut q = TaskQueue::new(&subs, repo, 1);
+        let mut order = Vec::new();
+        while let Some(g) = q.pick(0) {
+            order.push(g.items);
+        }
+        // Each task's submissions together and in input order; one lane finishes the repository
+        // it is on before it takes the next task in first-seen order.
+        assert_eq!(order, [vec![0, 2], vec![3], vec![1, 4]]);
+    }
+
+    #[test]
+    fn lanes_keep_to_their_repository_and_spread_over_the_others() {
+        let subs = submissions(&["a1", "a2", "a3", "b1", "b2"]);
+        let mut q = TaskQueue::new(&subs, repo, 2);
+        let first = q.pick(0).unwrap();
+        let second = q.pick(1).unwrap();
+        // Lane 1 starts on the repository lane 0 is not on.
+        assert_eq!((first.repo.as_str(), second.repo.as_str()), ("x", "y"));
+        // Each lane then stays on its repository while it has tasks.
+        assert_eq!(q.pick(1).unwrap().items, [4]);
+        assert_eq!(q.pick(0).unwrap().items, [1]);
+        // Lane 1's repository is done: it helps with lane 0's.
+        assert_eq!(q.pick(1).unwrap().items, [2]);
+        assert!(q.pick(0).is_none() && q.pick(1).is_none());
+        // A lane number the queue does not have gets nothing.
+        assert!(q.pick(7).is_none());
     }
 }

@@ -1,8 +1,9 @@
 // Journeys 3, 4, 7 and 8 on the release site with the demo bundle: score the demo's sample patches
-// on a task and its predictions files, trajectories and a zip as a run, and check every verdict on
-// screen against CPython's (tasks/demo/expected-verdicts.json); progress bar and cancel; a worker
-// that traps is restarted and only its item is marked; runs survive a reload; deep links; export
-// (JSON report, CSV) and import of a report.
+// on a task and its predictions files, trajectories, a zip and a picked folder as a run, and check
+// every verdict on screen against CPython's (tasks/demo/expected-verdicts.json); a pool of workers
+// gives the run one worker gives; progress bar and cancel; a worker that traps is restarted and
+// only its item is marked; runs survive a reload; deep links; export (JSON report, CSV) and import
+// of a report.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -192,6 +193,87 @@ z.close()`, zip, path.join(SUBS, 'trajectories')]);
   const file = label.split(' · ').find((p) => p.includes('predictions')).split(':')[0];
   assertVerdicts(await verdictsOnScreen(page), expectedPrediction(file, multi), `deep link ${label}`);
   await screenshot(page, 'result-deep-link');
+  assert.deepEqual(errors, [], errors.join('\n'));
+});
+
+test('folder picker: the demo\'s submissions folder becomes a run with CPython\'s verdicts', async () => {
+  const { page, errors } = await newPage();
+  await page.goto(`${server.url}score`);
+  await waitWorker(page);
+  // The whole folder: sample patches (task id from the file name), predictions files and the
+  // trajectories/ subfolder, each read under its path in the folder.
+  const files = [];
+  const walk = (dir, rel) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(path.join(dir, e.name), `${rel}/${e.name}`);
+      else files.push(`${rel}/${e.name}`);
+    }
+  };
+  walk(SUBS, 'submissions');
+  await page.setInputFiles('#upload-folder', SUBS);
+  await page.locator('#upload-list tbody tr').nth(files.length - 1).waitFor({ timeout: T });
+  const listed = await page.$$eval('#upload-list tbody tr', (trs) => trs.map((tr) => tr.querySelector('td').textContent));
+  assert.deepEqual([...listed].sort(), [...files].sort());
+  await page.fill('#run-name', 'demo folder');
+  await page.click('#score-start');
+  await page.waitForURL(/\/runs\/[0-9a-f]+$/, { timeout: T });
+  await page.locator('#run-results tbody tr').first().waitFor({ timeout: T });
+  assert.equal(await page.locator('#run-errors').count(), 0, 'no entry errors');
+  const rows = await page.$$eval('#run-results tbody tr', (trs) => trs.map((tr) => {
+    const c = [...tr.querySelectorAll('td')].map((td) => td.textContent);
+    return { instance: c[0], patch: c[3], verdict: c[4], subtests: c[5], source: c[6] };
+  }));
+  let patches = 0;
+  let predictions = 0;
+  for (const r of rows) {
+    if (r.source.endsWith('.traj')) continue;
+    const file = r.source.split(':')[0];
+    const exp = file.endsWith('.patch')
+      ? expected.results.find((x) => x.kind === 'patch' && x.submission === file)
+      : expected.results.find((x) => x.kind === 'prediction' && x.task === r.instance
+        && x.submission.split('#')[0] === file);
+    assert.ok(exp, `unexpected row ${JSON.stringify(r)}`);
+    assert.equal(r.instance, exp.task, JSON.stringify(r));
+    assert.equal(r.patch, exp.patch_status, JSON.stringify(r));
+    assert.equal(r.verdict === 'resolved', exp.resolved, JSON.stringify(r));
+    assert.equal(r.subtests, `${passed(exp)}/${exp.tests.length}`, JSON.stringify(r));
+    if (file.endsWith('.patch')) patches += 1;
+    else predictions += 1;
+  }
+  assert.equal(patches, expected.results.filter((x) => x.kind === 'patch').length, 'every sample patch');
+  assert.equal(predictions, expected.results.filter((x) => x.kind === 'prediction').length, 'every prediction');
+  assert.equal(rows.filter((r) => r.source.endsWith('.traj')).length, 3, 'the three trajectories');
+  // Every subtest verdict of a sample patch read from the folder, on its result page.
+  const file = 'submissions/stock-ledger-class.partial.patch';
+  const exp = expected.results.find((x) => x.submission === file);
+  await page.locator('#run-results tbody tr', { hasText: file }).locator('a').first().click();
+  await page.waitForURL(/\/runs\/[0-9a-f]+\/stock-ledger-class/, { timeout: T });
+  assertVerdicts(await verdictsOnScreen(page), exp, file);
+  await screenshot(page, 'run-from-folder');
+  assert.deepEqual(errors, [], errors.join('\n'));
+});
+
+test('a pool of three workers gives the same run, in input order, as one worker', async () => {
+  const { page, errors } = await newPage();
+  const files = ['predictions.jsonl', 'predictions.json', 'predictions-by-id.json'].map((f) => path.join(SUBS, f));
+  const runWith = async (workers) => {
+    await page.goto(`${server.url}score?workers=${workers}`);
+    await waitWorker(page);
+    await page.setInputFiles('#upload-files', files);
+    await page.locator('#upload-list tbody tr').nth(files.length - 1).waitFor({ timeout: T });
+    await page.click('#score-start');
+    await page.waitForURL(/\/runs\/[0-9a-f]+$/, { timeout: T });
+    await page.locator('#run-results tbody tr').first().waitFor({ timeout: T });
+    return page.$$eval('#run-results tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+  };
+  const serial = await runWith(1);
+  const pooled = await runWith(3);
+  assert.equal(serial.length, expected.results.filter((x) => x.kind === 'prediction').length);
+  assert.deepEqual(pooled, serial);
+  // Input order: the .jsonl entries first, by line.
+  const lines = serial.map((c) => c[6]).filter((src) => src.startsWith('predictions.jsonl:')).map((src) => Number(src.split(':')[1]));
+  assert.deepEqual(lines, [...lines].sort((a, b) => a - b));
+  assert.ok(serial.slice(0, lines.length).every((c) => c[6].startsWith('predictions.jsonl:')));
   assert.deepEqual(errors, [], errors.join('\n'));
 });
 

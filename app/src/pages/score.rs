@@ -34,7 +34,7 @@ pub fn task_for_patch_name(index: &BundleIndex, path: &str) -> Option<String> {
         .map(|t| t.id.clone())
 }
 
-/// The test hook of [`crate::worker::ToWorker::Score`]: `?test-trap=<instance id>`.
+/// The test hook of [`worker::ToWorker::Score`]: `?test-trap=<instance id>`.
 fn trap_param() -> Option<String> {
     web_sys::window()
         .and_then(|w| w.location().search().ok())

@@ -2,12 +2,15 @@
 //! source, and the files the tests inspect, each viewable from the bundle. `?file=<path>` opens a
 //! file, so a view of a file can be shared.
 
+use std::rc::Rc;
+
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
 use leptos_router::NavigateOptions;
 use scorer::bundle::TaskData;
 
 use crate::components::code::{is_python_path, CodeView};
+use crate::components::loaded::Loaded;
 
 /// 1-based line of each method's `def` in the test source (`Class.method` ids), found textually:
 /// the `def` inside `class Class`'s body, else (an inherited method) the first `def method` in
@@ -92,17 +95,14 @@ pub fn TaskPage() -> impl IntoView {
     let task = crate::bundles::task_resource(Signal::derive(move || id.get()));
     view! {
         <section class="task-page">
-            <Suspense fallback=|| view! { <p class="muted">"Loading the task…"</p> }>
-                {move || task.get().map(|res| match res {
-                    Err(e) => view! {
-                        <h1>{id.get()}</h1>
-                        <p class="error" id="task-error">{e}</p>
-                    }.into_any(),
-                    Ok(t) => view! { <TaskDetail task=(*t).clone()/> }.into_any(),
-                })}
-            </Suspense>
+            <Loaded resource=task loading="Loading the task…" error_id="task-error" heading=id
+                ok=task_view/>
         </section>
     }
+}
+
+fn task_view(t: Rc<TaskData>) -> impl IntoView {
+    view! { <TaskDetail task=(*t).clone()/> }
 }
 
 #[component]

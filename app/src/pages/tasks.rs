@@ -1,10 +1,14 @@
 //! The task list of the loaded bundle: counts, a repository filter and a search, both kept in the
 //! URL (`?repo=…&q=…`) so a filtered list can be shared and survives a reload.
 
+use std::rc::Rc;
+
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 use scorer::bundle::{BundleIndex, TaskSummary};
+
+use crate::components::loaded::Loaded;
 
 /// Whether a task row passes the filters: `repo` (empty: any) and every whitespace-separated
 /// word of `query` found, case-insensitively, in the id, the test file name or the one-line
@@ -69,18 +73,22 @@ pub fn TasksPage() -> impl IntoView {
     view! {
         <section class="tasks-page">
             <h1>"Tasks"</h1>
-            <Suspense fallback=|| view! { <p class="muted">"Loading the task bundle…"</p> }>
-                {move || index.get().map(|res| match res {
-                    Err(e) => view! { <p class="error" id="bundle-error">{e}</p> }.into_any(),
-                    Ok(index) if index.tasks.is_empty() => view! {
-                        <p id="task-list-empty" class="muted">
-                            "No tasks in this bundle yet (bundle " {index.bundle_hash.clone()} ")."
-                        </p>
-                    }.into_any(),
-                    Ok(index) => view! { <TaskList index=(*index).clone()/> }.into_any(),
-                })}
-            </Suspense>
+            <Loaded resource=index loading="Loading the task bundle…" error_id="bundle-error"
+                ok=index_view/>
         </section>
+    }
+}
+
+fn index_view(index: Rc<BundleIndex>) -> AnyView {
+    if index.tasks.is_empty() {
+        view! {
+            <p id="task-list-empty" class="muted">
+                "No tasks in this bundle yet (bundle " {index.bundle_hash.clone()} ")."
+            </p>
+        }
+        .into_any()
+    } else {
+        view! { <TaskList index=(*index).clone()/> }.into_any()
     }
 }
 

@@ -1,8 +1,8 @@
 //! Entry point of the scoring Web Worker (loaded by Trunk's `worker_loader.js`): answers the
-//! messages of [`app::worker::ToWorker`] on the worker's global scope.
+//! messages of [`worker::ToWorker`] on the worker's global scope.
 
 fn main() {
     console_error_panic_hook::set_once();
     #[cfg(target_arch = "wasm32")]
-    app::worker::run_worker();
+    worker::run_worker();
 }

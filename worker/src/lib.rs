@@ -1,7 +1,8 @@
 //! The scoring Web Worker: its message protocol and the state it keeps between messages.
 //!
-//! The UI thread talks to the worker only through [`ToWorker`] and [`FromWorker`] (see
-//! [`crate::bridge`] for the UI side), so a long scoring run never blocks a click. Each message is
+//! The UI thread talks to the worker only through [`ToWorker`] and [`FromWorker`] (the app's
+//! `bridge` module is the UI side; it depends on this lib for these types, so the protocol is
+//! written once), so a long scoring run never blocks a click. Each message is
 //! a JS object `{h: <JSON of the enum>, b?: Uint8Array}`: the JSON header is small, and bytes
 //! (packs, blobs, uploaded files) travel as a structured-cloned byte array, never as JSON numbers.
 //!
@@ -191,7 +192,7 @@ impl WorkerCore {
     }
 }
 
-/// The worker's wasm stack is 8 MiB (see `app/build.rs`); the interpreter may use 6 MiB of it for
+/// The worker's wasm stack is 8 MiB (see `worker/build.rs`); the interpreter may use 6 MiB of it for
 /// Python frames (about 1000 nested calls, CPython's recursion limit) and leaves the rest to the parser.
 pub fn worker_run_config() -> RunConfig {
     RunConfig { stack_budget: 6 << 20, ..RunConfig::default() }
@@ -200,7 +201,7 @@ pub fn worker_run_config() -> RunConfig {
 /// URL of the worker's loader script, relative to the document base (works under a sub-path).
 pub const WORKER_LOADER: &str = "./worker_loader.js";
 
-/// The worker entry (`src/bin/worker.rs`): answers messages on the worker's global scope.
+/// The worker entry (`src/main.rs`): answers messages on the worker's global scope.
 #[cfg(target_arch = "wasm32")]
 pub fn run_worker() {
     use std::cell::RefCell;
