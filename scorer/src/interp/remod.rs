@@ -43,15 +43,27 @@ pub fn method_names(n: &Native<'_>) -> Option<(&'static str, &'static [&'static 
     }
 }
 
-/// CPython's message for unbalanced parentheses (what `regex` reports differently), if any.
-fn paren_error(p: &str) -> Option<String> {
+/// Letters CPython's `re` accepts after a backslash, outside and inside a character class (`x`,
+/// `u`, `U`, `N` take arguments, checked by the regex engine). Any other letter is a "bad escape":
+/// notably `\p{..}`, which the `regex` crate would accept.
+const ESCAPES_OUTSIDE: &str = "abdfnrstvwxuUNABDSWZ";
+const ESCAPES_IN_CLASS: &str = "abdfnrstvwxuUNDSW";
+
+/// CPython's message for the first error it reports that `regex` reports differently or not at
+/// all (a bad escape, unbalanced parentheses), if any; CPython parses left to right, so does this.
+fn pattern_error(p: &str) -> Option<String> {
     let mut open: Vec<usize> = Vec::new();
     let mut in_class = false;
     let mut chars = p.chars().enumerate().peekable();
     while let Some((i, c)) = chars.next() {
         match c {
             '\\' => {
-                chars.next();
+                if let Some((_, x)) = chars.next() {
+                    let known = if in_class { ESCAPES_IN_CLASS } else { ESCAPES_OUTSIDE };
+                    if x.is_ascii_alphabetic() && !known.contains(x) {
+                        return Some(format!("bad escape \\{x} at position {i}"));
+                    }
+                }
             }
             '[' if !in_class => {
                 in_class = true;
@@ -73,11 +85,29 @@ fn paren_error(p: &str) -> Option<String> {
 /// Python pattern syntax → `regex` syntax.
 fn translate(p: &str) -> String {
     let mut out = String::with_capacity(p.len() + 8);
-    let mut chars = p.chars();
+    let mut chars = p.chars().peekable();
+    let mut in_class = false;
     while let Some(c) = chars.next() {
-        if c == '\\' {
+        if c == '[' && !in_class {
+            in_class = true;
+            out.push(c);
+            if chars.peek() == Some(&'^') {
+                out.push('^');
+                chars.next();
+            }
+            // A `]` first in a class is literal in Python.
+            if chars.peek() == Some(&']') {
+                out.push_str("\\]");
+                chars.next();
+            }
+        } else if c == ']' && in_class {
+            in_class = false;
+            out.push(c);
+        } else if c == '\\' {
             match chars.next() {
-                Some('Z') => out.push_str("\\z"),
+                Some('Z') if !in_class => out.push_str("\\z"),
+                // Backspace, as in CPython; `regex` has no `\b` in a class.
+                Some('b') if in_class => out.push_str("\\x08"),
                 Some(n) => {
                     out.push('\\');
                     out.push(n);
@@ -154,7 +184,7 @@ impl<'a> Interp<'a> {
             Value::None => 0,
             _ => return Err(self.unsupported("re flags of this type")),
         };
-        if let Some(msg) = paren_error(src) {
+        if let Some(msg) = pattern_error(src) {
             return Err(self.err("error", msg));
         }
         let mut prefix = String::new();

@@ -63,6 +63,27 @@ class TestRegex(unittest.TestCase):
     def test_regex_wrong_expectation(self):
         self.assertEqual(re.findall(r'\d+', self.text), ['1', '4', '2'])
 
+    def test_unicode_property_is_a_bad_escape(self):
+        re.compile(r'\p{L}+')
+
+    def test_bad_escapes_are_re_errors(self):
+        messages = []
+        for p in [r'a\P{L}', r'[\p]', r'\z', r'(a\q', r'x)\q', r'[\A]']:
+            try:
+                re.compile(p)
+                messages.append('ok')
+            except re.error as e:
+                messages.append(str(e))
+        self.assertEqual(messages, [])
+
+    def test_unicode_classes_and_case(self):
+        self.assertEqual(re.findall(r'\w+', 'héllo wörld 123 ٣'), ['héllo', 'wörld', '123', '٣'])
+        self.assertEqual(re.findall(r'\d', 'a1٣b'), ['1', '٣'])
+        self.assertTrue(re.search(r'(?i)ÉTÉ', 'un été'))
+        self.assertEqual(re.findall(r'[\b]', 'a\bb'), ['\b'])
+        self.assertEqual(re.findall(r'[]a]', 'a]b'), ['a', ']'])
+        self.assertEqual(re.findall(r'[^]a]', 'a]b'), ['b'])
+
 
 if __name__ == '__main__':
     unittest.main()
