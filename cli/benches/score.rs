@@ -305,6 +305,37 @@ fn compare(what: &str, ours: &[u32], theirs: &[u32]) -> usize {
     bad
 }
 
+/// Runs `f` on a thread with the CLI's scoring stack (deep Python recursion needs it).
+fn big(f: impl FnOnce() -> (f64, Vec<u32>) + Send) -> (f64, Vec<u32>) {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(run::THREAD_STACK)
+            .spawn_scoped(s, f)
+            .map(|h| h.join().unwrap_or((f64::NAN, Vec::new())))
+            .unwrap_or((f64::NAN, Vec::new()))
+    })
+}
+
+/// One batch: refscore with run reuse on and off, then python3; checks both agree run by run and
+/// prints the times and ratios.
+fn batch_timings(tmp: &Path, jobs: &[Job], repeat: usize, what: &str) -> Result<()> {
+    let plan_file = plan(tmp, jobs)?;
+    let (on, on_passed) = big(|| best(repeat, || refscore(jobs, false, true)));
+    let (off, off_passed) = big(|| best(repeat, || refscore(jobs, false, false)));
+    let (py, py_wall, py_passed) = python(&plan_file)?;
+    compare(what, &on_passed, &py_passed);
+    compare(&format!("{what} without reuse"), &off_passed, &py_passed);
+    println!("  refscore, one Scorer per task, 1 thread    {:>9.3} s  (best of {repeat})", on);
+    println!("  refscore, same, run reuse off              {:>9.3} s", off);
+    println!(
+        "  python3, one process (in-process)          {:>9.3} s  (process wall {:.3} s)",
+        py, py_wall
+    );
+    println!("  ratio python/refscore                      {:>9.1}x", py / on);
+    println!("  ratio python/refscore, run reuse off       {:>9.1}x", py / off);
+    Ok(())
+}
+
 fn main() -> Result<()> {
     let a = args()?;
     let bundle = BundleDir::open(&a.tasks)?;
@@ -332,16 +363,7 @@ fn main() -> Result<()> {
     let cold: Vec<Job> = tasks.iter().map(|t| Job { task: t, patch: String::new() }).collect();
     let cold_plan = plan(&tmp, &cold)?;
     let repeat = a.repeat.max(1);
-    let big = |f: Box<dyn FnOnce() -> (f64, Vec<u32>) + Send + '_>| {
-        std::thread::scope(|s| {
-            std::thread::Builder::new()
-                .stack_size(run::THREAD_STACK)
-                .spawn_scoped(s, f)
-                .map(|h| h.join().unwrap_or((f64::NAN, Vec::new())))
-                .unwrap_or((f64::NAN, Vec::new()))
-        })
-    };
-    let (rs, rs_passed) = big(Box::new(|| best(repeat, || refscore(&cold, true, true))));
+    let (rs, rs_passed) = big(|| best(repeat, || refscore(&cold, true, true)));
     let (py, py_wall, py_passed) = {
         let mut b = python(&cold_plan)?;
         for _ in 1..repeat {
@@ -404,46 +426,20 @@ fn main() -> Result<()> {
         s.dedup();
         s.len()
     };
-    let batch_plan = plan(&tmp, &batch)?;
-    let (rb, rb_passed) = big(Box::new(|| best(repeat, || refscore(&batch, false, true))));
-    let (rn, rn_passed) = big(Box::new(|| best(repeat, || refscore(&batch, false, false))));
-    let (pb, pb_wall, pb_passed) = python(&batch_plan)?;
-    compare("batch", &rb_passed, &pb_passed);
-    compare("batch without reuse", &rn_passed, &pb_passed);
     let source = if patches.is_empty() { "generated edits of read files" } else { "--patches" };
     println!(
         "(b) batch: {per} submissions per task ({source}), {} runs, {distinct} distinct (task, patch) pairs, {skipped} non-applying patches left out",
         batch.len()
     );
-    println!("  refscore, one Scorer per task, 1 thread    {:>9.3} s  (best of {repeat})", rb);
-    println!("  refscore, same, run reuse off              {:>9.3} s", rn);
-    println!(
-        "  python3, one process (in-process)          {:>9.3} s  (process wall {:.3} s)",
-        pb, pb_wall
-    );
-    println!("  ratio python/refscore                      {:>9.1}x", pb / rb);
-    println!("  ratio python/refscore, run reuse off       {:>9.1}x", pb / rn);
+    batch_timings(&tmp, &batch, repeat, "batch")?;
 
     // (c) batches of identical (empty) submissions.
     let same: Vec<Job> = tasks
         .iter()
         .flat_map(|t| (0..per).map(move |_| Job { task: t, patch: String::new() }))
         .collect();
-    let same_plan = plan(&tmp, &same)?;
-    let (rs2, rs2_passed) = big(Box::new(|| best(repeat, || refscore(&same, false, true))));
-    let (rn2, rn2_passed) = big(Box::new(|| best(repeat, || refscore(&same, false, false))));
-    let (ps2, ps2_wall, ps2_passed) = python(&same_plan)?;
-    compare("identical", &rs2_passed, &ps2_passed);
-    compare("identical without reuse", &rn2_passed, &ps2_passed);
     println!("(c) identical submissions: {per} empty patches per task, {} runs", same.len());
-    println!("  refscore, one Scorer per task, 1 thread    {:>9.3} s  (best of {repeat})", rs2);
-    println!("  refscore, same, run reuse off              {:>9.3} s", rn2);
-    println!(
-        "  python3, one process (in-process)          {:>9.3} s  (process wall {:.3} s)",
-        ps2, ps2_wall
-    );
-    println!("  ratio python/refscore                      {:>9.1}x", ps2 / rs2);
-    println!("  ratio python/refscore, run reuse off       {:>9.1}x", ps2 / rn2);
+    batch_timings(&tmp, &same, repeat, "identical")?;
     let _ = fs::remove_dir_all(&tmp);
     Ok(())
 }
