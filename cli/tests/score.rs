@@ -5,6 +5,7 @@ mod common;
 
 use std::fs;
 use std::path::Path;
+use std::process::Output;
 
 use common::{bundle, bundle_hash, demo, redact, refscore_in, text, Temp};
 use serde_json::{json, Value};
@@ -48,6 +49,14 @@ fn expected_verdict(e: &Value) -> Value {
 
 fn report_at(p: &Path) -> Value {
     serde_json::from_slice(&fs::read(p).expect("report written")).expect("report json")
+}
+
+/// `refscore score --task TASK --patch PATCH` on the demo bundle, run in `tasks/demo`.
+fn score_patch(task: &str, patch: &str, extra: &[&str]) -> Output {
+    let bundle = b();
+    let mut args = vec!["score", "--tasks", &bundle, "--task", task, "--patch", patch];
+    args.extend_from_slice(extra);
+    refscore_in(&demo(), &args)
 }
 
 #[test]
@@ -112,10 +121,7 @@ fn single_patches_and_the_empty_patch_give_cpythons_verdicts() {
             "empty" => empty.to_str().unwrap().to_string(),
             s => s.to_string(),
         };
-        let o = refscore_in(
-            &demo(),
-            &["score", "--tasks", &b(), "--task", task, "--patch", &patch, "--json"],
-        );
+        let o = score_patch(task, &patch, &["--json"]);
         assert_eq!(o.status.code(), Some(0), "{task} {patch}: {}", text(&o.stderr));
         let report: Value = serde_json::from_slice(&o.stdout).expect("--json prints the report");
         let r = &report["results"][0];
@@ -127,32 +133,15 @@ fn single_patches_and_the_empty_patch_give_cpythons_verdicts() {
 
 #[test]
 fn single_patch_table() {
-    let o = refscore_in(
-        &demo(),
-        &[
-            "score",
-            "--tasks",
-            &b(),
-            "--task",
-            "stock-ledger-class",
-            "--patch",
-            "submissions/stock-ledger-class.does-not-apply.patch",
-        ],
+    let o = score_patch(
+        "stock-ledger-class",
+        "submissions/stock-ledger-class.does-not-apply.patch",
+        &[],
     );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     insta::assert_snapshot!("single_failed_patch_table", text(&o.stdout));
-    let o = refscore_in(
-        &demo(),
-        &[
-            "score",
-            "--tasks",
-            &b(),
-            "--task",
-            "rename-parse-amount",
-            "--patch",
-            "submissions/rename-parse-amount.partial.patch",
-        ],
-    );
+    let o =
+        score_patch("rename-parse-amount", "submissions/rename-parse-amount.partial.patch", &[]);
     insta::assert_snapshot!("single_partial_patch_table", text(&o.stdout));
 }
 
