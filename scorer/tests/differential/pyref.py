@@ -172,6 +172,18 @@ if __name__ == "__main__":
 '''
 
 
+def lay_out(repo_dir, test_file, tmp):
+    """Copies repo_dir to tmp/repo and the test file into its eval folder, as the official
+    harness lays a task out; returns (eval folder, test file name)."""
+    repo = os.path.join(tmp, "repo")
+    shutil.copytree(repo_dir, repo, symlinks=True)
+    work = os.path.join(repo, EVAL_DIR)
+    os.makedirs(work, exist_ok=True)
+    name = os.path.basename(test_file)
+    shutil.copyfile(test_file, os.path.join(work, name))
+    return work, name
+
+
 def run(repo_dir, test_file, python="python3", show_output=False, hash_seed="0"):
     """Runs one test file against a copy of repo_dir; returns the list of records.
 
@@ -179,12 +191,7 @@ def run(repo_dir, test_file, python="python3", show_output=False, hash_seed="0")
     """
     tmp = tempfile.mkdtemp(prefix="refscore-pyref-")
     try:
-        repo = os.path.join(tmp, "repo")
-        shutil.copytree(repo_dir, repo, symlinks=True)
-        work = os.path.join(repo, EVAL_DIR)
-        os.makedirs(work, exist_ok=True)
-        name = os.path.basename(test_file)
-        shutil.copyfile(test_file, os.path.join(work, name))
+        work, name = lay_out(repo_dir, test_file, tmp)
         runner = os.path.join(tmp, "pyref_child.py")
         with open(runner, "w", encoding="utf-8") as f:
             f.write(CHILD_SRC)

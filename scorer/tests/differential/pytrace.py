@@ -21,12 +21,12 @@ lead out of the repository are left out.
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 
-EVAL_DIR = "refactorbench_eval"
+from pyref import lay_out  # same folder: the harness's task layout, written once
+
 TIMEOUT = 120
 
 CHILD_SRC = r'''
@@ -131,12 +131,7 @@ def main(argv):
         return 2
     repo, test_file = os.path.abspath(argv[1]), os.path.abspath(argv[2])
     with tempfile.TemporaryDirectory(prefix="refscore-pytrace-") as tmp:
-        work = os.path.join(tmp, "repo")
-        shutil.copytree(repo, work, symlinks=True)
-        eval_dir = os.path.join(work, EVAL_DIR)
-        os.makedirs(eval_dir, exist_ok=True)
-        name = os.path.basename(test_file)
-        shutil.copyfile(test_file, os.path.join(eval_dir, name))
+        eval_dir, name = lay_out(repo, test_file, tmp)
         out = os.path.join(tmp, "out.json")
         env = {"PATH": os.environ.get("PATH", ""), "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"}
         subprocess.run([sys.executable, "-s", "-B", "-c", CHILD_SRC, name, out], cwd=eval_dir,
