@@ -56,6 +56,27 @@ struct RememberedRun {
     outcomes: Vec<TestOutcome>,
 }
 
+/// What a run records besides its verdicts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Record {
+    Nothing,
+    /// The paths it touched, for the importer ([`Scorer::run_test_file_traced`]).
+    FileAccess,
+    /// Its questions to the tree with the answers, for run reuse.
+    Observations,
+}
+
+/// What a run recorded (each `None` unless asked for).
+struct Recorded {
+    access: Option<FileAccess>,
+    observations: Option<Observations>,
+}
+
+/// Hash and length of a test file's source: the key of its parsed module.
+fn source_key(source: &str) -> (u64, usize) {
+    (crate::interp::value::hash_bytes(source.as_bytes()), source.len())
+}
+
 /// Key of a test file: hash and length of its source, and its name (`__file__` and the harness's
 /// listing of the eval folder depend on it).
 type TestKey = (u64, usize, String);
@@ -99,21 +120,20 @@ impl Scorer {
         test_file_name: &str,
         test_source: &str,
     ) -> Vec<TestOutcome> {
+        let source = source_key(test_source);
         if !self.config.reuse_runs {
-            return self.run(tree, test_file_name, test_source, false).0;
+            return self.run(tree, test_file_name, test_source, source, Record::Nothing).0;
         }
-        let key: TestKey = (
-            crate::interp::value::hash_bytes(test_source.as_bytes()),
-            test_source.len(),
-            test_file_name.to_string(),
-        );
+        let key: TestKey = (source.0, source.1, test_file_name.to_string());
         if let Some(runs) = self.remembered.get(&key) {
             if let Some(r) = runs.iter().find(|r| r.observations.hold_for(tree)) {
                 self.reused += 1;
                 return r.outcomes.clone();
             }
         }
-        let (outcomes, observations) = self.run_observed(tree, test_file_name, test_source);
+        let (outcomes, recorded) =
+            self.run(tree, test_file_name, test_source, source, Record::Observations);
+        let observations = recorded.observations.unwrap_or_default();
         let runs = self.remembered.entry(key).or_default();
         if runs.len() >= MAX_REMEMBERED_RUNS {
             runs.remove(0);
@@ -132,70 +152,25 @@ impl Scorer {
         test_file_name: &str,
         test_source: &str,
     ) -> (Vec<TestOutcome>, FileAccess) {
-        let (outcomes, access) = self.run(tree, test_file_name, test_source, true);
-        (outcomes, access.unwrap_or_default())
+        let source = source_key(test_source);
+        let (outcomes, recorded) =
+            self.run(tree, test_file_name, test_source, source, Record::FileAccess);
+        (outcomes, recorded.access.unwrap_or_default())
     }
 
-    /// One interpreted run that records every question it asks the tree.
-    fn run_observed(
-        &mut self,
-        tree: &Tree,
-        test_file_name: &str,
-        test_source: &str,
-    ) -> (Vec<TestOutcome>, Observations) {
-        let mut observations = Observations::default();
-        let outcomes = self.run_with(
-            tree,
-            test_file_name,
-            test_source,
-            |it| {
-                it.observations = Some(RefCell::new(Observations::default()));
-            },
-            |it| {
-                if let Some(o) = it.observations.take() {
-                    observations = o.into_inner();
-                }
-            },
-        );
-        (outcomes, observations)
-    }
-
+    /// Parses (cached by `source`, the source's key) and runs a test file, recording what
+    /// `record` asks for.
     fn run(
         &mut self,
         tree: &Tree,
         test_file_name: &str,
         test_source: &str,
-        trace: bool,
-    ) -> (Vec<TestOutcome>, Option<FileAccess>) {
-        let mut access = None;
-        let outcomes = self.run_with(
-            tree,
-            test_file_name,
-            test_source,
-            |it| {
-                if trace {
-                    it.access = Some(Box::default());
-                }
-            },
-            |it| access = it.access.take().map(|a| *a),
-        );
-        (outcomes, access.or_else(|| trace.then(FileAccess::default)))
-    }
-
-    /// Parses (cached) and runs a test file; `before` configures the interpreter, `after` reads
-    /// what it recorded.
-    fn run_with(
-        &mut self,
-        tree: &Tree,
-        test_file_name: &str,
-        test_source: &str,
-        before: impl FnOnce(&mut Interp<'_>),
-        after: impl FnOnce(&mut Interp<'_>),
-    ) -> Vec<TestOutcome> {
-        let key = (crate::interp::value::hash_bytes(test_source.as_bytes()), test_source.len());
+        source: (u64, usize),
+        record: Record,
+    ) -> (Vec<TestOutcome>, Recorded) {
         let module = self
             .modules
-            .entry(key)
+            .entry(source)
             .or_insert_with(|| python::parse_module(test_source, test_file_name).map(Rc::new))
             .clone();
         let module = match module {
@@ -208,7 +183,11 @@ impl Scorer {
                     message: Some(e.to_string()),
                     line: None,
                 };
-                return vec![outcome];
+                let recorded = Recorded {
+                    access: (record == Record::FileAccess).then(FileAccess::default),
+                    observations: (record == Record::Observations).then(Observations::default),
+                };
+                return (vec![outcome], recorded);
             }
         };
         let limits = Limits {
@@ -218,11 +197,18 @@ impl Scorer {
             stack_budget: self.config.stack_budget,
         };
         let mut it = Interp::new(tree, test_file_name, test_source, limits, self.cache.clone());
-        before(&mut it);
+        match record {
+            Record::Nothing => {}
+            Record::FileAccess => it.access = Some(Box::default()),
+            Record::Observations => it.observations = Some(RefCell::default()),
+        }
         it.mark_stack_base();
         let outcomes = run_module(&mut it, &module);
-        after(&mut it);
-        outcomes
+        let recorded = Recorded {
+            access: it.access.take().map(|a| *a),
+            observations: it.observations.take().map(RefCell::into_inner),
+        };
+        (outcomes, recorded)
     }
 }
 
