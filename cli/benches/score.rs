@@ -2,8 +2,11 @@
 //!
 //! ```text
 //! cargo bench -p cli --bench score --profile release-native -- --tasks BUNDLE \
-//!     [--patches tasks/demo/submissions] [--per-task 20] [--repeat 3]
+//!     [--patches tasks/demo/submissions] [--per-task 20] [--repeat 3] [--profile-cold N]
 //! ```
+//!
+//! `--profile-cold N` runs only refscore's cold pass, N times, without python3: the loop to put
+//! under `perf record`.
 //!
 //! (a) cold: every task of the bundle with an empty patch; refscore with a fresh `Scorer` per
 //! task (nothing cached) on one thread, vs `python3` running the same test files one after the
@@ -68,10 +71,13 @@ struct Args {
     patches: Option<PathBuf>,
     per_task: usize,
     repeat: usize,
+    /// `--profile-cold N`: only refscore's cold pass, N times, no python3 (for `perf record`).
+    profile_cold: Option<usize>,
 }
 
 fn args() -> Result<Args> {
-    let mut a = Args { tasks: PathBuf::new(), patches: None, per_task: 20, repeat: 3 };
+    let mut a =
+        Args { tasks: PathBuf::new(), patches: None, per_task: 20, repeat: 3, profile_cold: None };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
         match x.as_str() {
@@ -79,11 +85,17 @@ fn args() -> Result<Args> {
             "--patches" => a.patches = Some(it.next().context("--patches DIR")?.into()),
             "--per-task" => a.per_task = it.next().context("--per-task N")?.parse()?,
             "--repeat" => a.repeat = it.next().context("--repeat N")?.parse()?,
+            "--profile-cold" => {
+                a.profile_cold = Some(it.next().context("--profile-cold N")?.parse()?)
+            }
             _ => {} // `cargo bench` adds `--bench`
         }
     }
     if a.tasks.as_os_str().is_empty() {
-        bail!("usage: score --tasks BUNDLE [--patches DIR] [--per-task N] [--repeat N]");
+        bail!(
+            "usage: score --tasks BUNDLE [--patches DIR] [--per-task N] [--repeat N] \
+             [--profile-cold N]"
+        );
     }
     Ok(a)
 }
@@ -343,6 +355,14 @@ fn main() -> Result<()> {
     let tasks: Vec<LoadedTask> =
         bundle.index.tasks.iter().map(|t| bundle.load_task(&t.id)).collect::<Result<_>>()?;
     let load = t0.elapsed().as_secs_f64();
+    if let Some(n) = a.profile_cold {
+        let cold: Vec<Job> = tasks.iter().map(|t| Job { task: t, patch: String::new() }).collect();
+        for _ in 0..n {
+            let (secs, _) = big(|| refscore(&cold, true, true));
+            println!("refscore cold, {} tasks, 1 thread: {secs:.3} s", cold.len());
+        }
+        return Ok(());
+    }
     let tmp = std::env::temp_dir().join(format!("refscore-bench-{}", std::process::id()));
     let _ = fs::remove_dir_all(&tmp);
     write_trees(&tmp, &tasks)?;

@@ -164,10 +164,11 @@ pub fn git_blob_id(bytes: &[u8]) -> String {
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// An immutable-by-convention file map; cloning is cheap (contents are shared).
+/// An immutable-by-convention file map. Cloning is O(1): the map is shared until a clone is
+/// changed (copy on write), so an empty or failed patch never copies a repository's listing.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Tree {
-    files: BTreeMap<RepoPath, FileEntry>,
+    files: Arc<BTreeMap<RepoPath, FileEntry>>,
 }
 
 /// Name of the folder, one level below the root, that tests run in (as the official harness does).
@@ -179,7 +180,7 @@ impl Tree {
     }
 
     pub fn insert(&mut self, path: RepoPath, entry: FileEntry) -> Option<FileEntry> {
-        self.files.insert(path, entry)
+        Arc::make_mut(&mut self.files).insert(path, entry)
     }
 
     /// Convenience for tests and builders: a regular file with these bytes.
@@ -189,7 +190,7 @@ impl Tree {
         bytes: impl Into<Arc<[u8]>>,
     ) -> Result<(), PathError> {
         let p = RepoPath::new(path)?;
-        self.files.insert(
+        Arc::make_mut(&mut self.files).insert(
             p,
             FileEntry { mode: FileMode::Regular, content: Content::Bytes(bytes.into()) },
         );
@@ -197,7 +198,7 @@ impl Tree {
     }
 
     pub fn remove(&mut self, path: &RepoPath) -> Option<FileEntry> {
-        self.files.remove(path)
+        Arc::make_mut(&mut self.files).remove(path)
     }
 
     pub fn get(&self, path: &RepoPath) -> Option<&FileEntry> {

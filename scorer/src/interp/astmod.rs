@@ -271,16 +271,21 @@ impl<'a> Interp<'a> {
     pub fn node_to_value(&mut self, n: &Node) -> Value<'a> {
         let class = n.class;
         if class.fields.is_empty() && class.attributes.is_empty() {
-            if let Some(v) = self.singletons.get(class.name) {
-                return v.clone();
+            if let Some(i) = class.index() {
+                if let Some(Some(v)) = self.singletons.get(i) {
+                    return v.clone();
+                }
+                let v = Value::Node(Rc::new(NodeObj {
+                    class,
+                    vals: RefCell::new(Vec::new()),
+                    extra: RefCell::new(Vec::new()),
+                }));
+                if self.singletons.len() <= i {
+                    self.singletons.resize(i + 1, None);
+                }
+                self.singletons[i] = Some(v.clone());
+                return v;
             }
-            let v = Value::Node(Rc::new(NodeObj {
-                class,
-                vals: RefCell::new(Vec::new()),
-                extra: RefCell::new(Vec::new()),
-            }));
-            self.singletons.insert(class.name, v.clone());
-            return v;
         }
         let mut vals = Vec::with_capacity(class.fields.len() + class.attributes.len());
         for f in &n.fields {
@@ -289,15 +294,16 @@ impl<'a> Interp<'a> {
         while vals.len() < class.fields.len() {
             vals.push(None);
         }
-        for a in class.attributes {
-            vals.push(n.loc.map(|l| {
-                Value::Int(i64::from(match *a {
-                    "lineno" => l.lineno,
-                    "col_offset" => l.col_offset,
-                    "end_lineno" => l.end_lineno,
-                    _ => l.end_col_offset,
-                }))
-            }));
+        // A class's attributes are none or `LOCATION_ATTRIBUTES` (pinned by a test in node.rs).
+        if !class.attributes.is_empty() {
+            match n.loc {
+                Some(l) => {
+                    for x in [l.lineno, l.col_offset, l.end_lineno, l.end_col_offset] {
+                        vals.push(Some(Value::Int(i64::from(x))));
+                    }
+                }
+                None => vals.extend([None, None, None, None]),
+            }
         }
         Value::Node(Rc::new(NodeObj {
             class,

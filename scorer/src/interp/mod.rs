@@ -59,8 +59,12 @@ pub const MAX_CACHED_TREES: usize = 4096;
 /// Parsed files shared across runs: identical contents are parsed once.
 #[derive(Default)]
 pub struct ParseCache {
-    pub trees: HashMap<(u64, usize, String), Result<Rc<Node>, python::SyntaxError>>,
+    /// Keyed by (hash, length, file name) of the source; the value keeps the source itself so a
+    /// hit is confirmed byte for byte (a hash collision must never hand out another file's tree).
+    pub trees: HashMap<(u64, usize, String), (Box<str>, ParseResult)>,
 }
+
+type ParseResult = Result<Rc<Node>, python::SyntaxError>;
 
 /// Current subtest bookkeeping (set by the unittest runner).
 #[derive(Default)]
@@ -96,8 +100,9 @@ pub struct Interp<'a> {
     pub scope_infos: HashMap<usize, Rc<ScopeInfo>>,
     /// Exceptions being handled (innermost last), for bare `raise`.
     pub handling: Vec<Box<PyErr<'a>>>,
-    /// Shared field-less AST nodes (`Load()`, `Add()`...), as CPython shares them.
-    pub singletons: HashMap<&'static str, Value<'a>>,
+    /// Shared field-less AST nodes (`Load()`, `Add()`...), as CPython shares them; indexed by
+    /// [`NodeClass::index`](crate::python::node::NodeClass::index).
+    pub singletons: Vec<Option<Value<'a>>>,
     pub record: TestRecord,
     /// Qualified name of the running function (for generator reprs).
     pub qualname_stack: Vec<Str>,
@@ -148,7 +153,7 @@ impl<'a> Interp<'a> {
             cache,
             scope_infos: HashMap::new(),
             handling: Vec::new(),
-            singletons: HashMap::new(),
+            singletons: Vec::new(),
             record: TestRecord::default(),
             qualname_stack: Vec::new(),
             stack_base: 0,
@@ -277,8 +282,10 @@ impl<'a> Interp<'a> {
         filename: &str,
     ) -> Result<Rc<Node>, python::SyntaxError> {
         let key = (value::hash_bytes(source.as_bytes()), source.len(), filename.to_string());
-        if let Some(r) = self.cache.borrow().trees.get(&key) {
-            return r.clone();
+        if let Some((text, r)) = self.cache.borrow().trees.get(&key) {
+            if **text == *source {
+                return r.clone();
+            }
         }
         let r = python::parse_tree(source, filename).map(Rc::new);
         let mut cache = self.cache.borrow_mut();
@@ -286,12 +293,47 @@ impl<'a> Interp<'a> {
         if cache.trees.len() >= MAX_CACHED_TREES {
             cache.trees.clear();
         }
-        cache.trees.insert(key, r.clone());
+        cache.trees.insert(key, (source.into(), r.clone()));
         r
     }
 
     /// Type name as `type(x).__name__` gives it.
     pub fn type_name(&self, v: &Value<'a>) -> String {
         fmt::type_name(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dumped(r: &ParseResult) -> Option<String> {
+        r.as_ref().ok().map(|n| python::node::dump(n, true, false, None))
+    }
+
+    /// A cache entry whose key matches but whose source differs (what a hash collision would
+    /// look like) is never handed out: the source is parsed afresh.
+    #[test]
+    fn parse_cache_confirms_the_source_on_a_hit() {
+        let tree = Tree::new();
+        let cache = Rc::new(RefCell::new(ParseCache::default()));
+        let (a, b) = ("x = 1\n", "y = 2\n");
+        let key = (value::hash_bytes(a.as_bytes()), a.len(), "f.py".to_string());
+        cache
+            .borrow_mut()
+            .trees
+            .insert(key, (b.into(), python::parse_tree(b, "f.py").map(Rc::new)));
+        let limits = Limits {
+            step_budget: 1000,
+            max_recursion: 50,
+            max_collection_len: 1000,
+            stack_budget: 0,
+        };
+        let mut it = Interp::new(&tree, "t.py", "", limits, cache);
+        let got = dumped(&it.parse_cached(a, "f.py"));
+        assert_eq!(got, dumped(&python::parse_tree(a, "f.py").map(Rc::new)));
+        assert!(got.is_some_and(|d| d.contains("'x'")));
+        // The fresh tree replaced the stale entry and is served from the cache from now on.
+        assert!(dumped(&it.parse_cached(a, "f.py")).is_some_and(|d| d.contains("'x'")));
     }
 }

@@ -30,12 +30,18 @@ impl NodeClass {
         static BASES: std::sync::OnceLock<Vec<Option<&'static NodeClass>>> =
             std::sync::OnceLock::new();
         let bases = BASES.get_or_init(|| CLASSES.iter().map(|c| c.base.and_then(class)).collect());
+        match self.index().and_then(|i| bases.get(i)) {
+            Some(b) => *b,
+            None => self.base.and_then(class),
+        }
+    }
+
+    /// This class's position in [`CLASSES`] (`None` for a class defined elsewhere), so per-class
+    /// tables are plain vectors instead of maps keyed by name.
+    pub fn index(&self) -> Option<usize> {
         let offset = (self as *const NodeClass as usize).wrapping_sub(CLASSES.as_ptr() as usize);
         let i = offset / std::mem::size_of::<NodeClass>().max(1);
-        match (CLASSES.get(i), bases.get(i)) {
-            (Some(c), Some(b)) if std::ptr::eq(c, self) => *b,
-            _ => self.base.and_then(class),
-        }
+        CLASSES.get(i).filter(|c| std::ptr::eq(*c, self)).map(|_| i)
     }
 
     /// `issubclass(self, other)` within the `ast` hierarchy.
@@ -185,6 +191,9 @@ impl Node {
 /// Every 3.11 `ast` class, abstract and deprecated ones included (131 classes, as
 /// `AST.__subclasses__()` enumerates them recursively).
 pub static CLASSES: &[NodeClass] = &classes::ALL;
+
+/// The attributes of every class that has any, in this order (the values `Loc` holds).
+pub const LOCATION_ATTRIBUTES: [&str; 4] = ["lineno", "col_offset", "end_lineno", "end_col_offset"];
 
 /// Looks a class up by name.
 pub fn class(name: &str) -> Option<&'static NodeClass> {
@@ -1337,4 +1346,33 @@ pub fn repr_bytes(b: &[u8]) -> String {
     }
     out.push(quote as char);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `node_to_value` fills attributes from `Loc` by position: every class must have none or
+    /// exactly [`LOCATION_ATTRIBUTES`].
+    #[test]
+    fn attributes_are_none_or_the_four_locations() {
+        for c in CLASSES {
+            assert!(
+                c.attributes.is_empty() || c.attributes == LOCATION_ATTRIBUTES,
+                "{}: {:?}",
+                c.name,
+                c.attributes
+            );
+        }
+    }
+
+    #[test]
+    fn index_is_the_position_in_classes() {
+        for (i, c) in CLASSES.iter().enumerate() {
+            assert_eq!(c.index(), Some(i));
+        }
+        let elsewhere =
+            NodeClass { name: "X", base: None, fields: &[], attributes: &[], optional: &[] };
+        assert_eq!(elsewhere.index(), None);
+    }
 }
