@@ -156,55 +156,6 @@ impl ResultFilter {
     }
 }
 
-/// One CSV field, quoted when it holds a comma, quote or line break (RFC 4180).
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
-/// The report as CSV: one row per result, then one per entry error (`status` = `entry_error`).
-pub fn report_csv(report: &Report) -> String {
-    let mut out = String::from(
-        "instance_id,model_name_or_path,instruction_set,source,patch_status,resolved,subtests_passed,subtests_total,message\n",
-    );
-    let row = |cells: [&str; 9]| {
-        let mut line = cells.iter().map(|c| csv_field(c)).collect::<Vec<_>>().join(",");
-        line.push('\n');
-        line
-    };
-    for r in &report.results {
-        let status = crate::pages::run::patch_status_str(r.patch_status);
-        out.push_str(&row([
-            &r.instance_id,
-            r.model_name_or_path.as_deref().unwrap_or(""),
-            r.instruction_set.map(|s| s.as_str()).unwrap_or(""),
-            &r.source.as_ref().map(SourceRef::to_string).unwrap_or_default(),
-            status,
-            if r.resolved { "true" } else { "false" },
-            &r.subtests_passed.to_string(),
-            &r.subtests_total.to_string(),
-            r.patch_error.as_deref().unwrap_or(""),
-        ]));
-    }
-    for e in &report.errors {
-        out.push_str(&row([
-            e.instance_id.as_deref().unwrap_or(""),
-            e.model_name_or_path.as_deref().unwrap_or(""),
-            "",
-            &e.source.to_string(),
-            "entry_error",
-            "false",
-            "0",
-            "0",
-            &e.message,
-        ]));
-    }
-    out
-}
-
 /// What the user handed in.
 #[derive(Debug, Clone)]
 pub enum Input {
@@ -637,25 +588,6 @@ mod tests {
         assert_eq!(ids(ResultFilter::PatchFailed), ["c"]);
         assert_eq!(ids(ResultFilter::Error), ["b"]);
         assert_eq!(ResultFilter::from_name("patch-failed"), ResultFilter::PatchFailed);
-    }
-
-    #[test]
-    fn csv_quotes_what_needs_quoting() {
-        let report = Report::new(
-            "h",
-            vec![result("a", PatchStatus::Applied, true, Status::Pass)],
-            vec![EntryError {
-                source: SourceRef { file: "p.jsonl".into(), line: Some(9) },
-                instance_id: None,
-                model_name_or_path: None,
-                message: "invalid JSON, line 9".into(),
-            }],
-        );
-        let csv = report_csv(&report);
-        let lines: Vec<&str> = csv.lines().collect();
-        assert_eq!(lines.len(), 3);
-        assert_eq!(lines[1], "a,\"m, \"\"quoted\"\"\",,p.jsonl:3,applied,true,1,1,");
-        assert_eq!(lines[2], ",,,p.jsonl:9,entry_error,false,0,0,\"invalid JSON, line 9\"");
     }
 
     fn submissions(ids: &[&str]) -> Vec<Submission> {

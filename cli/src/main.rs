@@ -157,9 +157,7 @@ fn run_report(
         None => {
             let tasks = meta.as_deref().unwrap_or(&[]);
             if csv {
-                let repo_of =
-                    |id: &str| tasks.iter().find(|t| t.instance_id == id).map(|t| t.repo.clone());
-                show::results_csv(&report, &repo_of)
+                report.to_csv(tasks)
             } else {
                 let stats = scorer::stats::run_stats(&report, tasks);
                 show::run_summary(&name, &report, &stats, meta.is_some())

@@ -286,76 +286,13 @@ pub fn comparison(a_name: &str, b_name: &str, c: &Comparison) -> String {
     out
 }
 
-/// RFC 4180 field quoting.
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
 fn csv(header: &[&str], rows: &[Vec<String>]) -> String {
-    let mut out = header.join(",");
-    out.push('\n');
+    let mut out = String::new();
+    scorer::report::csv_row(&mut out, header);
     for r in rows {
-        let fields: Vec<String> = r.iter().map(|f| csv_field(f)).collect();
-        out.push_str(&fields.join(","));
-        out.push('\n');
+        scorer::report::csv_row(&mut out, &r.iter().map(String::as_str).collect::<Vec<_>>());
     }
     out
-}
-
-/// One row per result (the report's `results`; entries not scored are rows with status `error`).
-pub fn results_csv(report: &Report, repo_of: &dyn Fn(&str) -> Option<String>) -> String {
-    let opt = |s: Option<String>| s.unwrap_or_default();
-    let mut rows: Vec<Vec<String>> = report
-        .results
-        .iter()
-        .map(|r| {
-            vec![
-                r.instance_id.clone(),
-                opt(repo_of(&r.instance_id)),
-                opt(r.model_name_or_path.clone()),
-                r.instruction_set.map_or("", |s| s.as_str()).to_string(),
-                r.source.as_ref().map_or_else(String::new, |s| s.to_string()),
-                patch_cell(r).to_string(),
-                r.resolved.to_string(),
-                r.subtests_passed.to_string(),
-                r.subtests_total.to_string(),
-                opt(r.patch_error.clone()),
-            ]
-        })
-        .collect();
-    rows.extend(report.errors.iter().map(|e| {
-        vec![
-            opt(e.instance_id.clone()),
-            e.instance_id.as_deref().and_then(repo_of).unwrap_or_default(),
-            opt(e.model_name_or_path.clone()),
-            String::new(),
-            e.source.to_string(),
-            "error".to_string(),
-            "false".to_string(),
-            String::new(),
-            String::new(),
-            e.message.clone(),
-        ]
-    }));
-    csv(
-        &[
-            "instance_id",
-            "repo",
-            "model_name_or_path",
-            "instruction_set",
-            "source",
-            "patch_status",
-            "resolved",
-            "subtests_passed",
-            "subtests_total",
-            "error",
-        ],
-        &rows,
-    )
 }
 
 /// The comparison as CSV: one row per flip, subtest change and one-sided result.

@@ -228,6 +228,24 @@ pub struct Report {
     pub summary: Summary,
 }
 
+/// Appends one CSV row (RFC 4180: a field holding a comma, quote or line break is quoted, its
+/// quotes doubled) and its line break.
+pub fn csv_row(out: &mut String, cells: &[&str]) {
+    for (i, c) in cells.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        if c.contains([',', '"', '\n', '\r']) {
+            out.push('"');
+            out.push_str(&c.replace('"', "\"\""));
+            out.push('"');
+        } else {
+            out.push_str(c);
+        }
+    }
+    out.push('\n');
+}
+
 /// Why a report file cannot be read.
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
@@ -270,6 +288,50 @@ impl Report {
         s.push('\n');
         s
     }
+
+    /// The results as CSV (RFC 4180): one row per result, then one per entry that could not be
+    /// scored (`patch_status` = `entry_error`, subtest counts empty). The one CSV writer, so the
+    /// CLI's `report --csv` and the app's export of the same run are byte-identical. `tasks`
+    /// names each task's repository (an empty cell for a task it does not list).
+    pub fn to_csv(&self, tasks: &[crate::stats::TaskMeta]) -> String {
+        let repos: std::collections::HashMap<&str, &str> =
+            tasks.iter().map(|t| (t.instance_id.as_str(), t.repo.as_str())).collect();
+        let repo_of = |id: &str| repos.get(id).copied().unwrap_or("");
+        let mut out = String::from(
+            "instance_id,repo,model_name_or_path,instruction_set,source,patch_status,resolved,\
+             subtests_passed,subtests_total,error\n",
+        );
+        let mut row = |cells: [&str; 10]| csv_row(&mut out, &cells);
+        for r in &self.results {
+            row([
+                &r.instance_id,
+                repo_of(&r.instance_id),
+                r.model_name_or_path.as_deref().unwrap_or(""),
+                r.instruction_set.map_or("", InstructionSet::as_str),
+                &r.source.as_ref().map(SourceRef::to_string).unwrap_or_default(),
+                r.patch_status.as_str(),
+                if r.resolved { "true" } else { "false" },
+                &r.subtests_passed.to_string(),
+                &r.subtests_total.to_string(),
+                r.patch_error.as_deref().unwrap_or(""),
+            ]);
+        }
+        for e in &self.errors {
+            row([
+                e.instance_id.as_deref().unwrap_or(""),
+                e.instance_id.as_deref().map_or("", repo_of),
+                e.model_name_or_path.as_deref().unwrap_or(""),
+                "",
+                &e.source.to_string(),
+                "entry_error",
+                "false",
+                "",
+                "",
+                &e.message,
+            ]);
+        }
+        out
+    }
 }
 
 #[cfg(test)]
@@ -291,6 +353,36 @@ mod tests {
             subtests_total: 1,
             tests: Vec::new(),
         }
+    }
+
+    #[test]
+    fn csv_has_one_row_per_result_and_entry_error_quoting_what_needs_it() {
+        let mut r = result("a", PatchStatus::Applied, true);
+        r.model_name_or_path = Some("m, \"quoted\"".into());
+        r.source = Some(SourceRef { file: "p.jsonl".into(), line: Some(3) });
+        let mut failed = result("b", PatchStatus::Failed, false);
+        failed.patch_error = Some("line 2\nline 3".into());
+        let err = EntryError {
+            source: SourceRef { file: "p.jsonl".into(), line: Some(9) },
+            instance_id: Some("a".into()),
+            model_name_or_path: None,
+            message: "invalid JSON, line 9".into(),
+        };
+        let report = Report::new("h", vec![r, failed], vec![err]);
+        let tasks = [crate::stats::TaskMeta {
+            instance_id: "a".into(),
+            repo: "x".into(),
+            inspected_files: 1,
+            methods: 1,
+        }];
+        assert_eq!(
+            report.to_csv(&tasks),
+            "instance_id,repo,model_name_or_path,instruction_set,source,patch_status,resolved,\
+             subtests_passed,subtests_total,error\n\
+             a,x,\"m, \"\"quoted\"\"\",,p.jsonl:3,applied,true,1,1,\n\
+             b,,,,,failed,false,0,1,\"line 2\nline 3\"\n\
+             a,x,,,p.jsonl:9,entry_error,false,,,\"invalid JSON, line 9\"\n"
+        );
     }
 
     #[test]

@@ -304,8 +304,11 @@ test('journeys 7 and 8: export, import, reload keeps runs, delete', async () => 
   const csvFile = path.join(OUT, 'exported-report.csv');
   await csv.saveAs(csvFile);
   const lines = fs.readFileSync(csvFile, 'utf8').trim().split('\n');
-  assert.equal(lines[0].split(',')[0], 'instance_id');
+  // The same writer as `refscore report --csv` (scorer's Report::to_csv): same header, and each
+  // result row names its task's repository.
+  assert.equal(lines[0], 'instance_id,repo,model_name_or_path,instruction_set,source,patch_status,resolved,subtests_passed,subtests_total,error');
   assert.equal(lines.length, 1 + report.results.length + report.errors.length);
+  assert.ok(lines.slice(1, 1 + report.results.length).every((l) => /^[^,]+,[a-z]+_refactor,/.test(l)), lines.join('\n'));
 
   // Import the exported report: a new run with the same numbers.
   await page.goto(`${server.url}runs`);

@@ -11,19 +11,11 @@ use scorer::patch::PatchStatus;
 use scorer::stats::{run_stats, Group, Tally};
 
 use crate::net::href;
-use crate::runs::{report_csv, use_session, ResultFilter, StoredRun};
+use crate::runs::{use_session, ResultFilter, StoredRun};
 
 /// A percentage for display; "–" when there is nothing to divide by.
 pub fn pct(p: Option<f64>) -> String {
     p.map_or_else(|| "–".to_string(), |p| format!("{p:.1}%"))
-}
-
-pub fn patch_status_str(s: PatchStatus) -> &'static str {
-    match s {
-        PatchStatus::None => "none",
-        PatchStatus::Applied => "applied",
-        PatchStatus::Failed => "failed",
-    }
 }
 
 /// A stored run, loaded from IndexedDB (`None`: no such run in this browser).
@@ -131,7 +123,7 @@ pub fn RunPage() -> impl IntoView {
         };
         let export_csv = move |_| {
             let name = format!("{}.report.csv", file_stem(&r2.meta.name));
-            let _ = crate::upload::download(&name, "text/csv", &report_csv(&r2.report));
+            let _ = crate::upload::download(&name, "text/csv", &r2.report.to_csv(&r2.tasks));
         };
         let run_id = run.meta.id.clone();
         let rows = {
@@ -158,7 +150,7 @@ pub fn RunPage() -> impl IntoView {
                             <td><a href=link>{r.instance_id.clone()}</a></td>
                             <td>{r.model_name_or_path.clone().unwrap_or_default()}</td>
                             <td>{r.instruction_set.map(|s| s.as_str()).unwrap_or("")}</td>
-                            <td>{patch_status_str(r.patch_status)}</td>
+                            <td>{r.patch_status.as_str()}</td>
                             <td class="verdict">{verdict}</td>
                             <td class="num">{format!("{}/{}", r.subtests_passed, r.subtests_total)}</td>
                             <td class="muted">{r.source.as_ref().map(|s| s.to_string()).unwrap_or_default()}</td>

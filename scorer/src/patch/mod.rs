@@ -151,6 +151,17 @@ pub enum PatchStatus {
     Failed,
 }
 
+impl PatchStatus {
+    /// The name the report's JSON uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PatchStatus::None => "none",
+            PatchStatus::Applied => "applied",
+            PatchStatus::Failed => "failed",
+        }
+    }
+}
+
 /// Which rung of the ladder produced the result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
