@@ -26,15 +26,24 @@ pub fn run_config() -> RunConfig {
 /// The outcome of one submission.
 pub type Scored = Result<TaskResult, EntryError>;
 
+/// What [`score_all`] did.
+pub struct Scoring {
+    /// One entry per submission, in input order.
+    pub scored: Vec<Scored>,
+    /// Test runs answered from an earlier run of the same test file whose every file-system
+    /// answer the new tree gave again ([`Scorer`]'s run reuse), instead of being interpreted.
+    pub reused_runs: usize,
+}
+
 /// Scores `subs` against `bundle` with `threads` workers (0 = all cores). `tick` is called once
-/// per submission scored (progress). The result has one entry per submission, in order. A task
-/// the bundle cannot load (corrupt bundle) is an `Err`: that is unreadable input, not an entry.
+/// per submission scored (progress). A task the bundle cannot load (corrupt bundle) is an
+/// `Err`: that is unreadable input, not an entry.
 pub fn score_all(
     bundle: &BundleDir,
     subs: &[Submission],
     threads: usize,
     tick: &(dyn Fn() + Sync),
-) -> Result<Vec<Scored>> {
+) -> Result<Scoring> {
     // Groups in order of first appearance; the biggest first so the tail of the run stays busy.
     let mut groups: Vec<(&str, Vec<usize>)> = Vec::new();
     for (i, s) in subs.iter().enumerate() {
@@ -54,6 +63,7 @@ pub fn score_all(
     let slots: Mutex<Vec<Option<Scored>>> = Mutex::new(vec![None; subs.len()]);
     let fatal: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let next = AtomicUsize::new(0);
+    let reused = AtomicUsize::new(0);
     let worker = || {
         let mut scorer = Scorer::new(run_config());
         loop {
@@ -83,6 +93,7 @@ pub fn score_all(
                 tick();
             }
         }
+        reused.fetch_add(scorer.reused_runs(), Ordering::Relaxed);
     };
     std::thread::scope(|scope| -> Result<()> {
         let mut handles = Vec::new();
@@ -104,9 +115,10 @@ pub fn score_all(
         return Err(anyhow!(first));
     }
     let slots = slots.into_inner().map_err(|_| anyhow!("a scoring thread panicked"))?;
-    slots
+    let scored = slots
         .into_iter()
         .enumerate()
         .map(|(i, s)| s.ok_or_else(|| anyhow!("submission {i} was not scored (a refscore bug)")))
-        .collect()
+        .collect::<Result<_>>()?;
+    Ok(Scoring { scored, reused_runs: reused.into_inner() })
 }

@@ -50,10 +50,18 @@ pub fn run(opts: &Options) -> Result<ExitCode> {
 
     let bar = progress(subs.len() as u64);
     let tick = || bar.inc(1);
-    let scored = run::score_all(&bundle, &subs, opts.threads, &tick)?;
+    let scoring = run::score_all(&bundle, &subs, opts.threads, &tick)?;
     bar.finish_and_clear();
+    if let Input::Predictions(_) = opts.input {
+        eprintln!(
+            "{} submissions scored; {} test runs answered from an identical earlier run \
+             (same test file, every file it read, probed or listed unchanged)",
+            subs.len(),
+            scoring.reused_runs
+        );
+    }
 
-    let (results, errors) = assemble(&parsed, scored);
+    let (results, errors) = assemble(&parsed, scoring.scored);
     let report = Report::new(bundle.hash(), results, errors);
     let json = report.to_json();
     if let Some(out) = &opts.out {

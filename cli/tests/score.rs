@@ -360,3 +360,31 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Scoring the same predictions twice: each second copy whose patch applies (7 of the 8 entries;
+/// one patch fails) is answered from the first copy's run, on one thread or two (a task's
+/// submissions stay on one thread), and `score` says so on stderr.
+#[test]
+fn repeated_submissions_reuse_runs_and_say_so() {
+    let file = "submissions/predictions.jsonl";
+    for jobs in ["1", "2"] {
+        let o = refscore_in(
+            &demo(),
+            &["score", "--tasks", &b(), "--predictions", file, file, "--jobs", jobs],
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains(
+                "16 submissions scored; 7 test runs answered from an identical earlier run"
+            ),
+            "--jobs {jobs}: {}",
+            text(&o.stderr)
+        );
+    }
+    let o = refscore_in(&demo(), &["score", "--tasks", &b(), "--predictions", file]);
+    assert!(
+        text(&o.stderr).contains("8 submissions scored; 0 test runs answered"),
+        "{}",
+        text(&o.stderr)
+    );
+}
