@@ -338,6 +338,10 @@ async fn score_inputs(
             },
         }
     }
+    // A run folder holds each submission in preds.json and again in its trajectory: score it once.
+    let copies = scorer::submission::trajectory_copies(&submissions);
+    let mut marks = copies.iter();
+    submissions.retain(|_| !marks.next().copied().unwrap_or(false));
     let total = u32::try_from(submissions.len()).unwrap_or(u32::MAX);
     // Many submissions: one pack request per repository instead of one per blob.
     if submissions.len() > 3 {

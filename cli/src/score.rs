@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use scorer::report::{EntryError, Report, SourceRef, TaskResult};
-use scorer::submission::{parse_submissions, Parsed, Submission};
+use scorer::submission::{parse_submissions, trajectory_copies, Parsed, Submission};
 
 use crate::bundle_dir::BundleDir;
 use crate::{run, show};
@@ -31,7 +31,7 @@ pub struct Options {
 /// Runs the command; usage and unreadable-input errors come back as `Err` (exit 2).
 pub fn run(opts: &Options) -> Result<ExitCode> {
     let bundle = BundleDir::open(&opts.tasks)?;
-    let parsed = match &opts.input {
+    let mut parsed = match &opts.input {
         Input::Single { task, patch } => vec![single(&bundle, task, patch)?],
         Input::Predictions(paths) => {
             let files = expand(paths)?;
@@ -46,6 +46,13 @@ pub fn run(opts: &Options) -> Result<ExitCode> {
             out
         }
     };
+    let copies = drop_trajectory_copies(&mut parsed);
+    if copies > 0 {
+        eprintln!(
+            "{copies} trajectory submissions left out: each repeats an entry of its run folder's \
+             preds.json (same instance, same patch), which is scored instead"
+        );
+    }
     let subs: Vec<Submission> = parsed.iter().flat_map(|p| p.submissions.iter().cloned()).collect();
 
     let bar = progress(subs.len() as u64);
@@ -85,6 +92,16 @@ pub fn run(opts: &Options) -> Result<ExitCode> {
         eprintln!("{}: {}", e.source, e.message);
     }
     Ok(if report.errors.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// Removes the trajectory copies of `preds.json` entries ([`trajectory_copies`]); returns how many.
+fn drop_trajectory_copies(parsed: &mut [Parsed]) -> usize {
+    let marked = trajectory_copies(parsed.iter().flat_map(|p| &p.submissions));
+    let mut marks = marked.iter();
+    for p in parsed.iter_mut() {
+        p.submissions.retain(|_| !marks.next().copied().unwrap_or(false));
+    }
+    marked.iter().filter(|m| **m).count()
 }
 
 /// `--task ID --patch FILE`: an unknown task or unreadable patch is a usage error.

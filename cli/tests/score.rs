@@ -388,3 +388,54 @@ fn repeated_submissions_reuse_runs_and_say_so() {
         text(&o.stderr)
     );
 }
+
+/// A SWE-agent run folder handed in whole: `preds.json` and `<id>/<id>.traj` hold the same
+/// submissions. The trajectory copies are left out (and counted on stderr); a trajectory whose
+/// patch differs from its `preds.json` entry is still scored.
+#[test]
+fn a_run_folder_s_trajectory_copies_are_scored_once() {
+    let tmp = Temp::new("runfolder");
+    let run = tmp.0.join("run");
+    let traj = |id: &str, patch: &str| {
+        fs::create_dir_all(run.join(id)).unwrap();
+        let t = json!({"trajectory": [], "history": [], "info": {"exit_status": "submitted", "submission": patch}});
+        fs::write(run.join(id).join(format!("{id}.traj")), t.to_string()).unwrap();
+    };
+    let preds = json!({
+        "rename-parse-amount": {"instance_id": "rename-parse-amount", "model_name_or_path": "agent", "model_patch": ""},
+        "move-format-table": {"instance_id": "move-format-table", "model_name_or_path": "agent", "model_patch": ""},
+    });
+    fs::create_dir_all(&run).unwrap();
+    fs::write(run.join("preds.json"), serde_json::to_string_pretty(&preds).unwrap()).unwrap();
+    traj("rename-parse-amount", "");
+    traj("move-format-table", "not a patch");
+    let report = tmp.0.join("r.json");
+    let o = refscore_in(
+        &tmp.0,
+        &["score", "--tasks", &b(), "--predictions", "run", "--out", report.to_str().unwrap()],
+    );
+    let stderr = text(&o.stderr);
+    assert!(stderr.contains("1 trajectory submissions left out"), "{stderr}");
+    let r = report_at(&report);
+    let rows: Vec<(&str, &str, &str)> = r["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            (
+                x["instance_id"].as_str().unwrap(),
+                x["source"]["file"].as_str().unwrap(),
+                x["patch_status"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    // Files in path order; the differing trajectory is scored (its patch does not apply).
+    assert_eq!(
+        rows,
+        [
+            ("move-format-table", "run/move-format-table/move-format-table.traj", "failed"),
+            ("move-format-table", "run/preds.json", "none"),
+            ("rename-parse-amount", "run/preds.json", "none"),
+        ]
+    );
+}

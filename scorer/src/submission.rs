@@ -7,6 +7,8 @@
 //! the file and line; it never stops the other entries. Instance ids are checked against a bundle
 //! later, with [`Parsed::retain_known`].
 
+use std::collections::HashMap;
+
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -508,6 +510,42 @@ fn push_traj(
     }
 }
 
+/// SWE-agent and mini-swe-agent write every submission of a run twice: as an entry of the run
+/// folder's `preds.json` and as `info.submission` of `<run>/<id>/<id>.traj` (`.traj.json`), so a
+/// run folder handed in whole would score each submission twice. Given the submissions of all the
+/// files handed in, marks the trajectory copies: a submission from a trajectory file whose
+/// instance id and patch equal those of an entry of a `preds.json` in a folder above it (and
+/// whose model, when the trajectory names one, is that entry's). The `preds.json` entry is the
+/// one kept: it names the model.
+pub fn trajectory_copies<'s>(subs: impl IntoIterator<Item = &'s Submission>) -> Vec<bool> {
+    let subs: Vec<&Submission> = subs.into_iter().collect();
+    let folder = |file: &'s str| file.rfind('/').map_or("", |i| &file[..i]);
+    let mut preds: HashMap<&str, Vec<(&str, &Submission)>> = HashMap::new();
+    for s in &subs {
+        let file = s.source.file.as_str();
+        if file == "preds.json" || file.ends_with("/preds.json") {
+            preds.entry(s.instance_id.as_str()).or_default().push((folder(file), s));
+        }
+    }
+    subs.iter()
+        .map(|t| {
+            let file = t.source.file.to_ascii_lowercase();
+            if !(file.ends_with(".traj") || file.ends_with(".traj.json")) {
+                return false;
+            }
+            preds.get(t.instance_id.as_str()).is_some_and(|entries| {
+                entries.iter().any(|(dir, p)| {
+                    let below = dir.is_empty()
+                        || t.source.file.strip_prefix(dir).is_some_and(|r| r.starts_with('/'));
+                    let same_model = t.model_name_or_path.is_none()
+                        || t.model_name_or_path == p.model_name_or_path;
+                    below && same_model && p.patch == t.patch
+                })
+            })
+        })
+        .collect()
+}
+
 /// The instruction set a path names: a folder or a `-`/`_`/`.`-separated token of a path segment
 /// that is exactly `lazy`, `base` or `descriptive` (case-insensitive), as in
 /// `runs/descriptive/preds.jsonl`, `gpt4-lazy.jsonl` or `problems/base_problems/...`. The last
@@ -658,6 +696,37 @@ mod tests {
         assert_eq!(e[5], (Some(9), "expected a prediction object, found a list"));
         assert_eq!(p.errors[2].instance_id.as_deref(), Some("c"));
         assert!(p.errors.iter().all(|e| e.source.file == "runs/preds.jsonl"));
+    }
+
+    fn sub(file: &str, id: &str, model: Option<&str>, patch: &str) -> Submission {
+        Submission {
+            instance_id: id.into(),
+            model_name_or_path: model.map(Into::into),
+            instruction_set: None,
+            patch: patch.into(),
+            source: SourceRef { file: file.into(), line: None },
+        }
+    }
+
+    #[test]
+    fn trajectory_copies_of_a_run_folder_s_preds_json_are_marked() {
+        let subs = [
+            sub("run/preds.json", "a", Some("m"), "pa"),
+            sub("run/preds.json", "b", Some("m"), "pb"),
+            sub("run/a/a.traj", "a", None, "pa"), // copy of the preds.json entry
+            sub("run/b/b.traj", "b", None, "pb-other"), // a different patch: kept
+            sub("run/c/c.traj", "c", None, ""),   // no preds.json entry: kept
+            sub("other/a/a.traj", "a", None, "pa"), // not below run/: kept
+            sub("run/a/a.traj.json", "a", Some("n"), "pa"), // another model: kept
+            sub("run/a/a.traj.json", "a", Some("m"), "pa"), // same model: copy
+            sub("run/x.jsonl", "a", None, "pa"),  // not a trajectory: kept
+            sub("runner/a.traj", "a", None, "pa"), // `runner` is not below `run`
+        ];
+        let marked = trajectory_copies(&subs);
+        assert_eq!(marked, [false, false, true, false, false, false, false, true, false, false]);
+        // A bare `preds.json` (no folder) is above every trajectory.
+        let top = [sub("preds.json", "a", None, "p"), sub("a/a.traj", "a", None, "p")];
+        assert_eq!(trajectory_copies(&top), [false, true]);
     }
 
     #[test]
