@@ -175,6 +175,10 @@ pub enum NeedReason {
     /// `os.path.getsize`). Alone, it marks a file the test reaches through a path it computes at
     /// run time, which the static rules cannot see.
     Run,
+    /// A reason written by a newer importer that this build does not know. The reasons only
+    /// explain why a file is carried, so an unknown one must not make the task unreadable.
+    #[serde(other)]
+    Other,
 }
 
 /// A file of the base tree that the task carries the bytes of.
@@ -392,6 +396,15 @@ pub fn is_valid_task_id(id: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_unknown_need_reason_reads_as_other() {
+        let f: NeededFile = serde_json::from_str(
+            r#"{"path": "a.py", "blob": "00", "size": 1, "why": ["test", "a_future_reason"]}"#,
+        )
+        .expect("a newer importer's reason must not make the file unreadable");
+        assert_eq!(f.why, [NeedReason::Test, NeedReason::Other]);
+    }
+
     use super::*;
 
     #[test]
