@@ -253,6 +253,45 @@ test('folder picker: the demo\'s submissions folder becomes a run with CPython\'
   assert.deepEqual(errors, [], errors.join('\n'));
 });
 
+test('a SWE-agent run folder scores each submission once: trajectories repeating preds.json are left out', async () => {
+  const { page, errors } = await newPage();
+  // RUN/preds.json and RUN/<id>/<id>.traj, as SWE-agent writes them: rename-parse-amount's trajectory
+  // repeats its preds.json entry; move-format-table's carries another patch and is scored too.
+  const run = fs.mkdtempSync(path.join(os.tmpdir(), 'refscore-swe-run-'));
+  const traj = (id, submission) => {
+    fs.mkdirSync(path.join(run, id));
+    fs.writeFileSync(path.join(run, id, `${id}.traj`), JSON.stringify({
+      trajectory: [], history: [], info: { exit_status: 'submitted', submission },
+    }));
+  };
+  fs.writeFileSync(path.join(run, 'preds.json'), JSON.stringify({
+    'rename-parse-amount': { instance_id: 'rename-parse-amount', model_name_or_path: 'agent', model_patch: '' },
+    'move-format-table': { instance_id: 'move-format-table', model_name_or_path: 'agent', model_patch: '' },
+  }, null, 2));
+  traj('rename-parse-amount', '');
+  traj('move-format-table', 'not a patch');
+  await page.goto(`${server.url}score`);
+  await waitWorker(page);
+  await page.setInputFiles('#upload-folder', run);
+  await page.locator('#upload-list tbody tr').nth(2).waitFor({ timeout: T });
+  await page.fill('#run-name', 'swe-agent run folder');
+  await page.click('#score-start');
+  await page.waitForURL(/\/runs\/[0-9a-f]+$/, { timeout: T });
+  await page.locator('#run-results tbody tr').first().waitFor({ timeout: T });
+  const rows = await page.$$eval('#run-results tbody tr', (trs) => trs.map((tr) => {
+    const c = [...tr.querySelectorAll('td')].map((td) => td.textContent);
+    return `${c[0]} ${c[3]} ${c[6].replace(/^[^/]*\//, '')}`;
+  }));
+  assert.deepEqual(rows.sort(), [
+    'move-format-table failed move-format-table/move-format-table.traj',
+    'move-format-table none preds.json:7',
+    'rename-parse-amount none preds.json:2',
+  ].sort());
+  await screenshot(page, 'run-from-swe-agent-folder');
+  fs.rmSync(run, { recursive: true, force: true });
+  assert.deepEqual(errors, [], errors.join('\n'));
+});
+
 test('a pool of three workers gives the same run, in input order, as one worker', async () => {
   const { page, errors } = await newPage();
   const files = ['predictions.jsonl', 'predictions.json', 'predictions-by-id.json'].map((f) => path.join(SUBS, f));
