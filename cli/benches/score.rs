@@ -250,17 +250,37 @@ fn submission(task: &LoadedTask, patch: &str) -> Submission {
     }
 }
 
-/// refscore on one thread; `fresh` = a new Scorer per job (cold), else one per task (batch);
-/// `reuse` = [`RunConfig::reuse_runs`].
-fn refscore(jobs: &[Job], fresh: bool, reuse: bool) -> (f64, Vec<u32>) {
+/// When [`refscore`] starts a new `Scorer` (and so a new parse cache and remembered runs).
+#[derive(Clone, Copy)]
+enum Fresh {
+    /// Before every job: nothing is shared, every file is parsed (the strict cold measure).
+    PerJob,
+    /// When the task changes: a task's submissions share one `Scorer` (the batches).
+    PerTask,
+    /// Never: one `Scorer` for the whole list, as `refscore score --jobs 1` scores a predictions
+    /// file (identical files read by several tasks are parsed once).
+    Never,
+}
+
+/// refscore on one thread; `fresh` says when a new `Scorer` starts; `reuse` =
+/// [`RunConfig::reuse_runs`].
+fn refscore(jobs: &[Job], fresh: Fresh, reuse: bool) -> (f64, Vec<u32>) {
     let config = RunConfig { reuse_runs: reuse, ..run::run_config() };
     let start = Instant::now();
     let mut passed = Vec::with_capacity(jobs.len());
     let mut scorer = Scorer::new(config);
     let mut last_task = String::new();
     for job in jobs {
-        if fresh || job.task.data.id != last_task {
+        let new_task = job.task.data.id != last_task;
+        let restart = match fresh {
+            Fresh::PerJob => true,
+            Fresh::PerTask => new_task,
+            Fresh::Never => false,
+        };
+        if restart {
             scorer = Scorer::new(config);
+        }
+        if new_task {
             last_task.clone_from(&job.task.data.id);
         }
         let t = &job.task;
@@ -332,8 +352,8 @@ fn big(f: impl FnOnce() -> (f64, Vec<u32>) + Send) -> (f64, Vec<u32>) {
 /// prints the times and ratios.
 fn batch_timings(tmp: &Path, jobs: &[Job], repeat: usize, what: &str) -> Result<()> {
     let plan_file = plan(tmp, jobs)?;
-    let (on, on_passed) = big(|| best(repeat, || refscore(jobs, false, true)));
-    let (off, off_passed) = big(|| best(repeat, || refscore(jobs, false, false)));
+    let (on, on_passed) = big(|| best(repeat, || refscore(jobs, Fresh::PerTask, true)));
+    let (off, off_passed) = big(|| best(repeat, || refscore(jobs, Fresh::PerTask, false)));
     let (py, py_wall, py_passed) = python(&plan_file)?;
     compare(what, &on_passed, &py_passed);
     compare(&format!("{what} without reuse"), &off_passed, &py_passed);
@@ -355,11 +375,13 @@ fn main() -> Result<()> {
     let tasks: Vec<LoadedTask> =
         bundle.index.tasks.iter().map(|t| bundle.load_task(&t.id)).collect::<Result<_>>()?;
     let load = t0.elapsed().as_secs_f64();
+    let cold: Vec<Job> = tasks.iter().map(|t| Job { task: t, patch: String::new() }).collect();
     if let Some(n) = a.profile_cold {
-        let cold: Vec<Job> = tasks.iter().map(|t| Job { task: t, patch: String::new() }).collect();
         for _ in 0..n {
-            let (secs, _) = big(|| refscore(&cold, true, true));
+            let (secs, _) = big(|| refscore(&cold, Fresh::PerJob, true));
             println!("refscore cold, {} tasks, 1 thread: {secs:.3} s", cold.len());
+            let (secs, _) = big(|| refscore(&cold, Fresh::Never, true));
+            println!("refscore one Scorer, {} tasks, 1 thread: {secs:.3} s", cold.len());
         }
         return Ok(());
     }
@@ -380,10 +402,10 @@ fn main() -> Result<()> {
     );
 
     // (a) cold, empty patches.
-    let cold: Vec<Job> = tasks.iter().map(|t| Job { task: t, patch: String::new() }).collect();
     let cold_plan = plan(&tmp, &cold)?;
     let repeat = a.repeat.max(1);
-    let (rs, rs_passed) = big(|| best(repeat, || refscore(&cold, true, true)));
+    let (rs, rs_passed) = big(|| best(repeat, || refscore(&cold, Fresh::PerJob, true)));
+    let (shared, shared_passed) = big(|| best(repeat, || refscore(&cold, Fresh::Never, true)));
     let (py, py_wall, py_passed) = {
         let mut b = python(&cold_plan)?;
         for _ in 1..repeat {
@@ -395,18 +417,21 @@ fn main() -> Result<()> {
         b
     };
     compare("cold", &rs_passed, &py_passed);
+    compare("cold, one Scorer", &shared_passed, &py_passed);
     let subs: Vec<Submission> = tasks.iter().map(|t| submission(t, "")).collect();
     let start = Instant::now();
     run::score_all(&bundle, &subs, 0, &|| {})?;
     let all_cores = start.elapsed().as_secs_f64();
     println!("(a) cold, empty patch, {} tasks (best of {repeat})", cold.len());
     println!("  refscore, fresh Scorer per task, 1 thread  {:>9.3} s", rs);
+    println!("  refscore, one Scorer for all, 1 thread     {:>9.3} s  (as `score --jobs 1`)", shared);
     println!("  refscore score_all, all cores (with load)  {:>9.3} s", all_cores);
     println!(
         "  python3, one process (in-process)          {:>9.3} s  (process wall {:.3} s)",
         py, py_wall
     );
     println!("  ratio python/refscore (1 thread)           {:>9.1}x", py / rs);
+    println!("  ratio python/refscore, one Scorer          {:>9.1}x", py / shared);
 
     // (b) batches of submissions.
     let per = a.per_task.max(1);

@@ -839,7 +839,7 @@ impl<'a> Interp<'a> {
                 if let Some(v) = f.locals.vars.borrow().get(name) {
                     return Ok(v.clone());
                 }
-                if f.info.locals.contains(name) {
+                if f.info.is_local(name) {
                     return Err(self.err(
                         "UnboundLocalError",
                         format!("cannot access local variable '{name}' where it is not associated with a value"),

@@ -113,19 +113,18 @@ impl LineIndex {
     pub fn new(src: &str) -> Self {
         let bytes = src.as_bytes();
         let mut starts = vec![0u32];
-        let mut i = 0;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\n' => starts.push((i + 1) as u32),
-                b'\r' => {
-                    if bytes.get(i + 1) == Some(&b'\n') {
-                        i += 1;
-                    }
-                    starts.push((i + 1) as u32);
-                }
-                _ => {}
+        // The `\n` of a `\r\n` was already counted with its `\r`.
+        let mut skip = usize::MAX;
+        for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+            if i == skip {
+                continue;
             }
-            i += 1;
+            if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
+                skip = i + 1;
+                starts.push((i + 2) as u32);
+            } else {
+                starts.push((i + 1) as u32);
+            }
         }
         LineIndex { starts, src: src.into() }
     }
@@ -138,6 +137,29 @@ impl LineIndex {
     /// `(lineno, col_offset)` of a byte offset.
     pub fn position(&self, offset: u32) -> (u32, u32) {
         let line = self.starts.partition_point(|&s| s <= offset).saturating_sub(1);
+        self.at_line(line, offset)
+    }
+
+    /// [`position`](Self::position), trying line `hint` and the one after it before searching
+    /// (a tree's nodes are converted in nearly source order); `hint` is set to the answer's line.
+    pub fn position_near(&self, offset: u32, hint: &std::cell::Cell<usize>) -> (u32, u32) {
+        let holds = |l: usize| {
+            self.starts.get(l).is_some_and(|&s| s <= offset)
+                && self.starts.get(l + 1).is_none_or(|&next| next > offset)
+        };
+        let h = hint.get();
+        let line = if holds(h) {
+            h
+        } else if holds(h + 1) {
+            h + 1
+        } else {
+            self.starts.partition_point(|&s| s <= offset).saturating_sub(1)
+        };
+        hint.set(line);
+        self.at_line(line, offset)
+    }
+
+    fn at_line(&self, line: usize, offset: u32) -> (u32, u32) {
         let start = self.starts.get(line).copied().unwrap_or(0);
         (line as u32 + 1, offset - start)
     }
@@ -161,4 +183,58 @@ pub fn parse_tree(source: &str, filename: &str) -> Result<node::Node, SyntaxErro
 /// (utf-8, latin-1 / iso-8859-1 and aliases, ascii), UTF-8 by default.
 pub fn decode_source(bytes: &[u8]) -> Result<String, SyntaxError> {
     decode::decode_source(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LineIndex;
+    use std::cell::Cell;
+
+    /// Line starts found byte by byte, the plain way: `\n`, `\r\n` and a lone `\r` end a line.
+    fn naive_starts(src: &str) -> Vec<u32> {
+        let b = src.as_bytes();
+        let mut starts = vec![0u32];
+        let mut i = 0;
+        while i < b.len() {
+            if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
+                i += 1;
+            }
+            if b[i] == b'\n' || b[i] == b'\r' {
+                starts.push((i + 1) as u32);
+            }
+            i += 1;
+        }
+        starts
+    }
+
+    #[test]
+    fn line_starts_match_the_byte_by_byte_scan() {
+        for src in ["", "\r", "\n", "\r\n", "\r\r\n\n", "a\rb\r\nc\nd", "\n\r", "x\r\n\r\n"] {
+            assert_eq!(LineIndex::new(src).starts, naive_starts(src), "{src:?}");
+        }
+    }
+
+    /// The hinted lookup gives `position`'s answer for every offset, whatever the hint and the
+    /// order of the questions (forwards, backwards, jumping), with every kind of line end.
+    #[test]
+    fn position_near_agrees_with_position() {
+        let sources = ["", "x", "a\nbb\r\nccc\rd\n\n\r\n", "\n\n\n", "é = 1\r\n  f(x)\n# end"];
+        for src in sources {
+            let index = LineIndex::new(src);
+            let len = src.len() as u32;
+            let mut order: Vec<u32> = (0..=len).collect();
+            order.extend((0..=len).rev());
+            order.extend((0..=len).map(|i| (i * 7) % (len + 1)));
+            for start_hint in [0usize, 1, 2, 5, 1000] {
+                let hint = Cell::new(start_hint);
+                for &off in &order {
+                    assert_eq!(
+                        index.position_near(off, &hint),
+                        index.position(off),
+                        "{src:?} offset {off}"
+                    );
+                }
+            }
+        }
+    }
 }

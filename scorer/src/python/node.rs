@@ -46,6 +46,36 @@ impl NodeClass {
 
     /// `issubclass(self, other)` within the `ast` hierarchy.
     pub fn is_subclass_of(&self, other: &NodeClass) -> bool {
+        // `isinstance(node, ast.X)` runs for every node of every `ast.walk`: a bit test in a
+        // table of each class's ancestors, made once from `walk_is_subclass_of`.
+        const WORDS: usize = 3;
+        static ANCESTORS: std::sync::OnceLock<Vec<[u64; WORDS]>> = std::sync::OnceLock::new();
+        if let (Some(i), Some(j)) = (self.index(), other.index()) {
+            if j < 64 * WORDS {
+                let table = ANCESTORS.get_or_init(|| {
+                    CLASSES
+                        .iter()
+                        .map(|c| {
+                            let mut bits = [0u64; WORDS];
+                            for (j, o) in CLASSES.iter().enumerate().take(64 * WORDS) {
+                                if c.walk_is_subclass_of(o) {
+                                    bits[j / 64] |= 1 << (j % 64);
+                                }
+                            }
+                            bits
+                        })
+                        .collect()
+                });
+                if let Some(bits) = table.get(i) {
+                    return bits[j / 64] & (1 << (j % 64)) != 0;
+                }
+            }
+        }
+        self.walk_is_subclass_of(other)
+    }
+
+    /// `issubclass(self, other)` by walking the base chain.
+    fn walk_is_subclass_of(&self, other: &NodeClass) -> bool {
         let mut cur: Option<&NodeClass> = Some(self);
         while let Some(c) = cur {
             if std::ptr::eq(c, other) || c.name == other.name {
@@ -224,6 +254,9 @@ struct Converter<'a> {
     /// `\r` was removed (`shift_on` says whether they apply right now).
     crlf: std::cell::RefCell<Vec<FoldedToken>>,
     shift_on: std::cell::Cell<bool>,
+    /// The line of the last position asked for: nodes come in nearly source order, so the next
+    /// answer is usually on the same line or the next one ([`LineIndex::position_near`]).
+    line_hint: std::cell::Cell<usize>,
 }
 
 /// One string token of an f-string with CRLF line ends: its start, its end in folded offsets, and
@@ -328,6 +361,7 @@ impl Converter<'_> {
             renames,
             crlf: std::cell::RefCell::new(Vec::new()),
             shift_on: std::cell::Cell::new(false),
+            line_hint: std::cell::Cell::new(0),
         }
     }
 
@@ -343,8 +377,11 @@ impl Converter<'_> {
     }
 
     fn loc(&self, r: Range) -> Option<Loc> {
-        let (lineno, col_offset) = self.index.position(self.unfold(u32::from(r.start())));
-        let (end_lineno, end_col_offset) = self.index.position(self.unfold(u32::from(r.end())));
+        let hint = &self.line_hint;
+        let (lineno, col_offset) =
+            self.index.position_near(self.unfold(u32::from(r.start())), hint);
+        let (end_lineno, end_col_offset) =
+            self.index.position_near(self.unfold(u32::from(r.end())), hint);
         Some(Loc { lineno, col_offset, end_lineno, end_col_offset })
     }
 
@@ -1374,5 +1411,29 @@ mod tests {
         let elsewhere =
             NodeClass { name: "X", base: None, fields: &[], attributes: &[], optional: &[] };
         assert_eq!(elsewhere.index(), None);
+    }
+
+    /// The ancestor table answers as the walk up the base chain does, for every pair of classes
+    /// (and the walk still serves a class defined elsewhere).
+    #[test]
+    fn subclass_table_agrees_with_the_walk() {
+        let mut yes = 0;
+        for a in CLASSES {
+            for b in CLASSES {
+                assert_eq!(a.is_subclass_of(b), a.walk_is_subclass_of(b), "{} {}", a.name, b.name);
+                yes += usize::from(a.is_subclass_of(b));
+            }
+        }
+        assert!(yes > CLASSES.len(), "every class is its own subclass, and some have bases");
+        let expr = class("expr").map(|c| class("Name").is_some_and(|n| n.is_subclass_of(c)));
+        assert_eq!(expr, Some(true));
+        let elsewhere = NodeClass {
+            name: "Name",
+            base: Some("expr"),
+            fields: &[],
+            attributes: &[],
+            optional: &[],
+        };
+        assert!(class("AST").is_some_and(|ast| elsewhere.is_subclass_of(ast)));
     }
 }
