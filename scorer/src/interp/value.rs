@@ -33,23 +33,13 @@ impl Hasher for FxHasher {
             self.add(u64::from_le_bytes(buf));
         }
         let tail = words.remainder();
-        let n = tail.len();
-        // The tail as a zero-padded little-endian word, from two overlapping loads (a byte loop
-        // here was half the cost of a name lookup).
-        let w = match n {
-            0 => return,
-            1..=3 => {
-                u64::from(tail[0])
-                    | u64::from(tail[n / 2]) << (8 * (n / 2))
-                    | u64::from(tail[n - 1]) << (8 * (n - 1))
+        if !tail.is_empty() {
+            let mut w = 0u64;
+            for (i, b) in tail.iter().enumerate() {
+                w |= u64::from(*b) << (8 * i);
             }
-            _ => {
-                let lo = u32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
-                let hi = u32::from_le_bytes([tail[n - 4], tail[n - 3], tail[n - 2], tail[n - 1]]);
-                u64::from(lo) | u64::from(hi) << (8 * (n - 4))
-            }
-        };
-        self.add(w);
+            self.add(w);
+        }
     }
     fn write_u8(&mut self, i: u8) {
         self.add(u64::from(i));
