@@ -279,16 +279,16 @@ fn leaf(class: &'static NodeClass) -> Field {
 
 /// An identifier as CPython stores it: NFKC-normalised when not ASCII (PEP 3131).
 fn ident(s: &syntax::Identifier) -> Field {
-    Field::Str(Rc::from(normalize_identifier(s.as_str())))
+    Field::Str(Rc::from(&*normalize_identifier(s.as_str())))
 }
 
 /// PEP 3131 normalisation of a non-ASCII identifier (rustpython keeps the source spelling).
-pub fn normalize_identifier(s: &str) -> String {
+pub fn normalize_identifier(s: &str) -> std::borrow::Cow<'_, str> {
     if s.is_ascii() {
-        s.to_string()
+        std::borrow::Cow::Borrowed(s)
     } else {
         use unicode_normalization::UnicodeNormalization;
-        s.nfkc().collect()
+        std::borrow::Cow::Owned(s.nfkc().collect())
     }
 }
 
@@ -428,7 +428,7 @@ impl Converter<'_> {
     fn renamed(&self, offset: u32, s: &syntax::Identifier) -> Field {
         if !self.renames.is_empty() {
             if let Some((_, orig)) = self.renames.iter().find(|(o, _)| *o == offset) {
-                return Field::Str(Rc::from(normalize_identifier(orig)));
+                return Field::Str(Rc::from(&*normalize_identifier(orig)));
             }
         }
         ident(s)
