@@ -25,15 +25,19 @@
 //! separately); every run's number of passing methods is compared, so the two sides provably did
 //! the same work.
 //!
-//! Measured 2026-11-30 (session 3) on the 2-core shared build machine (load average ~3 from other
-//! builds), python3 3.11, release-native with mimalloc (ratios = python / refscore, 1 thread):
-//! - official (100 tasks, `--per-task 5 --repeat 1`): cold 8.86 s vs 3.55 s = 2.5x; (b) 500 runs,
-//!   each a distinct edit of a file the tests read: 44.9 s vs 16.3 s = 2.8x (2.7x with reuse off:
-//!   each edit changes what the test reads, so every run interprets); (c) 5 empty patches per task:
-//!   38.5 s vs 4.2 s = 9.1x (2.6x with reuse off).
-//! - demo (9 tasks, `--patches tasks/demo/submissions --per-task 20 --repeat 3`): cold 0.110 s vs
-//!   0.053 s = 2.1x; (b) 180 runs of 19 distinct (task, patch) pairs: 4.56 s vs 0.125 s = 36.6x
-//!   (9.2x with reuse off); (c) 180 empty patches: 3.32 s vs 0.037 s = 90x (6.4x with reuse off).
+//! Measured 2026-11-30 (session 5, 15:00) on the 2-core shared build machine, python3 3.11,
+//! release-native with mimalloc (ratios = python / refscore, 1 thread). The machine's speed swings
+//! by up to ±30% between minutes, and python and refscore do not swing together: compare builds by
+//! instruction counts (`valgrind --tool=callgrind` on `--profile-cold 1`) or by alternating them.
+//! - official (100 tasks, `--per-task 5 --repeat 3`): cold 6.23 s vs 2.53 s = 2.5x (one `Scorer`
+//!   for all: 2.3x; its parse cache saves ~10% of the instructions but holds every tree, and the
+//!   larger working set costs about as much); (b) 500 runs, each a distinct edit of a file the
+//!   tests read: 38.0 s vs 14.6 s = 2.6x (2.8x with reuse off: each edit changes what the test
+//!   reads, so every run interprets); (c) 5 empty patches per task: 36.9 s vs 3.75 s = 9.8x (3.7x
+//!   with reuse off). Sessions 3 and 4 measured 2.3-2.6x, 2.8-2.9x and 9.1-13.1x.
+//! - demo (9 tasks, `--patches tasks/demo/submissions --per-task 20 --repeat 3`): cold 0.105 s vs
+//!   0.043 s = 2.4x; (b) 180 runs of 19 distinct (task, patch) pairs: 4.12 s vs 0.124 s = 33x
+//!   (6.7x with reuse off); (c) 180 empty patches: 2.90 s vs 0.048 s = 60x (8.9x with reuse off).
 //!
 //! Session 2 measured cold 1.3x and 3.8x on 2000 empty patches. Since: mimalloc (glibc's
 //! per-thread arenas cost ~25% in malloc/free), parsed trees sharing strings with the values
