@@ -136,8 +136,7 @@ impl LineIndex {
 
     /// `(lineno, col_offset)` of a byte offset.
     pub fn position(&self, offset: u32) -> (u32, u32) {
-        let line = self.starts.partition_point(|&s| s <= offset).saturating_sub(1);
-        self.at_line(line, offset)
+        self.at_line(self.line_of(offset), offset)
     }
 
     /// [`position`](Self::position), trying line `hint` and the one after it before searching
@@ -153,10 +152,15 @@ impl LineIndex {
         } else if holds(h + 1) {
             h + 1
         } else {
-            self.starts.partition_point(|&s| s <= offset).saturating_sub(1)
+            self.line_of(offset)
         };
         hint.set(line);
         self.at_line(line, offset)
+    }
+
+    /// The 0-based line holding `offset`, by binary search.
+    fn line_of(&self, offset: u32) -> usize {
+        self.starts.partition_point(|&s| s <= offset).saturating_sub(1)
     }
 
     fn at_line(&self, line: usize, offset: u32) -> (u32, u32) {
