@@ -73,7 +73,7 @@ pub fn node_isinstance(v: &Value<'_>, cls: AstCls) -> bool {
             if n.class.name != "Constant" {
                 return false;
             }
-            let val = n.vals.borrow().first().cloned().flatten();
+            let val = n.get(0);
             matches!(
                 (a, val),
                 (AstAlias::Str, Some(Value::Str(_)))
@@ -222,8 +222,7 @@ impl<'a> Interp<'a> {
                 let Value::Node(n) = &node else {
                     return Err(self.no_fields_error(&node));
                 };
-                let vals: Vec<Value<'a>> =
-                    n.vals.borrow().iter().take(n.class.fields.len()).flatten().cloned().collect();
+                let vals: Vec<Value<'a>> = n.fields().iter().flatten().cloned().collect();
                 for v in vals {
                     match &v {
                         Value::List(l) => {
@@ -275,11 +274,7 @@ impl<'a> Interp<'a> {
                 if let Some(Some(v)) = self.singletons.get(i) {
                     return v.clone();
                 }
-                let v = Value::Node(Rc::new(NodeObj {
-                    class,
-                    vals: RefCell::new(Vec::new()),
-                    extra: RefCell::new(Vec::new()),
-                }));
+                let v = Value::Node(Rc::new(NodeObj::blank(class)));
                 if self.singletons.len() <= i {
                     self.singletons.resize(i + 1, None);
                 }
@@ -287,29 +282,12 @@ impl<'a> Interp<'a> {
                 return v;
             }
         }
-        let mut vals = Vec::with_capacity(class.fields.len() + class.attributes.len());
+        let mut vals = Vec::with_capacity(class.fields.len());
         for f in &n.fields {
             vals.push(Some(self.field_to_value(f)));
         }
-        while vals.len() < class.fields.len() {
-            vals.push(None);
-        }
         // A class's attributes are none or `LOCATION_ATTRIBUTES` (pinned by a test in node.rs).
-        if !class.attributes.is_empty() {
-            match n.loc {
-                Some(l) => {
-                    for x in [l.lineno, l.col_offset, l.end_lineno, l.end_col_offset] {
-                        vals.push(Some(Value::Int(i64::from(x))));
-                    }
-                }
-                None => vals.extend([None, None, None, None]),
-            }
-        }
-        Value::Node(Rc::new(NodeObj {
-            class,
-            vals: RefCell::new(vals),
-            extra: RefCell::new(Vec::new()),
-        }))
+        Value::Node(Rc::new(NodeObj::parsed(class, vals, n.loc)))
     }
 
     fn field_to_value(&mut self, f: &Field) -> Value<'a> {
@@ -335,15 +313,15 @@ impl<'a> Interp<'a> {
     ) -> PyResult<'a, Value<'a>> {
         let class = n.class;
         if let Some(i) = class.fields.iter().position(|f| *f == name) {
-            if let Some(Some(x)) = n.vals.borrow().get(i) {
-                return Ok(x.clone());
+            if let Some(x) = n.get(i) {
+                return Ok(x);
             }
             if is_optional(class, name) {
                 return Ok(Value::None);
             }
         } else if let Some(i) = class.attributes.iter().position(|f| *f == name) {
-            if let Some(Some(x)) = n.vals.borrow().get(class.fields.len() + i) {
-                return Ok(x.clone());
+            if let Some(x) = n.get(class.fields.len() + i) {
+                return Ok(x);
             }
             if is_optional(class, name) {
                 return Ok(Value::None);
@@ -354,7 +332,7 @@ impl<'a> Interp<'a> {
         }
         match name {
             "s" | "n" if class.name == "Constant" => {
-                return Ok(n.vals.borrow().first().cloned().flatten().unwrap_or(Value::None));
+                return Ok(n.get(0).unwrap_or(Value::None));
             }
             "__class__" => return Ok(Value::AstClass(AstCls::Real(class))),
             "_fields" => {
@@ -370,8 +348,8 @@ impl<'a> Interp<'a> {
                     .fields
                     .iter()
                     .chain(class.attributes.iter())
-                    .zip(n.vals.borrow().iter())
-                    .filter_map(|(k, v)| v.clone().map(|v| (Rc::from(*k), v)))
+                    .zip(n.values())
+                    .filter_map(|(k, v)| v.map(|v| (Rc::from(*k), v)))
                     .chain(n.extra.borrow().iter().cloned())
                     .collect();
                 for (k, x) in pairs {
@@ -394,11 +372,7 @@ impl<'a> Interp<'a> {
             class.attributes.iter().position(|f| *f == name).map(|i| i + class.fields.len())
         });
         if let Some(i) = idx {
-            let mut vals = n.vals.borrow_mut();
-            while vals.len() <= i {
-                vals.push(None);
-            }
-            vals[i] = Some(v);
+            n.set(i, Some(v));
             return;
         }
         let mut extra = n.extra.borrow_mut();
@@ -415,7 +389,7 @@ impl<'a> Interp<'a> {
             class.attributes.iter().position(|f| *f == name).map(|i| i + class.fields.len())
         });
         if let Some(i) = idx {
-            return n.vals.borrow_mut().get_mut(i).and_then(Option::take).is_some();
+            return n.set(i, None).is_some();
         }
         let mut extra = n.extra.borrow_mut();
         let before = extra.len();
@@ -494,11 +468,7 @@ impl<'a> Interp<'a> {
                     .find(|(k, _)| matches!(&**k, "s" | "n" | "value"))
                     .map(|(_, v)| v.clone())
             });
-            let n = Rc::new(NodeObj {
-                class,
-                vals: RefCell::new(vec![None; class.fields.len() + class.attributes.len()]),
-                extra: RefCell::new(Vec::new()),
-            });
+            let n = Rc::new(NodeObj::blank(class));
             if let Some(v) = val {
                 self.node_setattr(&n, "value", v);
             }
@@ -516,13 +486,9 @@ impl<'a> Interp<'a> {
                 ),
             ));
         }
-        let n = Rc::new(NodeObj {
-            class,
-            vals: RefCell::new(vec![None; class.fields.len() + class.attributes.len()]),
-            extra: RefCell::new(Vec::new()),
-        });
+        let n = Rc::new(NodeObj::blank(class));
         for (i, a) in args.into_iter().enumerate() {
-            n.vals.borrow_mut()[i] = Some(a);
+            n.set(i, Some(a));
         }
         for (k, v) in kwargs {
             self.node_setattr(&n, &k, v);
@@ -556,8 +522,8 @@ impl<'a> Interp<'a> {
         let Value::Node(n) = v else {
             return Err(self.no_fields_error(v));
         };
-        let vals = n.vals.borrow();
-        for x in vals.iter().take(n.class.fields.len()).flatten() {
+        let vals = n.fields();
+        for x in vals.iter().flatten() {
             match x {
                 Value::Node(_) => push(x.clone()),
                 Value::List(l) => {
@@ -778,8 +744,8 @@ impl<'a> Interp<'a> {
                 };
                 let mut out = Vec::new();
                 for (i, f) in nd.class.fields.iter().enumerate() {
-                    if let Some(Some(x)) = nd.vals.borrow().get(i) {
-                        out.push(Value::tuple(vec![Value::str(f), x.clone()]));
+                    if let Some(x) = nd.get(i) {
+                        out.push(Value::tuple(vec![Value::str(f), x]));
                     }
                 }
                 Ok(Value::iter(PyIter::Owned { items: out.into_iter() }))
@@ -974,7 +940,7 @@ impl<'a> Interp<'a> {
                 let mut args = Vec::new();
                 let mut allsimple = true;
                 let mut keywords = annotate;
-                let vals = n.vals.borrow().clone();
+                let vals = n.values();
                 for (i, name) in class.fields.iter().enumerate() {
                     let Some(Some(x)) = vals.get(i) else {
                         keywords = true;
