@@ -282,11 +282,8 @@ impl<'a> Interp<'a> {
                 return v;
             }
         }
-        let mut vals = Vec::with_capacity(class.fields.len());
-        for f in &n.fields {
-            vals.push(Some(self.field_to_value(f)));
-        }
         // A class's attributes are none or `LOCATION_ATTRIBUTES` (pinned by a test in node.rs).
+        let vals = n.fields.iter().map(|f| Some(self.field_to_value(f)));
         Value::Node(Rc::new(NodeObj::parsed(class, vals, n.loc)))
     }
 

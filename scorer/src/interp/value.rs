@@ -354,19 +354,25 @@ pub struct Instance<'a> {
 /// never asked for a position. The first write or delete of a position turns them into values.
 pub struct NodeObj<'a> {
     pub class: &'static NodeClass,
-    /// The `_fields` values, then (once spelled out) the `_attributes` values.
-    vals: RefCell<Vec<Option<Value<'a>>>>,
+    /// The `_fields` values, then (once spelled out) the `_attributes` values. Most classes have
+    /// at most three fields: those values live in the node object itself (one allocation).
+    vals: RefCell<NodeVals<'a>>,
     /// The positions while `vals` holds only the fields (`None`: unset).
     loc: Option<Loc>,
     pub extra: RefCell<Vec<(Str, Value<'a>)>>,
 }
+
+/// A node object's values; see [`NodeObj`].
+type NodeVals<'a> = smallvec::SmallVec<[Option<Value<'a>>; 3]>;
 
 impl<'a> NodeObj<'a> {
     /// A node with every field and attribute unset (what `ast.X()` starts from).
     pub fn blank(class: &'static NodeClass) -> Self {
         NodeObj {
             class,
-            vals: RefCell::new(vec![None; class.fields.len() + class.attributes.len()]),
+            vals: RefCell::new(
+                smallvec::smallvec![None; class.fields.len() + class.attributes.len()],
+            ),
             loc: None,
             extra: RefCell::new(Vec::new()),
         }
@@ -375,9 +381,10 @@ impl<'a> NodeObj<'a> {
     /// A parsed node: its field values (unset ones padded) and its positions.
     pub fn parsed(
         class: &'static NodeClass,
-        mut fields: Vec<Option<Value<'a>>>,
+        fields: impl IntoIterator<Item = Option<Value<'a>>>,
         loc: Option<Loc>,
     ) -> Self {
+        let mut fields: NodeVals<'a> = fields.into_iter().collect();
         fields.resize(class.fields.len(), None);
         NodeObj { class, vals: RefCell::new(fields), loc, extra: RefCell::new(Vec::new()) }
     }
