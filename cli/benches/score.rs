@@ -25,19 +25,27 @@
 //! separately); every run's number of passing methods is compared, so the two sides provably did
 //! the same work.
 //!
-//! Measured 2026-11-30 (session 5, 15:00) on the 2-core shared build machine, python3 3.11,
-//! release-native with mimalloc (ratios = python / refscore, 1 thread). The machine's speed swings
-//! by up to ±30% between minutes, and python and refscore do not swing together: compare builds by
-//! instruction counts (`valgrind --tool=callgrind` on `--profile-cold 1`) or by alternating them.
-//! - official (100 tasks, `--per-task 5 --repeat 3`): cold 6.23 s vs 2.53 s = 2.5x (one `Scorer`
-//!   for all: 2.3x; its parse cache saves ~10% of the instructions but holds every tree, and the
-//!   larger working set costs about as much); (b) 500 runs, each a distinct edit of a file the
-//!   tests read: 38.0 s vs 14.6 s = 2.6x (2.8x with reuse off: each edit changes what the test
-//!   reads, so every run interprets); (c) 5 empty patches per task: 36.9 s vs 3.75 s = 9.8x (3.7x
-//!   with reuse off). Sessions 3 and 4 measured 2.3-2.6x, 2.8-2.9x and 9.1-13.1x.
-//! - demo (9 tasks, `--patches tasks/demo/submissions --per-task 20 --repeat 3`): cold 0.105 s vs
-//!   0.043 s = 2.4x; (b) 180 runs of 19 distinct (task, patch) pairs: 4.12 s vs 0.124 s = 33x
-//!   (6.7x with reuse off); (c) 180 empty patches: 2.90 s vs 0.048 s = 60x (8.9x with reuse off).
+//! Each workload runs `--repeat` rounds; a round runs the refscore variants and then python3,
+//! back to back. Printed: the fastest time of each side, their ratio, and the median of the
+//! per-round ratios. The machine's speed swings by up to ±30% between minutes, and python and
+//! refscore do not swing together, so the two fastest times may come from different spells; a
+//! round's two sides rarely do. Compare builds by instruction counts (`valgrind --tool=callgrind`
+//! on `--profile-cold 1`), not by wall time.
+//!
+//! Measured 2026-11-30 (session 6, 17:40) on the 2-core shared build machine, python3 3.11,
+//! release-native with mimalloc (ratios = python / refscore, 1 thread; fastest-time ratio, then
+//! the median of rounds):
+//! - official (100 tasks, `--per-task 5 --repeat 3`): cold 6.38 s vs 3.00 s = 2.1x (median
+//!   1.8x; one `Scorer` for all: 2.4x, median 2.3x); (b) 500 runs, each a distinct edit of a
+//!   file the tests read: 31.0 s vs 9.15 s = 3.4x (median 3.5x; reuse off 3.6x / 3.0x: each edit
+//!   changes what the test reads, so every run interprets); (c) 5 empty patches per task: 29.6 s
+//!   vs 3.36 s = 8.8x (median 9.1x; reuse off 3.3x). An hour earlier, best-of timings of
+//!   session 5's build gave cold 1.8x and 2.2x, (b) 3.5x, (c) 8.6x; session 5 measured 2.5x,
+//!   2.6x and 9.8x: the spread is the machine.
+//! - demo (9 tasks, `--patches tasks/demo/submissions --per-task 20 --repeat 3`): cold 0.113 s
+//!   vs 0.031 s = 3.6x (median 3.3x); (b) 180 runs of 19 distinct (task, patch) pairs: 3.82 s vs
+//!   0.116 s = 33x (median 33x; 6.9x with reuse off); (c) 180 empty patches: 2.00 s vs 0.033 s =
+//!   61x (median 46x; 6.2x with reuse off).
 //!
 //! Session 2 measured cold 1.3x and 3.8x on 2000 empty patches. Since: mimalloc (glibc's
 //! per-thread arenas cost ~25% in malloc/free), parsed trees sharing strings with the values
@@ -45,7 +53,10 @@
 //! cold run now: ~20% parsing (rustpython, scan, validate, conversion), ~20% making and walking
 //! `ast` node values, ~10% name lookups (string-keyed maps), ~7% first-touch page zeroing, the rest
 //! interpreting. Making node values on demand was tried (one object per parsed node via a table):
-//! the table cost what it saved, so it was left out.
+//! the table cost what it saved, so it was left out; and `ast.walk` visits 87% of the node objects
+//! the cold pass makes (counted in session 6), so on demand could save little. Session 6 made each
+//! node object one allocation with its positions packed (~15% fewer allocations, -0.6% instructions;
+//! no wall-time change this machine can show).
 
 #[path = "../src/bundle_dir.rs"]
 #[allow(dead_code)]
@@ -323,15 +334,58 @@ fn edit_patch(task: &LoadedTask, i: usize) -> Option<String> {
     Some(format!("--- a/{p}\n+++ b/{p}\n@@ -1,1 +1,2 @@\n+# bench edit {i}\n {first}\n"))
 }
 
-fn best<T>(n: usize, mut f: impl FnMut() -> (f64, T)) -> (f64, T) {
-    let mut out = f();
-    for _ in 1..n {
-        let x = f();
-        if x.0 < out.0 {
-            out = x;
+/// One round of a workload: each refscore variant, then python3, back to back.
+struct Round {
+    ours: Vec<f64>,
+    py: f64,
+    py_wall: f64,
+}
+
+/// Runs `repeat` rounds: the refscore variants in `ours` (each on the scoring stack), then
+/// `python`. Returns the rounds and the first round's passing-method counts (variants, python).
+/// Every round runs both sides, so each ratio below can be taken within one round.
+#[allow(clippy::type_complexity)]
+fn rounds(
+    repeat: usize,
+    ours: &[&(dyn Fn() -> (f64, Vec<u32>) + Sync)],
+    mut python: impl FnMut() -> Result<(f64, f64, Vec<u32>)>,
+) -> Result<(Vec<Round>, Vec<Vec<u32>>, Vec<u32>)> {
+    let mut out = Vec::new();
+    let (mut our_passed, mut py_passed) = (Vec::new(), Vec::new());
+    for r in 0..repeat.max(1) {
+        let mut times = Vec::new();
+        for f in ours {
+            let (secs, passed) = big(f);
+            times.push(secs);
+            if r == 0 {
+                our_passed.push(passed);
+            }
         }
+        let (py, py_wall, passed) = python()?;
+        if r == 0 {
+            py_passed = passed;
+        }
+        out.push(Round { ours: times, py, py_wall });
     }
-    out
+    Ok((out, our_passed, py_passed))
+}
+
+/// Fastest time of variant `i` (`None`: python3) over the rounds.
+fn fastest(rounds: &[Round], i: Option<usize>) -> f64 {
+    rounds.iter().map(|r| i.map_or(r.py, |i| r.ours[i])).fold(f64::INFINITY, f64::min)
+}
+
+/// Median over the rounds of python / variant `i`, each taken within one round. The shared
+/// machine's speed drifts by tens of percent between minutes and does not slow python and refscore
+/// alike; the two fastest times can come from different spells, a round's two sides rarely do.
+fn median_ratio(rounds: &[Round], i: usize) -> f64 {
+    let mut r: Vec<f64> = rounds.iter().map(|x| x.py / x.ours[i]).collect();
+    r.sort_by(f64::total_cmp);
+    match r.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => r[n / 2],
+        n => (r[n / 2 - 1] + r[n / 2]) / 2.0,
+    }
 }
 
 fn compare(what: &str, ours: &[u32], theirs: &[u32]) -> usize {
@@ -360,19 +414,34 @@ fn big(f: impl FnOnce() -> (f64, Vec<u32>) + Send) -> (f64, Vec<u32>) {
 /// prints the times and ratios.
 fn batch_timings(tmp: &Path, jobs: &[Job], repeat: usize, what: &str) -> Result<()> {
     let plan_file = plan(tmp, jobs)?;
-    let (on, on_passed) = big(|| best(repeat, || refscore(jobs, Fresh::PerTask, true)));
-    let (off, off_passed) = big(|| best(repeat, || refscore(jobs, Fresh::PerTask, false)));
-    let (py, py_wall, py_passed) = python(&plan_file)?;
-    compare(what, &on_passed, &py_passed);
-    compare(&format!("{what} without reuse"), &off_passed, &py_passed);
-    println!("  refscore, one Scorer per task, 1 thread    {:>9.3} s  (best of {repeat})", on);
+    let on = || refscore(jobs, Fresh::PerTask, true);
+    let off = || refscore(jobs, Fresh::PerTask, false);
+    let (rounds, ours, py_passed) = rounds(repeat, &[&on, &off], || python(&plan_file))?;
+    compare(what, &ours[0], &py_passed);
+    compare(&format!("{what} without reuse"), &ours[1], &py_passed);
+    let py = fastest(&rounds, None);
+    let py_wall = rounds.iter().map(|r| r.py_wall).fold(f64::INFINITY, f64::min);
+    let (on, off) = (fastest(&rounds, Some(0)), fastest(&rounds, Some(1)));
+    println!(
+        "  refscore, one Scorer per task, 1 thread    {:>9.3} s  (fastest of {} rounds)",
+        on,
+        rounds.len()
+    );
     println!("  refscore, same, run reuse off              {:>9.3} s", off);
     println!(
         "  python3, one process (in-process)          {:>9.3} s  (process wall {:.3} s)",
         py, py_wall
     );
-    println!("  ratio python/refscore                      {:>9.1}x", py / on);
-    println!("  ratio python/refscore, run reuse off       {:>9.1}x", py / off);
+    println!(
+        "  ratio python/refscore                      {:>9.1}x  (median of rounds {:.1}x)",
+        py / on,
+        median_ratio(&rounds, 0)
+    );
+    println!(
+        "  ratio python/refscore, run reuse off       {:>9.1}x  (median of rounds {:.1}x)",
+        py / off,
+        median_ratio(&rounds, 1)
+    );
     Ok(())
 }
 
@@ -412,25 +481,19 @@ fn main() -> Result<()> {
     // (a) cold, empty patches.
     let cold_plan = plan(&tmp, &cold)?;
     let repeat = a.repeat.max(1);
-    let (rs, rs_passed) = big(|| best(repeat, || refscore(&cold, Fresh::PerJob, true)));
-    let (shared, shared_passed) = big(|| best(repeat, || refscore(&cold, Fresh::Never, true)));
-    let (py, py_wall, py_passed) = {
-        let mut b = python(&cold_plan)?;
-        for _ in 1..repeat {
-            let x = python(&cold_plan)?;
-            if x.0 < b.0 {
-                b = x;
-            }
-        }
-        b
-    };
-    compare("cold", &rs_passed, &py_passed);
-    compare("cold, one Scorer", &shared_passed, &py_passed);
+    let fresh = || refscore(&cold, Fresh::PerJob, true);
+    let one = || refscore(&cold, Fresh::Never, true);
+    let (cold_rounds, ours, py_passed) = rounds(repeat, &[&fresh, &one], || python(&cold_plan))?;
+    compare("cold", &ours[0], &py_passed);
+    compare("cold, one Scorer", &ours[1], &py_passed);
+    let (rs, shared) = (fastest(&cold_rounds, Some(0)), fastest(&cold_rounds, Some(1)));
+    let py = fastest(&cold_rounds, None);
+    let py_wall = cold_rounds.iter().map(|r| r.py_wall).fold(f64::INFINITY, f64::min);
     let subs: Vec<Submission> = tasks.iter().map(|t| submission(t, "")).collect();
     let start = Instant::now();
     run::score_all(&bundle, &subs, 0, &|| {})?;
     let all_cores = start.elapsed().as_secs_f64();
-    println!("(a) cold, empty patch, {} tasks (best of {repeat})", cold.len());
+    println!("(a) cold, empty patch, {} tasks (fastest of {repeat} rounds)", cold.len());
     println!("  refscore, fresh Scorer per task, 1 thread  {:>9.3} s", rs);
     println!(
         "  refscore, one Scorer for all, 1 thread     {:>9.3} s  (as `score --jobs 1`)",
@@ -441,8 +504,16 @@ fn main() -> Result<()> {
         "  python3, one process (in-process)          {:>9.3} s  (process wall {:.3} s)",
         py, py_wall
     );
-    println!("  ratio python/refscore (1 thread)           {:>9.1}x", py / rs);
-    println!("  ratio python/refscore, one Scorer          {:>9.1}x", py / shared);
+    println!(
+        "  ratio python/refscore (1 thread)           {:>9.1}x  (median of rounds {:.1}x)",
+        py / rs,
+        median_ratio(&cold_rounds, 0)
+    );
+    println!(
+        "  ratio python/refscore, one Scorer          {:>9.1}x  (median of rounds {:.1}x)",
+        py / shared,
+        median_ratio(&cold_rounds, 1)
+    );
 
     // (b) batches of submissions.
     let per = a.per_task.max(1);
