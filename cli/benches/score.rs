@@ -345,7 +345,7 @@ struct Round {
 /// `python`. Returns the rounds and the first round's passing-method counts (variants, python).
 /// Every round runs both sides, so each ratio below can be taken within one round.
 #[allow(clippy::type_complexity)]
-fn rounds(
+fn run_rounds(
     repeat: usize,
     ours: &[&(dyn Fn() -> (f64, Vec<u32>) + Sync)],
     mut python: impl FnMut() -> Result<(f64, f64, Vec<u32>)>,
@@ -370,9 +370,15 @@ fn rounds(
     Ok((out, our_passed, py_passed))
 }
 
-/// Fastest time of variant `i` (`None`: python3) over the rounds.
-fn fastest(rounds: &[Round], i: Option<usize>) -> f64 {
-    rounds.iter().map(|r| i.map_or(r.py, |i| r.ours[i])).fold(f64::INFINITY, f64::min)
+/// The fastest over the rounds of the time `of` picks from each round.
+fn fastest(rounds: &[Round], of: impl Fn(&Round) -> f64) -> f64 {
+    rounds.iter().map(of).fold(f64::INFINITY, f64::min)
+}
+
+/// Prints the ratio of python's fastest time to variant `i`'s, and the median of rounds.
+fn print_ratio(label: &str, rounds: &[Round], i: usize) {
+    let ratio = fastest(rounds, |r| r.py) / fastest(rounds, |r| r.ours[i]);
+    println!("  {label:<43}{ratio:>9.1}x  (median of rounds {:.1}x)", median_ratio(rounds, i));
 }
 
 /// Median over the rounds of python / variant `i`, each taken within one round. The shared
@@ -416,12 +422,11 @@ fn batch_timings(tmp: &Path, jobs: &[Job], repeat: usize, what: &str) -> Result<
     let plan_file = plan(tmp, jobs)?;
     let on = || refscore(jobs, Fresh::PerTask, true);
     let off = || refscore(jobs, Fresh::PerTask, false);
-    let (rounds, ours, py_passed) = rounds(repeat, &[&on, &off], || python(&plan_file))?;
+    let (rounds, ours, py_passed) = run_rounds(repeat, &[&on, &off], || python(&plan_file))?;
     compare(what, &ours[0], &py_passed);
     compare(&format!("{what} without reuse"), &ours[1], &py_passed);
-    let py = fastest(&rounds, None);
-    let py_wall = rounds.iter().map(|r| r.py_wall).fold(f64::INFINITY, f64::min);
-    let (on, off) = (fastest(&rounds, Some(0)), fastest(&rounds, Some(1)));
+    let (py, py_wall) = (fastest(&rounds, |r| r.py), fastest(&rounds, |r| r.py_wall));
+    let (on, off) = (fastest(&rounds, |r| r.ours[0]), fastest(&rounds, |r| r.ours[1]));
     println!(
         "  refscore, one Scorer per task, 1 thread    {:>9.3} s  (fastest of {} rounds)",
         on,
@@ -432,16 +437,8 @@ fn batch_timings(tmp: &Path, jobs: &[Job], repeat: usize, what: &str) -> Result<
         "  python3, one process (in-process)          {:>9.3} s  (process wall {:.3} s)",
         py, py_wall
     );
-    println!(
-        "  ratio python/refscore                      {:>9.1}x  (median of rounds {:.1}x)",
-        py / on,
-        median_ratio(&rounds, 0)
-    );
-    println!(
-        "  ratio python/refscore, run reuse off       {:>9.1}x  (median of rounds {:.1}x)",
-        py / off,
-        median_ratio(&rounds, 1)
-    );
+    print_ratio("ratio python/refscore", &rounds, 0);
+    print_ratio("ratio python/refscore, run reuse off", &rounds, 1);
     Ok(())
 }
 
@@ -483,12 +480,12 @@ fn main() -> Result<()> {
     let repeat = a.repeat.max(1);
     let fresh = || refscore(&cold, Fresh::PerJob, true);
     let one = || refscore(&cold, Fresh::Never, true);
-    let (cold_rounds, ours, py_passed) = rounds(repeat, &[&fresh, &one], || python(&cold_plan))?;
+    let (cold_rounds, ours, py_passed) =
+        run_rounds(repeat, &[&fresh, &one], || python(&cold_plan))?;
     compare("cold", &ours[0], &py_passed);
     compare("cold, one Scorer", &ours[1], &py_passed);
-    let (rs, shared) = (fastest(&cold_rounds, Some(0)), fastest(&cold_rounds, Some(1)));
-    let py = fastest(&cold_rounds, None);
-    let py_wall = cold_rounds.iter().map(|r| r.py_wall).fold(f64::INFINITY, f64::min);
+    let (rs, shared) = (fastest(&cold_rounds, |r| r.ours[0]), fastest(&cold_rounds, |r| r.ours[1]));
+    let (py, py_wall) = (fastest(&cold_rounds, |r| r.py), fastest(&cold_rounds, |r| r.py_wall));
     let subs: Vec<Submission> = tasks.iter().map(|t| submission(t, "")).collect();
     let start = Instant::now();
     run::score_all(&bundle, &subs, 0, &|| {})?;
@@ -504,16 +501,8 @@ fn main() -> Result<()> {
         "  python3, one process (in-process)          {:>9.3} s  (process wall {:.3} s)",
         py, py_wall
     );
-    println!(
-        "  ratio python/refscore (1 thread)           {:>9.1}x  (median of rounds {:.1}x)",
-        py / rs,
-        median_ratio(&cold_rounds, 0)
-    );
-    println!(
-        "  ratio python/refscore, one Scorer          {:>9.1}x  (median of rounds {:.1}x)",
-        py / shared,
-        median_ratio(&cold_rounds, 1)
-    );
+    print_ratio("ratio python/refscore (1 thread)", &cold_rounds, 0);
+    print_ratio("ratio python/refscore, one Scorer", &cold_rounds, 1);
 
     // (b) batches of submissions.
     let per = a.per_task.max(1);

@@ -282,7 +282,6 @@ impl<'a> Interp<'a> {
                 return v;
             }
         }
-        // A class's attributes are none or `LOCATION_ATTRIBUTES` (pinned by a test in node.rs).
         let vals = n.fields.iter().map(|f| Some(self.field_to_value(f)));
         Value::Node(Rc::new(NodeObj::parsed(class, vals, n.loc)))
     }
@@ -309,15 +308,8 @@ impl<'a> Interp<'a> {
         name: &str,
     ) -> PyResult<'a, Value<'a>> {
         let class = n.class;
-        if let Some(i) = class.fields.iter().position(|f| *f == name) {
+        if let Some(i) = n.index_of(name) {
             if let Some(x) = n.get(i) {
-                return Ok(x);
-            }
-            if is_optional(class, name) {
-                return Ok(Value::None);
-            }
-        } else if let Some(i) = class.attributes.iter().position(|f| *f == name) {
-            if let Some(x) = n.get(class.fields.len() + i) {
                 return Ok(x);
             }
             if is_optional(class, name) {
@@ -364,11 +356,7 @@ impl<'a> Interp<'a> {
     }
 
     pub fn node_setattr(&mut self, n: &Rc<NodeObj<'a>>, name: &str, v: Value<'a>) {
-        let class = n.class;
-        let idx = class.fields.iter().position(|f| *f == name).or_else(|| {
-            class.attributes.iter().position(|f| *f == name).map(|i| i + class.fields.len())
-        });
-        if let Some(i) = idx {
+        if let Some(i) = n.index_of(name) {
             n.set(i, Some(v));
             return;
         }
@@ -381,11 +369,7 @@ impl<'a> Interp<'a> {
     }
 
     pub fn node_delattr(&mut self, n: &Rc<NodeObj<'a>>, name: &str) -> bool {
-        let class = n.class;
-        let idx = class.fields.iter().position(|f| *f == name).or_else(|| {
-            class.attributes.iter().position(|f| *f == name).map(|i| i + class.fields.len())
-        });
-        if let Some(i) = idx {
+        if let Some(i) = n.index_of(name) {
             return n.set(i, None).is_some();
         }
         let mut extra = n.extra.borrow_mut();

@@ -394,7 +394,17 @@ impl<'a> NodeObj<'a> {
         vals.len() == class.fields.len() && !class.attributes.is_empty()
     }
 
-    /// Position attribute `i` (0 = lineno .. 3 = end_col_offset) of a parsed `Loc`.
+    /// Index of field or attribute `name` (fields, then attributes), as [`Self::get`] takes it.
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        let class = self.class;
+        class.field_index(name).or_else(|| {
+            class.attributes.iter().position(|a| *a == name).map(|i| class.fields.len() + i)
+        })
+    }
+
+    /// Position attribute `i` (0 = lineno .. 3 = end_col_offset) of a parsed `Loc`. A class's
+    /// attributes are none or exactly `LOCATION_ATTRIBUTES`, in that order (a test in node.rs
+    /// pins it).
     fn loc_value(loc: Option<Loc>, i: usize) -> Option<Value<'a>> {
         let l = loc?;
         let x = [l.lineno, l.col_offset, l.end_lineno, l.end_col_offset].get(i).copied()?;
@@ -750,6 +760,9 @@ mod tests {
         let loc = Loc { lineno: 3, col_offset: 4, end_lineno: 5, end_col_offset: 6 };
         let n = NodeObj::parsed(name, vec![Some(Value::str("x"))], Some(loc));
         assert_eq!(n.fields().len(), 2);
+        assert_eq!(n.index_of("ctx"), Some(1));
+        assert_eq!(n.index_of("end_lineno"), Some(4));
+        assert_eq!(n.index_of("parent"), None);
         assert!(n.get(1).is_none(), "ctx was not given");
         assert_eq!(ints(&n.values()[2..]), [Some(3), Some(4), Some(5), Some(6)]);
         assert!(matches!(n.get(2), Some(Value::Int(3))));
