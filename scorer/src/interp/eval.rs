@@ -831,7 +831,9 @@ impl<'a> Interp<'a> {
 
     // ------------------------------------------------------------------ names
 
-    pub fn load_name(&mut self, f: &Frame<'a>, name: &str) -> PyResult<'a, Value<'a>> {
+    /// The value of `name` at a load site: `name` is the identifier in the syntax tree, so its
+    /// address names the site for the global load cache.
+    pub fn load_name(&mut self, f: &Frame<'a>, name: &'a str) -> PyResult<'a, Value<'a>> {
         match f.kind {
             FrameKind::Function => {
                 // A function's variables hold only its locals: try them first (one lookup for the
@@ -844,6 +846,11 @@ impl<'a> Interp<'a> {
                         "UnboundLocalError",
                         format!("cannot access local variable '{name}' where it is not associated with a value"),
                     ));
+                }
+                if f.locals.parent.is_none() {
+                    // No enclosing function scope: a global or a builtin (`isinstance`, `ast` in
+                    // a test method), the same at this site until the globals change.
+                    return self.load_global(name);
                 }
                 if !f.info.globals.contains(name) {
                     let mut s = f.locals.parent.clone();
@@ -873,6 +880,25 @@ impl<'a> Interp<'a> {
             return Ok(v.clone());
         }
         Err(self.err("NameError", format!("name '{name}' is not defined")))
+    }
+
+    /// A global or builtin load from a function body, through the per-site cache: the globals'
+    /// version says whether the remembered value is still current; builtins never change after
+    /// `Interp::new`. A name that is neither is not remembered (NameError each time).
+    fn load_global(&mut self, name: &'a str) -> PyResult<'a, Value<'a>> {
+        let site = (name.as_ptr() as usize, name.len());
+        let version = self.globals.vars.version();
+        if let Some((seen, v)) = self.global_loads.get(&site) {
+            if *seen == version {
+                return Ok(v.clone());
+            }
+        }
+        let found = self.globals.vars.borrow().get(name).cloned();
+        let Some(v) = found.or_else(|| self.builtins.get(name).cloned()) else {
+            return Err(self.err("NameError", format!("name '{name}' is not defined")));
+        };
+        self.global_loads.insert(site, (version, v.clone()));
+        Ok(v)
     }
 
     pub fn store(&mut self, f: &mut Frame<'a>, name: &str, v: Value<'a>) -> PyResult<'a, ()> {

@@ -89,7 +89,12 @@ pub struct Interp<'a> {
     pub test_source: &'a str,
     pub line_index: LineIndex,
     pub globals: Rc<Scope<'a>>,
+    /// Filled by `Interp::new` and only read after: the global load cache relies on it.
     pub builtins: NameMap<Value<'a>>,
+    /// What the global or builtin name at a load site of a function body resolved to, keyed by
+    /// the address and length of the name in the syntax tree (alive and unmoved for `'a`), with
+    /// the globals' version it was read at.
+    pub global_loads: HashMap<(usize, usize), (u64, Value<'a>), value::FxBuild>,
     pub modules: NameMap<Value<'a>>,
     pub exc_classes: NameMap<Rc<Class<'a>>>,
     pub testcase_class: Option<Rc<Class<'a>>>,
@@ -144,6 +149,7 @@ impl<'a> Interp<'a> {
             line_index: LineIndex::new(test_source),
             globals: Scope::new(None),
             builtins: NameMap::default(),
+            global_loads: HashMap::default(),
             modules: NameMap::default(),
             exc_classes: NameMap::default(),
             testcase_class: None,

@@ -281,13 +281,37 @@ pub struct Function<'a> {
 
 /// One variable scope (module globals, function locals, comprehension locals).
 pub struct Scope<'a> {
-    pub vars: RefCell<NameMap<Value<'a>>>,
+    pub vars: Vars<'a>,
     pub parent: Option<Rc<Scope<'a>>>,
 }
 
 impl<'a> Scope<'a> {
     pub fn new(parent: Option<Rc<Scope<'a>>>) -> Rc<Self> {
-        Rc::new(Scope { vars: RefCell::new(NameMap::default()), parent })
+        Rc::new(Scope { vars: Vars::default(), parent })
+    }
+}
+
+/// A scope's variables, with a version that every write moves on: a write can only go through
+/// [`Vars::borrow_mut`], so a value remembered with [`Vars::version`] is still the current one
+/// while the version is unchanged (the global load cache relies on it).
+#[derive(Default)]
+pub struct Vars<'a> {
+    map: RefCell<NameMap<Value<'a>>>,
+    version: std::cell::Cell<u64>,
+}
+
+impl<'a> Vars<'a> {
+    pub fn borrow(&self) -> std::cell::Ref<'_, NameMap<Value<'a>>> {
+        self.map.borrow()
+    }
+
+    pub fn borrow_mut(&self) -> std::cell::RefMut<'_, NameMap<Value<'a>>> {
+        self.version.set(self.version.get().wrapping_add(1));
+        self.map.borrow_mut()
+    }
+
+    pub fn version(&self) -> u64 {
+        self.version.get()
     }
 }
 
