@@ -841,15 +841,22 @@ impl<'a> Interp<'a> {
                 if let Some(v) = f.locals.vars.borrow().get(name) {
                     return Ok(v.clone());
                 }
+                // No enclosing function scope: a global or a builtin (`isinstance`, `ast` in a
+                // test method), the same at this site until the globals change. A site the cache
+                // knows was found not local: whether it is local is fixed by the syntax tree.
+                let top_level = f.locals.parent.is_none();
+                if top_level {
+                    if let Some(v) = self.global_load_seen(name) {
+                        return Ok(v);
+                    }
+                }
                 if f.info.is_local(name) {
                     return Err(self.err(
                         "UnboundLocalError",
                         format!("cannot access local variable '{name}' where it is not associated with a value"),
                     ));
                 }
-                if f.locals.parent.is_none() {
-                    // No enclosing function scope: a global or a builtin (`isinstance`, `ast` in
-                    // a test method), the same at this site until the globals change.
+                if top_level {
                     return self.load_global(name);
                 }
                 if !f.info.globals.contains(name) {
@@ -882,23 +889,27 @@ impl<'a> Interp<'a> {
         Err(self.err("NameError", format!("name '{name}' is not defined")))
     }
 
-    /// A global or builtin load from a function body, through the per-site cache: the globals'
-    /// version says whether the remembered value is still current; builtins never change after
-    /// `Interp::new`. A name that is neither is not remembered (NameError each time).
+    /// A global or builtin load from a function body that [`Self::global_load_seen`] did not
+    /// answer: looked up, and remembered for the site with the globals' version (builtins never
+    /// change after `Interp::new`). A name that is neither is not remembered (NameError each time).
     fn load_global(&mut self, name: &'a str) -> PyResult<'a, Value<'a>> {
         let site = (name.as_ptr() as usize, name.len());
         let version = self.globals.vars.version();
-        if let Some((seen, v)) = self.global_loads.get(&site) {
-            if *seen == version {
-                return Ok(v.clone());
-            }
-        }
         let found = self.globals.vars.borrow().get(name).cloned();
         let Some(v) = found.or_else(|| self.builtins.get(name).cloned()) else {
             return Err(self.err("NameError", format!("name '{name}' is not defined")));
         };
         self.global_loads.insert(site, (version, v.clone()));
         Ok(v)
+    }
+
+    /// The value the load site `name` resolved to, if the globals have not changed since.
+    fn global_load_seen(&self, name: &'a str) -> Option<Value<'a>> {
+        let site = (name.as_ptr() as usize, name.len());
+        match self.global_loads.get(&site) {
+            Some((seen, v)) if *seen == self.globals.vars.version() => Some(v.clone()),
+            _ => None,
+        }
     }
 
     pub fn store(&mut self, f: &mut Frame<'a>, name: &str, v: Value<'a>) -> PyResult<'a, ()> {
