@@ -173,22 +173,7 @@ impl<'a> Interp<'a> {
                 }
                 return self.exec_block(f, &i.orelse);
             }
-            S::For(fo) => {
-                let iterable = self.eval(f, &fo.iter)?;
-                let it = self.get_iter(&iterable).map_err(|e| self.at(e, start(&*fo.iter)))?;
-                loop {
-                    self.step()?;
-                    let Some(v) = self.next(&it).map_err(|e| self.at(e, start(&*fo.iter)))? else {
-                        return self.exec_block(f, &fo.orelse);
-                    };
-                    self.assign(f, &fo.target, v)?;
-                    match self.exec_block(f, &fo.body)? {
-                        Flow::Break => return Ok(Flow::Normal),
-                        Flow::Return(v) => return Ok(Flow::Return(v)),
-                        Flow::Normal | Flow::Continue => {}
-                    }
-                }
-            }
+            S::For(fo) => return self.exec_for(f, fo),
             S::While(w) => loop {
                 self.step()?;
                 let t = self.eval(f, &w.test)?;
