@@ -32,9 +32,16 @@
 //! round's two sides rarely do. Compare builds by instruction counts (`valgrind --tool=callgrind`
 //! on `--profile-cold 1`), not by wall time.
 //!
-//! Measured 2026-11-30 (session 6, 17:40) on the 2-core shared build machine, python3 3.11,
+//! Measured 2026-11-30 (session 7, 20:14) on the 2-core shared build machine, python3 3.11,
 //! release-native with mimalloc (ratios = python / refscore, 1 thread; fastest-time ratio, then
 //! the median of rounds):
+//! - official: cold 6.09 s vs 2.58 s = 2.4x (median 2.4x; one `Scorer` for all: 2.24 s = 2.7x,
+//!   median 2.7x); (b) 30.1 s vs 10.0 s = 3.0x (median 2.6x; reuse off 3.1x / 2.9x); (c) 25.9 s vs
+//!   2.40 s = 10.8x (median 10.8x; reuse off 3.0x). Since session 6: global and builtin loads from
+//!   function bodies cached per load site, field-less leaf nodes shared: -3.8% instructions on
+//!   `--profile-cold 1` (19.10 G to 18.37 G, bundle loading included).
+//!
+//! Session 6 (17:40), same machine:
 //! - official (100 tasks, `--per-task 5 --repeat 3`): cold 6.38 s vs 3.00 s = 2.1x (median
 //!   1.8x; one `Scorer` for all: 2.4x, median 2.3x); (b) 500 runs, each a distinct edit of a
 //!   file the tests read: 31.0 s vs 9.15 s = 3.4x (median 3.5x; reuse off 3.6x / 3.0x: each edit
