@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use scorer::python::{decode_source, node, parse_tree};
+use scorer::python::{decode_source, node, parse_tree, parse_tree_fast, parse_tree_reference};
 
 /// Reads file paths from stdin (one per line) and prints one JSON object per file.
 const CPYTHON_DUMP: &str = r#"
@@ -46,19 +46,21 @@ fn cpython(files: &[PathBuf]) -> Vec<serde_json::Value> {
 /// Our side, in the same shape: Ok(dump) or Err((class, msg, lineno, offset)).
 /// Runs on a thread with a large stack: the debug build's frames are several times larger than the
 /// release / wasm ones, and the fixtures include trees right below CPython's depth limit.
-fn ours(path: &Path) -> Result<String, (String, String, u32, u32)> {
+type ParseFn = fn(&str, &str) -> Result<node::Node, scorer::python::SyntaxError>;
+
+fn ours_with(path: &Path, parse: ParseFn) -> Result<String, (String, String, u32, u32)> {
     let path = path.to_path_buf();
     std::thread::Builder::new()
         .stack_size(256 << 20)
-        .spawn(move || ours_inner(&path))
+        .spawn(move || ours_inner(&path, parse))
         .expect("spawn")
         .join()
         .expect("parse thread panicked")
 }
 
-fn ours_inner(path: &Path) -> Result<String, (String, String, u32, u32)> {
+fn ours_inner(path: &Path, parse: ParseFn) -> Result<String, (String, String, u32, u32)> {
     let bytes = std::fs::read(path).expect("read fixture");
-    let res = decode_source(&bytes).and_then(|src| parse_tree(&src, "<unknown>"));
+    let res = decode_source(&bytes).and_then(|src| parse(&src, "<unknown>"));
     match res {
         Ok(tree) => Ok(node::dump(&tree, true, true, None)),
         Err(e) => Err((e.kind.name().to_string(), e.msg, e.lineno, e.offset)),
@@ -92,12 +94,16 @@ struct Tally {
 }
 
 fn compare(files: &[PathBuf]) -> Tally {
+    compare_with(files, parse_tree)
+}
+
+fn compare_with(files: &[PathBuf], parse: ParseFn) -> Tally {
     let mut t = Tally::default();
     for (chunk_files, chunk) in files.chunks(500).map(|c| (c, cpython(c))) {
         for (path, py) in chunk_files.iter().zip(chunk) {
             t.files += 1;
             let name = path.display().to_string();
-            let rs = ours(path);
+            let rs = ours_with(path, parse);
             match (py.get("ok").and_then(|v| v.as_str()), rs) {
                 (Some(pd), Ok(rd)) => {
                     if pd == rd {
@@ -220,6 +226,127 @@ fn corpus() {
     python_files(Path::new(&root), &mut files);
     let t = compare(&files);
     report(&t);
+}
+
+/// How the fast parse path fared against the reference on some files.
+#[derive(Default, Debug)]
+struct FastTally {
+    taken: usize,
+    declined: usize,
+    mismatches: Vec<String>,
+}
+
+/// Holds the fast path to the reference pipeline: wherever it answers, the reference must accept
+/// the source and build the same tree, positions included.
+fn compare_fast(files: &[PathBuf]) -> FastTally {
+    let mut t = FastTally::default();
+    for path in files {
+        let path = path.clone();
+        let outcome = std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn(move || {
+                let bytes = std::fs::read(&path).expect("read");
+                let Ok(src) = decode_source(&bytes) else { return (path, None) };
+                let Some(fast) = parse_tree_fast(&src) else { return (path, None) };
+                let fast = node::dump(&fast, true, true, None);
+                let reference = parse_tree_reference(&src, "<unknown>")
+                    .map(|r| node::dump(&r, true, true, None));
+                (path, Some((fast, reference)))
+            })
+            .expect("spawn")
+            .join()
+            .expect("parse thread panicked");
+        match outcome {
+            (_, None) => t.declined += 1,
+            (path, Some((fast, reference))) => {
+                t.taken += 1;
+                match reference {
+                    Ok(r) if r == fast => {}
+                    Ok(r) => {
+                        let (a, b) = first_diff(&r, &fast);
+                        t.mismatches.push(format!("{}\n  ref:  {a}\n  fast: {b}", path.display()));
+                    }
+                    Err(e) => t.mismatches.push(format!(
+                        "{}: the reference rejects ({}), the fast path accepts",
+                        path.display(),
+                        e.msg
+                    )),
+                }
+            }
+        }
+    }
+    t
+}
+
+/// Valid fixtures on which the reference (rustpython) path is known to differ from CPython 3.11:
+/// f-string parts it keeps empty, and the ranges inside format specs. The fast path builds these
+/// as CPython does; the reference now only sees sources the fast path declines.
+const REFERENCE_GAPS: &[&str] = &["fstring_joined.py"];
+
+fn without_reference_gaps(files: Vec<PathBuf>) -> Vec<PathBuf> {
+    files
+        .into_iter()
+        .filter(|p| !p.file_name().is_some_and(|n| REFERENCE_GAPS.iter().any(|g| n == *g)))
+        .collect()
+}
+
+/// The fast path answers only valid sources: every invalid fixture goes the reference way, which
+/// owns CPython's error messages.
+#[test]
+fn fast_path_declines_every_invalid_fixture() {
+    let mut files = Vec::new();
+    python_files(&fixtures().join("invalid"), &mut files);
+    let t = compare_fast(&files);
+    assert_eq!(t.taken, 0, "the fast path accepted invalid sources: {:?}", t.mismatches);
+}
+
+/// Where the fast path answers, it builds the reference tree node for node, positions included.
+#[test]
+fn fast_path_builds_the_reference_tree() {
+    let mut files = Vec::new();
+    python_files(&fixtures().join("valid"), &mut files);
+    let t = compare_fast(&without_reference_gaps(files));
+    for m in &t.mismatches {
+        eprintln!("FAST {m}");
+    }
+    eprintln!("fast path: {} taken, {} declined", t.taken, t.declined);
+    assert!(t.mismatches.is_empty(), "{} fast-path trees differ", t.mismatches.len());
+    if cfg!(feature = "fast-parse") {
+        assert!(t.taken > 30, "the fast path should take most valid fixtures");
+    }
+}
+
+/// The reference path alone, held to CPython (it decides whatever the fast path declines, and
+/// everything in builds without `fast-parse`).
+#[test]
+fn reference_path_dumps_valid_fixtures_like_cpython() {
+    let mut files = Vec::new();
+    python_files(&fixtures().join("valid"), &mut files);
+    let files = without_reference_gaps(files);
+    let t = compare_with(&files, parse_tree_reference);
+    report(&t);
+    assert!(t.dump_mismatch.is_empty() && t.verdict_mismatch.is_empty());
+    assert_eq!(t.exact, files.len());
+}
+
+/// Local corpus check of the fast path (not in CI): `PY_CORPUS=/work/rb/repositories cargo test
+/// -p scorer --release --test python_differential -- --ignored fast_corpus --nocapture`.
+#[test]
+#[ignore]
+fn fast_corpus() {
+    let Ok(root) = std::env::var("PY_CORPUS") else { return };
+    let mut files = Vec::new();
+    python_files(Path::new(&root), &mut files);
+    let t = compare_fast(&files);
+    for m in t.mismatches.iter().take(60) {
+        eprintln!("FAST {m}");
+    }
+    eprintln!(
+        "fast path: {} taken, {} declined, {} differ",
+        t.taken,
+        t.declined,
+        t.mismatches.len()
+    );
 }
 
 /// Runs a python3 snippet and returns its stdout.

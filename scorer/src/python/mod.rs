@@ -36,6 +36,8 @@
 
 mod classes;
 mod decode;
+#[cfg(feature = "fast-parse")]
+mod fast;
 pub mod node;
 mod parse;
 mod scan;
@@ -178,7 +180,32 @@ pub fn parse_module(source: &str, filename: &str) -> Result<syntax::ModModule, S
 }
 
 /// Parses a module into the CPython-shaped generic tree the `ast` shim exposes (`ast.parse`).
+///
+/// Valid sources go through ruff's parser when the `fast-parse` feature is on ([`fast`]); it
+/// declines whatever it cannot convert with certainty, and every error comes from the reference.
 pub fn parse_tree(source: &str, filename: &str) -> Result<node::Node, SyntaxError> {
+    #[cfg(feature = "fast-parse")]
+    if let Some(tree) = fast::parse_tree(source) {
+        return Ok(tree);
+    }
+    parse_tree_reference(source, filename)
+}
+
+/// The fast path of [`parse_tree`] alone: `None` when it declines the source (always, without
+/// the `fast-parse` feature). For tests that hold it to the reference.
+pub fn parse_tree_fast(source: &str) -> Option<node::Node> {
+    #[cfg(feature = "fast-parse")]
+    return fast::parse_tree(source);
+    #[cfg(not(feature = "fast-parse"))]
+    {
+        let _ = source;
+        None
+    }
+}
+
+/// [`parse_tree`] through the rustpython pipeline only: the reference the fast path is held to
+/// (and the only path of builds without the `fast-parse` feature).
+pub fn parse_tree_reference(source: &str, filename: &str) -> Result<node::Node, SyntaxError> {
     let p = parse::parse(source, filename, true)?;
     Ok(node::from_module_renamed(&p.module, &LineIndex::new(source), &p.renames))
 }

@@ -276,7 +276,7 @@ fn node(class: &'static NodeClass, fields: Vec<Field>, loc: Option<Loc>) -> Fiel
 /// A node of a class with no fields and no positions (`Load`, `Add`, `Eq`): a quarter of a
 /// tree's nodes. Each thread hands out one shared node per class instead of allocating one per
 /// occurrence: the parse cache holds every tree, and their allocation and drop showed in profiles.
-fn leaf(class: &'static NodeClass) -> Field {
+pub(crate) fn leaf(class: &'static NodeClass) -> Field {
     thread_local! {
         static LEAVES: std::cell::RefCell<Vec<Option<Rc<Node>>>> =
             const { std::cell::RefCell::new(Vec::new()) };

@@ -1,0 +1,903 @@
+//! The fast path of [`super::parse_tree`]: ruff's hand-written parser, converted to the
+//! CPython-shaped [`Node`] tree.
+//!
+//! rustpython's LALRPOP parser was about a third of the scorer's cold instructions; ruff's parser
+//! is several times faster on the benchmark's repositories. The rustpython pipeline stays the
+//! reference: it owns every syntax error, CPython's error messages and the rare inputs below.
+//! This path only ever answers *valid* sources, and declines (returns `None`, and the caller
+//! parses the reference way) whenever it is not certain to build the very tree the reference
+//! builds:
+//! - the pre-scan found anything (a tokenizer error, tabs in indentation, an f-string backslash);
+//! - the source has a `\r` (CPython's positions inside f-strings with CRLF need the reference's
+//!   folding) or a form feed (it resets CPython's indentation column);
+//! - ruff reports any error, or syntax newer than 3.11 (PEP 701 f-strings, type parameters,
+//!   `type` aliases);
+//! - the tree is deeper than [`MAX_DEPTH`] (the reference reports CPython's RecursionError);
+//! - an f-string nests replacement fields in a format spec of a format spec (3.11's "nested too
+//!   deeply"), a single-quoted f-string's replacement field spans lines, or a replacement field
+//!   is a bare tuple, generator or starred expression (3.11 parses it inside parentheses);
+//! - t-strings, IPython escapes, big integer literals written in an unusual way.
+//!
+//! `tests/python_differential.rs` holds this path to CPython on the fixtures, and checks that it
+//! agrees with the reference path node for node, positions included.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use num_bigint::BigInt;
+use ruff_python_ast as ra;
+use ruff_python_ast::StringFlags;
+use ruff_python_parser::{Mode, ParseOptions};
+use ruff_text_size::{Ranged, TextRange};
+
+use super::classes::k;
+use super::node::{self, Constant, Field, Loc, Node, NodeClass};
+use super::{scan, LineIndex};
+
+/// Deeper trees go the reference way (which raises CPython's RecursionError at its limit).
+const MAX_DEPTH: usize = 500;
+
+/// Why the fast path declined (nothing to report: the reference path takes over).
+struct Decline;
+
+type R<T> = Result<T, Decline>;
+
+/// Parses a source the fast way, or `None` when the reference path must decide.
+pub(crate) fn parse_tree(source: &str) -> Option<Node> {
+    if memchr::memchr2(b'\r', b'\x0c', source.as_bytes()).is_some() {
+        return None;
+    }
+    let scanned = scan::scan(source);
+    if scanned.error.is_some()
+        || scanned.reject.is_some()
+        || scanned.unclosed.is_some()
+        || !scanned.tab_indents.is_empty()
+    {
+        return None;
+    }
+    let options = ParseOptions::from(Mode::Module).with_target_version(ra::PythonVersion::PY311);
+    let parsed = ruff_python_parser::parse_unchecked(source, options);
+    if !parsed.errors().is_empty() || !parsed.unsupported_syntax_errors().is_empty() {
+        return None;
+    }
+    let ra::Mod::Module(module) = parsed.syntax() else { return None };
+    let index = LineIndex::new(source);
+    let conv =
+        Converter { src: source.as_bytes(), index: &index, line_hint: Cell::new(0), depth: 0 };
+    conv.module(module).ok()
+}
+
+struct Converter<'a> {
+    src: &'a [u8],
+    index: &'a LineIndex,
+    line_hint: Cell<usize>,
+    depth: usize,
+}
+
+fn node(class: &'static NodeClass, fields: Vec<Field>, loc: Option<Loc>) -> Field {
+    Field::Node(Rc::new(Node { class, fields, loc }))
+}
+
+fn ident(s: &str) -> Field {
+    Field::Str(Rc::from(&*node::normalize_identifier(s)))
+}
+
+fn opt_ident(s: Option<&ra::Identifier>) -> Field {
+    s.map_or(Field::None, |s| ident(s.as_str()))
+}
+
+fn ctx(c: ra::ExprContext) -> R<Field> {
+    Ok(node::leaf(match c {
+        ra::ExprContext::Load => k::Load,
+        ra::ExprContext::Store => k::Store,
+        ra::ExprContext::Del => k::Del,
+        ra::ExprContext::Invalid => return Err(Decline),
+    }))
+}
+
+fn operator(op: ra::Operator) -> Field {
+    use ra::Operator as O;
+    node::leaf(match op {
+        O::Add => k::Add,
+        O::Sub => k::Sub,
+        O::Mult => k::Mult,
+        O::MatMult => k::MatMult,
+        O::Div => k::Div,
+        O::Mod => k::Mod,
+        O::Pow => k::Pow,
+        O::LShift => k::LShift,
+        O::RShift => k::RShift,
+        O::BitOr => k::BitOr,
+        O::BitXor => k::BitXor,
+        O::BitAnd => k::BitAnd,
+        O::FloorDiv => k::FloorDiv,
+    })
+}
+
+fn cmpop(op: ra::CmpOp) -> Field {
+    use ra::CmpOp as C;
+    node::leaf(match op {
+        C::Eq => k::Eq,
+        C::NotEq => k::NotEq,
+        C::Lt => k::Lt,
+        C::LtE => k::LtE,
+        C::Gt => k::Gt,
+        C::GtE => k::GtE,
+        C::Is => k::Is,
+        C::IsNot => k::IsNot,
+        C::In => k::In,
+        C::NotIn => k::NotIn,
+    })
+}
+
+/// The literal text and replacement fields of a (possibly concatenated) f-string, in 3.11's
+/// `JoinedStr` shape: adjacent literal text merged, empty text dropped.
+struct Joined {
+    values: Vec<Field>,
+    text: String,
+}
+
+impl Converter<'_> {
+    fn loc(&self, r: TextRange) -> Option<Loc> {
+        let (lineno, col_offset) = self.index.position_near(u32::from(r.start()), &self.line_hint);
+        let (end_lineno, end_col_offset) =
+            self.index.position_near(u32::from(r.end()), &self.line_hint);
+        Some(Loc { lineno, col_offset, end_lineno, end_col_offset })
+    }
+
+    fn module(mut self, m: &ra::ModModule) -> R<Node> {
+        Ok(Node {
+            class: k::Module,
+            fields: vec![self.stmts(&m.body)?, Field::List(Vec::new())],
+            loc: None,
+        })
+    }
+
+    fn stmts(&mut self, body: &[ra::Stmt]) -> R<Field> {
+        Ok(Field::List(body.iter().map(|s| self.stmt(s)).collect::<R<_>>()?))
+    }
+
+    fn exprs(&mut self, v: &[ra::Expr]) -> R<Field> {
+        Ok(Field::List(v.iter().map(|e| self.expr(e)).collect::<R<_>>()?))
+    }
+
+    fn opt_expr(&mut self, e: Option<&ra::Expr>) -> R<Field> {
+        e.map_or(Ok(Field::None), |e| self.expr(e))
+    }
+
+    fn enter(&mut self) -> R<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(Decline);
+        }
+        Ok(())
+    }
+
+    /// Where a decorated definition starts for CPython: at `def`, `async` or `class`, the first
+    /// token after the last decorator's line.
+    fn after_decorators(&self, decorators: &[ra::Decorator], range: TextRange) -> TextRange {
+        let Some(last) = decorators.last() else { return range };
+        let src = self.src;
+        let mut i = u32::from(last.range.end()) as usize;
+        // The rest of the decorator's line: blanks and perhaps a comment.
+        while i < src.len() && src[i] != b'\n' {
+            i += 1;
+        }
+        loop {
+            while i < src.len() && matches!(src[i], b' ' | b'\t' | b'\n') {
+                i += 1;
+            }
+            if src.get(i) == Some(&b'#') {
+                while i < src.len() && src[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            if src.get(i) == Some(&b'\\') && src.get(i + 1) == Some(&b'\n') {
+                i += 2;
+                continue;
+            }
+            break;
+        }
+        TextRange::new((i as u32).into(), range.end())
+    }
+
+    fn stmt(&mut self, s: &ra::Stmt) -> R<Field> {
+        self.enter()?;
+        let f = self.stmt_inner(s);
+        self.depth -= 1;
+        f
+    }
+
+    fn stmt_inner(&mut self, s: &ra::Stmt) -> R<Field> {
+        use ra::Stmt as S;
+        Ok(match s {
+            S::FunctionDef(f) => {
+                if f.type_params.is_some() {
+                    return Err(Decline);
+                }
+                let range = self.after_decorators(&f.decorator_list, f.range);
+                let class = if f.is_async { k::AsyncFunctionDef } else { k::FunctionDef };
+                let fields = vec![
+                    ident(f.name.as_str()),
+                    self.parameters(Some(&f.parameters))?,
+                    self.stmts(&f.body)?,
+                    self.decorators(&f.decorator_list)?,
+                    self.opt_expr(f.returns.as_deref())?,
+                    Field::None,
+                ];
+                node(class, fields, self.loc(range))
+            }
+            S::ClassDef(c) => {
+                if c.type_params.is_some() {
+                    return Err(Decline);
+                }
+                let range = self.after_decorators(&c.decorator_list, c.range);
+                let (bases, keywords) = match c.arguments.as_deref() {
+                    Some(a) => (self.exprs(&a.args)?, self.keywords(&a.keywords)?),
+                    None => (Field::List(Vec::new()), Field::List(Vec::new())),
+                };
+                let fields = vec![
+                    ident(c.name.as_str()),
+                    bases,
+                    keywords,
+                    self.stmts(&c.body)?,
+                    self.decorators(&c.decorator_list)?,
+                ];
+                node(k::ClassDef, fields, self.loc(range))
+            }
+            S::Return(r) => {
+                node(k::Return, vec![self.opt_expr(r.value.as_deref())?], self.loc(r.range))
+            }
+            S::Delete(d) => node(k::Delete, vec![self.exprs(&d.targets)?], self.loc(d.range)),
+            S::Assign(a) => node(
+                k::Assign,
+                vec![self.exprs(&a.targets)?, self.expr(&a.value)?, Field::None],
+                self.loc(a.range),
+            ),
+            S::AugAssign(a) => node(
+                k::AugAssign,
+                vec![self.expr(&a.target)?, operator(a.op), self.expr(&a.value)?],
+                self.loc(a.range),
+            ),
+            S::AnnAssign(a) => node(
+                k::AnnAssign,
+                vec![
+                    self.expr(&a.target)?,
+                    self.expr(&a.annotation)?,
+                    self.opt_expr(a.value.as_deref())?,
+                    Field::Int(i64::from(a.simple)),
+                ],
+                self.loc(a.range),
+            ),
+            S::For(f) => node(
+                if f.is_async { k::AsyncFor } else { k::For },
+                vec![
+                    self.expr(&f.target)?,
+                    self.expr(&f.iter)?,
+                    self.stmts(&f.body)?,
+                    self.stmts(&f.orelse)?,
+                    Field::None,
+                ],
+                self.loc(f.range),
+            ),
+            S::While(w) => node(
+                k::While,
+                vec![self.expr(&w.test)?, self.stmts(&w.body)?, self.stmts(&w.orelse)?],
+                self.loc(w.range),
+            ),
+            S::If(i) => {
+                let orelse = self.elif_chain(&i.elif_else_clauses)?;
+                node(
+                    k::If,
+                    vec![self.expr(&i.test)?, self.stmts(&i.body)?, orelse],
+                    self.loc(i.range),
+                )
+            }
+            S::With(w) => node(
+                if w.is_async { k::AsyncWith } else { k::With },
+                vec![self.withitems(&w.items)?, self.stmts(&w.body)?, Field::None],
+                self.loc(w.range),
+            ),
+            S::Match(m) => {
+                let mut cases = Vec::with_capacity(m.cases.len());
+                for c in &m.cases {
+                    let fields = vec![
+                        self.pattern(&c.pattern)?,
+                        self.opt_expr(c.guard.as_deref())?,
+                        self.stmts(&c.body)?,
+                    ];
+                    cases.push(node(k::match_case, fields, None));
+                }
+                node(k::Match, vec![self.expr(&m.subject)?, Field::List(cases)], self.loc(m.range))
+            }
+            S::Raise(r) => node(
+                k::Raise,
+                vec![self.opt_expr(r.exc.as_deref())?, self.opt_expr(r.cause.as_deref())?],
+                self.loc(r.range),
+            ),
+            S::Try(t) => node(
+                if t.is_star { k::TryStar } else { k::Try },
+                vec![
+                    self.stmts(&t.body)?,
+                    self.handlers(&t.handlers)?,
+                    self.stmts(&t.orelse)?,
+                    self.stmts(&t.finalbody)?,
+                ],
+                self.loc(t.range),
+            ),
+            S::Assert(a) => node(
+                k::Assert,
+                vec![self.expr(&a.test)?, self.opt_expr(a.msg.as_deref())?],
+                self.loc(a.range),
+            ),
+            S::Import(i) => {
+                if i.is_lazy {
+                    return Err(Decline);
+                }
+                node(k::Import, vec![self.aliases(&i.names)], self.loc(i.range))
+            }
+            S::ImportFrom(i) => {
+                if i.is_lazy {
+                    return Err(Decline);
+                }
+                node(
+                    k::ImportFrom,
+                    vec![
+                        opt_ident(i.module.as_ref()),
+                        self.aliases(&i.names),
+                        Field::Int(i64::from(i.level)),
+                    ],
+                    self.loc(i.range),
+                )
+            }
+            S::Global(g) => node(
+                k::Global,
+                vec![Field::List(g.names.iter().map(|n| ident(n.as_str())).collect())],
+                self.loc(g.range),
+            ),
+            S::Nonlocal(g) => node(
+                k::Nonlocal,
+                vec![Field::List(g.names.iter().map(|n| ident(n.as_str())).collect())],
+                self.loc(g.range),
+            ),
+            S::Expr(e) => node(k::Expr, vec![self.expr(&e.value)?], self.loc(e.range)),
+            S::Pass(p) => node(k::Pass, Vec::new(), self.loc(p.range)),
+            S::Break(p) => node(k::Break, Vec::new(), self.loc(p.range)),
+            S::Continue(p) => node(k::Continue, Vec::new(), self.loc(p.range)),
+            S::TypeAlias(_) | S::IpyEscapeCommand(_) => return Err(Decline),
+        })
+    }
+
+    /// `elif` / `else` clauses as 3.11 nests them: each `elif` is an `If` in the previous
+    /// `orelse`, from its `elif` keyword to the end of the whole chain.
+    fn elif_chain(&mut self, clauses: &[ra::ElifElseClause]) -> R<Field> {
+        let Some((first, rest)) = clauses.split_first() else {
+            return Ok(Field::List(Vec::new()));
+        };
+        match &first.test {
+            None => self.stmts(&first.body),
+            Some(test) => {
+                let end = clauses.last().map_or(first.range.end(), |c| c.range.end());
+                let range = TextRange::new(first.range.start(), end);
+                let fields =
+                    vec![self.expr(test)?, self.stmts(&first.body)?, self.elif_chain(rest)?];
+                Ok(Field::List(vec![node(k::If, fields, self.loc(range))]))
+            }
+        }
+    }
+
+    fn decorators(&mut self, ds: &[ra::Decorator]) -> R<Field> {
+        Ok(Field::List(ds.iter().map(|d| self.expr(&d.expression)).collect::<R<_>>()?))
+    }
+
+    fn handlers(&mut self, hs: &[ra::ExceptHandler]) -> R<Field> {
+        let mut out = Vec::with_capacity(hs.len());
+        for h in hs {
+            let ra::ExceptHandler::ExceptHandler(h) = h;
+            let fields = vec![
+                self.opt_expr(h.type_.as_deref())?,
+                opt_ident(h.name.as_ref()),
+                self.stmts(&h.body)?,
+            ];
+            out.push(node(k::ExceptHandler, fields, self.loc(h.range)));
+        }
+        Ok(Field::List(out))
+    }
+
+    fn withitems(&mut self, items: &[ra::WithItem]) -> R<Field> {
+        let mut out = Vec::with_capacity(items.len());
+        for w in items {
+            let fields =
+                vec![self.expr(&w.context_expr)?, self.opt_expr(w.optional_vars.as_deref())?];
+            out.push(node(k::withitem, fields, None));
+        }
+        Ok(Field::List(out))
+    }
+
+    fn aliases(&self, names: &[ra::Alias]) -> Field {
+        Field::List(
+            names
+                .iter()
+                .map(|a| {
+                    node(
+                        k::alias,
+                        vec![ident(a.name.as_str()), opt_ident(a.asname.as_ref())],
+                        self.loc(a.range),
+                    )
+                })
+                .collect(),
+        )
+    }
+
+    fn keywords(&mut self, kws: &[ra::Keyword]) -> R<Field> {
+        let mut out = Vec::with_capacity(kws.len());
+        for kw in kws {
+            let fields = vec![opt_ident(kw.arg.as_ref()), self.expr(&kw.value)?];
+            out.push(node(k::keyword, fields, self.loc(kw.range)));
+        }
+        Ok(Field::List(out))
+    }
+
+    fn param(&mut self, p: &ra::Parameter) -> R<Field> {
+        let fields =
+            vec![ident(p.name.as_str()), self.opt_expr(p.annotation.as_deref())?, Field::None];
+        // ruff's range of `*args` / `**kw` includes the stars; CPython's starts at the name.
+        let range = TextRange::new(p.name.range.start(), p.range.end());
+        Ok(node(k::arg, fields, self.loc(range)))
+    }
+
+    fn parameters(&mut self, p: Option<&ra::Parameters>) -> R<Field> {
+        let empty = || Field::List(Vec::new());
+        let Some(p) = p else {
+            let fields =
+                vec![empty(), empty(), Field::None, empty(), empty(), Field::None, empty()];
+            return Ok(node(k::arguments, fields, None));
+        };
+        let plain = |c: &mut Self, v: &[ra::ParameterWithDefault]| -> R<Field> {
+            Ok(Field::List(v.iter().map(|x| c.param(&x.parameter)).collect::<R<_>>()?))
+        };
+        let posonly = plain(self, &p.posonlyargs)?;
+        let args = plain(self, &p.args)?;
+        let vararg = match p.vararg.as_deref() {
+            Some(v) => self.param(v)?,
+            None => Field::None,
+        };
+        let kwonly = plain(self, &p.kwonlyargs)?;
+        let kw_defaults =
+            p.kwonlyargs.iter().map(|x| self.opt_expr(x.default.as_deref())).collect::<R<_>>()?;
+        let kwarg = match p.kwarg.as_deref() {
+            Some(v) => self.param(v)?,
+            None => Field::None,
+        };
+        let defaults = p
+            .posonlyargs
+            .iter()
+            .chain(p.args.iter())
+            .filter_map(|x| x.default.as_deref().map(|d| self.expr(d)))
+            .collect::<R<_>>()?;
+        let fields = vec![
+            posonly,
+            args,
+            vararg,
+            kwonly,
+            Field::List(kw_defaults),
+            kwarg,
+            Field::List(defaults),
+        ];
+        Ok(node(k::arguments, fields, None))
+    }
+
+    fn comprehensions(&mut self, gens: &[ra::Comprehension]) -> R<Field> {
+        let mut out = Vec::with_capacity(gens.len());
+        for c in gens {
+            let fields = vec![
+                self.expr(&c.target)?,
+                self.expr(&c.iter)?,
+                self.exprs(&c.ifs)?,
+                Field::Int(i64::from(c.is_async)),
+            ];
+            out.push(node(k::comprehension, fields, None));
+        }
+        Ok(Field::List(out))
+    }
+
+    fn expr(&mut self, e: &ra::Expr) -> R<Field> {
+        self.enter()?;
+        let f = self.expr_inner(e);
+        self.depth -= 1;
+        f
+    }
+
+    fn expr_inner(&mut self, e: &ra::Expr) -> R<Field> {
+        use ra::Expr as E;
+        Ok(match e {
+            E::BoolOp(b) => node(
+                k::BoolOp,
+                vec![
+                    node::leaf(match b.op {
+                        ra::BoolOp::And => k::And,
+                        ra::BoolOp::Or => k::Or,
+                    }),
+                    self.exprs(&b.values)?,
+                ],
+                self.loc(b.range),
+            ),
+            E::Named(n) => node(
+                k::NamedExpr,
+                vec![self.expr(&n.target)?, self.expr(&n.value)?],
+                self.loc(n.range),
+            ),
+            E::BinOp(b) => node(
+                k::BinOp,
+                vec![self.expr(&b.left)?, operator(b.op), self.expr(&b.right)?],
+                self.loc(b.range),
+            ),
+            E::UnaryOp(u) => node(
+                k::UnaryOp,
+                vec![
+                    node::leaf(match u.op {
+                        ra::UnaryOp::Invert => k::Invert,
+                        ra::UnaryOp::Not => k::Not,
+                        ra::UnaryOp::UAdd => k::UAdd,
+                        ra::UnaryOp::USub => k::USub,
+                    }),
+                    self.expr(&u.operand)?,
+                ],
+                self.loc(u.range),
+            ),
+            E::Lambda(l) => node(
+                k::Lambda,
+                vec![self.parameters(l.parameters.as_deref())?, self.expr(&l.body)?],
+                self.loc(l.range),
+            ),
+            E::If(i) => node(
+                k::IfExp,
+                vec![self.expr(&i.test)?, self.expr(&i.body)?, self.expr(&i.orelse)?],
+                self.loc(i.range),
+            ),
+            E::Dict(d) => {
+                let mut keys = Vec::with_capacity(d.items.len());
+                let mut values = Vec::with_capacity(d.items.len());
+                for item in &d.items {
+                    keys.push(self.opt_expr(item.key.as_ref())?);
+                    values.push(self.expr(&item.value)?);
+                }
+                node(k::Dict, vec![Field::List(keys), Field::List(values)], self.loc(d.range))
+            }
+            E::Set(s) => node(k::Set, vec![self.exprs(&s.elts)?], self.loc(s.range)),
+            E::ListComp(c) => node(
+                k::ListComp,
+                vec![self.expr(&c.elt)?, self.comprehensions(&c.generators)?],
+                self.loc(c.range),
+            ),
+            E::SetComp(c) => node(
+                k::SetComp,
+                vec![self.expr(&c.elt)?, self.comprehensions(&c.generators)?],
+                self.loc(c.range),
+            ),
+            E::DictComp(c) => {
+                let Some(key) = c.key.as_deref() else { return Err(Decline) };
+                node(
+                    k::DictComp,
+                    vec![
+                        self.expr(key)?,
+                        self.expr(&c.value)?,
+                        self.comprehensions(&c.generators)?,
+                    ],
+                    self.loc(c.range),
+                )
+            }
+            E::Generator(g) => self.genexp(g, g.range)?,
+            E::Await(a) => node(k::Await, vec![self.expr(&a.value)?], self.loc(a.range)),
+            E::Yield(y) => {
+                node(k::Yield, vec![self.opt_expr(y.value.as_deref())?], self.loc(y.range))
+            }
+            E::YieldFrom(y) => node(k::YieldFrom, vec![self.expr(&y.value)?], self.loc(y.range)),
+            E::Compare(c) => node(
+                k::Compare,
+                vec![
+                    self.expr(&c.left)?,
+                    Field::List(c.ops.iter().map(|op| cmpop(*op)).collect()),
+                    self.exprs(&c.comparators)?,
+                ],
+                self.loc(c.range),
+            ),
+            E::Call(c) => {
+                let a = &c.arguments;
+                let args = match &*a.args {
+                    // A generator that is the call's only argument and has no parentheses of its
+                    // own: CPython 3.11 gives it the range of the call's parentheses.
+                    [E::Generator(g)] if a.keywords.is_empty() && !g.parenthesized => {
+                        Field::List(vec![self.genexp(g, a.range)?])
+                    }
+                    args => self.exprs(args)?,
+                };
+                node(
+                    k::Call,
+                    vec![self.expr(&c.func)?, args, self.keywords(&a.keywords)?],
+                    self.loc(c.range()),
+                )
+            }
+            E::FString(f) => self.fstring(f)?,
+            E::StringLiteral(s) => {
+                let kind =
+                    if s.value.is_unicode() { Field::Str(Rc::from("u")) } else { Field::None };
+                let value = Constant::Str(Rc::from(s.value.to_str()));
+                node(k::Constant, vec![Field::Const(value), kind], self.loc(s.range))
+            }
+            E::BytesLiteral(b) => {
+                let bytes: Vec<u8> = b.value.iter().flat_map(|p| p.value.iter().copied()).collect();
+                self.constant(Constant::Bytes(Rc::from(bytes)), b.range)
+            }
+            E::NumberLiteral(n) => {
+                let value = match &n.value {
+                    ra::Number::Int(i) => Constant::Int(self.int(i, n.range)?),
+                    ra::Number::Float(f) => Constant::Float(*f),
+                    ra::Number::Complex { real, imag } => {
+                        Constant::Complex { real: *real, imag: *imag }
+                    }
+                };
+                self.constant(value, n.range)
+            }
+            E::BooleanLiteral(b) => self.constant(Constant::Bool(b.value), b.range),
+            E::NoneLiteral(n) => self.constant(Constant::None, n.range),
+            E::EllipsisLiteral(n) => self.constant(Constant::Ellipsis, n.range),
+            E::Attribute(a) => node(
+                k::Attribute,
+                vec![self.expr(&a.value)?, ident(a.attr.as_str()), ctx(a.ctx)?],
+                self.loc(a.range),
+            ),
+            E::Subscript(s) => {
+                let slice = match &*s.slice {
+                    // PEP 646 `a[*b]`: CPython 3.11 wraps the starred index in a 1-tuple.
+                    E::Starred(st) => node(
+                        k::Tuple,
+                        vec![Field::List(vec![self.expr(&s.slice)?]), ctx(ra::ExprContext::Load)?],
+                        self.loc(st.range),
+                    ),
+                    other => self.expr(other)?,
+                };
+                node(
+                    k::Subscript,
+                    vec![self.expr(&s.value)?, slice, ctx(s.ctx)?],
+                    self.loc(s.range),
+                )
+            }
+            E::Starred(s) => {
+                node(k::Starred, vec![self.expr(&s.value)?, ctx(s.ctx)?], self.loc(s.range))
+            }
+            E::Name(n) => node(k::Name, vec![ident(n.id.as_str()), ctx(n.ctx)?], self.loc(n.range)),
+            E::List(l) => node(k::List, vec![self.exprs(&l.elts)?, ctx(l.ctx)?], self.loc(l.range)),
+            E::Tuple(t) => {
+                node(k::Tuple, vec![self.exprs(&t.elts)?, ctx(t.ctx)?], self.loc(t.range))
+            }
+            E::Slice(s) => node(
+                k::Slice,
+                vec![
+                    self.opt_expr(s.lower.as_deref())?,
+                    self.opt_expr(s.upper.as_deref())?,
+                    self.opt_expr(s.step.as_deref())?,
+                ],
+                self.loc(s.range),
+            ),
+            E::TString(_) | E::IpyEscapeCommand(_) => return Err(Decline),
+        })
+    }
+
+    fn constant(&self, value: Constant, range: TextRange) -> Field {
+        node(k::Constant, vec![Field::Const(value), Field::None], self.loc(range))
+    }
+
+    /// An int literal's value; big ones are read from the source text.
+    fn int(&self, i: &ra::Int, range: TextRange) -> R<BigInt> {
+        if let Some(v) = i.as_i64() {
+            return Ok(BigInt::from(v));
+        }
+        let text = self
+            .src
+            .get(u32::from(range.start()) as usize..u32::from(range.end()) as usize)
+            .ok_or(Decline)?;
+        let digits: Vec<u8> = text.iter().copied().filter(|c| *c != b'_').collect();
+        let (radix, body) = match digits.get(..2) {
+            Some(b"0x" | b"0X") => (16, &digits[2..]),
+            Some(b"0o" | b"0O") => (8, &digits[2..]),
+            Some(b"0b" | b"0B") => (2, &digits[2..]),
+            _ => (10, &digits[..]),
+        };
+        BigInt::parse_bytes(body, radix).ok_or(Decline)
+    }
+
+    fn genexp(&mut self, g: &ra::ExprGenerator, range: TextRange) -> R<Field> {
+        Ok(node(
+            k::GeneratorExp,
+            vec![self.expr(&g.elt)?, self.comprehensions(&g.generators)?],
+            self.loc(range),
+        ))
+    }
+
+    /// An f-string (possibly concatenated with plain strings) as 3.11's `JoinedStr`: every
+    /// literal piece and every `FormattedValue` carries the whole string's range.
+    fn fstring(&mut self, f: &ra::ExprFString) -> R<Field> {
+        let whole = self.loc(f.range);
+        let unicode = f.value.iter().next().is_some_and(|p| match p {
+            ra::FStringPart::Literal(s) => s.flags.prefix().is_unicode(),
+            ra::FStringPart::FString(_) => false,
+        });
+        let mut joined = Joined { values: Vec::new(), text: String::new() };
+        for part in f.value.iter() {
+            match part {
+                ra::FStringPart::Literal(s) => joined.text.push_str(&s.value),
+                ra::FStringPart::FString(fs) => {
+                    self.fstring_elements(&fs.elements, fs, whole, unicode, &mut joined, 0)?
+                }
+            }
+        }
+        self.flush(&mut joined, whole, unicode);
+        Ok(node(k::JoinedStr, vec![Field::List(joined.values)], whole))
+    }
+
+    /// Emits the pending literal text as a `Constant`, if any.
+    fn flush(&self, joined: &mut Joined, loc: Option<Loc>, unicode: bool) {
+        if joined.text.is_empty() {
+            return;
+        }
+        let kind = if unicode { Field::Str(Rc::from("u")) } else { Field::None };
+        let text = std::mem::take(&mut joined.text);
+        joined.values.push(node(
+            k::Constant,
+            vec![Field::Const(Constant::Str(Rc::from(text))), kind],
+            loc,
+        ));
+    }
+
+    fn fstring_elements(
+        &mut self,
+        elements: &[ra::InterpolatedStringElement],
+        token: &ra::FString,
+        whole: Option<Loc>,
+        unicode: bool,
+        joined: &mut Joined,
+        spec_depth: usize,
+    ) -> R<()> {
+        for el in elements {
+            match el {
+                ra::InterpolatedStringElement::Literal(l) => joined.text.push_str(&l.value),
+                ra::InterpolatedStringElement::Interpolation(i) => {
+                    if !token.flags.is_triple_quoted() {
+                        let (a, b) = (
+                            u32::from(i.range.start()) as usize,
+                            u32::from(i.range.end()) as usize,
+                        );
+                        if self.src.get(a..b).is_none_or(|t| t.contains(&b'\n')) {
+                            return Err(Decline);
+                        }
+                    }
+                    // 3.11 parses the field as `(text)`: a bare tuple's range then takes in the
+                    // braces, and a bare starred expression is an error there.
+                    match &*i.expression {
+                        ra::Expr::Starred(_) => return Err(Decline),
+                        ra::Expr::Tuple(t) if !t.parenthesized => return Err(Decline),
+                        ra::Expr::Generator(g) if !g.parenthesized => return Err(Decline),
+                        _ => {}
+                    }
+                    if let Some(debug) = &i.debug_text {
+                        joined.text.push_str(debug.leading());
+                        joined.text.push_str(debug.expression());
+                        joined.text.push_str(debug.trailing());
+                    }
+                    self.flush(joined, whole, unicode);
+                    let value = self.expr(&i.expression)?;
+                    let mut conversion = i.conversion as i8;
+                    let spec = match &i.format_spec {
+                        None => {
+                            if i.debug_text.is_some() && conversion == -1 {
+                                conversion = b'r' as i8;
+                            }
+                            Field::None
+                        }
+                        Some(spec) => {
+                            if spec_depth >= 1
+                                && spec.elements.iter().any(|e| {
+                                    matches!(e, ra::InterpolatedStringElement::Interpolation(_))
+                                })
+                            {
+                                return Err(Decline);
+                            }
+                            // The spec is a JoinedStr of its own with the range of the string
+                            // token holding it; its replacement fields keep the whole range.
+                            let token_loc = self.loc(token.range);
+                            let mut inner = Joined { values: Vec::new(), text: String::new() };
+                            self.fstring_elements(
+                                &spec.elements,
+                                token,
+                                whole,
+                                false,
+                                &mut inner,
+                                spec_depth + 1,
+                            )?;
+                            self.flush_spec(&mut inner, token_loc);
+                            node(k::JoinedStr, vec![Field::List(inner.values)], token_loc)
+                        }
+                    };
+                    joined.values.push(node(
+                        k::FormattedValue,
+                        vec![value, Field::Int(i64::from(conversion)), spec],
+                        whole,
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A format spec's pending literal text, with the spec's own (token) range.
+    fn flush_spec(&self, joined: &mut Joined, loc: Option<Loc>) {
+        self.flush(joined, loc, false);
+    }
+
+    fn patterns(&mut self, ps: &[ra::Pattern]) -> R<Field> {
+        Ok(Field::List(ps.iter().map(|p| self.pattern(p)).collect::<R<_>>()?))
+    }
+
+    fn pattern(&mut self, p: &ra::Pattern) -> R<Field> {
+        self.enter()?;
+        let f = self.pattern_inner(p);
+        self.depth -= 1;
+        f
+    }
+
+    fn pattern_inner(&mut self, p: &ra::Pattern) -> R<Field> {
+        use ra::Pattern as P;
+        Ok(match p {
+            P::MatchValue(v) => node(k::MatchValue, vec![self.expr(&v.value)?], self.loc(v.range)),
+            P::MatchSingleton(v) => {
+                let c = match v.value {
+                    ra::Singleton::None => Constant::None,
+                    ra::Singleton::True => Constant::Bool(true),
+                    ra::Singleton::False => Constant::Bool(false),
+                };
+                node(k::MatchSingleton, vec![Field::Const(c)], self.loc(v.range))
+            }
+            P::MatchSequence(v) => {
+                node(k::MatchSequence, vec![self.patterns(&v.patterns)?], self.loc(v.range))
+            }
+            P::MatchMapping(v) => node(
+                k::MatchMapping,
+                vec![self.exprs(&v.keys)?, self.patterns(&v.patterns)?, opt_ident(v.rest.as_ref())],
+                self.loc(v.range),
+            ),
+            P::MatchClass(v) => {
+                let kwd_patterns = v
+                    .arguments
+                    .keywords
+                    .iter()
+                    .map(|kw| self.pattern(&kw.pattern))
+                    .collect::<R<_>>()?;
+                node(
+                    k::MatchClass,
+                    vec![
+                        self.expr(&v.cls)?,
+                        self.patterns(&v.arguments.patterns)?,
+                        Field::List(
+                            v.arguments.keywords.iter().map(|kw| ident(kw.attr.as_str())).collect(),
+                        ),
+                        Field::List(kwd_patterns),
+                    ],
+                    self.loc(v.range),
+                )
+            }
+            P::MatchStar(v) => {
+                node(k::MatchStar, vec![opt_ident(v.name.as_ref())], self.loc(v.range))
+            }
+            P::MatchAs(v) => {
+                let pattern = match v.pattern.as_deref() {
+                    Some(p) => self.pattern(p)?,
+                    None => Field::None,
+                };
+                node(k::MatchAs, vec![pattern, opt_ident(v.name.as_ref())], self.loc(v.range))
+            }
+            P::MatchOr(v) => node(k::MatchOr, vec![self.patterns(&v.patterns)?], self.loc(v.range)),
+        })
+    }
+}
