@@ -12,7 +12,8 @@
 //!   folding) or a form feed (it resets CPython's indentation column);
 //! - ruff reports any error, or syntax newer than 3.11 (PEP 701 f-strings, type parameters,
 //!   `type` aliases);
-//! - the tree is deeper than [`MAX_DEPTH`] (the reference reports CPython's RecursionError);
+//! - the pre-scan counts deeper expression nesting than [`MAX_SCANNED_DEPTH`], or the tree is
+//!   deeper than [`MAX_DEPTH`] (the reference reports CPython's RecursionError at its limit);
 //! - an f-string nests replacement fields in a format spec of a format spec (3.11's "nested too
 //!   deeply"), a single-quoted f-string's replacement field spans lines, or a replacement field
 //!   is a bare tuple, generator or starred expression (3.11 parses it inside parentheses);
@@ -37,6 +38,11 @@ use super::{scan, LineIndex};
 /// Deeper trees go the reference way (which raises CPython's RecursionError at its limit).
 const MAX_DEPTH: usize = 500;
 
+/// Sources nesting expressions deeper than this (by the pre-scan's count) go the reference way
+/// before ruff sees them: the reference's limits were sized for the wasm stack, and ruff's
+/// recursion (and its tree's recursive drop) then never goes deeper than ordinary code does.
+const MAX_SCANNED_DEPTH: usize = 300;
+
 /// Why the fast path declined (nothing to report: the reference path takes over).
 struct Decline;
 
@@ -52,6 +58,7 @@ pub(crate) fn parse_tree(source: &str) -> Option<Node> {
         || scanned.reject.is_some()
         || scanned.unclosed.is_some()
         || !scanned.tab_indents.is_empty()
+        || scanned.deepest > MAX_SCANNED_DEPTH
     {
         return None;
     }
@@ -378,10 +385,13 @@ impl Converter<'_> {
         match &first.test {
             None => self.stmts(&first.body),
             Some(test) => {
+                // Each `elif` nests one level deeper, as CPython's depth limit counts it.
+                self.enter()?;
                 let end = clauses.last().map_or(first.range.end(), |c| c.range.end());
                 let range = TextRange::new(first.range.start(), end);
                 let fields =
                     vec![self.expr(test)?, self.stmts(&first.body)?, self.elif_chain(rest)?];
+                self.depth -= 1;
                 Ok(Field::List(vec![node(k::If, fields, self.loc(range))]))
             }
         }

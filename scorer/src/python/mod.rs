@@ -1,4 +1,5 @@
-//! The parse facade: the only module that names `rustpython_parser`.
+//! The parse facade: the only module that names the parser crates (`rustpython_parser`, and
+//! `ruff_python_parser` in [`fast`] behind the default feature `fast-parse`).
 //!
 //! It gives the rest of the scorer what CPython 3.11's `ast.parse` gives a test file:
 //! - [`parse_module`]: the typed syntax tree the interpreter executes (re-exported as [`syntax`]);

@@ -37,6 +37,9 @@ pub(crate) struct Scan {
     pub open: Vec<(u8, usize)>,
     /// `'(' was never closed`: reported when the parser fails at the end of the input.
     pub unclosed: Option<ScanError>,
+    /// The deepest expression nesting met (depth-increasing tokens, or a run of prefix
+    /// operators): what the parsers' recursion is bounded by.
+    pub deepest: usize,
 }
 
 /// CPython's MAXLEVEL.
@@ -123,6 +126,7 @@ impl Scanner<'_> {
             *c += 1;
         }
         let total: usize = self.counts.iter().sum::<usize>() + self.counts.len();
+        self.out.deepest = self.out.deepest.max(total);
         if total > MAX_EXPR_TOKENS {
             self.set_error(err(
                 "maximum recursion depth exceeded during ast construction",
@@ -137,6 +141,7 @@ impl Scanner<'_> {
 
     fn unary(&mut self) -> bool {
         self.unary_run += 1;
+        self.out.deepest = self.out.deepest.max(self.unary_run);
         if self.unary_run >= MAX_UNARY_RUN {
             self.set_error(err("", self.i, ErrorKind::MemoryError, true));
             return false;
