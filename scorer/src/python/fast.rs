@@ -32,7 +32,7 @@ use ruff_python_parser::{Mode, ParseOptions};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::classes::k;
-use super::node::{self, Constant, Field, Loc, Node, NodeClass};
+use super::node::{self, node, Constant, Field, Loc, Node};
 use super::{scan, LineIndex};
 
 /// Deeper trees go the reference way (which raises CPython's RecursionError at its limit).
@@ -79,10 +79,6 @@ struct Converter<'a> {
     index: &'a LineIndex,
     line_hint: Cell<usize>,
     depth: usize,
-}
-
-fn node(class: &'static NodeClass, fields: Vec<Field>, loc: Option<Loc>) -> Field {
-    Field::Node(Rc::new(Node { class, fields, loc }))
 }
 
 fn ident(s: &str) -> Field {
@@ -826,7 +822,7 @@ impl Converter<'_> {
                                 &mut inner,
                                 spec_depth + 1,
                             )?;
-                            self.flush_spec(&mut inner, token_loc);
+                            self.flush(&mut inner, token_loc, false);
                             node(k::JoinedStr, vec![Field::List(inner.values)], token_loc)
                         }
                     };
@@ -839,11 +835,6 @@ impl Converter<'_> {
             }
         }
         Ok(())
-    }
-
-    /// A format spec's pending literal text, with the spec's own (token) range.
-    fn flush_spec(&self, joined: &mut Joined, loc: Option<Loc>) {
-        self.flush(joined, loc, false);
     }
 
     fn patterns(&mut self, ps: &[ra::Pattern]) -> R<Field> {

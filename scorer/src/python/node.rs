@@ -269,7 +269,7 @@ struct FoldedToken {
 
 type Range = syntax::text_size::TextRange;
 
-fn node(class: &'static NodeClass, fields: Vec<Field>, loc: Option<Loc>) -> Field {
+pub(crate) fn node(class: &'static NodeClass, fields: Vec<Field>, loc: Option<Loc>) -> Field {
     Field::Node(Rc::new(Node { class, fields, loc }))
 }
 
