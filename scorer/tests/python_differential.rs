@@ -278,18 +278,6 @@ fn compare_fast(files: &[PathBuf]) -> FastTally {
     t
 }
 
-/// Valid fixtures on which the reference (rustpython) path is known to differ from CPython 3.11:
-/// f-string parts it keeps empty, and the ranges inside format specs. The fast path builds these
-/// as CPython does; the reference now only sees sources the fast path declines.
-const REFERENCE_GAPS: &[&str] = &["fstring_joined.py"];
-
-fn without_reference_gaps(files: Vec<PathBuf>) -> Vec<PathBuf> {
-    files
-        .into_iter()
-        .filter(|p| !p.file_name().is_some_and(|n| REFERENCE_GAPS.iter().any(|g| n == *g)))
-        .collect()
-}
-
 /// The fast path answers only valid sources: every invalid fixture goes the reference way, which
 /// owns CPython's error messages.
 #[test]
@@ -305,7 +293,7 @@ fn fast_path_declines_every_invalid_fixture() {
 fn fast_path_builds_the_reference_tree() {
     let mut files = Vec::new();
     python_files(&fixtures().join("valid"), &mut files);
-    let t = compare_fast(&without_reference_gaps(files));
+    let t = compare_fast(&files);
     for m in &t.mismatches {
         eprintln!("FAST {m}");
     }
@@ -322,7 +310,6 @@ fn fast_path_builds_the_reference_tree() {
 fn reference_path_dumps_valid_fixtures_like_cpython() {
     let mut files = Vec::new();
     python_files(&fixtures().join("valid"), &mut files);
-    let files = without_reference_gaps(files);
     let t = compare_with(&files, parse_tree_reference);
     report(&t);
     assert!(t.dump_mismatch.is_empty() && t.verdict_mismatch.is_empty());

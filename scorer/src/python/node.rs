@@ -269,6 +269,11 @@ struct FoldedToken {
 
 type Range = syntax::text_size::TextRange;
 
+/// A string constant with no text.
+fn is_empty_str(e: &syntax::Expr) -> bool {
+    matches!(e, syntax::Expr::Constant(c) if matches!(&c.value, syntax::Constant::Str(s) if s.is_empty()))
+}
+
 pub(crate) fn node(class: &'static NodeClass, fields: Vec<Field>, loc: Option<Loc>) -> Field {
     Field::Node(Rc::new(Node { class, fields, loc }))
 }
@@ -907,6 +912,8 @@ impl Converter<'_> {
                 let values = j
                     .values
                     .iter()
+                    // CPython keeps no empty literal part (`f"{x}" ""` is one FormattedValue).
+                    .filter(|v| !is_empty_str(v))
                     .map(|v| match v {
                         // CPython 3.11 gives each replacement field the whole string's range.
                         E::FormattedValue(f) => self.formatted(f, j.range),
@@ -976,7 +983,35 @@ impl Converter<'_> {
         let value = self.expr(&f.value);
         // The spec's own parts carry real (token) offsets; only expressions are folded.
         self.shift_on.set(false);
-        let spec = self.opt_expr(&f.format_spec);
+        let spec = match f.format_spec.as_deref() {
+            // The spec keeps its token range; its fields, and the text before a field, take the
+            // whole string's (as above); the text after the last field takes the token range.
+            Some(syntax::Expr::JoinedStr(j)) => {
+                let parts: Vec<&syntax::Expr> =
+                    j.values.iter().filter(|v| !is_empty_str(v)).collect();
+                let values = parts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| match v {
+                        syntax::Expr::FormattedValue(inner) => self.formatted(inner, range),
+                        syntax::Expr::Constant(c) => {
+                            let field_follows = parts[i + 1..]
+                                .iter()
+                                .any(|p| matches!(p, syntax::Expr::FormattedValue(_)));
+                            let at = if field_follows { range } else { j.range };
+                            node(
+                                k::Constant,
+                                vec![Field::Const(constant(&c.value)), Field::None],
+                                self.loc(at),
+                            )
+                        }
+                        other => self.expr(other),
+                    })
+                    .collect();
+                node(k::JoinedStr, vec![Field::List(values)], self.loc(j.range))
+            }
+            _ => self.opt_expr(&f.format_spec),
+        };
         self.shift_on.set(was_on);
         node(k::FormattedValue, vec![value, Field::Int(i64::from(f.conversion as i8)), spec], loc)
     }
