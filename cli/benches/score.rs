@@ -97,11 +97,19 @@ struct Args {
     repeat: usize,
     /// `--profile-cold N`: only refscore's cold pass, N times, no python3 (for `perf record`).
     profile_cold: Option<usize>,
+    /// `--profile-batch`: only refscore's batch (b) with run reuse, once, no python3.
+    profile_batch: bool,
 }
 
 fn args() -> Result<Args> {
-    let mut a =
-        Args { tasks: PathBuf::new(), patches: None, per_task: 20, repeat: 3, profile_cold: None };
+    let mut a = Args {
+        tasks: PathBuf::new(),
+        patches: None,
+        per_task: 20,
+        repeat: 3,
+        profile_cold: None,
+        profile_batch: false,
+    };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
         match x.as_str() {
@@ -112,13 +120,14 @@ fn args() -> Result<Args> {
             "--profile-cold" => {
                 a.profile_cold = Some(it.next().context("--profile-cold N")?.parse()?)
             }
+            "--profile-batch" => a.profile_batch = true,
             _ => {} // `cargo bench` adds `--bench`
         }
     }
     if a.tasks.as_os_str().is_empty() {
         bail!(
             "usage: score --tasks BUNDLE [--patches DIR] [--per-task N] [--repeat N] \
-             [--profile-cold N]"
+             [--profile-cold N | --profile-batch]"
         );
     }
     Ok(a)
@@ -449,6 +458,45 @@ fn batch_timings(tmp: &Path, jobs: &[Job], repeat: usize, what: &str) -> Result<
     Ok(())
 }
 
+/// Batch (b): `per` submissions per task, the task's applying patches from `patches` (cycled) or
+/// else generated edits ([`edit_patch`]); also returns how many patches did not apply.
+fn batch_jobs<'a>(
+    tasks: &'a [LoadedTask],
+    patches: &BTreeMap<String, Vec<String>>,
+    per: usize,
+) -> (Vec<Job<'a>>, usize) {
+    let mut batch: Vec<Job> = Vec::new();
+    let mut skipped = 0usize;
+    for t in tasks {
+        let usable: Vec<String> = patches
+            .get(&t.data.id)
+            .map(|ps| {
+                ps.iter()
+                    .filter(|p| {
+                        let o =
+                            scorer::patch::apply(&t.base, p.as_bytes(), &ApplyOptions::default());
+                        let ok = o.status != PatchStatus::Failed;
+                        if !ok {
+                            skipped += 1;
+                        }
+                        ok
+                    })
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default();
+        for i in 0..per {
+            let patch = if usable.is_empty() {
+                edit_patch(t, i).unwrap_or_default()
+            } else {
+                usable[i % usable.len()].clone()
+            };
+            batch.push(Job { task: t, patch });
+        }
+    }
+    (batch, skipped)
+}
+
 fn main() -> Result<()> {
     let a = args()?;
     let bundle = BundleDir::open(&a.tasks)?;
@@ -466,13 +514,19 @@ fn main() -> Result<()> {
         }
         return Ok(());
     }
-    let tmp = std::env::temp_dir().join(format!("refscore-bench-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&tmp);
-    write_trees(&tmp, &tasks)?;
     let patches = match &a.patches {
         Some(d) => patches_by_task(d)?,
         None => BTreeMap::new(),
     };
+    if a.profile_batch {
+        let (batch, _) = batch_jobs(&tasks, &patches, a.per_task.max(1));
+        let (secs, _) = big(|| refscore(&batch, Fresh::PerTask, true));
+        println!("refscore batch, {} runs, 1 thread: {secs:.3} s", batch.len());
+        return Ok(());
+    }
+    let tmp = std::env::temp_dir().join(format!("refscore-bench-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&tmp);
+    write_trees(&tmp, &tasks)?;
     let methods: usize = tasks.iter().map(|t| t.data.methods.len()).sum();
     println!(
         "bundle {} ({} tasks, {methods} methods), loaded in {:.3} s; {} cores",
@@ -513,35 +567,7 @@ fn main() -> Result<()> {
 
     // (b) batches of submissions.
     let per = a.per_task.max(1);
-    let mut batch: Vec<Job> = Vec::new();
-    let mut skipped = 0usize;
-    for t in &tasks {
-        let usable: Vec<String> = patches
-            .get(&t.data.id)
-            .map(|ps| {
-                ps.iter()
-                    .filter(|p| {
-                        let o =
-                            scorer::patch::apply(&t.base, p.as_bytes(), &ApplyOptions::default());
-                        let ok = o.status != PatchStatus::Failed;
-                        if !ok {
-                            skipped += 1;
-                        }
-                        ok
-                    })
-                    .cloned()
-                    .collect()
-            })
-            .unwrap_or_default();
-        for i in 0..per {
-            let patch = if usable.is_empty() {
-                edit_patch(t, i).unwrap_or_default()
-            } else {
-                usable[i % usable.len()].clone()
-            };
-            batch.push(Job { task: t, patch });
-        }
-    }
+    let (batch, skipped) = batch_jobs(&tasks, &patches, per);
     let distinct: usize = {
         let mut s: Vec<(&str, &str)> =
             batch.iter().map(|j| (j.task.data.id.as_str(), j.patch.as_str())).collect();

@@ -47,6 +47,12 @@ fn start(r: &impl Ranged) -> u32 {
     u32::from(r.start())
 }
 
+/// A load site's key in [`Interp::global_loads`]: the address and length of the name's text in the
+/// syntax tree (alive and unmoved for `'a`).
+fn load_site(name: &str) -> (usize, usize) {
+    (name.as_ptr() as usize, name.len())
+}
+
 impl<'a> Interp<'a> {
     // ------------------------------------------------------------------ errors and lines
 
@@ -878,7 +884,7 @@ impl<'a> Interp<'a> {
     /// answer: looked up, and remembered for the site with the globals' version (builtins never
     /// change after `Interp::new`). A name that is neither is not remembered (NameError each time).
     fn load_global(&mut self, name: &'a str) -> PyResult<'a, Value<'a>> {
-        let site = (name.as_ptr() as usize, name.len());
+        let site = load_site(name);
         let version = self.globals.vars.version();
         let found = self.globals.vars.borrow().get(name).cloned();
         let Some(v) = found.or_else(|| self.builtins.get(name).cloned()) else {
@@ -890,8 +896,7 @@ impl<'a> Interp<'a> {
 
     /// The value the load site `name` resolved to, if the globals have not changed since.
     fn global_load_seen(&self, name: &'a str) -> Option<Value<'a>> {
-        let site = (name.as_ptr() as usize, name.len());
-        match self.global_loads.get(&site) {
+        match self.global_loads.get(&load_site(name)) {
             Some((seen, v)) if *seen == self.globals.vars.version() => Some(v.clone()),
             _ => None,
         }
