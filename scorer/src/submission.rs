@@ -139,12 +139,23 @@ pub fn parse_submissions(file_name: &str, bytes: &[u8]) -> Parsed {
             Err(_) if !lower.ends_with(".json") && !lower.ends_with(".traj") => {
                 parse_jsonl(file_name, bytes, &mut out)
             }
-            Err(e) => out.errors.push(EntryError {
-                source: file(u32::try_from(e.line()).ok().filter(|l| *l > 0)),
-                instance_id: None,
-                model_name_or_path: None,
-                message: format!("invalid JSON: {e}"),
-            }),
+            Err(e) => {
+                // Valid JSON of the wrong shape says what it found, not serde's type words.
+                let message = match serde_json::from_slice::<Value>(bytes) {
+                    Ok(v) => format!(
+                        "expected a list of predictions, or an object (predictions keyed by \
+                         instance_id, one prediction, or a trajectory), found {}",
+                        json_type(&v)
+                    ),
+                    Err(_) => format!("invalid JSON: {e}"),
+                };
+                out.errors.push(EntryError {
+                    source: file(u32::try_from(e.line()).ok().filter(|l| *l > 0)),
+                    instance_id: None,
+                    model_name_or_path: None,
+                    message,
+                })
+            }
         }
     }
     if out.submissions.is_empty() && out.errors.is_empty() {
@@ -777,7 +788,7 @@ mod tests {
         assert_eq!(p.errors[0].source.to_string(), "dir/p.json:3");
         assert!(p.errors[0].message.starts_with("invalid JSON: "));
         let p = parse_submissions("p.json", b"42");
-        assert!(p.errors[0].message.contains("invalid type: integer `42`"), "{:?}", p.errors);
+        assert!(p.errors[0].message.ends_with("found a number"), "{:?}", p.errors);
         let p = parse_submissions("p.json", b"\xff\xfe");
         assert_eq!(p.errors.len(), 1);
         let p =
@@ -848,6 +859,21 @@ mod tests {
         let p = parse_submissions("x.traj", text.as_bytes());
         assert_eq!(ids(&p), vec![("t1", None)]);
         assert_eq!(p.submissions[0].model_name_or_path.as_deref(), Some("gpt4"));
+    }
+
+    #[test]
+    fn valid_json_of_the_wrong_shape_names_what_it_found() {
+        let p = parse_submissions("p.json", b"\"just a string\"\n");
+        assert_eq!(
+            errs(&p),
+            vec![(
+                Some(1),
+                "expected a list of predictions, or an object (predictions keyed by instance_id, \
+                 one prediction, or a trajectory), found a string"
+            )]
+        );
+        let p = parse_submissions("p.json", b"[1, 2");
+        assert!(p.errors[0].message.starts_with("invalid JSON: "));
     }
 
     #[test]
