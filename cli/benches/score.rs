@@ -5,8 +5,8 @@
 //!     [--patches tasks/demo/submissions] [--per-task 20] [--repeat 3] [--profile-cold N]
 //! ```
 //!
-//! `--profile-cold N` runs only refscore's cold pass, N times, without python3: the loop to put
-//! under `perf record`.
+//! `--profile-cold N` runs only refscore's cold pass, N times, without python3, and
+//! `--profile-batch` only refscore's batch (b), once: the loops to put under `perf record`.
 //!
 //! (a) cold: every task of the bundle with an empty patch; refscore with a fresh `Scorer` per
 //! task (nothing cached) on one thread, and with one `Scorer` for all tasks (what `refscore score
@@ -32,7 +32,20 @@
 //! round's two sides rarely do. Compare builds by instruction counts (`valgrind --tool=callgrind`
 //! on `--profile-cold 1`), not by wall time.
 //!
-//! Measured 2026-11-30 (session 7, 20:14) on the 2-core shared build machine, python3 3.11,
+//! Measured 2026-12-01 (session 9, 03:48 and 03:58) on the same machine, two runs of
+//! `--per-task 5 --repeat 3` on the official bundle (ratio of fastest times, median of rounds):
+//! - cold, fresh `Scorer` per task: 6.79 s vs 2.19 s = 3.1x (3.0x); 6.64 s vs 1.77 s = 3.7x (3.5x).
+//!   One `Scorer` for all: 3.0x (3.1x); 5.0x (4.2x).
+//! - (b) 500 distinct edits: 35.6 s vs 10.5 s = 3.4x (3.3x); 35.8 s vs 8.34 s = 4.3x (3.9x).
+//! - (c) 5 empty patches per task: 31.8 s vs 1.91 s = 16.6x (16.3x); 27.4 s vs 1.48 s = 18.5x
+//!   (15.0x). With reuse off: 4.9x (4.2x); 5.0x (4.7x).
+//! - `--profile-cold 1` under callgrind: 13.49 G instructions (session 7: 18.37 G), the gain of
+//!   session 8's parse path through ruff's parser (`python::fast`).
+//! - `perf` of `--profile-batch`: making `ast` node objects from cached trees (`node_to_value`)
+//!   ~24%, parsing the edited file ~12%, `ast.walk` ~10%, freeing the task's trees at the end ~6%,
+//!   mimalloc ~12%; the rest interpreting.
+//!
+//! Session 7 (2026-11-30, 20:14) on the 2-core shared build machine, python3 3.11,
 //! release-native with mimalloc (ratios = python / refscore, 1 thread; fastest-time ratio, then
 //! the median of rounds):
 //! - official: cold 6.09 s vs 2.58 s = 2.4x (median 2.4x; one `Scorer` for all: 2.24 s = 2.7x,
@@ -57,9 +70,9 @@
 //! Session 2 measured cold 1.3x and 3.8x on 2000 empty patches. Since: mimalloc (glibc's
 //! per-thread arenas cost ~25% in malloc/free), parsed trees sharing strings with the values
 //! `ast.parse` hands out, table-driven `isinstance` on AST classes, and run reuse. `perf` of the
-//! cold run now: ~20% parsing (rustpython, scan, validate, conversion), ~20% making and walking
-//! `ast` node values, ~10% name lookups (string-keyed maps), ~7% first-touch page zeroing, the rest
-//! interpreting. Making node values on demand was tried (one object per parsed node via a table):
+//! cold run in session 6, before the ruff parse path: ~20% parsing (rustpython, scan, validate,
+//! conversion), ~20% making and walking `ast` node values, ~10% name lookups (string-keyed maps),
+//! ~7% first-touch page zeroing, the rest interpreting. Making node values on demand was tried (one object per parsed node via a table):
 //! the table cost what it saved, so it was left out; and `ast.walk` visits 87% of the node objects
 //! the cold pass makes (counted in session 6), so on demand could save little. Session 6 made each
 //! node object one allocation with its positions packed (~15% fewer allocations, -0.6% instructions;
