@@ -271,7 +271,8 @@ type Range = syntax::text_size::TextRange;
 
 /// A string constant with no text.
 fn is_empty_str(e: &syntax::Expr) -> bool {
-    matches!(e, syntax::Expr::Constant(c) if matches!(&c.value, syntax::Constant::Str(s) if s.is_empty()))
+    let syntax::Expr::Constant(c) = e else { return false };
+    matches!(&c.value, syntax::Constant::Str(s) if s.is_empty())
 }
 
 pub(crate) fn node(class: &'static NodeClass, fields: Vec<Field>, loc: Option<Loc>) -> Field {
@@ -989,16 +990,16 @@ impl Converter<'_> {
             Some(syntax::Expr::JoinedStr(j)) => {
                 let parts: Vec<&syntax::Expr> =
                     j.values.iter().filter(|v| !is_empty_str(v)).collect();
+                let last_field =
+                    parts.iter().rposition(|p| matches!(p, syntax::Expr::FormattedValue(_)));
                 let values = parts
                     .iter()
                     .enumerate()
                     .map(|(i, v)| match v {
                         syntax::Expr::FormattedValue(inner) => self.formatted(inner, range),
                         syntax::Expr::Constant(c) => {
-                            let field_follows = parts[i + 1..]
-                                .iter()
-                                .any(|p| matches!(p, syntax::Expr::FormattedValue(_)));
-                            let at = if field_follows { range } else { j.range };
+                            let at =
+                                if last_field.is_some_and(|l| l > i) { range } else { j.range };
                             node(
                                 k::Constant,
                                 vec![Field::Const(constant(&c.value)), Field::None],
