@@ -2,7 +2,6 @@
 //! `parse`, `walk` (breadth-first), `iter_child_nodes`, `iter_fields`, `dump`, `get_docstring`,
 //! `literal_eval`.
 
-use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
@@ -174,8 +173,8 @@ impl<'a> Interp<'a> {
             qualname: Rc::from("NodeVisitor"),
             module: Rc::from("ast"),
             bases: vec![],
-            mro: RefCell::new(vec![]),
-            dict: RefCell::new(dict),
+            mro: Mut::new(vec![]),
+            dict: Mut::new(dict),
             kind: ClassKind::Native,
         });
         c.mro.borrow_mut().push(c.clone());
@@ -274,7 +273,8 @@ impl<'a> Interp<'a> {
                 if let Some(Some(v)) = self.singletons.get(i) {
                     return v.clone();
                 }
-                let v = Value::Node(Rc::new(NodeObj::blank(class)));
+                // Shared by every later `ast.parse` of the run, whichever method made it.
+                let v = super::isolation::shared(|| Value::Node(Rc::new(NodeObj::blank(class))));
                 if self.singletons.len() <= i {
                     self.singletons.resize(i + 1, None);
                 }
@@ -316,7 +316,7 @@ impl<'a> Interp<'a> {
                 return Ok(Value::None);
             }
         }
-        if let Some((_, x)) = n.extra.borrow().iter().find(|(k, _)| &**k == name) {
+        if let Some((_, x)) = n.extra().iter().find(|(k, _)| &**k == name) {
             return Ok(x.clone());
         }
         match name {
@@ -332,14 +332,14 @@ impl<'a> Interp<'a> {
             }
             "__module__" => return Ok(Value::str("ast")),
             "__dict__" => {
-                let d = Rc::new(RefCell::new(PyDict::new()));
+                let d = Rc::new(Mut::new(PyDict::new()));
                 let pairs: Vec<(Str, Value<'a>)> = class
                     .fields
                     .iter()
                     .chain(class.attributes.iter())
                     .zip(n.values())
                     .filter_map(|(k, v)| v.map(|v| (Rc::from(*k), v)))
-                    .chain(n.extra.borrow().iter().cloned())
+                    .chain(n.extra().iter().cloned())
                     .collect();
                 for (k, x) in pairs {
                     self.dict_set(&d, Value::Str(k), x)?;
@@ -360,7 +360,7 @@ impl<'a> Interp<'a> {
             n.set(i, Some(v));
             return;
         }
-        let mut extra = n.extra.borrow_mut();
+        let mut extra = n.extra_mut();
         if let Some(slot) = extra.iter_mut().find(|(k, _)| &**k == name) {
             slot.1 = v;
         } else {
@@ -372,7 +372,7 @@ impl<'a> Interp<'a> {
         if let Some(i) = n.index_of(name) {
             return n.set(i, None).is_some();
         }
-        let mut extra = n.extra.borrow_mut();
+        let mut extra = n.extra_mut();
         let before = extra.len();
         extra.retain(|(k, _)| &**k != name);
         extra.len() != before
@@ -847,7 +847,7 @@ impl<'a> Interp<'a> {
                 let keys = self.getattr(v, "keys")?;
                 let vals = self.getattr(v, "values")?;
                 let (ks, vs) = (self.to_vec(&keys)?, self.to_vec(&vals)?);
-                let d = Rc::new(RefCell::new(PyDict::new()));
+                let d = Rc::new(Mut::new(PyDict::new()));
                 for (k, x) in ks.iter().zip(vs.iter()) {
                     let kk = self.literal(k)?;
                     let xx = self.literal(x)?;

@@ -1,6 +1,5 @@
 //! Builtin functions, type objects, attribute access, and the methods of builtin types.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use num_traits::{Signed, ToPrimitive};
@@ -414,7 +413,7 @@ impl<'a> Interp<'a> {
         if name == "dict.fromkeys" {
             let keys = self.to_vec(&arg(&args, 0))?;
             let v = arg(&args, 1);
-            let d = Rc::new(RefCell::new(PyDict::new()));
+            let d = Rc::new(Mut::new(PyDict::new()));
             for k in keys {
                 self.dict_set(&d, k, v.clone())?;
             }
@@ -553,7 +552,7 @@ impl<'a> Interp<'a> {
             "sorted" => {
                 self.nargs("sorted", &args, 1, 1)?;
                 let items = self.to_vec(&args[0])?;
-                let l = Rc::new(RefCell::new(items));
+                let l = Rc::new(Mut::new(items));
                 self.list_sort(&l, &kwargs)?;
                 Ok(Value::List(l))
             }
@@ -796,7 +795,7 @@ impl<'a> Interp<'a> {
             }
             "vars" => match arg(&args, 0) {
                 Value::Instance(i) => {
-                    let d = Rc::new(RefCell::new(PyDict::new()));
+                    let d = Rc::new(Mut::new(PyDict::new()));
                     let pairs: Vec<_> =
                         i.dict.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
                     for (k, v) in pairs {
@@ -833,7 +832,7 @@ impl<'a> Interp<'a> {
                             .chain(n.class.attributes.iter())
                             .map(|s| s.to_string())
                             .collect();
-                        v.extend(n.extra.borrow().iter().map(|(k, _)| k.to_string()));
+                        v.extend(n.extra().iter().map(|(k, _)| k.to_string()));
                         v
                     }
                     _ => return Err(self.unsupported("dir() of this object")),
@@ -862,7 +861,7 @@ impl<'a> Interp<'a> {
 
     pub fn list_sort(
         &mut self,
-        l: &Rc<RefCell<Vec<Value<'a>>>>,
+        l: &Rc<Mut<Vec<Value<'a>>>>,
         kwargs: &Kwargs<'a>,
     ) -> PyResult<'a, ()> {
         let key = kw(kwargs, "key").filter(|k| !k.is_none());
@@ -1028,7 +1027,7 @@ impl<'a> Interp<'a> {
                 }
             }
             BType::Dict => {
-                let d = Rc::new(RefCell::new(PyDict::new()));
+                let d = Rc::new(Mut::new(PyDict::new()));
                 if let Some(src) = args.first() {
                     self.dict_update(&d, src)?;
                 }
@@ -1067,7 +1066,7 @@ impl<'a> Interp<'a> {
             }
             BType::Object => Ok(Value::Instance(Rc::new(Instance {
                 class: super::exc::bare_class("object"),
-                dict: RefCell::new(NameMap::default()),
+                dict: Mut::new(NameMap::default()),
                 exc: None,
             }))),
             BType::Bytes => match args.first() {
@@ -1107,7 +1106,7 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn dict_update(&mut self, d: &Rc<RefCell<PyDict<'a>>>, src: &Value<'a>) -> PyResult<'a, ()> {
+    fn dict_update(&mut self, d: &Rc<Mut<PyDict<'a>>>, src: &Value<'a>) -> PyResult<'a, ()> {
         if let Value::Dict(o) = src {
             let pairs: Vec<_> = o.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
             for (k, v) in pairs {
@@ -2171,7 +2170,7 @@ impl<'a> Interp<'a> {
 
     fn list_method(
         &mut self,
-        l: Rc<RefCell<Vec<Value<'a>>>>,
+        l: Rc<Mut<Vec<Value<'a>>>>,
         name: &str,
         args: Vec<Value<'a>>,
         kwargs: Kwargs<'a>,
@@ -2270,7 +2269,7 @@ impl<'a> Interp<'a> {
 
     fn dict_method(
         &mut self,
-        d: Rc<RefCell<PyDict<'a>>>,
+        d: Rc<Mut<PyDict<'a>>>,
         name: &str,
         args: Vec<Value<'a>>,
         kwargs: Kwargs<'a>,
@@ -2316,7 +2315,7 @@ impl<'a> Interp<'a> {
                 }
                 Ok(Value::None)
             }
-            "copy" => Ok(Value::Dict(Rc::new(RefCell::new(d.borrow().clone())))),
+            "copy" => Ok(Value::Dict(Rc::new(Mut::new(d.borrow().clone())))),
             "clear" => {
                 d.borrow_mut().clear();
                 Ok(Value::None)
@@ -2381,7 +2380,7 @@ impl<'a> Interp<'a> {
                 Ok(Value::None)
             }
             ("copy", _) => Ok(match this {
-                Value::Set(s) => Value::Set(Rc::new(RefCell::new(s.borrow().clone()))),
+                Value::Set(s) => Value::Set(Rc::new(Mut::new(s.borrow().clone()))),
                 other => other.clone(),
             }),
             ("union" | "intersection" | "difference" | "symmetric_difference", _) => {
@@ -2392,7 +2391,7 @@ impl<'a> Interp<'a> {
                     _ => O::BitXor,
                 };
                 let mut acc = match this {
-                    Value::Set(s) => Value::Set(Rc::new(RefCell::new(s.borrow().clone()))),
+                    Value::Set(s) => Value::Set(Rc::new(Mut::new(s.borrow().clone()))),
                     other => other.clone(),
                 };
                 for a in &args {
@@ -2581,7 +2580,7 @@ impl<'a> Interp<'a> {
         for (k, v) in entries {
             d.insert(Rc::from(k), v);
         }
-        Value::Module(Rc::new(Module { name, dict: RefCell::new(d) }))
+        Value::Module(Rc::new(Module { name, dict: Mut::new(d) }))
     }
 
     pub fn builtin_fn(name: &'static str) -> Value<'a> {
@@ -2592,21 +2591,25 @@ impl<'a> Interp<'a> {
         if let Some(m) = self.modules.get(name) {
             return Ok(m.clone());
         }
-        let m = match name {
-            "ast" => self.make_ast_module(),
-            "os" | "os.path" | "hashlib" | "json" | "sys" => self.make_os_module(name)?,
-            "unittest" => self.make_unittest_module(),
-            "re" => self.make_re_module(),
-            _ => return Err(self.unsupported(format!("import of module '{name}'"))),
-        };
-        self.modules.insert(Rc::from(name), m.clone());
-        if name == "os" {
-            let p = self.import_module("os.path")?;
-            if let Value::Module(om) = &m {
-                om.dict.borrow_mut().insert(Rc::from("path"), p);
+        // A module outlives the method that first imports it: its objects are shared, and
+        // filling them in is not a write of the method's.
+        super::isolation::shared(|| {
+            let m = match name {
+                "ast" => self.make_ast_module(),
+                "os" | "os.path" | "hashlib" | "json" | "sys" => self.make_os_module(name)?,
+                "unittest" => self.make_unittest_module(),
+                "re" => self.make_re_module(),
+                _ => return Err(self.unsupported(format!("import of module '{name}'"))),
+            };
+            self.modules.insert(Rc::from(name), m.clone());
+            if name == "os" {
+                let p = self.import_module("os.path")?;
+                if let Value::Module(om) = &m {
+                    om.dict.borrow_mut().insert(Rc::from("path"), p);
+                }
             }
-        }
-        Ok(m)
+            Ok(m)
+        })
     }
 }
 

@@ -1,6 +1,5 @@
 //! Statements and expressions: scoping, calls, classes, comprehensions and generator expressions.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::python::syntax::{self as ast, Ranged};
@@ -703,7 +702,7 @@ impl<'a> Interp<'a> {
             kwdefaults,
             closure: Self::closure_of(f),
             info,
-            dict: RefCell::new(NameMap::default()),
+            dict: Mut::new(NameMap::default()),
             is_generator: is_gen,
         }))
     }
@@ -753,8 +752,8 @@ impl<'a> Interp<'a> {
             qualname,
             module: Rc::from("refactorbench_official_test"),
             bases: bases.clone(),
-            mro: RefCell::new(Vec::new()),
-            dict: RefCell::new(dict),
+            mro: Mut::new(Vec::new()),
+            dict: Mut::new(dict),
             kind: ClassKind::User,
         });
         let _ = is_exc;
@@ -1217,14 +1216,14 @@ impl<'a> Interp<'a> {
             E::Tuple(t) => Ok(Value::tuple(self.eval_elts(f, &t.elts)?)),
             E::Set(s) => {
                 let items = self.eval_elts(f, &s.elts)?;
-                let set = Rc::new(RefCell::new(PyDict::new()));
+                let set = Rc::new(Mut::new(PyDict::new()));
                 for it in items {
                     self.set_add(&set, it)?;
                 }
                 Ok(Value::Set(set))
             }
             E::Dict(d) => {
-                let dict = Rc::new(RefCell::new(PyDict::new()));
+                let dict = Rc::new(Mut::new(PyDict::new()));
                 for (k, v) in d.keys.iter().zip(d.values.iter()) {
                     match k {
                         Some(k) => {
@@ -1292,7 +1291,7 @@ impl<'a> Interp<'a> {
             E::SetComp(l) => {
                 let g = self.make_gen(f, e, GenElt::One(&l.elt), &l.generators)?;
                 let items = self.drain(&g)?;
-                let set = Rc::new(RefCell::new(PyDict::new()));
+                let set = Rc::new(Mut::new(PyDict::new()));
                 for it in items {
                     self.set_add(&set, it)?;
                 }
@@ -1301,7 +1300,7 @@ impl<'a> Interp<'a> {
             E::DictComp(d) => {
                 let g = self.make_gen(f, e, GenElt::Pair(&d.key, &d.value), &d.generators)?;
                 let items = self.drain(&g)?;
-                let dict = Rc::new(RefCell::new(PyDict::new()));
+                let dict = Rc::new(Mut::new(PyDict::new()));
                 for it in items {
                     if let Value::Tuple(t) = it {
                         self.dict_set(&dict, t[0].clone(), t[1].clone())?;
@@ -1692,8 +1691,8 @@ impl<'a> Interp<'a> {
                 format!("{}() takes {takes} but {nargs} {were} given", func.qualname),
             ));
         }
-        let mut kwdict: Option<Rc<RefCell<PyDict<'a>>>> =
-            a.kwarg.as_ref().map(|_| Rc::new(RefCell::new(PyDict::new())));
+        let mut kwdict: Option<Rc<Mut<PyDict<'a>>>> =
+            a.kwarg.as_ref().map(|_| Rc::new(Mut::new(PyDict::new())));
         for (k, v) in kwargs {
             if let Some(i) = a.args.iter().position(|p| p.def.arg.as_str() == &*k) {
                 let i = i + a.posonlyargs.len();
@@ -1778,9 +1777,9 @@ impl<'a> Interp<'a> {
         }
         let inst = Rc::new(Instance {
             class: c.clone(),
-            dict: RefCell::new(NameMap::default()),
+            dict: Mut::new(NameMap::default()),
             exc: if is_exc {
-                Some(RefCell::new(ExcData { args: args.clone(), str_override: None }))
+                Some(Mut::new(ExcData { args: args.clone(), str_override: None }))
             } else {
                 None
             },

@@ -1,6 +1,5 @@
 //! The builtin exception hierarchy (CPython 3.11 names and bases).
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::value::*;
@@ -63,8 +62,8 @@ pub fn bare_class<'a>(name: &str) -> Rc<Class<'a>> {
         qualname: Rc::from(name),
         module: Rc::from("builtins"),
         bases: vec![],
-        mro: RefCell::new(vec![]),
-        dict: RefCell::new(NameMap::default()),
+        mro: Mut::new(vec![]),
+        dict: Mut::new(NameMap::default()),
         kind: ClassKind::Exception,
     });
     c.mro.borrow_mut().push(c.clone());
@@ -85,8 +84,8 @@ pub fn install(it: &mut Interp<'_>) {
             qualname: Rc::from(*name),
             module: Rc::from(module),
             bases: bases.clone(),
-            mro: RefCell::new(vec![]),
-            dict: RefCell::new(NameMap::default()),
+            mro: Mut::new(vec![]),
+            dict: Mut::new(NameMap::default()),
             kind: ClassKind::Exception,
         });
         let mut mro = vec![c.clone()];
@@ -113,8 +112,8 @@ pub fn new_instance<'a>(
 ) -> Value<'a> {
     Value::Instance(Rc::new(Instance {
         class,
-        dict: RefCell::new(NameMap::default()),
-        exc: Some(RefCell::new(ExcData { args, str_override })),
+        dict: Mut::new(NameMap::default()),
+        exc: Some(Mut::new(ExcData { args, str_override })),
     }))
 }
 

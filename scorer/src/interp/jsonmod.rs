@@ -1,10 +1,9 @@
 //! `json.loads` / `json.load` (decoding only), with CPython's JSONDecodeError messages.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::eval::Kwargs;
-use super::value::PyDict;
+use super::value::{Mut, PyDict};
 use super::{Interp, PyResult, Value};
 
 struct Parser<'s> {
@@ -42,7 +41,7 @@ impl<'s> Parser<'s> {
         match c {
             b'{' => {
                 self.pos += 1;
-                let d = Rc::new(RefCell::new(PyDict::new()));
+                let d = Rc::new(Mut::new(PyDict::new()));
                 self.ws();
                 if self.b.get(self.pos) == Some(&b'}') {
                     self.pos += 1;

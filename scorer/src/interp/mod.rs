@@ -13,6 +13,7 @@ pub mod cpyhash;
 pub mod eval;
 pub mod exc;
 pub mod fmt;
+pub mod isolation;
 pub mod jsonmod;
 pub mod observe;
 pub mod ops;

@@ -1,6 +1,5 @@
 //! Operators, truthiness, equality, hashing, containers, iteration and static scope analysis.
 
-use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::rc::Rc;
 
@@ -301,7 +300,7 @@ impl<'a> Interp<'a> {
 
     pub fn dict_find(
         &mut self,
-        d: &Rc<RefCell<PyDict<'a>>>,
+        d: &Rc<Mut<PyDict<'a>>>,
         k: &Value<'a>,
     ) -> PyResult<'a, (u64, Option<usize>)> {
         let h = self.hash(k)?;
@@ -327,7 +326,7 @@ impl<'a> Interp<'a> {
 
     pub fn dict_get(
         &mut self,
-        d: &Rc<RefCell<PyDict<'a>>>,
+        d: &Rc<Mut<PyDict<'a>>>,
         k: &Value<'a>,
     ) -> PyResult<'a, Option<Value<'a>>> {
         let (_, slot) = self.dict_find(d, k)?;
@@ -336,7 +335,7 @@ impl<'a> Interp<'a> {
 
     pub fn dict_set(
         &mut self,
-        d: &Rc<RefCell<PyDict<'a>>>,
+        d: &Rc<Mut<PyDict<'a>>>,
         k: Value<'a>,
         v: Value<'a>,
     ) -> PyResult<'a, ()> {
@@ -357,14 +356,14 @@ impl<'a> Interp<'a> {
 
     pub fn dict_del(
         &mut self,
-        d: &Rc<RefCell<PyDict<'a>>>,
+        d: &Rc<Mut<PyDict<'a>>>,
         k: &Value<'a>,
     ) -> PyResult<'a, Option<Value<'a>>> {
         let (_, slot) = self.dict_find(d, k)?;
         Ok(slot.and_then(|i| d.borrow_mut().remove_slot(i).map(|(_, v)| v)))
     }
 
-    pub fn set_add(&mut self, s: &Rc<RefCell<PyDict<'a>>>, k: Value<'a>) -> PyResult<'a, ()> {
+    pub fn set_add(&mut self, s: &Rc<Mut<PyDict<'a>>>, k: Value<'a>) -> PyResult<'a, ()> {
         let (h, slot) = self.dict_find(s, &k)?;
         if slot.is_none() {
             self.check_len(s.borrow().len + 1)?;
@@ -382,8 +381,8 @@ impl<'a> Interp<'a> {
         }
     }
 
-    pub fn new_set(&mut self, items: Vec<Value<'a>>) -> PyResult<'a, Rc<RefCell<PyDict<'a>>>> {
-        let s = Rc::new(RefCell::new(PyDict::new()));
+    pub fn new_set(&mut self, items: Vec<Value<'a>>) -> PyResult<'a, Rc<Mut<PyDict<'a>>>> {
+        let s = Rc::new(Mut::new(PyDict::new()));
         for it in items {
             self.set_add(&s, it)?;
         }
@@ -442,7 +441,7 @@ impl<'a> Interp<'a> {
                 Ok(false)
             }
             Value::FrozenSet(d) => {
-                let tmp = Rc::new(RefCell::new((**d).clone()));
+                let tmp = Rc::new(Mut::new((**d).clone()));
                 Ok(self.dict_find(&tmp, item)?.1.is_some())
             }
             Value::Range(a, b, s) => Ok(match int_of(item) {
@@ -764,7 +763,7 @@ impl<'a> Interp<'a> {
                 }
             }
             (O::BitOr, V::Dict(x), V::Dict(y)) => {
-                let d = Rc::new(RefCell::new(x.borrow().clone()));
+                let d = Rc::new(Mut::new(x.borrow().clone()));
                 let pairs: Vec<_> =
                     y.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
                 for (k, v) in pairs {

@@ -4,7 +4,6 @@
 //! paths resolve component by component as the kernel does, paths above the root and absolute paths
 //! do not exist.
 
-use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
@@ -645,7 +644,7 @@ impl<'a> Interp<'a> {
                         ))
                     }
                 }
-                Ok(Value::Native(Rc::new(Native::Sha256(RefCell::new(h)))))
+                Ok(Value::Native(Rc::new(Native::Sha256(Mut::new(h)))))
             }
             "sys.exit" => Err(self.err_args("SystemExit", args, None)),
             "json.dumps" => self.json_dumps(&a0, &kwargs),
@@ -765,7 +764,7 @@ impl<'a> Interp<'a> {
                 Rc::from(s)
             }
         });
-        Ok(Value::Native(Rc::new(Native::File(RefCell::new(FileObj {
+        Ok(Value::Native(Rc::new(Native::File(Mut::new(FileObj {
             name: p,
             binary,
             closed: false,
@@ -776,7 +775,7 @@ impl<'a> Interp<'a> {
         })))))
     }
 
-    fn file_text(&mut self, f: &RefCell<FileObj>) -> PyResult<'a, Str> {
+    fn file_text(&mut self, f: &Mut<FileObj>) -> PyResult<'a, Str> {
         if let Some(t) = &f.borrow().text {
             return Ok(t.clone());
         }

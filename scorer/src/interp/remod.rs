@@ -513,7 +513,7 @@ impl<'a> Interp<'a> {
             }
             "groupdict" => {
                 let d = args.first().cloned().unwrap_or(Value::None);
-                let dict = Rc::new(std::cell::RefCell::new(PyDict::new()));
+                let dict = Rc::new(Mut::new(PyDict::new()));
                 let names: Vec<(usize, String)> = m
                     .pattern
                     .search

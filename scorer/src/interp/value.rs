@@ -1,9 +1,12 @@
 //! The value model: every Python object the interpreter can hold.
 //!
-//! Heap objects are `Rc`-shared (identity = pointer), mutable ones sit in a `RefCell`. The lifetime
+//! Heap objects are `Rc`-shared (identity = pointer), mutable ones sit in a [`Mut`] (a `RefCell` that
+//! reports writes to [`super::isolation`]). The lifetime
 //! `'a` is that of the executed module's syntax tree: functions and generators point into it.
 
 use std::cell::RefCell;
+
+pub use super::isolation::Mut;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
@@ -191,10 +194,10 @@ pub enum Value<'a> {
     Float(f64),
     Str(Str),
     Bytes(Rc<[u8]>),
-    List(Rc<RefCell<Vec<Value<'a>>>>),
+    List(Rc<Mut<Vec<Value<'a>>>>),
     Tuple(Rc<Vec<Value<'a>>>),
-    Dict(Rc<RefCell<PyDict<'a>>>),
-    Set(Rc<RefCell<PyDict<'a>>>),
+    Dict(Rc<Mut<PyDict<'a>>>),
+    Set(Rc<Mut<PyDict<'a>>>),
     FrozenSet(Rc<PyDict<'a>>),
     Range(i64, i64, i64),
     Func(Rc<Function<'a>>),
@@ -206,11 +209,11 @@ pub enum Value<'a> {
     AstClass(AstCls),
     Type(BType),
     Module(Rc<Module<'a>>),
-    Iter(Rc<RefCell<PyIter<'a>>>),
+    Iter(Rc<Mut<PyIter<'a>>>),
     Slice(Rc<[Value<'a>; 3]>),
     Native(Rc<Native<'a>>),
     /// `dict.keys()` (0), `.values()` (1), `.items()` (2): live views of the dict.
-    DictView(Rc<RefCell<PyDict<'a>>>, u8),
+    DictView(Rc<Mut<PyDict<'a>>>, u8),
 }
 
 /// A builtin function or a method of a builtin value: dispatched by name.
@@ -275,7 +278,7 @@ pub struct Function<'a> {
     pub kwdefaults: Vec<Option<Value<'a>>>,
     pub closure: Option<Rc<Scope<'a>>>,
     pub info: Rc<ScopeInfo>,
-    pub dict: RefCell<NameMap<Value<'a>>>,
+    pub dict: Mut<NameMap<Value<'a>>>,
     pub is_generator: bool,
 }
 
@@ -296,7 +299,7 @@ impl<'a> Scope<'a> {
 /// while the version is unchanged (the global load cache relies on it).
 #[derive(Default)]
 pub struct Vars<'a> {
-    map: RefCell<NameMap<Value<'a>>>,
+    map: Mut<NameMap<Value<'a>>>,
     version: std::cell::Cell<u64>,
 }
 
@@ -329,8 +332,8 @@ pub struct Class<'a> {
     pub qualname: Str,
     pub module: Str,
     pub bases: Vec<Rc<Class<'a>>>,
-    pub mro: RefCell<Vec<Rc<Class<'a>>>>,
-    pub dict: RefCell<NameMap<Value<'a>>>,
+    pub mro: Mut<Vec<Rc<Class<'a>>>>,
+    pub dict: Mut<NameMap<Value<'a>>>,
     pub kind: ClassKind,
 }
 
@@ -366,8 +369,8 @@ pub struct ExcData<'a> {
 
 pub struct Instance<'a> {
     pub class: Rc<Class<'a>>,
-    pub dict: RefCell<NameMap<Value<'a>>>,
-    pub exc: Option<RefCell<ExcData<'a>>>,
+    pub dict: Mut<NameMap<Value<'a>>>,
+    pub exc: Option<Mut<ExcData<'a>>>,
 }
 
 /// An `ast.AST` instance: its `_fields` then `_attributes` values (None = unset), plus extra attributes.
@@ -383,7 +386,11 @@ pub struct NodeObj<'a> {
     vals: RefCell<NodeVals<'a>>,
     /// The positions while `vals` holds only the fields (`None`: unset).
     loc: Option<Loc>,
-    pub extra: RefCell<Vec<(Str, Value<'a>)>>,
+    /// Generation the node was made in: [`Self::set`] and [`Self::extra_mut`] report writes as
+    /// [`Mut`] does (one field instead of a generation per cell).
+    born: u32,
+    /// Attributes outside `_fields` and `_attributes` (e.g. a `parent` link a test adds).
+    extra: RefCell<Vec<(Str, Value<'a>)>>,
 }
 
 /// A node object's values; see [`NodeObj`].
@@ -398,6 +405,7 @@ impl<'a> NodeObj<'a> {
                 smallvec::smallvec![None; class.fields.len() + class.attributes.len()],
             ),
             loc: None,
+            born: super::isolation::current(),
             extra: RefCell::new(Vec::new()),
         }
     }
@@ -410,7 +418,13 @@ impl<'a> NodeObj<'a> {
     ) -> Self {
         let mut fields: NodeVals<'a> = fields.into_iter().collect();
         fields.resize(class.fields.len(), None);
-        NodeObj { class, vals: RefCell::new(fields), loc, extra: RefCell::new(Vec::new()) }
+        NodeObj {
+            class,
+            vals: RefCell::new(fields),
+            loc,
+            born: super::isolation::current(),
+            extra: RefCell::new(Vec::new()),
+        }
     }
 
     /// Whether the positions are still the parsed [`Loc`] (`vals` holds only the fields).
@@ -449,6 +463,7 @@ impl<'a> NodeObj<'a> {
 
     /// Sets (or with `None` unsets) value `i`; gives the previous value.
     pub fn set(&self, i: usize, v: Option<Value<'a>>) -> Option<Value<'a>> {
+        super::isolation::note_write(self.born);
         let mut vals = self.vals.borrow_mut();
         if i >= vals.len() && Self::loc_pending(&vals, self.class) {
             for k in 0..self.class.attributes.len() {
@@ -467,6 +482,17 @@ impl<'a> NodeObj<'a> {
         std::cell::Ref::map(self.vals.borrow(), |v| &v[..n.min(v.len())])
     }
 
+    /// The attributes outside `_fields` and `_attributes`, in the order they were set.
+    pub fn extra(&self) -> std::cell::Ref<'_, Vec<(Str, Value<'a>)>> {
+        self.extra.borrow()
+    }
+
+    /// Writable [`Self::extra`]: a write, for the isolation of the running method.
+    pub fn extra_mut(&self) -> std::cell::RefMut<'_, Vec<(Str, Value<'a>)>> {
+        super::isolation::note_write(self.born);
+        self.extra.borrow_mut()
+    }
+
     /// Every value, fields then attributes (`None`: unset).
     pub fn values(&self) -> Vec<Option<Value<'a>>> {
         let n = self.class.fields.len() + self.class.attributes.len();
@@ -476,13 +502,13 @@ impl<'a> NodeObj<'a> {
 
 pub struct Module<'a> {
     pub name: &'static str,
-    pub dict: RefCell<NameMap<Value<'a>>>,
+    pub dict: Mut<NameMap<Value<'a>>>,
 }
 
 /// Objects with native state.
 pub enum Native<'a> {
-    File(RefCell<FileObj>),
-    Sha256(RefCell<sha2::Sha256>),
+    File(Mut<FileObj>),
+    Sha256(Mut<sha2::Sha256>),
     SubTest {
         params: Vec<(Str, Value<'a>)>,
         msg: Option<Value<'a>>,
@@ -493,7 +519,7 @@ pub enum Native<'a> {
     /// `unittest.skip(reason)` / skipIf / skipUnless decorator, waiting for its function.
     SkipDecorator(Option<Str>),
     /// `with self.assertRaises(E) as cm:`; `.1` receives the caught exception.
-    AssertRaises(Value<'a>, RefCell<Option<Value<'a>>>),
+    AssertRaises(Value<'a>, Mut<Option<Value<'a>>>),
     /// What zero-argument `super()` returns: attribute lookups start after `.0` in the MRO of `.1`.
     Super(Rc<Class<'a>>, Value<'a>),
     /// `re.compile(...)` result.
@@ -598,7 +624,7 @@ pub enum PyIter<'a> {
     Running,
     Exhausted,
     Seq {
-        items: Rc<RefCell<Vec<Value<'a>>>>,
+        items: Rc<Mut<Vec<Value<'a>>>>,
         idx: usize,
     },
     Tuple {
@@ -622,7 +648,7 @@ pub enum PyIter<'a> {
         step: i64,
     },
     DictKeys {
-        d: Rc<RefCell<PyDict<'a>>>,
+        d: Rc<Mut<PyDict<'a>>>,
         idx: usize,
         len: usize,
         mode: u8,
@@ -685,7 +711,7 @@ impl<'a> Value<'a> {
     }
 
     pub fn list(items: Vec<Value<'a>>) -> Self {
-        Value::List(Rc::new(RefCell::new(items)))
+        Value::List(Rc::new(Mut::new(items)))
     }
 
     pub fn tuple(items: Vec<Value<'a>>) -> Self {
@@ -693,7 +719,7 @@ impl<'a> Value<'a> {
     }
 
     pub fn iter(it: PyIter<'a>) -> Self {
-        Value::Iter(Rc::new(RefCell::new(it)))
+        Value::Iter(Rc::new(Mut::new(it)))
     }
 
     pub fn from_bigint(b: BigInt) -> Self {

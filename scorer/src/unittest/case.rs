@@ -1,6 +1,5 @@
 //! `unittest.TestCase` and its assert methods, with CPython 3.11's exact failure messages.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::interp::eval::Kwargs;
@@ -141,8 +140,8 @@ impl<'a> Interp<'a> {
             qualname: Rc::from("TestCase"),
             module: Rc::from("unittest.case"),
             bases: vec![],
-            mro: RefCell::new(vec![]),
-            dict: RefCell::new(dict),
+            mro: Mut::new(vec![]),
+            dict: Mut::new(dict),
             kind: ClassKind::Native,
         });
         c.mro.borrow_mut().push(c.clone());
@@ -601,7 +600,7 @@ impl<'a> Interp<'a> {
                 if name == "assertRaises" && args.len() == 1 {
                     return Ok(Value::Native(Rc::new(Native::AssertRaises(
                         args[0].clone(),
-                        RefCell::new(None),
+                        Mut::new(None),
                     ))));
                 }
                 Err(self.unsupported(format!("{name} with these arguments")))

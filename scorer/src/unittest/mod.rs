@@ -8,8 +8,9 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use crate::interp::isolation;
 use crate::interp::observe::Observations;
-use crate::interp::value::{ClassKind, Instance, NameMap, Value as V};
+use crate::interp::value::{ClassKind, Instance, Mut, NameMap, Value as V};
 pub use crate::interp::FileAccess;
 use crate::interp::{Interp, Limits, ParseCache, PyErr, SubOutcome, Value};
 use crate::python::{self, syntax};
@@ -50,20 +51,90 @@ impl Default for RunConfig {
 /// Most remembered runs per test file; the oldest is forgotten first.
 const MAX_REMEMBERED_RUNS: usize = 64;
 
-/// A finished run: what it asked the tree and what it gave.
+/// A finished run: what it asked the tree and what it gave, around and inside each test method.
 struct RememberedRun {
-    observations: Observations,
+    /// Questions asked outside test methods (module body, class fixtures).
+    around: Observations,
+    /// Each test method run, in run order.
+    methods: Vec<MethodRun>,
     outcomes: Vec<TestOutcome>,
 }
 
+impl RememberedRun {
+    /// Whether `tree` answers every question of the run as before: the whole run would repeat.
+    fn holds_for(&self, tree: &Tree) -> bool {
+        self.around.hold_for(tree) && self.methods.iter().all(|m| m.observations.hold_for(tree))
+    }
+
+    /// How many methods from the first on were isolated: method `i` of this run started from
+    /// the state the run's fixtures made alone iff `i` is below this.
+    fn isolated_prefix(&self) -> usize {
+        self.methods.iter().take_while(|m| m.isolated).count()
+    }
+}
+
+/// One test method's run (with its `setUp` and `tearDown`), as a later run may reuse it.
+#[derive(Clone)]
+struct MethodRun {
+    /// `Class.method`, to confirm a reused record is the method at hand.
+    id: String,
+    /// Questions the method asked the tree.
+    observations: Observations,
+    /// Steps of the budget it used (a reuse charges them, so later methods meet the same limit).
+    steps: u64,
+    /// It wrote only to objects it made and ended within the budget (see [`isolation`]).
+    isolated: bool,
+    outcome: TestOutcome,
+}
+
+/// Method-level reuse within one run: the remembered runs of the same test file whose questions
+/// outside methods the new tree answers as before, and the methods this run has gone through.
+///
+/// Method `i` is answered from remembered run `r` without running when every method up to `i`
+/// was isolated in `r`, every method this run ran so far was isolated, and the tree answers
+/// method `i`'s questions as in `r`. The fixtures around the methods do run, on the same answers,
+/// so the state method `i` starts from is the one it started from in `r`, and its verdict is.
+struct Ledger<'r> {
+    candidates: Vec<(&'r RememberedRun, usize)>,
+    /// A method of this run wrote to state it did not make: from here on every method runs.
+    broken: bool,
+    methods: Vec<MethodRun>,
+    reused: usize,
+}
+
+impl<'r> Ledger<'r> {
+    fn new(runs: &'r [RememberedRun], tree: &Tree) -> Self {
+        let candidates = runs
+            .iter()
+            .map(|r| (r, r.isolated_prefix()))
+            .filter(|(r, isolated)| *isolated > 0 && r.around.hold_for(tree))
+            .collect();
+        Ledger { candidates, broken: false, methods: Vec::new(), reused: 0 }
+    }
+
+    /// The remembered run of the next method, if one answers it (`steps`: used so far).
+    fn reusable(&self, id: &str, tree: &Tree, steps: u64, budget: u64) -> Option<&'r MethodRun> {
+        if self.broken {
+            return None;
+        }
+        let i = self.methods.len();
+        self.candidates.iter().filter(|(_, isolated)| i < *isolated).find_map(|(r, _)| {
+            let m = r.methods.get(i)?;
+            (m.id == id && steps.saturating_add(m.steps) <= budget && m.observations.hold_for(tree))
+                .then_some(m)
+        })
+    }
+}
+
 /// What a run records besides its verdicts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Record {
+enum Record<'l, 'r> {
     Nothing,
     /// The paths it touched, for the importer ([`Scorer::run_test_file_traced`]).
     FileAccess,
-    /// Its questions to the tree with the answers, for run reuse.
-    Observations,
+    /// Its questions to the tree with the answers, for run reuse: those asked outside test
+    /// methods in [`Recorded::observations`], each method's in the ledger, which also answers
+    /// the methods a remembered run can.
+    Observations(&'l mut Ledger<'r>),
 }
 
 /// What a run recorded (each `None` unless asked for).
@@ -89,6 +160,7 @@ pub struct Scorer {
     modules: HashMap<(u64, usize), Result<Rc<syntax::ModModule>, python::SyntaxError>>,
     remembered: HashMap<TestKey, Vec<RememberedRun>>,
     reused: usize,
+    reused_methods: usize,
 }
 
 impl Scorer {
@@ -99,12 +171,18 @@ impl Scorer {
             modules: HashMap::new(),
             remembered: HashMap::new(),
             reused: 0,
+            reused_methods: 0,
         }
     }
 
     /// How many runs were answered from a remembered run instead of being interpreted.
     pub fn reused_runs(&self) -> usize {
         self.reused
+    }
+
+    /// How many test methods of interpreted runs were answered from a remembered run.
+    pub fn reused_methods(&self) -> usize {
+        self.reused_methods
     }
 
     /// Number of distinct parsed trees held by the cache (for tests and diagnostics).
@@ -125,20 +203,27 @@ impl Scorer {
             return self.run(tree, test_file_name, test_source, source, Record::Nothing).0;
         }
         let key: TestKey = (source.0, source.1, test_file_name.to_string());
-        if let Some(runs) = self.remembered.get(&key) {
-            if let Some(r) = runs.iter().find(|r| r.observations.hold_for(tree)) {
-                self.reused += 1;
-                return r.outcomes.clone();
-            }
+        let mut runs = self.remembered.remove(&key).unwrap_or_default();
+        if let Some(r) = runs.iter().find(|r| r.holds_for(tree)) {
+            self.reused += 1;
+            let outcomes = r.outcomes.clone();
+            self.remembered.insert(key, runs);
+            return outcomes;
         }
+        let mut ledger = Ledger::new(&runs, tree);
         let (outcomes, recorded) =
-            self.run(tree, test_file_name, test_source, source, Record::Observations);
-        let observations = recorded.observations.unwrap_or_default();
-        let runs = self.remembered.entry(key).or_default();
+            self.run(tree, test_file_name, test_source, source, Record::Observations(&mut ledger));
+        self.reused_methods += ledger.reused;
+        let run = RememberedRun {
+            around: recorded.observations.unwrap_or_default(),
+            methods: ledger.methods,
+            outcomes: outcomes.clone(),
+        };
         if runs.len() >= MAX_REMEMBERED_RUNS {
             runs.remove(0);
         }
-        runs.push(RememberedRun { observations, outcomes: outcomes.clone() });
+        runs.push(run);
+        self.remembered.insert(key, runs);
         outcomes
     }
 
@@ -166,7 +251,7 @@ impl Scorer {
         test_file_name: &str,
         test_source: &str,
         source: (u64, usize),
-        record: Record,
+        record: Record<'_, '_>,
     ) -> (Vec<TestOutcome>, Recorded) {
         let module = self
             .modules
@@ -184,8 +269,9 @@ impl Scorer {
                     line: None,
                 };
                 let recorded = Recorded {
-                    access: (record == Record::FileAccess).then(FileAccess::default),
-                    observations: (record == Record::Observations).then(Observations::default),
+                    access: matches!(record, Record::FileAccess).then(FileAccess::default),
+                    observations: matches!(record, Record::Observations(_))
+                        .then(Observations::default),
                 };
                 return (vec![outcome], recorded);
             }
@@ -197,13 +283,19 @@ impl Scorer {
             stack_budget: self.config.stack_budget,
         };
         let mut it = Interp::new(tree, test_file_name, test_source, limits, self.cache.clone());
-        match record {
-            Record::Nothing => {}
-            Record::FileAccess => it.access = Some(Box::default()),
-            Record::Observations => it.observations = Some(RefCell::default()),
-        }
+        let ledger = match record {
+            Record::Nothing => None,
+            Record::FileAccess => {
+                it.access = Some(Box::default());
+                None
+            }
+            Record::Observations(ledger) => {
+                it.observations = Some(RefCell::default());
+                Some(ledger)
+            }
+        };
         it.mark_stack_base();
-        let outcomes = run_module(&mut it, &module);
+        let outcomes = run_module(&mut it, &module, tree, ledger);
         let recorded = Recorded {
             access: it.access.take().map(|a| *a),
             observations: it.observations.take().map(RefCell::into_inner),
@@ -225,7 +317,12 @@ fn outcome_of<'a>(it: &mut Interp<'a>, id: &str, e: &PyErr<'a>) -> TestOutcome {
     }
 }
 
-fn run_module<'a>(it: &mut Interp<'a>, module: &'a syntax::ModModule) -> Vec<TestOutcome> {
+fn run_module<'a>(
+    it: &mut Interp<'a>,
+    module: &'a syntax::ModModule,
+    tree: &Tree,
+    mut ledger: Option<&mut Ledger<'_>>,
+) -> Vec<TestOutcome> {
     if let Err(e) = it.exec_module(module) {
         return vec![outcome_of(it, "<module>", &e)];
     }
@@ -275,7 +372,11 @@ fn run_module<'a>(it: &mut Interp<'a>, module: &'a syntax::ModModule) -> Vec<Tes
             if class_failed {
                 continue;
             }
-            out.push(run_one(it, &class, &m));
+            let outcome = match ledger.as_deref_mut() {
+                Some(ledger) => run_one_recorded(it, &class, &m, tree, ledger),
+                None => run_one(it, &class, &m),
+            };
+            out.push(outcome);
         }
     }
     if let Some(p) = prev.take() {
@@ -360,6 +461,48 @@ fn test_method_names<'a>(
     names
 }
 
+/// [`run_one`] with method-level reuse: answered from a remembered run when the ledger can,
+/// else run in a generation of its own with its questions to the tree recorded apart.
+fn run_one_recorded<'a>(
+    it: &mut Interp<'a>,
+    class: &Rc<crate::interp::value::Class<'a>>,
+    method: &str,
+    tree: &Tree,
+    ledger: &mut Ledger<'_>,
+) -> TestOutcome {
+    let id = format!("{}.{}", class.name, method);
+    let budget = it.limits.step_budget;
+    if let Some(m) = ledger.reusable(&id, tree, it.steps, budget) {
+        it.steps = it.steps.saturating_add(m.steps);
+        ledger.reused += 1;
+        ledger.methods.push(m.clone());
+        return m.outcome.clone();
+    }
+    let around = it.observations.replace(RefCell::default());
+    let before = (it.steps, it.depth, it.handling.len(), it.yield_sinks.len(), it.long_message);
+    let generation = isolation::Method::start();
+    let outcome = run_one(it, class, method);
+    let wrote_only_its_own = generation.is_some_and(isolation::Method::end);
+    let after = (it.steps, it.depth, it.handling.len(), it.yield_sinks.len(), it.long_message);
+    let observations = std::mem::replace(&mut it.observations, around)
+        .map(RefCell::into_inner)
+        .unwrap_or_default();
+    // The interpreter's own state must be as the method found it too (it always is, unless a
+    // limit cut the method short), and the budget must not have run out.
+    let isolated = wrote_only_its_own
+        && (before.1, before.2, before.3, before.4) == (after.1, after.2, after.3, after.4)
+        && after.0 <= budget;
+    ledger.broken |= !isolated;
+    ledger.methods.push(MethodRun {
+        id,
+        observations,
+        steps: after.0.saturating_sub(before.0),
+        isolated,
+        outcome: outcome.clone(),
+    });
+    outcome
+}
+
 fn run_one<'a>(
     it: &mut Interp<'a>,
     class: &Rc<crate::interp::value::Class<'a>>,
@@ -395,7 +538,7 @@ fn run_one_plain<'a>(
     it.record.subtests.clear();
     let inst = V::Instance(Rc::new(Instance {
         class: class.clone(),
-        dict: RefCell::new(NameMap::default()),
+        dict: Mut::new(NameMap::default()),
         exc: None,
     }));
     if let V::Instance(i) = &inst {

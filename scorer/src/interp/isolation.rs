@@ -1,0 +1,149 @@
+//! Whether a test method changed state that outlives it, so that a later run may reuse its verdict
+//! without running it (see [`crate::unittest::Scorer`]).
+//!
+//! Every mutable object records the *generation* it was born in. Code outside test methods runs
+//! in generation [`SHARED`]; each test method (with its `setUp` and `tearDown`) runs in a fresh
+//! generation. A write to an object born in another generation than the running one is a write to
+//! state the method did not create: the method is then *not isolated*, and nothing after it may be
+//! answered from a previous run. A method that writes only to objects it made leaves the rest of
+//! the run exactly as it found it, so skipping it changes nothing another method can see.
+//!
+//! Writes are noticed at the one door they all go through: [`Mut::borrow_mut`] (and
+//! [`note_write`] for the few objects that keep their own cells, like `ast` node objects). Tables
+//! of the interpreter that outlive a method and are filled lazily (imported modules, the shared
+//! field-less `ast` nodes) make their objects inside [`shared`], so those are born [`SHARED`] and a
+//! later write to them counts.
+
+use std::cell::{Cell, Ref, RefCell, RefMut};
+
+/// The generation of everything made outside test methods.
+pub const SHARED: u32 = 0;
+
+thread_local! {
+    /// Generation objects are born in now.
+    static CURRENT: Cell<u32> = const { Cell::new(SHARED) };
+    /// Last generation handed out (generations are never reused on a thread).
+    static LAST: Cell<u32> = const { Cell::new(SHARED) };
+    /// Whether the running method wrote to an object born in another generation.
+    static ESCAPED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The generation objects are born in now.
+#[inline]
+pub fn current() -> u32 {
+    CURRENT.with(Cell::get)
+}
+
+/// Records a write to an object born in generation `born`.
+#[inline]
+pub fn note_write(born: u32) {
+    if born != current() {
+        ESCAPED.with(|e| e.set(true));
+    }
+}
+
+/// A test method's generation: objects it makes are its own until it ends.
+#[must_use = "end the method's generation with `Method::end`"]
+pub struct Method {
+    previous: u32,
+}
+
+impl Method {
+    /// Starts a fresh generation for one test method. `None` when this thread has used every
+    /// generation number: the caller must then treat every method as not isolated.
+    pub fn start() -> Option<Method> {
+        let next = LAST.with(Cell::get).checked_add(1)?;
+        LAST.with(|l| l.set(next));
+        ESCAPED.with(|e| e.set(false));
+        let previous = CURRENT.with(|c| c.replace(next));
+        Some(Method { previous })
+    }
+
+    /// Ends the method's generation; whether it wrote only to objects it made.
+    pub fn end(self) -> bool {
+        CURRENT.with(|c| c.set(self.previous));
+        !ESCAPED.with(|e| e.replace(false))
+    }
+}
+
+/// Runs `make` with objects born [`SHARED`]: for tables that outlive the method that fills them.
+pub fn shared<T>(make: impl FnOnce() -> T) -> T {
+    let previous = CURRENT.with(|c| c.replace(SHARED));
+    let out = make();
+    CURRENT.with(|c| c.set(previous));
+    out
+}
+
+/// A `RefCell` that remembers the generation its value was born in and reports writes from
+/// other generations (see the module doc).
+pub struct Mut<T> {
+    born: u32,
+    cell: RefCell<T>,
+}
+
+impl<T> Mut<T> {
+    #[inline]
+    pub fn new(value: T) -> Self {
+        Mut { born: current(), cell: RefCell::new(value) }
+    }
+
+    #[inline]
+    pub fn borrow(&self) -> Ref<'_, T> {
+        self.cell.borrow()
+    }
+
+    /// Mutable access: a write, for the isolation of the running method.
+    #[inline]
+    pub fn borrow_mut(&self) -> RefMut<'_, T> {
+        note_write(self.born);
+        self.cell.borrow_mut()
+    }
+
+    pub fn into_inner(self) -> T {
+        self.cell.into_inner()
+    }
+}
+
+impl<T: Default> Default for Mut<T> {
+    fn default() -> Self {
+        Mut::new(T::default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_method_is_isolated_until_it_writes_to_an_object_it_did_not_make() {
+        let outside = Mut::new(vec![1]);
+        let m = Method::start().unwrap();
+        let own = Mut::new(vec![2]);
+        own.borrow_mut().push(3);
+        let _ = outside.borrow();
+        assert!(m.end(), "reads and writes to its own objects keep it isolated");
+
+        let m = Method::start().unwrap();
+        outside.borrow_mut().push(4);
+        assert!(!m.end(), "a write to an object from before the method");
+
+        // An object made by one method and written by the next is not the next one's own.
+        let m = Method::start().unwrap();
+        let kept = Mut::new(0);
+        assert!(m.end());
+        let m = Method::start().unwrap();
+        *kept.borrow_mut() += 1;
+        assert!(!m.end());
+
+        // Objects made for a lazily filled table are shared, even inside a method.
+        let m = Method::start().unwrap();
+        let table = shared(|| Mut::new(Vec::<u8>::new()));
+        assert!(m.end());
+        let m = Method::start().unwrap();
+        table.borrow_mut().push(1);
+        assert!(!m.end());
+        // Outside methods nothing is tracked against anyone.
+        table.borrow_mut().push(2);
+        assert_eq!(current(), SHARED);
+    }
+}
