@@ -32,6 +32,16 @@
 //! round's two sides rarely do. Compare builds by instruction counts (`valgrind --tool=callgrind`
 //! on `--profile-cold 1`), not by wall time.
 //!
+//! Before timing, each batch is scored once with reuse on and once off (untimed), and every
+//! method's verdict is compared run by run (`reuse check`).
+//!
+//! Measured 2026-12-01 (session 10, 06:50), `--per-task 5 --repeat 3` on the official bundle,
+//! after method-level reuse (`unittest::Ledger`): (b) 500 distinct edits: 33.8 s vs 4.33 s =
+//! 7.8x (median of rounds 5.9x; reuse off 4.4x / 4.0x); the reuse check found all 500 runs
+//! identical with reuse on and off, 1,712 of 3,155 method verdicts answered from remembered runs
+//! (every method of the 100 official tests is isolated; the rest read the edited file). Cold
+//! 3.9x (2.5x), one `Scorer` 3.7x (3.7x); (c) 16.0x (12.5x), reuse off 4.7x (3.9x).
+//!
 //! Measured 2026-12-01 (session 9, 03:48 and 03:58) on the same machine, two runs of
 //! `--per-task 5 --repeat 3` on the official bundle (ratio of fastest times, median of rounds):
 //! - cold, fresh `Scorer` per task: 6.79 s vs 2.19 s = 3.1x (3.0x); 6.64 s vs 1.77 s = 3.7x (3.5x).
@@ -94,7 +104,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use bundle_dir::{BundleDir, LoadedTask};
 use scorer::patch::{ApplyOptions, PatchStatus};
-use scorer::report::SourceRef;
+use scorer::report::{SourceRef, TestOutcome};
 use scorer::submission::{evaluate_submission, parse_submissions, Submission};
 use scorer::tree::Content;
 use scorer::unittest::{RunConfig, Scorer};
@@ -436,18 +446,70 @@ fn compare(what: &str, ours: &[u32], theirs: &[u32]) -> usize {
 
 /// Runs `f` on a thread with the CLI's scoring stack (deep Python recursion needs it).
 fn big(f: impl FnOnce() -> (f64, Vec<u32>) + Send) -> (f64, Vec<u32>) {
+    on_big_stack(f).unwrap_or((f64::NAN, Vec::new()))
+}
+
+fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Option<T> {
     std::thread::scope(|s| {
         std::thread::Builder::new()
             .stack_size(run::THREAD_STACK)
             .spawn_scoped(s, f)
-            .map(|h| h.join().unwrap_or((f64::NAN, Vec::new())))
-            .unwrap_or((f64::NAN, Vec::new()))
+            .ok()
+            .and_then(|h| h.join().ok())
     })
+}
+
+/// Every run's full verdicts (one `Scorer` per task, as the batches run) and how many method
+/// verdicts the `Scorer`s answered from remembered runs; not timed.
+fn verdicts(jobs: &[Job], reuse: bool) -> (Vec<Vec<TestOutcome>>, usize) {
+    let config = RunConfig { reuse_runs: reuse, ..run::run_config() };
+    let (mut all, mut reused) = (Vec::with_capacity(jobs.len()), 0);
+    let mut scorer = Scorer::new(config);
+    let mut last_task = "";
+    for job in jobs {
+        let t = &job.task;
+        if t.data.id != last_task {
+            reused += scorer.reused_methods();
+            scorer = Scorer::new(config);
+            last_task = &t.data.id;
+        }
+        let s = submission(t, &job.patch);
+        let r =
+            evaluate_submission(&mut scorer, &t.base, &t.data.test.name, &t.data.test.source, &s);
+        all.push(r.map_or_else(|_| Vec::new(), |r| r.tests));
+    }
+    (all, reused + scorer.reused_methods())
+}
+
+/// Checks that reuse changes no verdict of the batch: every method's status, exception type,
+/// message and line, run by run, with reuse on and off.
+fn check_reuse(jobs: &[Job]) {
+    let Some(((on, reused), (off, _))) =
+        on_big_stack(|| (verdicts(jobs, true), verdicts(jobs, false)))
+    else {
+        println!("  WARNING reuse check: a scoring thread failed");
+        return;
+    };
+    let methods: usize = off.iter().map(Vec::len).sum();
+    let differ = on.iter().zip(&off).filter(|(a, b)| a != b).count();
+    if differ > 0 || on.len() != off.len() {
+        println!(
+            "  WARNING reuse check: {differ} of {} runs differ with reuse on and off",
+            off.len()
+        );
+    } else {
+        println!(
+            "  reuse check: {} runs, every verdict the same with reuse on and off; {reused} of \
+             {methods} method verdicts answered from remembered runs",
+            off.len()
+        );
+    }
 }
 
 /// One batch: refscore with run reuse on and off, then python3; checks both agree run by run and
 /// prints the times and ratios.
 fn batch_timings(tmp: &Path, jobs: &[Job], repeat: usize, what: &str) -> Result<()> {
+    check_reuse(jobs);
     let plan_file = plan(tmp, jobs)?;
     let on = || refscore(jobs, Fresh::PerTask, true);
     let off = || refscore(jobs, Fresh::PerTask, false);

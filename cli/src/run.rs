@@ -33,6 +33,8 @@ pub struct Scoring {
     /// Test runs answered from an earlier run of the same test file whose every file-system
     /// answer the new tree gave again ([`Scorer`]'s run reuse), instead of being interpreted.
     pub reused_runs: usize,
+    /// Test methods of interpreted runs answered from an earlier run ([`Scorer`]'s method reuse).
+    pub reused_methods: usize,
 }
 
 /// Scores `subs` against `bundle` with `threads` workers (0 = all cores). `tick` is called once
@@ -64,6 +66,7 @@ pub fn score_all(
     let fatal: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let next = AtomicUsize::new(0);
     let reused = AtomicUsize::new(0);
+    let reused_methods = AtomicUsize::new(0);
     let worker = || {
         let mut scorer = Scorer::new(run_config());
         loop {
@@ -94,6 +97,7 @@ pub fn score_all(
             }
         }
         reused.fetch_add(scorer.reused_runs(), Ordering::Relaxed);
+        reused_methods.fetch_add(scorer.reused_methods(), Ordering::Relaxed);
     };
     std::thread::scope(|scope| -> Result<()> {
         let mut handles = Vec::new();
@@ -120,5 +124,9 @@ pub fn score_all(
         .enumerate()
         .map(|(i, s)| s.ok_or_else(|| anyhow!("submission {i} was not scored (a refscore bug)")))
         .collect::<Result<_>>()?;
-    Ok(Scoring { scored, reused_runs: reused.into_inner() })
+    Ok(Scoring {
+        scored,
+        reused_runs: reused.into_inner(),
+        reused_methods: reused_methods.into_inner(),
+    })
 }

@@ -62,9 +62,12 @@ pub fn run(opts: &Options) -> Result<ExitCode> {
     if let Input::Predictions(_) = opts.input {
         eprintln!(
             "{} submissions scored; {} test runs answered from an identical earlier run \
-             (same test file, every file it read, probed or listed unchanged)",
+             (same test file, every file it read, probed or listed unchanged); of the runs \
+             interpreted, {} test methods answered from an earlier run (methods that change no \
+             shared state, whose files are unchanged)",
             subs.len(),
-            scoring.reused_runs
+            scoring.reused_runs,
+            scoring.reused_methods
         );
     }
 

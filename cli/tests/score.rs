@@ -389,6 +389,50 @@ fn repeated_submissions_reuse_runs_and_say_so() {
     );
 }
 
+/// Two submissions of one task, the second editing only a file one test method reads: the
+/// other seven methods (isolated, their files unchanged) are answered from the first run, `score`
+/// says so, and the verdicts are those of scoring the second submission alone.
+#[test]
+fn methods_whose_files_are_unchanged_are_answered_from_the_first_run() {
+    let tmp = Temp::new("methods");
+    let partial =
+        fs::read_to_string(demo().join("submissions/add-log-parameter-post-entry.partial.patch"))
+            .unwrap();
+    // The partial patch's first file: ledgerly/importers/bank.py.
+    let bank: String = partial.split_inclusive('\n').take(13).collect();
+    assert!(bank.starts_with("diff --git a/ledgerly/importers/bank.py"), "{bank}");
+    let entry = |model: &str, patch: &str| {
+        json!({"instance_id": "add-log-parameter-post-entry", "model_name_or_path": model,
+               "model_patch": patch})
+        .to_string()
+    };
+    let both = tmp.0.join("both.jsonl");
+    fs::write(&both, format!("{}\n{}\n", entry("none", ""), entry("bank", &bank))).unwrap();
+    let alone = tmp.0.join("alone.jsonl");
+    fs::write(&alone, format!("{}\n", entry("bank", &bank))).unwrap();
+    let score = |input: &Path, out: &str| {
+        let o = refscore_in(
+            &demo(),
+            &["score", "--tasks", &b(), "--predictions", input.to_str().unwrap(), "--out", out],
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        o
+    };
+    let (both_out, alone_out) = (tmp.0.join("both.json"), tmp.0.join("alone.json"));
+    let o = score(&both, both_out.to_str().unwrap());
+    assert!(
+        text(&o.stderr).contains("0 test runs answered from an identical earlier run")
+            && text(&o.stderr).contains("7 test methods answered from an earlier run"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = score(&alone, alone_out.to_str().unwrap());
+    assert!(text(&o.stderr).contains("0 test methods answered"), "{}", text(&o.stderr));
+    let (both, alone) = (report_at(&both_out), report_at(&alone_out));
+    assert_eq!(both["results"][1]["patch_status"], "applied");
+    assert_eq!(verdict(&both["results"][1]), verdict(&alone["results"][0]));
+}
+
 /// A SWE-agent run folder handed in whole: `preds.json` and `<id>/<id>.traj` hold the same
 /// submissions. The trajectory copies are left out (and counted on stderr); a trajectory whose
 /// patch differs from its `preds.json` entry is still scored.

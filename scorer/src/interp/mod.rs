@@ -96,6 +96,7 @@ pub struct Interp<'a> {
     /// the address and length of the name in the syntax tree (alive and unmoved for `'a`), with
     /// the globals' version it was read at.
     pub global_loads: HashMap<(usize, usize), (u64, Value<'a>), value::FxBuild>,
+    /// Imported modules; made inside [`isolation::shared`] (they outlive the method importing them).
     pub modules: NameMap<Value<'a>>,
     pub exc_classes: NameMap<Rc<Class<'a>>>,
     pub testcase_class: Option<Rc<Class<'a>>>,
@@ -107,7 +108,8 @@ pub struct Interp<'a> {
     /// Exceptions being handled (innermost last), for bare `raise`.
     pub handling: Vec<Box<PyErr<'a>>>,
     /// Shared field-less AST nodes (`Load()`, `Add()`...), as CPython shares them; indexed by
-    /// [`NodeClass::index`](crate::python::node::NodeClass::index).
+    /// [`NodeClass::index`](crate::python::node::NodeClass::index). Made inside
+    /// [`isolation::shared`], like `modules`.
     pub singletons: Vec<Option<Value<'a>>>,
     pub record: TestRecord,
     /// Qualified name of the running function (for generator reprs).

@@ -32,7 +32,9 @@ pub struct RunConfig {
     /// be below the stack of the thread that runs the scorer (see [`crate::interp::STACK_LIMIT`]).
     pub stack_budget: usize,
     /// Reuse a previous run's verdicts when the new tree answers every question that run asked
-    /// of its tree the same way (see [`crate::interp::observe`]). Off: every run interprets.
+    /// of its tree the same way (see [`crate::interp::observe`]), and short of that, the verdicts
+    /// of single test methods that can be proven to come out the same (see [`Ledger`]). Off:
+    /// every run interprets every method.
     pub reuse_runs: bool,
 }
 
