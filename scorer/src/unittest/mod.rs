@@ -155,7 +155,9 @@ fn source_key(source: &str) -> (u64, usize) {
 type TestKey = (u64, usize, String);
 
 /// Runs unittest files; keeps a parse cache shared by all runs of this instance, and remembers
-/// runs so that a submission that leaves everything a test looks at unchanged is not run again.
+/// runs so that a submission that leaves everything a test looks at unchanged is not run again,
+/// and a test method whose files a submission leaves unchanged is not run again either (when
+/// no method before it changed state it did not make; see [`Ledger`]).
 pub struct Scorer {
     config: RunConfig,
     cache: Rc<RefCell<ParseCache>>,
