@@ -40,7 +40,10 @@
 //! 7.8x (median of rounds 5.9x; reuse off 4.4x / 4.0x); the reuse check found all 500 runs
 //! identical with reuse on and off, 1,712 of 3,155 method verdicts answered from remembered runs
 //! (every method of the 100 official tests is isolated; the rest read the edited file). Cold
-//! 3.9x (2.5x), one `Scorer` 3.7x (3.7x); (c) 16.0x (12.5x), reuse off 4.7x (3.9x).
+//! 3.9x (2.5x), one `Scorer` 3.7x (3.7x); (c) 16.0x (12.5x), reuse off 4.7x (3.9x). A second
+//! run at 07:00: (b) 21.0 s vs 3.30 s = 6.4x (6.4x; reuse off 3.6x / 3.6x); cold 3.8x (2.8x), one
+//! `Scorer` 3.7x (3.5x); (c) 14.3x (13.7x). `--profile-cold 1` under callgrind: 13.44 G
+//! instructions (session 9: 13.49 G), so the generation checks cost nothing measurable.
 //!
 //! Measured 2026-12-01 (session 9, 03:48 and 03:58) on the same machine, two runs of
 //! `--per-task 5 --repeat 3` on the official bundle (ratio of fastest times, median of rounds):
