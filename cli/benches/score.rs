@@ -107,7 +107,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use bundle_dir::{BundleDir, LoadedTask};
 use scorer::patch::{ApplyOptions, PatchStatus};
-use scorer::report::{SourceRef, TestOutcome};
+use scorer::report::{EntryError, SourceRef, TaskResult, TestOutcome};
 use scorer::submission::{evaluate_submission, parse_submissions, Submission};
 use scorer::tree::Content;
 use scorer::unittest::{RunConfig, Scorer};
@@ -321,39 +321,51 @@ enum Fresh {
     Never,
 }
 
-/// refscore on one thread; `fresh` says when a new `Scorer` starts; `reuse` =
-/// [`RunConfig::reuse_runs`].
-fn refscore(jobs: &[Job], fresh: Fresh, reuse: bool) -> (f64, Vec<u32>) {
+/// Scores `jobs` in order on this thread; `fresh` says when a new `Scorer` starts, `reuse` =
+/// [`RunConfig::reuse_runs`]; `each` gets every result. Returns how many method verdicts the
+/// `Scorer`s answered from remembered runs.
+fn score_jobs(
+    jobs: &[Job],
+    fresh: Fresh,
+    reuse: bool,
+    mut each: impl FnMut(Result<TaskResult, EntryError>),
+) -> usize {
     let config = RunConfig { reuse_runs: reuse, ..run::run_config() };
-    let start = Instant::now();
-    let mut passed = Vec::with_capacity(jobs.len());
     let mut scorer = Scorer::new(config);
-    let mut last_task = String::new();
+    let mut reused = 0;
+    let mut last_task = "";
     for job in jobs {
-        let new_task = job.task.data.id != last_task;
+        let t = &job.task;
+        let new_task = t.data.id != last_task;
         let restart = match fresh {
             Fresh::PerJob => true,
             Fresh::PerTask => new_task,
             Fresh::Never => false,
         };
         if restart {
+            reused += scorer.reused_methods();
             scorer = Scorer::new(config);
         }
-        if new_task {
-            last_task.clone_from(&job.task.data.id);
-        }
-        let t = &job.task;
-        let r = evaluate_submission(
+        last_task = &t.data.id;
+        each(evaluate_submission(
             &mut scorer,
             &t.base,
             &t.data.test.name,
             &t.data.test.source,
             &submission(t, &job.patch),
-        );
-        passed.push(r.map_or(0, |r| r.subtests_passed));
+        ));
     }
+    reused += scorer.reused_methods();
     // Freeing the last `Scorer`'s trees is part of the work (python frees its trees as it goes).
     drop(scorer);
+    reused
+}
+
+/// refscore on one thread, timed (see [`score_jobs`]); each run's number of passing methods.
+fn refscore(jobs: &[Job], fresh: Fresh, reuse: bool) -> (f64, Vec<u32>) {
+    let start = Instant::now();
+    let mut passed = Vec::with_capacity(jobs.len());
+    score_jobs(jobs, fresh, reuse, |r| passed.push(r.map_or(0, |r| r.subtests_passed)));
     (start.elapsed().as_secs_f64(), passed)
 }
 
@@ -465,23 +477,11 @@ fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Option<T> {
 /// Every run's full verdicts (one `Scorer` per task, as the batches run) and how many method
 /// verdicts the `Scorer`s answered from remembered runs; not timed.
 fn verdicts(jobs: &[Job], reuse: bool) -> (Vec<Vec<TestOutcome>>, usize) {
-    let config = RunConfig { reuse_runs: reuse, ..run::run_config() };
-    let (mut all, mut reused) = (Vec::with_capacity(jobs.len()), 0);
-    let mut scorer = Scorer::new(config);
-    let mut last_task = "";
-    for job in jobs {
-        let t = &job.task;
-        if t.data.id != last_task {
-            reused += scorer.reused_methods();
-            scorer = Scorer::new(config);
-            last_task = &t.data.id;
-        }
-        let s = submission(t, &job.patch);
-        let r =
-            evaluate_submission(&mut scorer, &t.base, &t.data.test.name, &t.data.test.source, &s);
-        all.push(r.map_or_else(|_| Vec::new(), |r| r.tests));
-    }
-    (all, reused + scorer.reused_methods())
+    let mut all = Vec::with_capacity(jobs.len());
+    let reused = score_jobs(jobs, Fresh::PerTask, reuse, |r| {
+        all.push(r.map_or_else(|_| Vec::new(), |r| r.tests))
+    });
+    (all, reused)
 }
 
 /// Checks that reuse changes no verdict of the batch: every method's status, exception type,

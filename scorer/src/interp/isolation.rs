@@ -115,35 +115,38 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_method_is_isolated_until_it_writes_to_an_object_it_did_not_make() {
+    fn a_method_is_isolated_until_it_writes_to_an_object_it_did_not_make(
+    ) -> Result<(), &'static str> {
+        let start = || Method::start().ok_or("generations used up");
         let outside = Mut::new(vec![1]);
-        let m = Method::start().unwrap();
+        let m = start()?;
         let own = Mut::new(vec![2]);
         own.borrow_mut().push(3);
         let _ = outside.borrow();
         assert!(m.end(), "reads and writes to its own objects keep it isolated");
 
-        let m = Method::start().unwrap();
+        let m = start()?;
         outside.borrow_mut().push(4);
         assert!(!m.end(), "a write to an object from before the method");
 
         // An object made by one method and written by the next is not the next one's own.
-        let m = Method::start().unwrap();
+        let m = start()?;
         let kept = Mut::new(0);
         assert!(m.end());
-        let m = Method::start().unwrap();
+        let m = start()?;
         *kept.borrow_mut() += 1;
         assert!(!m.end());
 
         // Objects made for a lazily filled table are shared, even inside a method.
-        let m = Method::start().unwrap();
+        let m = start()?;
         let table = shared(|| Mut::new(Vec::<u8>::new()));
         assert!(m.end());
-        let m = Method::start().unwrap();
+        let m = start()?;
         table.borrow_mut().push(1);
         assert!(!m.end());
         // Outside methods nothing is tracked against anyone.
         table.borrow_mut().push(2);
         assert_eq!(current(), SHARED);
+        Ok(())
     }
 }

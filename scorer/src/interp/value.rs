@@ -1,8 +1,8 @@
 //! The value model: every Python object the interpreter can hold.
 //!
-//! Heap objects are `Rc`-shared (identity = pointer), mutable ones sit in a [`Mut`] (a `RefCell` that
-//! reports writes to [`super::isolation`]). The lifetime
-//! `'a` is that of the executed module's syntax tree: functions and generators point into it.
+//! Heap objects are `Rc`-shared (identity = pointer), mutable ones sit in a [`Mut`] (a `RefCell`
+//! that reports writes to [`super::isolation`]). The lifetime `'a` is that of the executed
+//! module's syntax tree: functions and generators point into it.
 
 use std::cell::RefCell;
 

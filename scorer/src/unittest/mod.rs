@@ -465,6 +465,17 @@ fn test_method_names<'a>(
     names
 }
 
+/// A method's id in the report (`Class.method`), also what a remembered method run is matched by.
+fn method_id(class: &crate::interp::value::Class<'_>, method: &str) -> String {
+    format!("{}.{}", class.name, method)
+}
+
+/// What a test method must leave of the interpreter's own state as it found it to be isolated:
+/// call depth, exceptions being handled, generator sinks, `longMessage`.
+fn frame_state(it: &Interp<'_>) -> (u32, usize, usize, bool) {
+    (it.depth, it.handling.len(), it.yield_sinks.len(), it.long_message)
+}
+
 /// [`run_one`] with method-level reuse: answered from a remembered run when the ledger can,
 /// else run in a generation of its own with its questions to the tree recorded apart.
 fn run_one_recorded<'a>(
@@ -474,7 +485,7 @@ fn run_one_recorded<'a>(
     tree: &Tree,
     ledger: &mut Ledger<'_>,
 ) -> TestOutcome {
-    let id = format!("{}.{}", class.name, method);
+    let id = method_id(class, method);
     let budget = it.limits.step_budget;
     if let Some(m) = ledger.reusable(&id, tree, it.steps, budget) {
         it.steps = it.steps.saturating_add(m.steps);
@@ -483,24 +494,21 @@ fn run_one_recorded<'a>(
         return m.outcome.clone();
     }
     let around = it.observations.replace(RefCell::default());
-    let before = (it.steps, it.depth, it.handling.len(), it.yield_sinks.len(), it.long_message);
+    let (steps_before, state_before) = (it.steps, frame_state(it));
     let generation = isolation::Method::start();
     let outcome = run_one(it, class, method);
     let wrote_only_its_own = generation.is_some_and(isolation::Method::end);
-    let after = (it.steps, it.depth, it.handling.len(), it.yield_sinks.len(), it.long_message);
     let observations = std::mem::replace(&mut it.observations, around)
         .map(RefCell::into_inner)
         .unwrap_or_default();
     // The interpreter's own state must be as the method found it too (it always is, unless a
     // limit cut the method short), and the budget must not have run out.
-    let isolated = wrote_only_its_own
-        && (before.1, before.2, before.3, before.4) == (after.1, after.2, after.3, after.4)
-        && after.0 <= budget;
+    let isolated = wrote_only_its_own && frame_state(it) == state_before && it.steps <= budget;
     ledger.broken |= !isolated;
     ledger.methods.push(MethodRun {
         id,
         observations,
-        steps: after.0.saturating_sub(before.0),
+        steps: it.steps.saturating_sub(steps_before),
         isolated,
         outcome: outcome.clone(),
     });
@@ -538,7 +546,7 @@ fn run_one_plain<'a>(
     class: &Rc<crate::interp::value::Class<'a>>,
     method: &str,
 ) -> TestOutcome {
-    let id = format!("{}.{}", class.name, method);
+    let id = method_id(class, method);
     it.record.subtests.clear();
     let inst = V::Instance(Rc::new(Instance {
         class: class.clone(),
