@@ -32,8 +32,9 @@ use ruff_python_parser::{Mode, ParseOptions};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::classes::k;
-use super::node::{self, node, Constant, Field, Loc, Node};
+use super::node::{self, node, Constant, Field, Loc, Node, NodeFields};
 use super::{scan, LineIndex};
+use smallvec::smallvec;
 
 /// Deeper trees go the reference way (which raises CPython's RecursionError at its limit).
 const MAX_DEPTH: usize = 500;
@@ -151,7 +152,7 @@ impl Converter<'_> {
     fn module(mut self, m: &ra::ModModule) -> R<Node> {
         Ok(Node {
             class: k::Module,
-            fields: vec![self.stmts(&m.body)?, Field::List(Vec::new())],
+            fields: smallvec![self.stmts(&m.body)?, Field::List(Vec::new())],
             loc: None,
         })
     }
@@ -221,7 +222,7 @@ impl Converter<'_> {
                 }
                 let range = self.after_decorators(&f.decorator_list, f.range);
                 let class = if f.is_async { k::AsyncFunctionDef } else { k::FunctionDef };
-                let fields = vec![
+                let fields = smallvec![
                     ident(f.name.as_str()),
                     self.parameters(Some(&f.parameters))?,
                     self.stmts(&f.body)?,
@@ -240,7 +241,7 @@ impl Converter<'_> {
                     Some(a) => (self.exprs(&a.args)?, self.keywords(&a.keywords)?),
                     None => (Field::List(Vec::new()), Field::List(Vec::new())),
                 };
-                let fields = vec![
+                let fields = smallvec![
                     ident(c.name.as_str()),
                     bases,
                     keywords,
@@ -250,22 +251,22 @@ impl Converter<'_> {
                 node(k::ClassDef, fields, self.loc(range))
             }
             S::Return(r) => {
-                node(k::Return, vec![self.opt_expr(r.value.as_deref())?], self.loc(r.range))
+                node(k::Return, smallvec![self.opt_expr(r.value.as_deref())?], self.loc(r.range))
             }
-            S::Delete(d) => node(k::Delete, vec![self.exprs(&d.targets)?], self.loc(d.range)),
+            S::Delete(d) => node(k::Delete, smallvec![self.exprs(&d.targets)?], self.loc(d.range)),
             S::Assign(a) => node(
                 k::Assign,
-                vec![self.exprs(&a.targets)?, self.expr(&a.value)?, Field::None],
+                smallvec![self.exprs(&a.targets)?, self.expr(&a.value)?, Field::None],
                 self.loc(a.range),
             ),
             S::AugAssign(a) => node(
                 k::AugAssign,
-                vec![self.expr(&a.target)?, operator(a.op), self.expr(&a.value)?],
+                smallvec![self.expr(&a.target)?, operator(a.op), self.expr(&a.value)?],
                 self.loc(a.range),
             ),
             S::AnnAssign(a) => node(
                 k::AnnAssign,
-                vec![
+                smallvec![
                     self.expr(&a.target)?,
                     self.expr(&a.annotation)?,
                     self.opt_expr(a.value.as_deref())?,
@@ -275,7 +276,7 @@ impl Converter<'_> {
             ),
             S::For(f) => node(
                 if f.is_async { k::AsyncFor } else { k::For },
-                vec![
+                smallvec![
                     self.expr(&f.target)?,
                     self.expr(&f.iter)?,
                     self.stmts(&f.body)?,
@@ -286,42 +287,46 @@ impl Converter<'_> {
             ),
             S::While(w) => node(
                 k::While,
-                vec![self.expr(&w.test)?, self.stmts(&w.body)?, self.stmts(&w.orelse)?],
+                smallvec![self.expr(&w.test)?, self.stmts(&w.body)?, self.stmts(&w.orelse)?],
                 self.loc(w.range),
             ),
             S::If(i) => {
                 let orelse = self.elif_chain(&i.elif_else_clauses)?;
                 node(
                     k::If,
-                    vec![self.expr(&i.test)?, self.stmts(&i.body)?, orelse],
+                    smallvec![self.expr(&i.test)?, self.stmts(&i.body)?, orelse],
                     self.loc(i.range),
                 )
             }
             S::With(w) => node(
                 if w.is_async { k::AsyncWith } else { k::With },
-                vec![self.withitems(&w.items)?, self.stmts(&w.body)?, Field::None],
+                smallvec![self.withitems(&w.items)?, self.stmts(&w.body)?, Field::None],
                 self.loc(w.range),
             ),
             S::Match(m) => {
                 let mut cases = Vec::with_capacity(m.cases.len());
                 for c in &m.cases {
-                    let fields = vec![
+                    let fields = smallvec![
                         self.pattern(&c.pattern)?,
                         self.opt_expr(c.guard.as_deref())?,
                         self.stmts(&c.body)?,
                     ];
                     cases.push(node(k::match_case, fields, None));
                 }
-                node(k::Match, vec![self.expr(&m.subject)?, Field::List(cases)], self.loc(m.range))
+                node(
+                    k::Match,
+                    smallvec![self.expr(&m.subject)?, Field::List(cases)],
+                    self.loc(m.range),
+                )
             }
             S::Raise(r) => node(
                 k::Raise,
-                vec![self.opt_expr(r.exc.as_deref())?, self.opt_expr(r.cause.as_deref())?],
+                smallvec![self.opt_expr(r.exc.as_deref())?, self.opt_expr(r.cause.as_deref())?],
                 self.loc(r.range),
             ),
             S::Try(t) => node(
                 if t.is_star { k::TryStar } else { k::Try },
-                vec![
+                smallvec![
                     self.stmts(&t.body)?,
                     self.handlers(&t.handlers)?,
                     self.stmts(&t.orelse)?,
@@ -331,14 +336,14 @@ impl Converter<'_> {
             ),
             S::Assert(a) => node(
                 k::Assert,
-                vec![self.expr(&a.test)?, self.opt_expr(a.msg.as_deref())?],
+                smallvec![self.expr(&a.test)?, self.opt_expr(a.msg.as_deref())?],
                 self.loc(a.range),
             ),
             S::Import(i) => {
                 if i.is_lazy {
                     return Err(Decline);
                 }
-                node(k::Import, vec![self.aliases(&i.names)], self.loc(i.range))
+                node(k::Import, smallvec![self.aliases(&i.names)], self.loc(i.range))
             }
             S::ImportFrom(i) => {
                 if i.is_lazy {
@@ -346,7 +351,7 @@ impl Converter<'_> {
                 }
                 node(
                     k::ImportFrom,
-                    vec![
+                    smallvec![
                         opt_ident(i.module.as_ref()),
                         self.aliases(&i.names),
                         Field::Int(i64::from(i.level)),
@@ -356,18 +361,18 @@ impl Converter<'_> {
             }
             S::Global(g) => node(
                 k::Global,
-                vec![Field::List(g.names.iter().map(|n| ident(n.as_str())).collect())],
+                smallvec![Field::List(g.names.iter().map(|n| ident(n.as_str())).collect())],
                 self.loc(g.range),
             ),
             S::Nonlocal(g) => node(
                 k::Nonlocal,
-                vec![Field::List(g.names.iter().map(|n| ident(n.as_str())).collect())],
+                smallvec![Field::List(g.names.iter().map(|n| ident(n.as_str())).collect())],
                 self.loc(g.range),
             ),
-            S::Expr(e) => node(k::Expr, vec![self.expr(&e.value)?], self.loc(e.range)),
-            S::Pass(p) => node(k::Pass, Vec::new(), self.loc(p.range)),
-            S::Break(p) => node(k::Break, Vec::new(), self.loc(p.range)),
-            S::Continue(p) => node(k::Continue, Vec::new(), self.loc(p.range)),
+            S::Expr(e) => node(k::Expr, smallvec![self.expr(&e.value)?], self.loc(e.range)),
+            S::Pass(p) => node(k::Pass, NodeFields::new(), self.loc(p.range)),
+            S::Break(p) => node(k::Break, NodeFields::new(), self.loc(p.range)),
+            S::Continue(p) => node(k::Continue, NodeFields::new(), self.loc(p.range)),
             S::TypeAlias(_) | S::IpyEscapeCommand(_) => return Err(Decline),
         })
     }
@@ -386,7 +391,7 @@ impl Converter<'_> {
                 let end = clauses.last().map_or(first.range.end(), |c| c.range.end());
                 let range = TextRange::new(first.range.start(), end);
                 let fields =
-                    vec![self.expr(test)?, self.stmts(&first.body)?, self.elif_chain(rest)?];
+                    smallvec![self.expr(test)?, self.stmts(&first.body)?, self.elif_chain(rest)?];
                 self.depth -= 1;
                 Ok(Field::List(vec![node(k::If, fields, self.loc(range))]))
             }
@@ -401,7 +406,7 @@ impl Converter<'_> {
         let mut out = Vec::with_capacity(hs.len());
         for h in hs {
             let ra::ExceptHandler::ExceptHandler(h) = h;
-            let fields = vec![
+            let fields = smallvec![
                 self.opt_expr(h.type_.as_deref())?,
                 opt_ident(h.name.as_ref()),
                 self.stmts(&h.body)?,
@@ -415,7 +420,7 @@ impl Converter<'_> {
         let mut out = Vec::with_capacity(items.len());
         for w in items {
             let fields =
-                vec![self.expr(&w.context_expr)?, self.opt_expr(w.optional_vars.as_deref())?];
+                smallvec![self.expr(&w.context_expr)?, self.opt_expr(w.optional_vars.as_deref())?];
             out.push(node(k::withitem, fields, None));
         }
         Ok(Field::List(out))
@@ -428,7 +433,7 @@ impl Converter<'_> {
                 .map(|a| {
                     node(
                         k::alias,
-                        vec![ident(a.name.as_str()), opt_ident(a.asname.as_ref())],
+                        smallvec![ident(a.name.as_str()), opt_ident(a.asname.as_ref())],
                         self.loc(a.range),
                     )
                 })
@@ -439,7 +444,7 @@ impl Converter<'_> {
     fn keywords(&mut self, kws: &[ra::Keyword]) -> R<Field> {
         let mut out = Vec::with_capacity(kws.len());
         for kw in kws {
-            let fields = vec![opt_ident(kw.arg.as_ref()), self.expr(&kw.value)?];
+            let fields = smallvec![opt_ident(kw.arg.as_ref()), self.expr(&kw.value)?];
             out.push(node(k::keyword, fields, self.loc(kw.range)));
         }
         Ok(Field::List(out))
@@ -447,7 +452,7 @@ impl Converter<'_> {
 
     fn param(&mut self, p: &ra::Parameter) -> R<Field> {
         let fields =
-            vec![ident(p.name.as_str()), self.opt_expr(p.annotation.as_deref())?, Field::None];
+            smallvec![ident(p.name.as_str()), self.opt_expr(p.annotation.as_deref())?, Field::None];
         // ruff's range of `*args` / `**kw` includes the stars; CPython's starts at the name.
         let range = TextRange::new(p.name.range.start(), p.range.end());
         Ok(node(k::arg, fields, self.loc(range)))
@@ -457,7 +462,7 @@ impl Converter<'_> {
         let empty = || Field::List(Vec::new());
         let Some(p) = p else {
             let fields =
-                vec![empty(), empty(), Field::None, empty(), empty(), Field::None, empty()];
+                smallvec![empty(), empty(), Field::None, empty(), empty(), Field::None, empty()];
             return Ok(node(k::arguments, fields, None));
         };
         let plain = |c: &mut Self, v: &[ra::ParameterWithDefault]| -> R<Field> {
@@ -482,7 +487,7 @@ impl Converter<'_> {
             .chain(p.args.iter())
             .filter_map(|x| x.default.as_deref().map(|d| self.expr(d)))
             .collect::<R<_>>()?;
-        let fields = vec![
+        let fields = smallvec![
             posonly,
             args,
             vararg,
@@ -497,7 +502,7 @@ impl Converter<'_> {
     fn comprehensions(&mut self, gens: &[ra::Comprehension]) -> R<Field> {
         let mut out = Vec::with_capacity(gens.len());
         for c in gens {
-            let fields = vec![
+            let fields = smallvec![
                 self.expr(&c.target)?,
                 self.expr(&c.iter)?,
                 self.exprs(&c.ifs)?,
@@ -520,7 +525,7 @@ impl Converter<'_> {
         Ok(match e {
             E::BoolOp(b) => node(
                 k::BoolOp,
-                vec![
+                smallvec![
                     node::leaf(match b.op {
                         ra::BoolOp::And => k::And,
                         ra::BoolOp::Or => k::Or,
@@ -531,17 +536,17 @@ impl Converter<'_> {
             ),
             E::Named(n) => node(
                 k::NamedExpr,
-                vec![self.expr(&n.target)?, self.expr(&n.value)?],
+                smallvec![self.expr(&n.target)?, self.expr(&n.value)?],
                 self.loc(n.range),
             ),
             E::BinOp(b) => node(
                 k::BinOp,
-                vec![self.expr(&b.left)?, operator(b.op), self.expr(&b.right)?],
+                smallvec![self.expr(&b.left)?, operator(b.op), self.expr(&b.right)?],
                 self.loc(b.range),
             ),
             E::UnaryOp(u) => node(
                 k::UnaryOp,
-                vec![
+                smallvec![
                     node::leaf(match u.op {
                         ra::UnaryOp::Invert => k::Invert,
                         ra::UnaryOp::Not => k::Not,
@@ -554,12 +559,12 @@ impl Converter<'_> {
             ),
             E::Lambda(l) => node(
                 k::Lambda,
-                vec![self.parameters(l.parameters.as_deref())?, self.expr(&l.body)?],
+                smallvec![self.parameters(l.parameters.as_deref())?, self.expr(&l.body)?],
                 self.loc(l.range),
             ),
             E::If(i) => node(
                 k::IfExp,
-                vec![self.expr(&i.test)?, self.expr(&i.body)?, self.expr(&i.orelse)?],
+                smallvec![self.expr(&i.test)?, self.expr(&i.body)?, self.expr(&i.orelse)?],
                 self.loc(i.range),
             ),
             E::Dict(d) => {
@@ -569,24 +574,24 @@ impl Converter<'_> {
                     keys.push(self.opt_expr(item.key.as_ref())?);
                     values.push(self.expr(&item.value)?);
                 }
-                node(k::Dict, vec![Field::List(keys), Field::List(values)], self.loc(d.range))
+                node(k::Dict, smallvec![Field::List(keys), Field::List(values)], self.loc(d.range))
             }
-            E::Set(s) => node(k::Set, vec![self.exprs(&s.elts)?], self.loc(s.range)),
+            E::Set(s) => node(k::Set, smallvec![self.exprs(&s.elts)?], self.loc(s.range)),
             E::ListComp(c) => node(
                 k::ListComp,
-                vec![self.expr(&c.elt)?, self.comprehensions(&c.generators)?],
+                smallvec![self.expr(&c.elt)?, self.comprehensions(&c.generators)?],
                 self.loc(c.range),
             ),
             E::SetComp(c) => node(
                 k::SetComp,
-                vec![self.expr(&c.elt)?, self.comprehensions(&c.generators)?],
+                smallvec![self.expr(&c.elt)?, self.comprehensions(&c.generators)?],
                 self.loc(c.range),
             ),
             E::DictComp(c) => {
                 let Some(key) = c.key.as_deref() else { return Err(Decline) };
                 node(
                     k::DictComp,
-                    vec![
+                    smallvec![
                         self.expr(key)?,
                         self.expr(&c.value)?,
                         self.comprehensions(&c.generators)?,
@@ -595,14 +600,16 @@ impl Converter<'_> {
                 )
             }
             E::Generator(g) => self.genexp(g, g.range)?,
-            E::Await(a) => node(k::Await, vec![self.expr(&a.value)?], self.loc(a.range)),
+            E::Await(a) => node(k::Await, smallvec![self.expr(&a.value)?], self.loc(a.range)),
             E::Yield(y) => {
-                node(k::Yield, vec![self.opt_expr(y.value.as_deref())?], self.loc(y.range))
+                node(k::Yield, smallvec![self.opt_expr(y.value.as_deref())?], self.loc(y.range))
             }
-            E::YieldFrom(y) => node(k::YieldFrom, vec![self.expr(&y.value)?], self.loc(y.range)),
+            E::YieldFrom(y) => {
+                node(k::YieldFrom, smallvec![self.expr(&y.value)?], self.loc(y.range))
+            }
             E::Compare(c) => node(
                 k::Compare,
-                vec![
+                smallvec![
                     self.expr(&c.left)?,
                     Field::List(c.ops.iter().map(|op| cmpop(*op)).collect()),
                     self.exprs(&c.comparators)?,
@@ -621,7 +628,7 @@ impl Converter<'_> {
                 };
                 node(
                     k::Call,
-                    vec![self.expr(&c.func)?, args, self.keywords(&a.keywords)?],
+                    smallvec![self.expr(&c.func)?, args, self.keywords(&a.keywords)?],
                     self.loc(c.range()),
                 )
             }
@@ -630,7 +637,7 @@ impl Converter<'_> {
                 let kind =
                     if s.value.is_unicode() { Field::Str(Rc::from("u")) } else { Field::None };
                 let value = Constant::Str(Rc::from(s.value.to_str()));
-                node(k::Constant, vec![Field::Const(value), kind], self.loc(s.range))
+                node(k::Constant, smallvec![Field::Const(value), kind], self.loc(s.range))
             }
             E::BytesLiteral(b) => {
                 let bytes: Vec<u8> = b.value.iter().flat_map(|p| p.value.iter().copied()).collect();
@@ -651,7 +658,7 @@ impl Converter<'_> {
             E::EllipsisLiteral(n) => self.constant(Constant::Ellipsis, n.range),
             E::Attribute(a) => node(
                 k::Attribute,
-                vec![self.expr(&a.value)?, ident(a.attr.as_str()), ctx(a.ctx)?],
+                smallvec![self.expr(&a.value)?, ident(a.attr.as_str()), ctx(a.ctx)?],
                 self.loc(a.range),
             ),
             E::Subscript(s) => {
@@ -659,28 +666,35 @@ impl Converter<'_> {
                     // PEP 646 `a[*b]`: CPython 3.11 wraps the starred index in a 1-tuple.
                     E::Starred(st) => node(
                         k::Tuple,
-                        vec![Field::List(vec![self.expr(&s.slice)?]), ctx(ra::ExprContext::Load)?],
+                        smallvec![
+                            Field::List(vec![self.expr(&s.slice)?]),
+                            ctx(ra::ExprContext::Load)?
+                        ],
                         self.loc(st.range),
                     ),
                     other => self.expr(other)?,
                 };
                 node(
                     k::Subscript,
-                    vec![self.expr(&s.value)?, slice, ctx(s.ctx)?],
+                    smallvec![self.expr(&s.value)?, slice, ctx(s.ctx)?],
                     self.loc(s.range),
                 )
             }
             E::Starred(s) => {
-                node(k::Starred, vec![self.expr(&s.value)?, ctx(s.ctx)?], self.loc(s.range))
+                node(k::Starred, smallvec![self.expr(&s.value)?, ctx(s.ctx)?], self.loc(s.range))
             }
-            E::Name(n) => node(k::Name, vec![ident(n.id.as_str()), ctx(n.ctx)?], self.loc(n.range)),
-            E::List(l) => node(k::List, vec![self.exprs(&l.elts)?, ctx(l.ctx)?], self.loc(l.range)),
+            E::Name(n) => {
+                node(k::Name, smallvec![ident(n.id.as_str()), ctx(n.ctx)?], self.loc(n.range))
+            }
+            E::List(l) => {
+                node(k::List, smallvec![self.exprs(&l.elts)?, ctx(l.ctx)?], self.loc(l.range))
+            }
             E::Tuple(t) => {
-                node(k::Tuple, vec![self.exprs(&t.elts)?, ctx(t.ctx)?], self.loc(t.range))
+                node(k::Tuple, smallvec![self.exprs(&t.elts)?, ctx(t.ctx)?], self.loc(t.range))
             }
             E::Slice(s) => node(
                 k::Slice,
-                vec![
+                smallvec![
                     self.opt_expr(s.lower.as_deref())?,
                     self.opt_expr(s.upper.as_deref())?,
                     self.opt_expr(s.step.as_deref())?,
@@ -692,7 +706,7 @@ impl Converter<'_> {
     }
 
     fn constant(&self, value: Constant, range: TextRange) -> Field {
-        node(k::Constant, vec![Field::Const(value), Field::None], self.loc(range))
+        node(k::Constant, smallvec![Field::Const(value), Field::None], self.loc(range))
     }
 
     /// An int literal's value; big ones are read from the source text.
@@ -717,7 +731,7 @@ impl Converter<'_> {
     fn genexp(&mut self, g: &ra::ExprGenerator, range: TextRange) -> R<Field> {
         Ok(node(
             k::GeneratorExp,
-            vec![self.expr(&g.elt)?, self.comprehensions(&g.generators)?],
+            smallvec![self.expr(&g.elt)?, self.comprehensions(&g.generators)?],
             self.loc(range),
         ))
     }
@@ -740,7 +754,7 @@ impl Converter<'_> {
             }
         }
         self.flush(&mut joined, whole, unicode);
-        Ok(node(k::JoinedStr, vec![Field::List(joined.values)], whole))
+        Ok(node(k::JoinedStr, smallvec![Field::List(joined.values)], whole))
     }
 
     /// Emits the pending literal text as a `Constant`, if any.
@@ -752,7 +766,7 @@ impl Converter<'_> {
         let text = std::mem::take(&mut joined.text);
         joined.values.push(node(
             k::Constant,
-            vec![Field::Const(Constant::Str(Rc::from(text))), kind],
+            smallvec![Field::Const(Constant::Str(Rc::from(text))), kind],
             loc,
         ));
     }
@@ -823,12 +837,12 @@ impl Converter<'_> {
                                 spec_depth + 1,
                             )?;
                             self.flush(&mut inner, token_loc, false);
-                            node(k::JoinedStr, vec![Field::List(inner.values)], token_loc)
+                            node(k::JoinedStr, smallvec![Field::List(inner.values)], token_loc)
                         }
                     };
                     joined.values.push(node(
                         k::FormattedValue,
-                        vec![value, Field::Int(i64::from(conversion)), spec],
+                        smallvec![value, Field::Int(i64::from(conversion)), spec],
                         whole,
                     ));
                 }
@@ -851,21 +865,27 @@ impl Converter<'_> {
     fn pattern_inner(&mut self, p: &ra::Pattern) -> R<Field> {
         use ra::Pattern as P;
         Ok(match p {
-            P::MatchValue(v) => node(k::MatchValue, vec![self.expr(&v.value)?], self.loc(v.range)),
+            P::MatchValue(v) => {
+                node(k::MatchValue, smallvec![self.expr(&v.value)?], self.loc(v.range))
+            }
             P::MatchSingleton(v) => {
                 let c = match v.value {
                     ra::Singleton::None => Constant::None,
                     ra::Singleton::True => Constant::Bool(true),
                     ra::Singleton::False => Constant::Bool(false),
                 };
-                node(k::MatchSingleton, vec![Field::Const(c)], self.loc(v.range))
+                node(k::MatchSingleton, smallvec![Field::Const(c)], self.loc(v.range))
             }
             P::MatchSequence(v) => {
-                node(k::MatchSequence, vec![self.patterns(&v.patterns)?], self.loc(v.range))
+                node(k::MatchSequence, smallvec![self.patterns(&v.patterns)?], self.loc(v.range))
             }
             P::MatchMapping(v) => node(
                 k::MatchMapping,
-                vec![self.exprs(&v.keys)?, self.patterns(&v.patterns)?, opt_ident(v.rest.as_ref())],
+                smallvec![
+                    self.exprs(&v.keys)?,
+                    self.patterns(&v.patterns)?,
+                    opt_ident(v.rest.as_ref())
+                ],
                 self.loc(v.range),
             ),
             P::MatchClass(v) => {
@@ -877,7 +897,7 @@ impl Converter<'_> {
                     .collect::<R<_>>()?;
                 node(
                     k::MatchClass,
-                    vec![
+                    smallvec![
                         self.expr(&v.cls)?,
                         self.patterns(&v.arguments.patterns)?,
                         Field::List(
@@ -889,16 +909,18 @@ impl Converter<'_> {
                 )
             }
             P::MatchStar(v) => {
-                node(k::MatchStar, vec![opt_ident(v.name.as_ref())], self.loc(v.range))
+                node(k::MatchStar, smallvec![opt_ident(v.name.as_ref())], self.loc(v.range))
             }
             P::MatchAs(v) => {
                 let pattern = match v.pattern.as_deref() {
                     Some(p) => self.pattern(p)?,
                     None => Field::None,
                 };
-                node(k::MatchAs, vec![pattern, opt_ident(v.name.as_ref())], self.loc(v.range))
+                node(k::MatchAs, smallvec![pattern, opt_ident(v.name.as_ref())], self.loc(v.range))
             }
-            P::MatchOr(v) => node(k::MatchOr, vec![self.patterns(&v.patterns)?], self.loc(v.range)),
+            P::MatchOr(v) => {
+                node(k::MatchOr, smallvec![self.patterns(&v.patterns)?], self.loc(v.range))
+            }
         })
     }
 }

@@ -4,6 +4,7 @@
 //! its `lineno`, `col_offset`, `end_lineno`, `end_col_offset`.
 
 use num_bigint::BigInt;
+use smallvec::smallvec;
 use std::rc::Rc;
 
 use super::classes::{self, k};
@@ -176,11 +177,15 @@ pub struct Loc {
     pub end_col_offset: u32,
 }
 
+/// A node's fields: most classes have at most three, held in the node itself (one allocation
+/// per node: building and freeing parsed trees showed in profiles).
+pub type NodeFields = smallvec::SmallVec<[Field; 3]>;
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
     pub class: &'static NodeClass,
     /// In `class.fields` order.
-    pub fields: Vec<Field>,
+    pub fields: NodeFields,
     pub loc: Option<Loc>,
 }
 
@@ -275,7 +280,7 @@ fn is_empty_str(e: &syntax::Expr) -> bool {
     matches!(&c.value, syntax::Constant::Str(s) if s.is_empty())
 }
 
-pub(crate) fn node(class: &'static NodeClass, fields: Vec<Field>, loc: Option<Loc>) -> Field {
+pub(crate) fn node(class: &'static NodeClass, fields: NodeFields, loc: Option<Loc>) -> Field {
     Field::Node(Rc::new(Node { class, fields, loc }))
 }
 
@@ -288,15 +293,15 @@ pub(crate) fn leaf(class: &'static NodeClass) -> Field {
             const { std::cell::RefCell::new(Vec::new()) };
     }
     let Some(i) = class.index() else {
-        return node(class, Vec::new(), None);
+        return node(class, NodeFields::new(), None);
     };
     LEAVES.with(|leaves| {
         let mut leaves = leaves.borrow_mut();
         if leaves.len() <= i {
             leaves.resize(i + 1, None);
         }
-        let shared =
-            leaves[i].get_or_insert_with(|| Rc::new(Node { class, fields: Vec::new(), loc: None }));
+        let shared = leaves[i]
+            .get_or_insert_with(|| Rc::new(Node { class, fields: NodeFields::new(), loc: None }));
         Field::Node(shared.clone())
     })
 }
@@ -461,7 +466,7 @@ impl Converter<'_> {
     fn module(&self, m: &syntax::ModModule) -> Node {
         Node {
             class: k::Module,
-            fields: vec![self.stmts(&m.body), Field::List(Vec::new())],
+            fields: smallvec![self.stmts(&m.body), Field::List(Vec::new())],
             loc: None,
         }
     }
@@ -483,7 +488,7 @@ impl Converter<'_> {
         match s {
             S::FunctionDef(f) => node(
                 k::FunctionDef,
-                vec![
+                smallvec![
                     ident(&f.name),
                     self.arguments(&f.args),
                     self.stmts(&f.body),
@@ -495,7 +500,7 @@ impl Converter<'_> {
             ),
             S::AsyncFunctionDef(f) => node(
                 k::AsyncFunctionDef,
-                vec![
+                smallvec![
                     ident(&f.name),
                     self.arguments(&f.args),
                     self.stmts(&f.body),
@@ -507,7 +512,7 @@ impl Converter<'_> {
             ),
             S::ClassDef(c) => node(
                 k::ClassDef,
-                vec![
+                smallvec![
                     ident(&c.name),
                     self.exprs(&c.bases),
                     self.keywords(&c.keywords),
@@ -516,23 +521,23 @@ impl Converter<'_> {
                 ],
                 self.loc(c.range),
             ),
-            S::Return(r) => node(k::Return, vec![self.opt_expr(&r.value)], self.loc(r.range)),
-            S::Delete(d) => node(k::Delete, vec![self.exprs(&d.targets)], self.loc(d.range)),
+            S::Return(r) => node(k::Return, smallvec![self.opt_expr(&r.value)], self.loc(r.range)),
+            S::Delete(d) => node(k::Delete, smallvec![self.exprs(&d.targets)], self.loc(d.range)),
             S::Assign(a) => node(
                 k::Assign,
-                vec![self.exprs(&a.targets), self.expr(&a.value), Field::None],
+                smallvec![self.exprs(&a.targets), self.expr(&a.value), Field::None],
                 self.loc(a.range),
             ),
             // Rejected by the 3.11 validation before conversion; kept total without panicking.
-            S::TypeAlias(t) => node(k::Pass, Vec::new(), self.loc(t.range)),
+            S::TypeAlias(t) => node(k::Pass, NodeFields::new(), self.loc(t.range)),
             S::AugAssign(a) => node(
                 k::AugAssign,
-                vec![self.expr(&a.target), operator(&a.op), self.expr(&a.value)],
+                smallvec![self.expr(&a.target), operator(&a.op), self.expr(&a.value)],
                 self.loc(a.range),
             ),
             S::AnnAssign(a) => node(
                 k::AnnAssign,
-                vec![
+                smallvec![
                     self.expr(&a.target),
                     self.expr(&a.annotation),
                     self.opt_expr(&a.value),
@@ -545,7 +550,7 @@ impl Converter<'_> {
             ),
             S::For(f) => node(
                 k::For,
-                vec![
+                smallvec![
                     self.expr(&f.target),
                     self.expr(&f.iter),
                     self.stmts(&f.body),
@@ -556,7 +561,7 @@ impl Converter<'_> {
             ),
             S::AsyncFor(f) => node(
                 k::AsyncFor,
-                vec![
+                smallvec![
                     self.expr(&f.target),
                     self.expr(&f.iter),
                     self.stmts(&f.body),
@@ -567,27 +572,27 @@ impl Converter<'_> {
             ),
             S::While(w) => node(
                 k::While,
-                vec![self.expr(&w.test), self.stmts(&w.body), self.stmts(&w.orelse)],
+                smallvec![self.expr(&w.test), self.stmts(&w.body), self.stmts(&w.orelse)],
                 self.loc(w.range),
             ),
             S::If(i) => node(
                 k::If,
-                vec![self.expr(&i.test), self.stmts(&i.body), self.stmts(&i.orelse)],
+                smallvec![self.expr(&i.test), self.stmts(&i.body), self.stmts(&i.orelse)],
                 self.loc(i.range),
             ),
             S::With(w) => node(
                 k::With,
-                vec![self.withitems(&w.items), self.stmts(&w.body), Field::None],
+                smallvec![self.withitems(&w.items), self.stmts(&w.body), Field::None],
                 self.loc(w.range),
             ),
             S::AsyncWith(w) => node(
                 k::AsyncWith,
-                vec![self.withitems(&w.items), self.stmts(&w.body), Field::None],
+                smallvec![self.withitems(&w.items), self.stmts(&w.body), Field::None],
                 self.loc(w.range),
             ),
             S::Match(m) => node(
                 k::Match,
-                vec![
+                smallvec![
                     self.expr(&m.subject),
                     Field::List(
                         m.cases
@@ -595,7 +600,7 @@ impl Converter<'_> {
                             .map(|c| {
                                 node(
                                     k::match_case,
-                                    vec![
+                                    smallvec![
                                         self.pattern(&c.pattern),
                                         self.opt_expr(&c.guard),
                                         self.stmts(&c.body),
@@ -610,12 +615,12 @@ impl Converter<'_> {
             ),
             S::Raise(r) => node(
                 k::Raise,
-                vec![self.opt_expr(&r.exc), self.opt_expr(&r.cause)],
+                smallvec![self.opt_expr(&r.exc), self.opt_expr(&r.cause)],
                 self.loc(r.range),
             ),
             S::Try(t) => node(
                 k::Try,
-                vec![
+                smallvec![
                     self.stmts(&t.body),
                     self.handlers(&t.handlers),
                     self.stmts(&t.orelse),
@@ -625,7 +630,7 @@ impl Converter<'_> {
             ),
             S::TryStar(t) => node(
                 k::TryStar,
-                vec![
+                smallvec![
                     self.stmts(&t.body),
                     self.handlers(&t.handlers),
                     self.stmts(&t.orelse),
@@ -633,13 +638,15 @@ impl Converter<'_> {
                 ],
                 self.loc(t.range),
             ),
-            S::Assert(a) => {
-                node(k::Assert, vec![self.expr(&a.test), self.opt_expr(&a.msg)], self.loc(a.range))
-            }
-            S::Import(i) => node(k::Import, vec![self.aliases(&i.names)], self.loc(i.range)),
+            S::Assert(a) => node(
+                k::Assert,
+                smallvec![self.expr(&a.test), self.opt_expr(&a.msg)],
+                self.loc(a.range),
+            ),
+            S::Import(i) => node(k::Import, smallvec![self.aliases(&i.names)], self.loc(i.range)),
             S::ImportFrom(i) => node(
                 k::ImportFrom,
-                vec![
+                smallvec![
                     opt_ident(&i.module),
                     self.aliases(&i.names),
                     Field::Int(i.level.as_ref().map_or(0, |l| i64::from(l.to_u32()))),
@@ -648,18 +655,18 @@ impl Converter<'_> {
             ),
             S::Global(g) => node(
                 k::Global,
-                vec![Field::List(g.names.iter().map(ident).collect())],
+                smallvec![Field::List(g.names.iter().map(ident).collect())],
                 self.loc(g.range),
             ),
             S::Nonlocal(g) => node(
                 k::Nonlocal,
-                vec![Field::List(g.names.iter().map(ident).collect())],
+                smallvec![Field::List(g.names.iter().map(ident).collect())],
                 self.loc(g.range),
             ),
-            S::Expr(e) => node(k::Expr, vec![self.expr(&e.value)], self.loc(e.range)),
-            S::Pass(p) => node(k::Pass, Vec::new(), self.loc(p.range)),
-            S::Break(p) => node(k::Break, Vec::new(), self.loc(p.range)),
-            S::Continue(p) => node(k::Continue, Vec::new(), self.loc(p.range)),
+            S::Expr(e) => node(k::Expr, smallvec![self.expr(&e.value)], self.loc(e.range)),
+            S::Pass(p) => node(k::Pass, NodeFields::new(), self.loc(p.range)),
+            S::Break(p) => node(k::Break, NodeFields::new(), self.loc(p.range)),
+            S::Continue(p) => node(k::Continue, NodeFields::new(), self.loc(p.range)),
         }
     }
 
@@ -670,7 +677,7 @@ impl Converter<'_> {
                     let syntax::ExceptHandler::ExceptHandler(h) = h;
                     node(
                         k::ExceptHandler,
-                        vec![self.opt_expr(&h.type_), opt_ident(&h.name), self.stmts(&h.body)],
+                        smallvec![self.opt_expr(&h.type_), opt_ident(&h.name), self.stmts(&h.body)],
                         self.loc(h.range),
                     )
                 })
@@ -685,7 +692,7 @@ impl Converter<'_> {
                 .map(|w| {
                     node(
                         k::withitem,
-                        vec![self.expr(&w.context_expr), self.opt_expr(&w.optional_vars)],
+                        smallvec![self.expr(&w.context_expr), self.opt_expr(&w.optional_vars)],
                         None,
                     )
                 })
@@ -698,7 +705,11 @@ impl Converter<'_> {
             names
                 .iter()
                 .map(|a| {
-                    node(k::alias, vec![ident(&a.name), opt_ident(&a.asname)], self.loc(a.range))
+                    node(
+                        k::alias,
+                        smallvec![ident(&a.name), opt_ident(&a.asname)],
+                        self.loc(a.range),
+                    )
                 })
                 .collect(),
         )
@@ -712,7 +723,7 @@ impl Converter<'_> {
                         Some(a) => self.renamed(u32::from(kw.range.start()), a),
                         None => Field::None,
                     };
-                    node(k::keyword, vec![arg, self.expr(&kw.value)], self.loc(kw.range))
+                    node(k::keyword, smallvec![arg, self.expr(&kw.value)], self.loc(kw.range))
                 })
                 .collect(),
         )
@@ -721,7 +732,7 @@ impl Converter<'_> {
     fn arg(&self, a: &syntax::Arg) -> Field {
         node(
             k::arg,
-            vec![
+            smallvec![
                 self.renamed(u32::from(a.range.start()), &a.arg),
                 self.opt_expr(&a.annotation),
                 Field::None,
@@ -747,7 +758,7 @@ impl Converter<'_> {
             .collect();
         node(
             k::arguments,
-            vec![
+            smallvec![
                 plain(&a.posonlyargs),
                 plain(&a.args),
                 a.vararg.as_ref().map_or(Field::None, |v| self.arg(v)),
@@ -766,7 +777,7 @@ impl Converter<'_> {
                 .map(|c| {
                     node(
                         k::comprehension,
-                        vec![
+                        smallvec![
                             self.expr(&c.target),
                             self.expr(&c.iter),
                             self.exprs(&c.ifs),
@@ -812,7 +823,7 @@ impl Converter<'_> {
         match e {
             E::BoolOp(b) => node(
                 k::BoolOp,
-                vec![
+                smallvec![
                     leaf(match b.op {
                         syntax::BoolOp::And => k::And,
                         syntax::BoolOp::Or => k::Or,
@@ -823,17 +834,17 @@ impl Converter<'_> {
             ),
             E::NamedExpr(n) => node(
                 k::NamedExpr,
-                vec![self.expr(&n.target), self.expr(&n.value)],
+                smallvec![self.expr(&n.target), self.expr(&n.value)],
                 self.loc(n.range),
             ),
             E::BinOp(b) => node(
                 k::BinOp,
-                vec![self.expr(&b.left), operator(&b.op), self.expr(&b.right)],
+                smallvec![self.expr(&b.left), operator(&b.op), self.expr(&b.right)],
                 self.loc(b.range),
             ),
             E::UnaryOp(u) => node(
                 k::UnaryOp,
-                vec![
+                smallvec![
                     leaf(match u.op {
                         syntax::UnaryOp::Invert => k::Invert,
                         syntax::UnaryOp::Not => k::Not,
@@ -846,17 +857,17 @@ impl Converter<'_> {
             ),
             E::Lambda(l) => node(
                 k::Lambda,
-                vec![self.arguments(&l.args), self.expr(&l.body)],
+                smallvec![self.arguments(&l.args), self.expr(&l.body)],
                 self.loc(l.range),
             ),
             E::IfExp(i) => node(
                 k::IfExp,
-                vec![self.expr(&i.test), self.expr(&i.body), self.expr(&i.orelse)],
+                smallvec![self.expr(&i.test), self.expr(&i.body), self.expr(&i.orelse)],
                 self.loc(i.range),
             ),
             E::Dict(d) => node(
                 k::Dict,
-                vec![
+                smallvec![
                     Field::List(
                         d.keys
                             .iter()
@@ -867,29 +878,35 @@ impl Converter<'_> {
                 ],
                 self.loc(d.range),
             ),
-            E::Set(s) => node(k::Set, vec![self.exprs(&s.elts)], self.loc(s.range)),
+            E::Set(s) => node(k::Set, smallvec![self.exprs(&s.elts)], self.loc(s.range)),
             E::ListComp(c) => node(
                 k::ListComp,
-                vec![self.expr(&c.elt), self.comprehensions(&c.generators)],
+                smallvec![self.expr(&c.elt), self.comprehensions(&c.generators)],
                 self.loc(c.range),
             ),
             E::SetComp(c) => node(
                 k::SetComp,
-                vec![self.expr(&c.elt), self.comprehensions(&c.generators)],
+                smallvec![self.expr(&c.elt), self.comprehensions(&c.generators)],
                 self.loc(c.range),
             ),
             E::DictComp(c) => node(
                 k::DictComp,
-                vec![self.expr(&c.key), self.expr(&c.value), self.comprehensions(&c.generators)],
+                smallvec![
+                    self.expr(&c.key),
+                    self.expr(&c.value),
+                    self.comprehensions(&c.generators)
+                ],
                 self.loc(c.range),
             ),
             E::GeneratorExp(c) => self.genexp(c, c.range),
-            E::Await(a) => node(k::Await, vec![self.expr(&a.value)], self.loc(a.range)),
-            E::Yield(y) => node(k::Yield, vec![self.opt_expr(&y.value)], self.loc(y.range)),
-            E::YieldFrom(y) => node(k::YieldFrom, vec![self.expr(&y.value)], self.loc(y.range)),
+            E::Await(a) => node(k::Await, smallvec![self.expr(&a.value)], self.loc(a.range)),
+            E::Yield(y) => node(k::Yield, smallvec![self.opt_expr(&y.value)], self.loc(y.range)),
+            E::YieldFrom(y) => {
+                node(k::YieldFrom, smallvec![self.expr(&y.value)], self.loc(y.range))
+            }
             E::Compare(c) => node(
                 k::Compare,
-                vec![
+                smallvec![
                     self.expr(&c.left),
                     Field::List(c.ops.iter().map(cmpop).collect()),
                     self.exprs(&c.comparators),
@@ -903,7 +920,7 @@ impl Converter<'_> {
                 };
                 node(
                     k::Call,
-                    vec![self.expr(&c.func), args, self.keywords(&c.keywords)],
+                    smallvec![self.expr(&c.func), args, self.keywords(&c.keywords)],
                     self.loc(c.range),
                 )
             }
@@ -924,11 +941,11 @@ impl Converter<'_> {
                 if entered {
                     self.crlf.borrow_mut().clear();
                 }
-                node(k::JoinedStr, vec![Field::List(values)], self.loc(j.range))
+                node(k::JoinedStr, smallvec![Field::List(values)], self.loc(j.range))
             }
             E::Constant(c) => node(
                 k::Constant,
-                vec![
+                smallvec![
                     Field::Const(constant(&c.value)),
                     c.kind.as_ref().map_or(Field::None, |s| Field::Str(Rc::from(s.as_str()))),
                 ],
@@ -936,7 +953,7 @@ impl Converter<'_> {
             ),
             E::Attribute(a) => node(
                 k::Attribute,
-                vec![self.expr(&a.value), ident(&a.attr), ctx(&a.ctx)],
+                smallvec![self.expr(&a.value), ident(&a.attr), ctx(&a.ctx)],
                 self.loc(a.range),
             ),
             E::Subscript(s) => {
@@ -944,7 +961,7 @@ impl Converter<'_> {
                     // PEP 646 `a[*b]`: CPython 3.11 wraps the starred index in a 1-tuple.
                     E::Starred(st) => node(
                         k::Tuple,
-                        vec![
+                        smallvec![
                             Field::List(vec![self.expr(&s.slice)]),
                             ctx(&syntax::ExprContext::Load),
                         ],
@@ -952,19 +969,25 @@ impl Converter<'_> {
                     ),
                     other => self.expr(other),
                 };
-                node(k::Subscript, vec![self.expr(&s.value), slice, ctx(&s.ctx)], self.loc(s.range))
+                node(
+                    k::Subscript,
+                    smallvec![self.expr(&s.value), slice, ctx(&s.ctx)],
+                    self.loc(s.range),
+                )
             }
             E::Starred(s) => {
-                node(k::Starred, vec![self.expr(&s.value), ctx(&s.ctx)], self.loc(s.range))
+                node(k::Starred, smallvec![self.expr(&s.value), ctx(&s.ctx)], self.loc(s.range))
             }
-            E::Name(n) => node(k::Name, vec![ident(&n.id), ctx(&n.ctx)], self.loc(n.range)),
-            E::List(l) => node(k::List, vec![self.exprs(&l.elts), ctx(&l.ctx)], self.loc(l.range)),
+            E::Name(n) => node(k::Name, smallvec![ident(&n.id), ctx(&n.ctx)], self.loc(n.range)),
+            E::List(l) => {
+                node(k::List, smallvec![self.exprs(&l.elts), ctx(&l.ctx)], self.loc(l.range))
+            }
             E::Tuple(t) => {
-                node(k::Tuple, vec![self.exprs(&t.elts), ctx(&t.ctx)], self.loc(t.range))
+                node(k::Tuple, smallvec![self.exprs(&t.elts), ctx(&t.ctx)], self.loc(t.range))
             }
             E::Slice(s) => node(
                 k::Slice,
-                vec![self.opt_expr(&s.lower), self.opt_expr(&s.upper), self.opt_expr(&s.step)],
+                smallvec![self.opt_expr(&s.lower), self.opt_expr(&s.upper), self.opt_expr(&s.step)],
                 self.loc(s.range),
             ),
         }
@@ -973,7 +996,7 @@ impl Converter<'_> {
     fn genexp(&self, c: &syntax::ExprGeneratorExp, range: Range) -> Field {
         node(
             k::GeneratorExp,
-            vec![self.expr(&c.elt), self.comprehensions(&c.generators)],
+            smallvec![self.expr(&c.elt), self.comprehensions(&c.generators)],
             self.loc(range),
         )
     }
@@ -1002,19 +1025,23 @@ impl Converter<'_> {
                                 if last_field.is_some_and(|l| l > i) { range } else { j.range };
                             node(
                                 k::Constant,
-                                vec![Field::Const(constant(&c.value)), Field::None],
+                                smallvec![Field::Const(constant(&c.value)), Field::None],
                                 self.loc(at),
                             )
                         }
                         other => self.expr(other),
                     })
                     .collect();
-                node(k::JoinedStr, vec![Field::List(values)], self.loc(j.range))
+                node(k::JoinedStr, smallvec![Field::List(values)], self.loc(j.range))
             }
             _ => self.opt_expr(&f.format_spec),
         };
         self.shift_on.set(was_on);
-        node(k::FormattedValue, vec![value, Field::Int(i64::from(f.conversion as i8)), spec], loc)
+        node(
+            k::FormattedValue,
+            smallvec![value, Field::Int(i64::from(f.conversion as i8)), spec],
+            loc,
+        )
     }
 
     fn patterns(&self, ps: &[syntax::Pattern]) -> Field {
@@ -1024,21 +1051,25 @@ impl Converter<'_> {
     fn pattern(&self, p: &syntax::Pattern) -> Field {
         use syntax::Pattern as P;
         match p {
-            P::MatchValue(v) => node(k::MatchValue, vec![self.expr(&v.value)], self.loc(v.range)),
-            P::MatchSingleton(v) => {
-                node(k::MatchSingleton, vec![Field::Const(constant(&v.value))], self.loc(v.range))
+            P::MatchValue(v) => {
+                node(k::MatchValue, smallvec![self.expr(&v.value)], self.loc(v.range))
             }
+            P::MatchSingleton(v) => node(
+                k::MatchSingleton,
+                smallvec![Field::Const(constant(&v.value))],
+                self.loc(v.range),
+            ),
             P::MatchSequence(v) => {
-                node(k::MatchSequence, vec![self.patterns(&v.patterns)], self.loc(v.range))
+                node(k::MatchSequence, smallvec![self.patterns(&v.patterns)], self.loc(v.range))
             }
             P::MatchMapping(v) => node(
                 k::MatchMapping,
-                vec![self.exprs(&v.keys), self.patterns(&v.patterns), opt_ident(&v.rest)],
+                smallvec![self.exprs(&v.keys), self.patterns(&v.patterns), opt_ident(&v.rest)],
                 self.loc(v.range),
             ),
             P::MatchClass(v) => node(
                 k::MatchClass,
-                vec![
+                smallvec![
                     self.expr(&v.cls),
                     self.patterns(&v.patterns),
                     Field::List(v.kwd_attrs.iter().map(ident).collect()),
@@ -1046,16 +1077,18 @@ impl Converter<'_> {
                 ],
                 self.loc(v.range),
             ),
-            P::MatchStar(v) => node(k::MatchStar, vec![opt_ident(&v.name)], self.loc(v.range)),
+            P::MatchStar(v) => node(k::MatchStar, smallvec![opt_ident(&v.name)], self.loc(v.range)),
             P::MatchAs(v) => node(
                 k::MatchAs,
-                vec![
+                smallvec![
                     v.pattern.as_ref().map_or(Field::None, |p| self.pattern(p)),
                     opt_ident(&v.name),
                 ],
                 self.loc(v.range),
             ),
-            P::MatchOr(v) => node(k::MatchOr, vec![self.patterns(&v.patterns)], self.loc(v.range)),
+            P::MatchOr(v) => {
+                node(k::MatchOr, smallvec![self.patterns(&v.patterns)], self.loc(v.range))
+            }
         }
     }
 }
