@@ -102,6 +102,8 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
@@ -369,6 +371,51 @@ fn refscore(jobs: &[Job], fresh: Fresh, reuse: bool) -> (f64, Vec<u32>) {
     (start.elapsed().as_secs_f64(), passed)
 }
 
+/// refscore on `threads` threads, as `refscore score` runs a predictions file: each worker takes
+/// the next task's jobs and scores them with its own `Scorer` (see [`score_jobs`]); timed from the
+/// first job to the last. A job no worker scored counts 0 passing methods (the comparison with
+/// python then reports it).
+fn refscore_parallel(jobs: &[Job], threads: usize) -> (f64, Vec<u32>) {
+    let mut groups: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut first = 0;
+    for i in 1..=jobs.len() {
+        if i == jobs.len() || jobs[i].task.data.id != jobs[first].task.data.id {
+            groups.push(first..i);
+            first = i;
+        }
+    }
+    let next = AtomicUsize::new(0);
+    let passed = Mutex::new(vec![0u32; jobs.len()]);
+    let worker = || {
+        while let Some(range) = groups.get(next.fetch_add(1, Ordering::Relaxed)) {
+            let mut out = Vec::with_capacity(range.len());
+            score_jobs(&jobs[range.clone()], Fresh::PerTask, true, |r| {
+                out.push(r.map_or(0, |r| r.subtests_passed))
+            });
+            if let Ok(mut p) = passed.lock() {
+                for (i, n) in range.clone().zip(out) {
+                    p[i] = n;
+                }
+            }
+        }
+    };
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1) {
+            // A worker that cannot start leaves its share to the others.
+            let _ =
+                std::thread::Builder::new().stack_size(run::THREAD_STACK).spawn_scoped(s, worker);
+        }
+    });
+    let secs = start.elapsed().as_secs_f64();
+    (secs, passed.into_inner().unwrap_or_default())
+}
+
+/// The cores `refscore score` uses by default.
+fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// Submission `i` of the generated batch: the comment line `# bench edit i` inserted at the top of
 /// one of the carried Python files the task's tests read (cycling through them); `None` when the
 /// task reads none.
@@ -516,9 +563,12 @@ fn batch_timings(tmp: &Path, jobs: &[Job], repeat: usize, what: &str) -> Result<
     let plan_file = plan(tmp, jobs)?;
     let on = || refscore(jobs, Fresh::PerTask, true);
     let off = || refscore(jobs, Fresh::PerTask, false);
-    let (rounds, ours, py_passed) = run_rounds(repeat, &[&on, &off], || python(&plan_file))?;
+    let cores = all_cores();
+    let all = || refscore_parallel(jobs, cores);
+    let (rounds, ours, py_passed) = run_rounds(repeat, &[&on, &off, &all], || python(&plan_file))?;
     compare(what, &ours[0], &py_passed);
     compare(&format!("{what} without reuse"), &ours[1], &py_passed);
+    compare(&format!("{what} on {cores} threads"), &ours[2], &py_passed);
     let (py, py_wall) = (fastest(&rounds, |r| r.py), fastest(&rounds, |r| r.py_wall));
     let (on, off) = (fastest(&rounds, |r| r.ours[0]), fastest(&rounds, |r| r.ours[1]));
     println!(
@@ -531,8 +581,13 @@ fn batch_timings(tmp: &Path, jobs: &[Job], repeat: usize, what: &str) -> Result<
         "  python3, one process (in-process)          {:>9.3} s  (process wall {:.3} s)",
         py, py_wall
     );
+    println!(
+        "  refscore, {cores} threads (`refscore score`)     {:>9.3} s",
+        fastest(&rounds, |r| r.ours[2])
+    );
     print_ratio("ratio python/refscore", &rounds, 0);
     print_ratio("ratio python/refscore, run reuse off", &rounds, 1);
+    print_ratio(&format!("ratio python (1 core)/refscore ({cores} threads)"), &rounds, 2);
     Ok(())
 }
 

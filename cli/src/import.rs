@@ -306,7 +306,7 @@ impl Runner {
             let content = if carried.contains(path) {
                 Content::Bytes(self.bytes(file, &rel(path))?)
             } else {
-                Content::BlobOnly(file.blob.clone())
+                Content::BlobOnly(std::sync::Arc::from(file.blob.as_str()))
             };
             tree.insert(path.clone(), FileEntry { mode: file.mode, content });
         }

@@ -30,7 +30,7 @@ pub enum PathError {
     Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
 )]
 #[serde(try_from = "String", into = "String")]
-pub struct RepoPath(String);
+pub struct RepoPath(Arc<str>);
 
 impl RepoPath {
     /// Validates `raw` as a repository-relative path.
@@ -62,7 +62,7 @@ impl RepoPath {
         if parts[0] == ".git" {
             return Err(PathError::GitDir(raw.to_string()));
         }
-        Ok(RepoPath(parts.join("/")))
+        Ok(RepoPath(Arc::from(parts.join("/"))))
     }
 
     pub fn as_str(&self) -> &str {
@@ -90,7 +90,7 @@ impl TryFrom<String> for RepoPath {
 
 impl From<RepoPath> for String {
     fn from(p: RepoPath) -> String {
-        p.0
+        p.0.to_string()
     }
 }
 
@@ -130,7 +130,7 @@ pub enum Content {
     /// Only the git blob id: the file exists, its bytes were not shipped. 40 hex digits from a
     /// manifest; after a patch to such a file, the patch's `index` line new id, which git may
     /// abbreviate (7+ digits): enough to tell the file exists and changed, never read as bytes.
-    BlobOnly(String),
+    BlobOnly(Arc<str>),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -151,7 +151,7 @@ impl FileEntry {
     pub fn blob_id(&self) -> String {
         match &self.content {
             Content::Bytes(b) => git_blob_id(b),
-            Content::BlobOnly(id) => id.clone(),
+            Content::BlobOnly(id) => id.to_string(),
         }
     }
 }
@@ -216,7 +216,7 @@ impl Tree {
         }
         let prefix = format!("{dir}/");
         self.files
-            .range(RepoPath(prefix.clone())..)
+            .range(RepoPath(Arc::from(prefix.as_str()))..)
             .next()
             .is_some_and(|(p, _)| p.0.starts_with(&prefix))
     }
@@ -225,7 +225,7 @@ impl Tree {
     pub fn list_dir(&self, dir: &str) -> Vec<String> {
         let prefix = if dir.is_empty() { String::new() } else { format!("{dir}/") };
         let mut out: Vec<String> = Vec::new();
-        for (p, _) in self.files.range(RepoPath(prefix.clone())..) {
+        for (p, _) in self.files.range(RepoPath(Arc::from(prefix.as_str()))..) {
             let Some(rest) = p.0.strip_prefix(&prefix) else { break };
             let name = rest.split('/').next().unwrap_or(rest);
             if out.last().map(String::as_str) != Some(name) {

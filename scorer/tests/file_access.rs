@@ -199,7 +199,7 @@ fn a_file_without_bytes_is_reported_as_read() {
         scorer::tree::RepoPath::new("pkg/a.py").expect("path"),
         scorer::tree::FileEntry {
             mode: scorer::tree::FileMode::Regular,
-            content: scorer::tree::Content::BlobOnly(scorer::tree::git_blob_id(b"a = 1\n")),
+            content: scorer::tree::Content::BlobOnly(scorer::tree::git_blob_id(b"a = 1\n").into()),
         },
     );
     let src = "import unittest\nclass T(unittest.TestCase):\n    def test(self):\n        open('../pkg/' + 'a.py')\n";

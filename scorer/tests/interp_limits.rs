@@ -43,7 +43,7 @@ fn content_missing_from_the_bundle_is_an_error() {
     let mut tree = Tree::new();
     tree.insert(
         RepoPath::new("pkg/a.py").unwrap(),
-        FileEntry { mode: FileMode::Regular, content: Content::BlobOnly("0".repeat(40)) },
+        FileEntry { mode: FileMode::Regular, content: Content::BlobOnly("0".repeat(40).into()) },
     );
     let src = "import unittest, os\nclass T(unittest.TestCase):\n    def test_exists(self):\n        self.assertTrue(os.path.exists('../pkg/a.py'))\n    def test_read(self):\n        try:\n            open('../pkg/a.py').read()\n        except Exception:\n            pass\n";
     let out = run(&tree, src, RunConfig::default());

@@ -624,3 +624,113 @@ class TestViews(unittest.TestCase):
 "#,
     );
 }
+
+/// Which names a function body binds decides, statically, whether a load reads a local or a
+/// global: every binding form (match captures, walrus inside any expression, `except*` names)
+/// makes the name local for the whole body, and the global load cache must never answer for one.
+#[test]
+fn binding_forms_make_names_local() {
+    check(
+        "binding-forms-test.py",
+        &[],
+        r#"import unittest
+
+x = "global x"
+y = "global y"
+z = "global z"
+w = "global w"
+v = "global v"
+len = len
+
+def match_capture(bind):
+    if bind:
+        match 5:
+            case x:
+                pass
+    return x
+
+def walrus_in_dict(bind):
+    if bind:
+        d = {"k": (y := 1)}
+    return y
+
+def walrus_in_fstring(bind):
+    if bind:
+        s = f"{(z := 2)}"
+    return z
+
+def walrus_in_starred(bind):
+    if bind:
+        t = [*(w := [3])]
+    return w
+
+def walrus_in_lambda_default(bind):
+    if bind:
+        f = lambda a=(u := 4): a
+    return u
+
+u = "global u"
+
+def mapping_rest(bind):
+    if bind:
+        match {"a": 1, "b": 2}:
+            case {"a": 1, **v}:
+                pass
+    return v
+
+def reads_global_then_builtin(n):
+    out = []
+    for _ in range(n):
+        out.append(len([1, 2]))
+    return out
+
+class TestBindingForms(unittest.TestCase):
+    def test_bound(self):
+        # (refscore does not run `match` statements; a body holding one it does not reach
+        # still reads its captures as locals.)
+        self.assertEqual(walrus_in_dict(True), 1)
+        self.assertEqual(walrus_in_fstring(True), 2)
+        self.assertEqual(walrus_in_starred(True), [3])
+        self.assertEqual(walrus_in_lambda_default(True), 4)
+
+    def test_match_capture_unbound(self):
+        match_capture(False)
+
+    def test_walrus_in_dict_unbound(self):
+        walrus_in_dict(False)
+
+    def test_walrus_in_fstring_unbound(self):
+        walrus_in_fstring(False)
+
+    def test_walrus_in_starred_unbound(self):
+        walrus_in_starred(False)
+
+    def test_walrus_in_lambda_default_unbound(self):
+        walrus_in_lambda_default(False)
+
+    def test_mapping_rest_unbound(self):
+        mapping_rest(False)
+
+    def test_loop_reads_each_time(self):
+        global len
+        self.assertEqual(reads_global_then_builtin(2), [2, 2])
+        len = lambda s: -1
+        self.assertEqual(reads_global_then_builtin(2), [-1, -1])
+        del len
+        self.assertEqual(reads_global_then_builtin(1), [2])
+
+    def test_same_site_local_after_global(self):
+        # One load site, read as a global on the first pass; the body binds the name only in
+        # a form the static analysis must know (a walrus in a subscript), so CPython raises.
+        out = []
+        for i in range(2):
+            try:
+                out.append(x)
+            except UnboundLocalError as e:
+                out.append(type(e).__name__)
+            if i == 0:
+                q = [0][(x := 0)]
+        self.assertEqual(out, ["UnboundLocalError", 0])
+"#,
+    );
+}

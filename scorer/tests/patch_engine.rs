@@ -110,7 +110,7 @@ fn blob_only_files_are_checked_by_index_line() {
     let mut t = Tree::new();
     t.insert(
         RepoPath::new("big/file.py").unwrap(),
-        FileEntry { mode: FileMode::Regular, content: Content::BlobOnly(id.clone()) },
+        FileEntry { mode: FileMode::Regular, content: Content::BlobOnly(id.as_str().into()) },
     );
     let good = format!(
         "diff --git a/big/file.py b/big/file.py\nindex {}..1111111 100644\n--- a/big/file.py\n+++ b/big/file.py\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n",
@@ -139,7 +139,7 @@ fn blob_only_files_are_checked_by_index_line() {
     assert_eq!(out.files[0].kind, FileChangeKind::Rename);
     assert_eq!(out.files[0].old_path.as_deref(), Some("big/file.py"));
     let e = out.tree.get(&RepoPath::new("big/moved.py").unwrap()).unwrap();
-    assert_eq!(e.content, Content::BlobOnly(id.clone()));
+    assert_eq!(e.content, Content::BlobOnly(id.as_str().into()));
     assert!(!out.tree.is_file(&RepoPath::new("big/file.py").unwrap()));
 
     let delete = format!(

@@ -312,8 +312,10 @@ impl TaskData {
         }
         let mut tree = Tree::new();
         for (path, blob) in &manifest.files {
-            let entry =
-                FileEntry { mode: manifest.mode(path)?, content: Content::BlobOnly(blob.clone()) };
+            let entry = FileEntry {
+                mode: manifest.mode(path)?,
+                content: Content::BlobOnly(Arc::from(blob.as_str())),
+            };
             tree.insert(path.clone(), entry);
         }
         for need in &self.files {

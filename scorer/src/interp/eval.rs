@@ -46,12 +46,6 @@ fn start(r: &impl Ranged) -> u32 {
     u32::from(r.start())
 }
 
-/// A load site's key in [`Interp::global_loads`]: the address and length of the name's text in the
-/// syntax tree (alive and unmoved for `'a`).
-fn load_site(name: &str) -> (usize, usize) {
-    (name.as_ptr() as usize, name.len())
-}
-
 impl<'a> Interp<'a> {
     // ------------------------------------------------------------------ errors and lines
 
@@ -826,16 +820,23 @@ impl<'a> Interp<'a> {
     pub fn load_name(&mut self, f: &Frame<'a>, name: &'a str) -> PyResult<'a, Value<'a>> {
         match f.kind {
             FrameKind::Function => {
-                // A function's variables hold only its locals: try them first (one lookup for the
-                // common case), then tell an unbound local from a global or closure name.
+                // No enclosing function scope: a global or a builtin (`isinstance`, `ast` in a
+                // test method), the same at this site until the globals change. The cache only
+                // knows sites found not local, and whether a name is local is fixed by the syntax
+                // tree, so it is asked first: unless the body bound a name its static analysis
+                // missed (`ScopeInfo::missed_a_binding`), when its variables must be asked first.
+                let top_level = f.locals.parent.is_none();
+                if top_level && !f.info.missed_a_binding() {
+                    if let Some(v) = self.global_load_seen(name) {
+                        return Ok(v);
+                    }
+                }
+                // A function's variables hold only its locals: then tell an unbound local from a
+                // global or closure name.
                 if let Some(v) = f.locals.vars.borrow().get(name) {
                     return Ok(v.clone());
                 }
-                // No enclosing function scope: a global or a builtin (`isinstance`, `ast` in a
-                // test method), the same at this site until the globals change. A site the cache
-                // knows was found not local: whether it is local is fixed by the syntax tree.
-                let top_level = f.locals.parent.is_none();
-                if top_level {
+                if top_level && f.info.missed_a_binding() {
                     if let Some(v) = self.global_load_seen(name) {
                         return Ok(v);
                     }
@@ -883,22 +884,18 @@ impl<'a> Interp<'a> {
     /// answer: looked up, and remembered for the site with the globals' version (builtins never
     /// change after `Interp::new`). A name that is neither is not remembered (NameError each time).
     fn load_global(&mut self, name: &'a str) -> PyResult<'a, Value<'a>> {
-        let site = load_site(name);
         let version = self.globals.vars.version();
         let found = self.globals.vars.borrow().get(name).cloned();
         let Some(v) = found.or_else(|| self.builtins.get(name).cloned()) else {
             return Err(self.err("NameError", format!("name '{name}' is not defined")));
         };
-        self.global_loads.insert(site, (version, v.clone()));
+        self.global_loads.put(name, version, v.clone());
         Ok(v)
     }
 
     /// The value the load site `name` resolved to, if the globals have not changed since.
     fn global_load_seen(&self, name: &'a str) -> Option<Value<'a>> {
-        match self.global_loads.get(&load_site(name)) {
-            Some((seen, v)) if *seen == self.globals.vars.version() => Some(v.clone()),
-            _ => None,
-        }
+        self.global_loads.get(name, self.globals.vars.version()).cloned()
     }
 
     pub fn store(&mut self, f: &mut Frame<'a>, name: &str, v: Value<'a>) -> PyResult<'a, ()> {
@@ -929,6 +926,9 @@ impl<'a> Interp<'a> {
         if let Some(slot) = vars.get_mut(name) {
             *slot = v;
         } else {
+            if f.kind == FrameKind::Function && !f.info.is_local(name) {
+                f.info.note_missed_binding();
+            }
             vars.insert(Rc::from(name), v);
         }
         Ok(())

@@ -15,6 +15,7 @@ pub mod exc;
 pub mod fmt;
 pub mod isolation;
 pub mod jsonmod;
+pub mod loadcache;
 pub mod observe;
 pub mod ops;
 pub mod osmod;
@@ -92,10 +93,9 @@ pub struct Interp<'a> {
     pub globals: Rc<Scope<'a>>,
     /// Filled by `Interp::new` and only read after: the global load cache relies on it.
     pub builtins: NameMap<Value<'a>>,
-    /// What the global or builtin name at a load site of a function body resolved to, keyed by
-    /// the address and length of the name in the syntax tree (alive and unmoved for `'a`), with
-    /// the globals' version it was read at.
-    pub global_loads: HashMap<(usize, usize), (u64, Value<'a>), value::FxBuild>,
+    /// What the global or builtin name at a load site of a function body resolved to, with the
+    /// globals' version it was read at.
+    pub global_loads: loadcache::GlobalLoads<'a>,
     /// Imported modules; made inside [`isolation::shared`] (they outlive the method importing them).
     pub modules: NameMap<Value<'a>>,
     pub exc_classes: NameMap<Rc<Class<'a>>>,
@@ -152,7 +152,7 @@ impl<'a> Interp<'a> {
             line_index: LineIndex::new(test_source),
             globals: Scope::new(None),
             builtins: NameMap::default(),
-            global_loads: HashMap::default(),
+            global_loads: loadcache::GlobalLoads::default(),
             modules: NameMap::default(),
             exc_classes: NameMap::default(),
             testcase_class: None,

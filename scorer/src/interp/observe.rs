@@ -36,7 +36,7 @@ enum Answer {
 #[derive(Debug, Clone)]
 enum Seen {
     Bytes(Arc<[u8]>),
-    BlobOnly(String),
+    BlobOnly(std::sync::Arc<str>),
 }
 
 impl Seen {

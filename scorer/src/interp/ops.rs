@@ -1476,9 +1476,6 @@ fn collect_stmt(s: &ast::Stmt, info: &mut ScopeInfo) {
             collect_target_names(&a.target, &mut info.locals);
             collect_expr_binds(&a.value, info);
         }
-        S::AnnAssign(a) => {
-            collect_target_names(&a.target, &mut info.locals);
-        }
         S::For(f) => {
             collect_target_names(&f.target, &mut info.locals);
             collect_expr_binds(&f.iter, info);
@@ -1487,6 +1484,7 @@ fn collect_stmt(s: &ast::Stmt, info: &mut ScopeInfo) {
         }
         S::AsyncFor(f) => {
             collect_target_names(&f.target, &mut info.locals);
+            collect_expr_binds(&f.iter, info);
             collect_locals_nested(&f.body, info);
             collect_locals_nested(&f.orelse, info);
         }
@@ -1531,6 +1529,13 @@ fn collect_stmt(s: &ast::Stmt, info: &mut ScopeInfo) {
         }
         S::TryStar(t) => {
             collect_locals_nested(&t.body, info);
+            for h in &t.handlers {
+                let ast::ExceptHandler::ExceptHandler(h) = h;
+                if let Some(n) = &h.name {
+                    info.locals.insert(Rc::from(n.as_str()));
+                }
+                collect_locals_nested(&h.body, info);
+            }
             collect_locals_nested(&t.orelse, info);
             collect_locals_nested(&t.finalbody, info);
         }
@@ -1571,11 +1576,67 @@ fn collect_stmt(s: &ast::Stmt, info: &mut ScopeInfo) {
             }
         }
         S::Match(m) => {
+            collect_expr_binds(&m.subject, info);
             for c in &m.cases {
+                collect_pattern_names(&c.pattern, &mut info.locals);
+                if let Some(g) = &c.guard {
+                    collect_expr_binds(g, info);
+                }
                 collect_locals_nested(&c.body, info);
             }
         }
+        S::AnnAssign(a) => {
+            collect_target_names(&a.target, &mut info.locals);
+            if let Some(v) = &a.value {
+                collect_expr_binds(v, info);
+            }
+        }
+        S::Assert(a) => {
+            collect_expr_binds(&a.test, info);
+            if let Some(m) = &a.msg {
+                collect_expr_binds(m, info);
+            }
+        }
+        S::Raise(r) => {
+            for e in r.exc.iter().chain(r.cause.iter()) {
+                collect_expr_binds(e, info);
+            }
+        }
         _ => {}
+    }
+}
+
+/// Names a `case` pattern captures (they bind in the enclosing function scope).
+fn collect_pattern_names(p: &ast::Pattern, out: &mut NameSet) {
+    use ast::Pattern as P;
+    match p {
+        P::MatchValue(_) | P::MatchSingleton(_) => {}
+        P::MatchSequence(s) => s.patterns.iter().for_each(|x| collect_pattern_names(x, out)),
+        P::MatchMapping(m) => {
+            m.patterns.iter().for_each(|x| collect_pattern_names(x, out));
+            if let Some(r) = &m.rest {
+                out.insert(Rc::from(r.as_str()));
+            }
+        }
+        P::MatchClass(c) => c
+            .patterns
+            .iter()
+            .chain(c.kwd_patterns.iter())
+            .for_each(|x| collect_pattern_names(x, out)),
+        P::MatchStar(s) => {
+            if let Some(n) = &s.name {
+                out.insert(Rc::from(n.as_str()));
+            }
+        }
+        P::MatchAs(a) => {
+            if let Some(inner) = &a.pattern {
+                collect_pattern_names(inner, out);
+            }
+            if let Some(n) = &a.name {
+                out.insert(Rc::from(n.as_str()));
+            }
+        }
+        P::MatchOr(o) => o.patterns.iter().for_each(|x| collect_pattern_names(x, out)),
     }
 }
 
@@ -1594,8 +1655,16 @@ pub fn collect_expr_binds(e: &ast::Expr, info: &mut ScopeInfo) {
             collect_target_names(&n.target, &mut info.locals);
             collect_expr_binds(&n.value, info);
         }
-        // A lambda is its own scope; comprehension walruses bind in the enclosing one.
-        E::Lambda(_) => {}
+        // A lambda is its own scope, but its defaults run in the enclosing one; comprehension
+        // walruses bind in the enclosing one.
+        E::Lambda(l) => {
+            let a = &l.args;
+            for d in a.posonlyargs.iter().chain(&a.args).chain(&a.kwonlyargs) {
+                if let Some(d) = &d.default {
+                    go(d);
+                }
+            }
+        }
         E::BoolOp(b) => b.values.iter().for_each(go),
         E::BinOp(b) => {
             go(&b.left);
@@ -1640,6 +1709,26 @@ pub fn collect_expr_binds(e: &ast::Expr, info: &mut ScopeInfo) {
             go(&c.key);
             collect_expr_binds(&c.value, info);
             comp_binds(&c.generators, info);
+        }
+        E::Dict(d) => {
+            d.keys.iter().flatten().for_each(&mut go);
+            d.values.iter().for_each(go);
+        }
+        E::Starred(s) => go(&s.value),
+        E::Await(a) => go(&a.value),
+        E::Yield(y) => y.value.iter().for_each(|v| go(v)),
+        E::YieldFrom(y) => go(&y.value),
+        E::JoinedStr(j) => j.values.iter().for_each(go),
+        E::FormattedValue(v) => {
+            go(&v.value);
+            if let Some(spec) = &v.format_spec {
+                go(spec);
+            }
+        }
+        E::Slice(s) => {
+            for x in s.lower.iter().chain(s.upper.iter()).chain(s.step.iter()) {
+                go(x);
+            }
         }
         _ => {}
     }

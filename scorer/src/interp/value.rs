@@ -237,6 +237,10 @@ pub struct ScopeInfo {
     pub nonlocals: NameSet,
     /// The union of [`name_bits`] of `locals`, made on first use (0 = not made yet).
     locals_filter: std::cell::Cell<u64>,
+    /// Set when a frame of this body bound a name `locals` lacks (a binding form the static
+    /// analysis does not know): from then on a name load asks the frame's variables before the
+    /// global load cache, whose entries assume `locals` is complete.
+    missed_binding: std::cell::Cell<bool>,
 }
 
 impl ScopeInfo {
@@ -254,6 +258,15 @@ impl ScopeInfo {
         }
         let bits = name_bits(name);
         filter & bits == bits && self.locals.contains(name)
+    }
+
+    /// Whether a frame of this body bound a name that [`Self::is_local`] denies.
+    pub fn missed_a_binding(&self) -> bool {
+        self.missed_binding.get()
+    }
+
+    pub fn note_missed_binding(&self) {
+        self.missed_binding.set(true);
     }
 }
 

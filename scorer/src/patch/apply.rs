@@ -849,7 +849,7 @@ fn apply_data(
             None => Data::Bytes(Arc::from(&b""[..])),
             Some(old) => match tree_entry(tree, old).map(|e| &e.content) {
                 Some(Content::Bytes(b)) => Data::Bytes(b.clone()),
-                Some(Content::BlobOnly(id)) => Data::Blob(id.clone()),
+                Some(Content::BlobOnly(id)) => Data::Blob(id.to_string()),
                 None => return Err(invalid(format!("failed to read {}", lossy(old)))),
             },
         },
@@ -963,7 +963,7 @@ fn write_out(tree: &Tree, patch: &Patch<'_>, works: &[Work]) -> Result<(Tree, us
         }
         let content = match data {
             Data::Bytes(b) => Content::Bytes(b.clone()),
-            Data::Blob(id) => Content::BlobOnly(id.clone()),
+            Data::Blob(id) => Content::BlobOnly(std::sync::Arc::from(id.as_str())),
         };
         t.insert(rp.clone(), FileEntry { mode: file_mode(mode), content });
         created.push((rp, mode));

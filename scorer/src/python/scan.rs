@@ -61,6 +61,8 @@ struct Scanner<'a> {
     /// Consecutive prefix operators (`-`, `+`, `~`, `not`): CPython's parser recursion.
     unary_run: usize,
     stop: usize,
+    /// Whether the source holds a `\r` (the string fast path looks for `\n` only).
+    has_cr: bool,
     out: Scan,
 }
 
@@ -82,6 +84,7 @@ pub(crate) fn scan_until(src: &str, stop: usize) -> Scan {
         indents: vec![(0, 0)],
         unary_run: 0,
         stop,
+        has_cr: memchr::memchr(b'\r', src.as_bytes()).is_some(),
         out: Scan::default(),
     };
     if src.starts_with('\u{feff}') {
@@ -263,9 +266,8 @@ impl Scanner<'_> {
             let c = self.s[self.i];
             match c {
                 b'#' => {
-                    while self.i < self.s.len() && !matches!(self.s[self.i], b'\n' | b'\r') {
-                        self.i += 1;
-                    }
+                    let rest = &self.s[self.i..];
+                    self.i += memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len());
                 }
                 b'\n' | b'\r' => {
                     self.i += 1;
@@ -574,7 +576,17 @@ impl Scanner<'_> {
         let mut fstring_error: Option<&'static str> = None;
         // Deepest bracket nesting inside a replacement field (CPython: MAXLEVEL 200 there too).
         let mut fmax = 0usize;
+        // Outside f-strings only the quote, a backslash and line ends matter: jump to the next one
+        // (docstrings are most of a scan's bytes).
+        let plain = !fstring && !self.has_cr;
         while self.i < self.s.len() {
+            if plain {
+                let rest = &self.s[self.i..];
+                self.i += memchr::memchr3(quote, b'\\', b'\n', rest).unwrap_or(rest.len());
+                if self.i >= self.s.len() {
+                    break;
+                }
+            }
             let c = self.s[self.i];
             if c == quote {
                 let close = if !triple {
