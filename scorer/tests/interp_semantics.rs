@@ -734,3 +734,98 @@ class TestBindingForms(unittest.TestCase):
 "#,
     );
 }
+
+/// Loads from nested bodies (closures, generator expressions, class bodies in functions): the
+/// slot and per-site caches must answer what CPython reads after every rebinding.
+#[test]
+fn nested_scopes_read_current_bindings() {
+    check(
+        "nested-scopes-test.py",
+        &[],
+        r#"import unittest
+
+counter = 0
+shadow = "global"
+
+def outer_rebinds():
+    g = 1
+    def inner():
+        return g
+    a = inner()
+    g = 2
+    return [a, inner()]
+
+def genexp_reads_changing_global():
+    global counter
+    out = []
+    for _ in range(3):
+        out.append(sum(counter for _ in range(2)))
+        counter += 1
+    return out
+
+def genexp_reads_enclosing_local():
+    out = []
+    for step in range(3):
+        out.append([step * x for x in range(3)])
+    return out
+
+def class_in_function():
+    k = 5
+    class C:
+        v = k
+        def m(self):
+            return k
+    k = 6
+    return C.v, C().m()
+
+def builtin_then_global(n):
+    return [len(s) for s in ["ab", "c"][:n]]
+
+def nonlocal_counter():
+    n = 0
+    def bump():
+        nonlocal n
+        n += 1
+        return n
+    return [bump(), bump(), n]
+
+def deleted_local():
+    x = 1
+    del x
+    try:
+        return x
+    except UnboundLocalError as e:
+        return type(e).__name__
+
+class TestNested(unittest.TestCase):
+    def test_closure_sees_rebinding(self):
+        self.assertEqual(outer_rebinds(), [1, 2])
+        self.assertEqual(outer_rebinds(), [1, 2])
+
+    def test_genexp_global(self):
+        self.assertEqual(genexp_reads_changing_global(), [0, 2, 4])
+
+    def test_genexp_enclosing(self):
+        self.assertEqual(genexp_reads_enclosing_local(), [[0, 0, 0], [0, 1, 2], [0, 2, 4]])
+
+    def test_class_body(self):
+        self.assertEqual(class_in_function(), (5, 6))
+
+    def test_builtin_shadowed_later(self):
+        global len
+        self.assertEqual(builtin_then_global(2), [2, 1])
+        len = lambda s: 0
+        try:
+            self.assertEqual(builtin_then_global(2), [0, 0])
+        finally:
+            del len
+        self.assertEqual(builtin_then_global(1), [2])
+
+    def test_nonlocal(self):
+        self.assertEqual(nonlocal_counter(), [1, 2, 2])
+
+    def test_deleted_local(self):
+        self.assertEqual(deleted_local(), "UnboundLocalError")
+"#,
+    );
+}

@@ -231,13 +231,10 @@ pub fn install(it: &mut Interp<'_>) {
     it.builtins.insert(Rc::from("Ellipsis"), Value::Ellipsis);
     it.builtins.insert(Rc::from("NotImplemented"), Value::NotImplemented);
     it.builtins.insert(Rc::from("__name__"), Value::str("builtins"));
-    it.globals
-        .vars
-        .borrow_mut()
-        .insert(Rc::from("__name__"), Value::str("refactorbench_official_test"));
-    it.globals.vars.borrow_mut().insert(Rc::from("__doc__"), Value::None);
+    it.globals.vars.set("__name__", Value::str("refactorbench_official_test"));
+    it.globals.vars.set("__doc__", Value::None);
     let file = format!("/refactorbench/{}/{}", crate::tree::EVAL_DIR, it.test_file_name);
-    it.globals.vars.borrow_mut().insert(Rc::from("__file__"), Value::Str(Rc::from(file)));
+    it.globals.vars.set("__file__", Value::Str(Rc::from(file)));
 }
 
 fn arg<'a>(args: &[Value<'a>], i: usize) -> Value<'a> {

@@ -46,6 +46,35 @@ fn start(r: &impl Ranged) -> u32 {
     u32::from(r.start())
 }
 
+/// Whether every body whose variables a name load in `f` can reach (its own and the enclosing
+/// function bodies) binds only the names its static analysis found: then a site found global
+/// stays global ([`Interp::global_load_seen`] may answer first).
+fn scopes_fixed(f: &Frame<'_>) -> bool {
+    if f.info.missed_a_binding() {
+        return false;
+    }
+    let mut s = f.locals.parent.as_deref();
+    while let Some(sc) = s {
+        if !sc.vars.bindings_fixed() {
+            return false;
+        }
+        s = sc.parent.as_deref();
+    }
+    true
+}
+
+/// Whether a body enclosing `f` has `name` among its locals (bound now or not).
+fn enclosing_may_bind(f: &Frame<'_>, name: &str) -> bool {
+    let mut s = f.locals.parent.as_deref();
+    while let Some(sc) = s {
+        if sc.vars.may_bind(name) {
+            return true;
+        }
+        s = sc.parent.as_deref();
+    }
+    false
+}
+
 impl<'a> Interp<'a> {
     // ------------------------------------------------------------------ errors and lines
 
@@ -416,7 +445,7 @@ impl<'a> Interp<'a> {
             let r = self.exec_block(f, &h.body);
             self.handling.pop();
             if let Some(n) = &h.name {
-                f.locals.vars.borrow_mut().remove(n.as_str());
+                f.locals.vars.remove(n.as_str());
             }
             return r;
         }
@@ -734,12 +763,10 @@ impl<'a> Interp<'a> {
             qualname: qualname.clone(),
             func: None,
         };
-        ns.vars
-            .borrow_mut()
-            .insert(Rc::from("__module__"), Value::str("refactorbench_official_test"));
-        ns.vars.borrow_mut().insert(Rc::from("__qualname__"), Value::Str(qualname.clone()));
+        ns.vars.set("__module__", Value::str("refactorbench_official_test"));
+        ns.vars.set("__qualname__", Value::Str(qualname.clone()));
         self.exec_block(&mut frame, &c.body)?;
-        let dict = std::mem::take(&mut *ns.vars.borrow_mut());
+        let dict = std::mem::take(&mut *ns.vars.map_mut());
         let is_exc = bases.iter().any(super::exc::is_exception_class);
         let class = Rc::new(Class {
             name: Rc::from(c.name.as_str()),
@@ -826,15 +853,31 @@ impl<'a> Interp<'a> {
                 // tree, so it is asked first: unless the body bound a name its static analysis
                 // missed (`ScopeInfo::missed_a_binding`), when its variables must be asked first.
                 let top_level = f.locals.parent.is_none();
-                if top_level && !f.info.missed_a_binding() {
+                let fixed = scopes_fixed(f);
+                if fixed {
                     if let Some(v) = self.global_load_seen(name) {
                         return Ok(v);
                     }
                 }
-                // A function's variables hold only its locals: then tell an unbound local from a
+                // A function's variables hold only its locals, in slots (the site remembers its
+                // slot), and names a missed binding form bound; then tell an unbound local from a
                 // global or closure name.
-                if let Some(v) = f.locals.vars.borrow().get(name) {
-                    return Ok(v.clone());
+                if f.locals.vars.laid_out_by(&f.info) {
+                    match self.local_slot(f, name) {
+                        Some(i) => {
+                            if let Some(v) = f.locals.vars.slot(i) {
+                                return Ok(v);
+                            }
+                        }
+                        None if f.info.missed_a_binding() => {
+                            if let Some(v) = f.locals.vars.get(name) {
+                                return Ok(v);
+                            }
+                        }
+                        None => {}
+                    }
+                } else if let Some(v) = f.locals.vars.get(name) {
+                    return Ok(v);
                 }
                 if top_level && f.info.missed_a_binding() {
                     if let Some(v) = self.global_load_seen(name) {
@@ -853,25 +896,30 @@ impl<'a> Interp<'a> {
                 if !f.info.globals.contains(name) {
                     let mut s = f.locals.parent.clone();
                     while let Some(sc) = s {
-                        if let Some(v) = sc.vars.borrow().get(name) {
-                            return Ok(v.clone());
+                        if let Some(v) = sc.vars.get(name) {
+                            return Ok(v);
                         }
                         s = sc.parent.clone();
                     }
+                }
+                // Not local to any enclosing body either (so never will be): a global or builtin
+                // for good, as at the top level.
+                if fixed && !enclosing_may_bind(f, name) {
+                    return self.load_global(name);
                 }
             }
             FrameKind::Class => {
                 let mut s = Some(f.locals.clone());
                 while let Some(sc) = s {
-                    if let Some(v) = sc.vars.borrow().get(name) {
-                        return Ok(v.clone());
+                    if let Some(v) = sc.vars.get(name) {
+                        return Ok(v);
                     }
                     s = sc.parent.clone();
                 }
             }
             FrameKind::Module => {}
         }
-        if let Some(v) = self.globals.vars.borrow().get(name) {
+        if let Some(v) = self.globals.vars.map().get(name) {
             return Ok(v.clone());
         }
         if let Some(v) = self.builtins.get(name) {
@@ -885,12 +933,42 @@ impl<'a> Interp<'a> {
     /// change after `Interp::new`). A name that is neither is not remembered (NameError each time).
     fn load_global(&mut self, name: &'a str) -> PyResult<'a, Value<'a>> {
         let version = self.globals.vars.version();
-        let found = self.globals.vars.borrow().get(name).cloned();
+        let found = self.globals.vars.map().get(name).cloned();
         let Some(v) = found.or_else(|| self.builtins.get(name).cloned()) else {
             return Err(self.err("NameError", format!("name '{name}' is not defined")));
         };
         self.global_loads.put(name, version, v.clone());
         Ok(v)
+    }
+
+    /// The slot of local `name` (a site in the syntax tree) in the variables of `f`, laid out by
+    /// `f.info`; `None` when it is not one of the body's locals. Remembered per site.
+    #[inline]
+    fn local_slot(&mut self, f: &Frame<'a>, name: &'a str) -> Option<u32> {
+        if let Some(slot) = self.local_sites.get(name, &f.info) {
+            return (slot != super::loadcache::NOT_LOCAL).then_some(slot);
+        }
+        let slot = f.info.slot_of(name);
+        self.local_sites.put(name, &f.info, slot.unwrap_or(super::loadcache::NOT_LOCAL));
+        slot
+    }
+
+    /// Binds the name at a target site of the syntax tree: a local's slot directly, else as
+    /// [`Self::store`] does.
+    pub fn store_site(
+        &mut self,
+        f: &mut Frame<'a>,
+        name: &'a str,
+        v: Value<'a>,
+    ) -> PyResult<'a, ()> {
+        if f.kind == FrameKind::Function && f.locals.vars.laid_out_by(&f.info) {
+            // A slot is never a `global` or `nonlocal` name: the analysis leaves those out.
+            if let Some(i) = self.local_slot(f, name) {
+                f.locals.vars.set_slot(i, v);
+                return Ok(());
+            }
+        }
+        self.store(f, name, v)
     }
 
     /// The value the load site `name` resolved to, if the globals have not changed since.
@@ -901,14 +979,14 @@ impl<'a> Interp<'a> {
     pub fn store(&mut self, f: &mut Frame<'a>, name: &str, v: Value<'a>) -> PyResult<'a, ()> {
         if f.kind == FrameKind::Function {
             if f.info.globals.contains(name) {
-                self.globals.vars.borrow_mut().insert(Rc::from(name), v);
+                self.globals.vars.set(name, v);
                 return Ok(());
             }
             if f.info.nonlocals.contains(name) {
                 let mut s = f.locals.parent.clone();
                 while let Some(sc) = s {
-                    if sc.vars.borrow().contains_key(name) {
-                        sc.vars.borrow_mut().insert(Rc::from(name), v);
+                    if sc.vars.contains(name) {
+                        sc.vars.set(name, v);
                         return Ok(());
                     }
                     s = sc.parent.clone();
@@ -916,21 +994,13 @@ impl<'a> Interp<'a> {
                 // A comprehension's walrus binding a name not yet set: the enclosing function's
                 // scope, or the module's.
                 match &f.locals.parent {
-                    Some(p) => p.vars.borrow_mut().insert(Rc::from(name), v),
-                    None => self.globals.vars.borrow_mut().insert(Rc::from(name), v),
+                    Some(p) => p.vars.set(name, v),
+                    None => self.globals.vars.set(name, v),
                 };
                 return Ok(());
             }
         }
-        let mut vars = f.locals.vars.borrow_mut();
-        if let Some(slot) = vars.get_mut(name) {
-            *slot = v;
-        } else {
-            if f.kind == FrameKind::Function && !f.info.is_local(name) {
-                f.info.note_missed_binding();
-            }
-            vars.insert(Rc::from(name), v);
-        }
+        f.locals.vars.set(name, v);
         Ok(())
     }
 
@@ -939,9 +1009,9 @@ impl<'a> Interp<'a> {
             ast::Expr::Name(n) => {
                 let removed =
                     if f.kind == FrameKind::Function && f.info.globals.contains(n.id.as_str()) {
-                        self.globals.vars.borrow_mut().remove(n.id.as_str())
+                        self.globals.vars.remove(n.id.as_str())
                     } else {
-                        f.locals.vars.borrow_mut().remove(n.id.as_str())
+                        f.locals.vars.remove(n.id.as_str())
                     };
                 if removed.is_none() {
                     return Err(self.err("NameError", format!("name '{}' is not defined", n.id)));
@@ -980,7 +1050,7 @@ impl<'a> Interp<'a> {
         v: Value<'a>,
     ) -> PyResult<'a, ()> {
         match t {
-            ast::Expr::Name(n) => self.store(f, n.id.as_str(), v),
+            ast::Expr::Name(n) => self.store_site(f, n.id.as_str(), v),
             ast::Expr::Tuple(tu) => self.unpack(f, &tu.elts, v),
             ast::Expr::List(l) => self.unpack(f, &l.elts, v),
             ast::Expr::Attribute(a) => {
@@ -1077,7 +1147,7 @@ impl<'a> Interp<'a> {
                     self.load_name(f, n.id.as_str()).map_err(|e| self.at(e, start(&*a.target)))?;
                 let rhs = self.eval(f, &a.value)?;
                 let nv = self.inplace_op(a.op, cur, rhs)?;
-                self.store(f, n.id.as_str(), nv)
+                self.store_site(f, n.id.as_str(), nv)
             }
             ast::Expr::Attribute(at) => {
                 let o = self.eval(f, &at.value)?;
@@ -1502,7 +1572,7 @@ impl<'a> Interp<'a> {
         let Some(first) = first else {
             return Err(self.err("RuntimeError", "super(): no arguments"));
         };
-        let obj = f.locals.vars.borrow().get(first.def.arg.as_str()).cloned();
+        let obj = f.locals.vars.get(first.def.arg.as_str());
         let Some(obj) = obj else {
             return Err(self.err("RuntimeError", "super(): arg[0] deleted"));
         };
@@ -1600,12 +1670,12 @@ impl<'a> Interp<'a> {
         kwargs: Kwargs<'a>,
     ) -> PyResult<'a, Value<'a>> {
         if func.is_generator {
-            let scope = Scope::new(func.closure.clone());
+            let scope = Scope::for_body(func.closure.clone(), &func.info);
             self.bind_args(func, &scope, args, kwargs)?;
             return Ok(Value::iter(PyIter::GenFunc { func: func.clone(), scope }));
         }
         self.check_depth()?;
-        let scope = Scope::new(func.closure.clone());
+        let scope = Scope::for_body(func.closure.clone(), &func.info);
         self.bind_args(func, &scope, args, kwargs)?;
         let mut frame = Frame {
             locals: scope,
@@ -1740,22 +1810,22 @@ impl<'a> Interp<'a> {
                 self.err("TypeError", missing_msg(&func.qualname, "keyword-only", &kwmissing))
             );
         }
-        let mut vars = scope.vars.borrow_mut();
+        let vars = &scope.vars;
         for (p, v) in positional.iter().zip(slots) {
             if let Some(v) = v {
-                vars.insert(Rc::from(p.def.arg.as_str()), v);
+                vars.set(p.def.arg.as_str(), v);
             }
         }
         for (p, v) in a.kwonlyargs.iter().zip(kwslots) {
             if let Some(v) = v {
-                vars.insert(Rc::from(p.def.arg.as_str()), v);
+                vars.set(p.def.arg.as_str(), v);
             }
         }
         if let Some(va) = &a.vararg {
-            vars.insert(Rc::from(va.arg.as_str()), Value::tuple(extra));
+            vars.set(va.arg.as_str(), Value::tuple(extra));
         }
         if let (Some(kw), Some(d)) = (&a.kwarg, kwdict.take()) {
-            vars.insert(Rc::from(kw.arg.as_str()), Value::Dict(d));
+            vars.set(kw.arg.as_str(), Value::Dict(d));
         }
         Ok(())
     }
@@ -1848,7 +1918,7 @@ impl<'a> Interp<'a> {
             }
             info
         });
-        let scope = Scope::new(Self::closure_of(f));
+        let scope = Scope::for_body(Self::closure_of(f), &info);
         let qual = match f.kind {
             FrameKind::Module | FrameKind::Class => "<genexpr>".to_string(),
             FrameKind::Function => format!("{}.<locals>.<genexpr>", f.qualname),

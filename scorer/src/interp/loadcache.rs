@@ -1,11 +1,16 @@
-//! What the global or builtin name at a load site of a function body resolved to.
+//! Per-site caches of name loads: what the global or builtin name at a load site of a function
+//! body resolved to ([`GlobalLoads`]), and which slot a local name at a site lives in
+//! ([`LocalSites`]).
 //!
 //! A load site is the identifier's text in the syntax tree, alive and unmoved for the whole run,
-//! so its address names it. The cache is direct-mapped (one entry per address bucket, a colliding
-//! site evicts the other): a probe is an index and two compares instead of a hash-map lookup, and
-//! name loads are the interpreter's hottest path (`isinstance`, `ast` in every `ast.walk` loop).
+//! so its address names it. The caches are direct-mapped (one entry per address bucket, a
+//! colliding site evicts the other): a probe is an index and two compares instead of a hash-map
+//! lookup, and name loads are the interpreter's hottest path (`node`, `isinstance`, `ast` in
+//! every `ast.walk` loop).
 
-use super::value::Value;
+use std::rc::Rc;
+
+use super::value::{ScopeInfo, Value};
 
 /// Number of entries (a power of two). A test file has a few hundred load sites.
 const ENTRIES: usize = 1024;
@@ -23,6 +28,7 @@ fn bucket(site: usize) -> usize {
 
 impl<'a> GlobalLoads<'a> {
     /// The value `site` resolved to when the globals were at `version`, if still remembered.
+    #[inline]
     pub fn get(&self, site: &str, version: u64) -> Option<&Value<'a>> {
         let addr = site.as_ptr() as usize;
         match self.entries.get(bucket(addr)) {
@@ -39,6 +45,39 @@ impl<'a> GlobalLoads<'a> {
         let addr = site.as_ptr() as usize;
         if let Some(e) = self.entries.get_mut(bucket(addr)) {
             *e = (addr, version, Some(value));
+        }
+    }
+}
+
+/// What [`LocalSites`] remembers for a site whose name is not one of the body's locals.
+pub const NOT_LOCAL: u32 = u32::MAX;
+
+/// The slot of the local name at a site, for the body whose [`ScopeInfo`] numbered it (or
+/// [`NOT_LOCAL`]).
+#[derive(Default)]
+pub struct LocalSites {
+    /// `(site address, ScopeInfo address, slot)`; address 0 marks an empty entry.
+    entries: Vec<(usize, usize, u32)>,
+}
+
+impl LocalSites {
+    /// The slot remembered for `site` in a frame of the body `info` describes.
+    #[inline]
+    pub fn get(&self, site: &str, info: &Rc<ScopeInfo>) -> Option<u32> {
+        let addr = site.as_ptr() as usize;
+        match self.entries.get(bucket(addr)) {
+            Some(&(a, i, slot)) if a == addr && i == Rc::as_ptr(info) as usize => Some(slot),
+            _ => None,
+        }
+    }
+
+    pub fn put(&mut self, site: &str, info: &Rc<ScopeInfo>, slot: u32) {
+        if self.entries.is_empty() {
+            self.entries.resize(ENTRIES, (0, 0, 0));
+        }
+        let addr = site.as_ptr() as usize;
+        if let Some(e) = self.entries.get_mut(bucket(addr)) {
+            *e = (addr, Rc::as_ptr(info) as usize, slot);
         }
     }
 }
@@ -77,5 +116,17 @@ mod tests {
             None | Some(Value::Int(1)) => {}
             _ => panic!("site a answered with another site's value"),
         }
+    }
+
+    #[test]
+    fn a_local_site_is_answered_only_for_the_body_that_numbered_it() {
+        let source = String::from("node");
+        let (one, other) = (Rc::new(ScopeInfo::default()), Rc::new(ScopeInfo::default()));
+        let mut c = LocalSites::default();
+        assert_eq!(c.get(&source, &one), None);
+        c.put(&source, &one, 7);
+        assert_eq!(c.get(&source, &one), Some(7));
+        assert_eq!(c.get(&source, &other), None);
+        assert_eq!(c.get(&source.clone(), &one), None);
     }
 }

@@ -96,6 +96,8 @@ pub struct Interp<'a> {
     /// What the global or builtin name at a load site of a function body resolved to, with the
     /// globals' version it was read at.
     pub global_loads: loadcache::GlobalLoads<'a>,
+    /// The slot of the local name at a load site of a function body.
+    pub local_sites: loadcache::LocalSites,
     /// Imported modules; made inside [`isolation::shared`] (they outlive the method importing them).
     pub modules: NameMap<Value<'a>>,
     pub exc_classes: NameMap<Rc<Class<'a>>>,
@@ -153,6 +155,7 @@ impl<'a> Interp<'a> {
             globals: Scope::new(None),
             builtins: NameMap::default(),
             global_loads: loadcache::GlobalLoads::default(),
+            local_sites: loadcache::LocalSites::default(),
             modules: NameMap::default(),
             exc_classes: NameMap::default(),
             testcase_class: None,

@@ -335,7 +335,7 @@ fn run_module<'a>(
     };
     // dir(module) order: sorted names.
     let mut names: Vec<(String, Value<'a>)> =
-        it.globals.vars.borrow().iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
+        it.globals.vars.map().iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
     names.sort_by(|a, b| a.0.cmp(&b.0));
     let mut suites = Vec::new();
     for (_, v) in names {
