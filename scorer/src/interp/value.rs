@@ -229,7 +229,7 @@ pub enum FuncBody<'a> {
 
 /// Names a function body binds, computed statically as CPython's symbol table does.
 /// Built once, then shared read-only (`Rc`): `locals` must not change after [`Self::is_local`]
-/// was first asked.
+/// or [`Self::slot_of`] was first asked (the filter and the slot numbering are made then).
 #[derive(Default)]
 pub struct ScopeInfo {
     pub locals: NameSet,
