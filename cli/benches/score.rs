@@ -35,6 +35,15 @@
 //! Before timing, each batch is scored once with reuse on and once off (untimed), and every
 //! method's verdict is compared run by run (`reuse check`).
 //!
+//! Measured 2026-12-01 (session 11, 12:00), `--per-task 5 --repeat 3` on the official bundle, after
+//! inline node fields, slot-indexed locals and per-site load caches (`interp::loadcache`): (b) 500
+//! distinct edits: 34.6 s vs 4.48 s = 7.7x (median of rounds 7.0x; reuse off 4.5x / 4.4x); on both
+//! cores as `refscore score` runs, 2.10 s = 16.5x against python's one process. Cold 3.2x (3.0x),
+//! one `Scorer` 3.2x (3.3x); (c) 14.4x (14.4x), both cores 32.2x. The machine was in a slow spell
+//! (refscore's (b) took 2.7-3.2 s alone under `--profile-batch` an hour earlier): compare builds by
+//! instructions. `--profile-batch` under callgrind: 14.92 G instructions against 16.60 G for the
+//! session 10 build (-10%; name loads 2.04 G -> 0.98 G).
+//!
 //! Measured 2026-12-01 (session 10, 06:50), `--per-task 5 --repeat 3` on the official bundle,
 //! after method-level reuse (`unittest::Ledger`): (b) 500 distinct edits: 33.8 s vs 4.33 s =
 //! 7.8x (median of rounds 5.9x; reuse off 4.4x / 4.0x); the reuse check found all 500 runs
