@@ -184,4 +184,35 @@ mod tests {
         narrow.content(&pa, a.get(&pa).map(|e| &e.content));
         assert!(narrow.hold_for(&tree(&[("pkg/a.py", "x = 1\n"), ("pkg/b.py", "changed\n")])));
     }
+
+    #[test]
+    fn a_lookup_answer_is_the_kind_and_a_links_target() {
+        let mut a = tree(&[("pkg/a.py", "x = 1\n")]);
+        a.insert_symlink("cur", "pkg/a.py").unwrap();
+        let (cur, file) = (RepoPath::new("cur").unwrap(), RepoPath::new("pkg/a.py").unwrap());
+        let mut o = Observations::default();
+        o.node(&cur, NodeSeen::of(a.get(&cur)));
+        o.node(&file, NodeSeen::of(a.get(&file)));
+        assert!(o.hold_for(&a));
+        // A file's bytes and mode are no part of a lookup's answer.
+        let mut b = tree(&[("pkg/a.py", "changed\n")]);
+        b.insert_symlink("cur", "pkg/a.py").unwrap();
+        assert!(o.hold_for(&b));
+        let mut exec = b.clone();
+        let entry = exec.get(&file).unwrap().clone();
+        exec.insert(file.clone(), FileEntry { mode: FileMode::Executable, ..entry });
+        assert!(o.hold_for(&exec));
+        // A link's target is.
+        let mut c = tree(&[("pkg/a.py", "x = 1\n")]);
+        c.insert_symlink("cur", "pkg/b.py").unwrap();
+        assert!(!o.hold_for(&c));
+        // A link turned into a file with the same bytes, a file turned into a link: changed.
+        let mut d = tree(&[("pkg/a.py", "x = 1\n")]);
+        d.insert_bytes("cur", b"pkg/a.py".to_vec()).unwrap();
+        assert!(!o.hold_for(&d));
+        let mut e = tree(&[]);
+        e.insert_symlink("cur", "pkg/a.py").unwrap();
+        e.insert_symlink("pkg/a.py", "x = 1\n").unwrap();
+        assert!(!o.hold_for(&e));
+    }
 }
