@@ -1,8 +1,9 @@
 //! `os`, `os.path`, `open`, `hashlib`, `json` and `sys` over the in-memory tree.
 //!
 //! The test runs with cwd = `<root>/refactorbench_eval` (which holds the test file itself); relative
-//! paths resolve component by component as the kernel does, paths above the root and absolute paths
-//! do not exist.
+//! paths resolve component by component as the kernel does, following symbolic links (mode `120000`
+//! entries, whose content is the target) the way Linux does. Paths above the root, absolute paths
+//! and absolute link targets do not exist: nothing outside the repository is visible.
 
 use std::collections::BTreeSet;
 use std::rc::Rc;
@@ -23,7 +24,9 @@ use super::{Interp, PyResult, Value};
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FileAccess {
     /// Files whose bytes the run needed: `open` (in any mode, read or not) and
-    /// `os.path.getsize` (answered from the bytes). Only files of the tree are listed.
+    /// `os.path.getsize` (answered from the bytes). Only files of the tree are listed, by the path
+    /// they resolved to (a file read through a link is listed at its target; the links themselves
+    /// are not: manifests carry every link's target).
     pub read: BTreeSet<String>,
     /// Every path the run resolved, existing or not: `os.path.exists/lexists/isfile/isdir/getsize`,
     /// `os.listdir`, `os.walk`'s top and `open` (so `read` is a subset of it). Paths that lead out
