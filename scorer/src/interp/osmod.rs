@@ -660,6 +660,16 @@ impl<'a> Interp<'a> {
                     Value::Int(_) | Value::Bool(_) if fname == "exists" => {
                         return Ok(Value::Bool(false))
                     }
+                    // `os.lstat` takes no file descriptor, so its message names no integer.
+                    other if matches!(fname, "lexists" | "islink") => {
+                        return Err(self.err(
+                            "TypeError",
+                            format!(
+                                "lstat: path should be string, bytes or os.PathLike, not {}",
+                                type_name(other)
+                            ),
+                        ))
+                    }
                     other => {
                         return Err(self.err(
                             "TypeError",
