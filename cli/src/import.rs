@@ -173,6 +173,7 @@ fn build(from: &Path) -> Result<Built> {
                 .filter(|(_, f)| f.mode != FileMode::Regular)
                 .map(|(p, f)| (p.clone(), f.mode.as_git().to_string()))
                 .collect(),
+            links: links(&mut runner, repo, files)?,
             pack,
         };
         let bytes = canonical_json(&manifest);
@@ -235,6 +236,23 @@ fn build(from: &Path) -> Result<Built> {
         full_tree_runs: runner.full_tree_runs,
     };
     Ok(Built { files: out, summary })
+}
+
+/// Every symbolic link of a repository with its target, for the manifest.
+fn links(
+    runner: &mut Runner,
+    repo: &str,
+    files: &BTreeMap<RepoPath, RepoFile>,
+) -> Result<BTreeMap<RepoPath, String>> {
+    let mut out = BTreeMap::new();
+    for (path, file) in files.iter().filter(|(_, f)| f.mode == FileMode::Symlink) {
+        let rel = format!("repositories/{repo}/{path}");
+        let target = runner.bytes(file, &rel)?;
+        let target = std::str::from_utf8(&target)
+            .with_context(|| format!("{rel}: symlink target is not UTF-8"))?;
+        out.insert(path.clone(), target.to_string());
+    }
+    Ok(out)
 }
 
 /// The repository key of `repos` for a task's repository name.
@@ -303,7 +321,8 @@ impl Runner {
         let rel = |p: &RepoPath| format!("repositories/{}/{p}", task.repo);
         let mut tree = Tree::new();
         for (path, file) in files {
-            let content = if carried.contains(path) {
+            // Link targets are always there: the manifest carries them.
+            let content = if carried.contains(path) || file.mode == FileMode::Symlink {
                 Content::Bytes(self.bytes(file, &rel(path))?)
             } else {
                 Content::BlobOnly(std::sync::Arc::from(file.blob.as_str()))

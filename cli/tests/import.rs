@@ -553,3 +553,55 @@ fn the_demo_reference_verdicts_are_current() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Symbolic links of a repository: the manifest carries every link's target (checked against
+/// its blob id), so a task's base tree resolves paths through links exactly, whichever files the
+/// task carries, as the whole checkout does.
+#[cfg(unix)]
+#[test]
+fn symlink_targets_are_in_the_manifest() {
+    let checkout = demo_copy("links");
+    let repo = checkout.0.join("repositories/ledgerly_refactor");
+    std::os::unix::fs::symlink("ledgerly/utils", repo.join("utils_link")).expect("symlink");
+    std::os::unix::fs::symlink("../README.md", repo.join("docs/readme_link")).expect("symlink");
+    std::os::unix::fs::symlink("nowhere", repo.join("docs/dangling")).expect("symlink");
+    let out = Temp::new("links-out");
+    let run = import(&checkout.0, &out.0);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let loaded = load(&out.0);
+    let manifest = &loaded.manifests["ledgerly_refactor"];
+    let links: Vec<(&str, &str)> =
+        manifest.links.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    assert_eq!(
+        links,
+        [
+            ("docs/dangling", "nowhere"),
+            ("docs/readme_link", "../README.md"),
+            ("utils_link", "ledgerly/utils")
+        ]
+    );
+    for (path, _) in &links {
+        assert_eq!(manifest.modes[&RepoPath::new(path).unwrap()], "120000");
+    }
+    // Repositories without links keep manifests without the field.
+    for r in loaded.index.repos.iter().filter(|r| r.name != "ledgerly_refactor") {
+        assert!(!String::from_utf8_lossy(&loaded.files[&r.manifest]).contains("\"links\""));
+    }
+    let task = loaded.tasks.iter().find(|t| t.repo == "ledgerly_refactor").expect("task");
+    let blobs: BTreeMap<String, Arc<[u8]>> = task
+        .files
+        .iter()
+        .map(|f| (f.blob.clone(), Arc::from(loaded.files[&blob_file(&f.blob)].as_slice())))
+        .collect();
+    let tree = task.base_tree(manifest, &blobs).expect("bundle tree");
+    let source = "import os\nimport unittest\n\n\nclass L(unittest.TestCase):\n    \
+                  def test_links(self):\n        \
+                  self.assertTrue(os.path.isdir('../utils_link'))\n        \
+                  self.assertTrue(os.path.isfile('../utils_link/dates.py'))\n        \
+                  self.assertTrue(os.path.isfile('../docs/readme_link'))\n        \
+                  self.assertFalse(os.path.exists('../docs/dangling'))\n        \
+                  self.assertTrue(os.path.islink('../docs/dangling'))\n";
+    let out = Scorer::new(RunConfig::default()).run_test_file(&tree, "links.py", source);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].status.as_str(), "pass", "{out:?}");
+}

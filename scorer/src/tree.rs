@@ -164,8 +164,11 @@ pub fn git_blob_id(bytes: &[u8]) -> String {
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// An immutable-by-convention file map. Cloning is O(1): the map is shared until a clone is
-/// changed (copy on write), so an empty or failed patch never copies a repository's listing.
+/// An immutable-by-convention file map. A symbolic link is an entry of mode [`FileMode::Symlink`]
+/// whose content is its target, as git stores it; a link to a folder is such an entry too, with
+/// nothing below it (the interpreter follows links when it resolves a path, `interp/osmod.rs`).
+/// Cloning is O(1): the map is shared until a clone is changed (copy on write), so an empty or
+/// failed patch never copies a repository's listing.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Tree {
     files: Arc<BTreeMap<RepoPath, FileEntry>>,
@@ -194,6 +197,16 @@ impl Tree {
             p,
             FileEntry { mode: FileMode::Regular, content: Content::Bytes(bytes.into()) },
         );
+        Ok(())
+    }
+
+    /// Convenience for tests and builders: a symbolic link to `target` (git stores the target
+    /// as the link's blob).
+    pub fn insert_symlink(&mut self, path: &str, target: &str) -> Result<(), PathError> {
+        let p = RepoPath::new(path)?;
+        let bytes: Arc<[u8]> = Arc::from(target.as_bytes());
+        Arc::make_mut(&mut self.files)
+            .insert(p, FileEntry { mode: FileMode::Symlink, content: Content::Bytes(bytes) });
         Ok(())
     }
 

@@ -17,7 +17,7 @@ mod differential_common;
 
 use differential_common::{differential_dir, sorted_entries};
 use scorer::report::TestOutcome;
-use scorer::tree::Tree;
+use scorer::tree::{Content, FileEntry, FileMode, RepoPath, Tree};
 use scorer::unittest::{RunConfig, Scorer};
 
 /// One verdict in the shape both sides are compared in.
@@ -59,8 +59,9 @@ struct Mismatch {
     rust: String,
 }
 
-/// Every file under `root` (recursively) with its bytes, keyed by its `/`-separated relative path.
-fn collect_files(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
+/// Every file under `root` (recursively) with its mode and bytes, keyed by its `/`-separated
+/// relative path. A symbolic link is not followed: its bytes are its target, as git stores it.
+fn collect_files(root: &Path, dir: &Path, out: &mut Vec<(String, FileMode, Vec<u8>)>) {
     for path in sorted_entries(dir) {
         let meta = std::fs::symlink_metadata(&path).expect("metadata");
         if meta.is_dir() {
@@ -69,7 +70,14 @@ fn collect_files(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
             let rel = path.strip_prefix(root).expect("inside root");
             let rel: Vec<String> =
                 rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
-            out.push((rel.join("/"), std::fs::read(&path).expect("read fixture file")));
+            if meta.file_type().is_symlink() {
+                let target = std::fs::read_link(&path).expect("read fixture link");
+                let target = target.to_str().expect("UTF-8 link target").as_bytes().to_vec();
+                out.push((rel.join("/"), FileMode::Symlink, target));
+            } else {
+                let bytes = std::fs::read(&path).expect("read fixture file");
+                out.push((rel.join("/"), FileMode::Regular, bytes));
+            }
         }
     }
 }
@@ -78,8 +86,9 @@ fn build_tree(repo: &Path) -> Tree {
     let mut files = Vec::new();
     collect_files(repo, repo, &mut files);
     let mut tree = Tree::new();
-    for (path, bytes) in files {
-        tree.insert_bytes(&path, bytes).unwrap_or_else(|e| panic!("bad fixture path {path}: {e}"));
+    for (path, mode, bytes) in files {
+        let p = RepoPath::new(&path).unwrap_or_else(|e| panic!("bad fixture path {path}: {e}"));
+        tree.insert(p, FileEntry { mode, content: Content::Bytes(bytes.into()) });
     }
     tree
 }
@@ -258,6 +267,26 @@ fn interpreter_matches_cpython_on_the_differential_corpus() {
         }
     }
 
+    let report = check(&jobs, "differential-report.txt");
+    assert!(report.files > 0 && report.methods > 0, "empty differential corpus");
+    assert!(
+        report.mismatches == 0,
+        "{} mismatches against CPython (table above)",
+        report.mismatches
+    );
+}
+
+/// What [`check`] found.
+struct Checked {
+    files: usize,
+    methods: usize,
+    matched: usize,
+    mismatches: usize,
+}
+
+/// Runs every job under CPython and in the interpreter, compares them, and prints the table of
+/// mismatches (also written to `<CARGO_TARGET_TMPDIR>/<report>`).
+fn check(jobs: &[Job], report_name: &str) -> Checked {
     // CPython runs on a background thread while the interpreter works on the foreground one.
     let py_jobs: Vec<(PathBuf, PathBuf)> =
         jobs.iter().map(|j| (j.repo.clone(), j.test_file.clone())).collect();
@@ -267,7 +296,7 @@ fn interpreter_matches_cpython_on_the_differential_corpus() {
 
     let mut trees: BTreeMap<PathBuf, Tree> = BTreeMap::new();
     let mut rust_runs = Vec::new();
-    for job in &jobs {
+    for job in jobs {
         let tree = trees.entry(job.repo.clone()).or_insert_with(|| build_tree(&job.repo));
         let source = std::fs::read_to_string(&job.test_file).expect("test file is UTF-8");
         // Printed first, so that a crash that cannot be caught (stack overflow) names its file.
@@ -381,10 +410,257 @@ fn interpreter_matches_cpython_on_the_differential_corpus() {
     }
     println!("{report}");
     // The same text in a file, for reading the whole table without the test harness around it.
-    let report_path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("differential-report.txt");
+    let report_path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(report_name);
     if std::fs::write(&report_path, &report).is_ok() {
         println!("report written to {}", report_path.display());
     }
-    assert!(n_files > 0 && n_methods > 0, "empty differential corpus");
-    assert!(mismatches.is_empty(), "{} mismatches against CPython (table above)", mismatches.len());
+    Checked { files: n_files, methods: n_methods, matched: n_matched, mismatches: mismatches.len() }
+}
+
+/// One entry of a generated repository.
+enum Entry {
+    File(&'static str),
+    Link(String),
+}
+
+/// The repository the symbolic-link cases run in: links to files and folders, relative and
+/// absolute, dangling, looping, chained up to past Linux's 40-link limit, through `..` after a
+/// linked folder, in the eval folder, and one whose target has spaces (as in the official ansible
+/// checkout).
+fn symlink_repo() -> Vec<(String, Entry)> {
+    let mut e: Vec<(String, Entry)> = Vec::new();
+    let mut file = |p: &str, c: &'static str| e.push((p.to_string(), Entry::File(c)));
+    file("pkg/mod.py", "X = 1\n");
+    file("pkg/sub/deep.py", "Y = 2\r\nZ = 3\n");
+    file("pkg/data.txt", "d\u{e9}j\u{e0} vu\n");
+    file("docs/readme.md", "# readme\n");
+    file("docs/Read me.md", "spaces\n");
+    file("walkme/a.txt", "a\n");
+    file("walkme/sub/b.txt", "b\n");
+    file("walkloop/x.txt", "x\n");
+    let mut link = |p: &str, t: &str| e.push((p.to_string(), Entry::Link(t.to_string())));
+    link("links/rel_file", "../pkg/mod.py");
+    link("links/rel_dir", "../pkg");
+    link("links/rel_dir_slash", "../pkg/");
+    link("links/sub_dir", "../pkg/sub");
+    link("links/dangling", "../pkg/missing.py");
+    link("links/dangling_dir", "../nowhere/");
+    link("links/abs_dangling", "/nonexistent-refscore-target/x.py");
+    link("links/self_loop", "self_loop");
+    link("links/loop_a", "loop_b");
+    link("links/loop_b", "loop_a");
+    link("links/to_link_dir", "rel_dir");
+    link("links/dotdot", "..");
+    link("links/dot", ".");
+    link("links/file_slash", "../pkg/mod.py/");
+    link("links/up_nonexist", "../../nonexistent-refscore-up");
+    link("links/through", "rel_dir/sub/deep.py");
+    link("links/parent_via_link", "sub_dir/..");
+    link("links/messy", "./../pkg//sub/./deep.py");
+    link("links/trailing_dot", "../pkg/.");
+    link("links/file_dotdot", "../pkg/mod.py/..");
+    link("links/eval", "../refactorbench_eval");
+    link("links/root_slash", "..//");
+    link("docs/space link", "Read me.md");
+    link("refactorbench_eval/local", "../pkg");
+    link("top_link", "pkg/mod.py");
+    link("pkg/self", ".");
+    link("walkme/lk", "../pkg/sub");
+    link("walkme/lk2", "lk");
+    link("walkme/lf", "a.txt");
+    link("walkme/ld", "missing");
+    link("walkme/selfloop", "selfloop");
+    link("walkme/sub/back", "../lk");
+    link("walkloop/me", ".");
+    link("chain/c0", "../pkg/mod.py");
+    link("dchain/d0", "../pkg");
+    for k in 1..=44 {
+        link(&format!("chain/c{k}"), &format!("c{}", k - 1));
+        link(&format!("dchain/d{k}"), &format!("d{}", k - 1));
+    }
+    e
+}
+
+/// Paths the generated test looks at, relative to its working directory.
+const SYMLINK_PATHS: &[&str] = &[
+    "../pkg/mod.py",
+    "../pkg",
+    "../pkg/",
+    "../pkg/missing.py",
+    "../links/rel_file",
+    "../links/rel_file/",
+    "../links/rel_file/x",
+    "../links/rel_file/..",
+    "../links/rel_dir",
+    "../links/rel_dir/",
+    "../links/rel_dir/mod.py",
+    "../links/rel_dir/sub/deep.py",
+    "../links/rel_dir/../docs/readme.md",
+    "../links/rel_dir/../links/rel_file",
+    "../links/rel_dir/./sub/../data.txt",
+    "../links/rel_dir_slash",
+    "../links/rel_dir_slash/mod.py",
+    "../links/sub_dir/../mod.py",
+    "../links/sub_dir/..",
+    "../links/dangling",
+    "../links/dangling/",
+    "../links/dangling_dir",
+    "../links/dangling_dir/x",
+    "../links/abs_dangling",
+    "../links/self_loop",
+    "../links/self_loop/",
+    "../links/self_loop/x",
+    "../links/loop_a",
+    "../links/loop_b/x",
+    "../links/to_link_dir",
+    "../links/to_link_dir/mod.py",
+    "../links/dotdot",
+    "../links/dotdot/pkg/mod.py",
+    "../links/dotdot/links/dotdot/links/rel_file",
+    "../links/dot",
+    "../links/dot/dot/dot/rel_file",
+    "../links/file_slash",
+    "../links/up_nonexist",
+    "../links/through",
+    "../links/parent_via_link",
+    "../links/parent_via_link/mod.py",
+    "../links/missing/..",
+    "../links/messy",
+    "../links/trailing_dot",
+    "../links/trailing_dot/sub/deep.py",
+    "../links/file_dotdot",
+    "../links/eval",
+    "../links/eval/test_links.py",
+    "../links/eval/local/mod.py",
+    "../links/root_slash",
+    "../links/root_slash/docs/Read me.md",
+    "..//links//rel_dir//sub//",
+    "../links",
+    "../docs/space link",
+    "local",
+    "local/",
+    "local/mod.py",
+    "local/../links/rel_file",
+    "./local/sub/../../docs",
+    "../top_link",
+    "../pkg/self",
+    "../pkg/self/self/mod.py",
+    "../walkme",
+    "../walkme/lk2/deep.py",
+    "../walkme/sub/back/deep.py",
+    "../chain/c38",
+    "../chain/c39",
+    "../chain/c40",
+    "../chain/c41",
+    "../dchain/d39/mod.py",
+    "../dchain/d40/mod.py",
+    "../dchain/d39/",
+    "../dchain/d40",
+    "../dchain/d20/../dchain/d18/mod.py",
+    "../dchain/d20/../dchain/d19/mod.py",
+];
+
+/// One test method per (path, operation): each fails with the value it computed, so the verdict's
+/// message carries the answer, or errors with the exception the operation raised.
+fn symlink_test_source() -> String {
+    let ops: &[(&str, &str)] = &[
+        ("exists", "self.fail(repr(os.path.exists(P)))"),
+        ("lexists", "self.fail(repr(os.path.lexists(P)))"),
+        ("isfile", "self.fail(repr(os.path.isfile(P)))"),
+        ("isdir", "self.fail(repr(os.path.isdir(P)))"),
+        ("islink", "self.fail(repr(os.path.islink(P)))"),
+        ("read", "with open(P) as f:\n            self.fail(repr(f.read()))"),
+        (
+            "sha256",
+            "with open(P, 'rb') as f:\n            self.fail(hashlib.sha256(f.read()).hexdigest())",
+        ),
+        ("listdir", "self.fail(repr(sorted(os.listdir(P))))"),
+        ("walk", "self.fail(repr(sorted((r, sorted(d), sorted(f)) for r, d, f in os.walk(P))))"),
+        (
+            "getsize",
+            "size = os.path.getsize(P)\n        self.fail(repr('dir' if os.path.isdir(P) else size))",
+        ),
+        ("realpath", "self.fail(show(os.path.realpath(P)))"),
+        ("readlink", "self.fail(repr(os.readlink(P)))"),
+    ];
+    let mut src = String::from(
+        "import hashlib\nimport os\nimport unittest\n\n\
+         ROOT = os.path.realpath('..')\n\n\n\
+         def show(p):\n    \
+             if p == ROOT or p.startswith(ROOT + '/'):\n        \
+                 return 'ROOT' + p[len(ROOT):]\n    \
+             return 'OUTSIDE'\n\n\n\
+         class Links(unittest.TestCase):\n",
+    );
+    let mut n = 0;
+    for path in SYMLINK_PATHS {
+        for (op, body) in ops {
+            n += 1;
+            let body = body.replace('P', &format!("{path:?}"));
+            src.push_str(&format!("    def test_{n:04}_{op}(self):\n        {body}\n\n"));
+        }
+    }
+    // `os.walk` entering linked folders, and a link to its own folder walked until ELOOP.
+    for (name, call) in [
+        ("follow", "os.walk('../walkme', followlinks=True)"),
+        ("nofollow", "os.walk('../walkme', followlinks=False)"),
+        ("follow_top_link", "os.walk('../walkme/lk2', True, None, True)"),
+        ("loop", "os.walk('../walkloop', followlinks=True)"),
+        ("loop_nofollow", "os.walk('../walkloop')"),
+        ("dotdot_nofollow", "os.walk('../links/dotdot')"),
+    ] {
+        src.push_str(&format!(
+            "    def test_walk_{name}(self):\n        \
+                 w = sorted((r, sorted(d), sorted(f)) for r, d, f in {call})\n        \
+                 self.fail(repr((len(w), w[:3], w[-1:])))\n\n"
+        ));
+    }
+    for (name, call) in [
+        ("islink_int", "os.path.islink(3)"),
+        ("lexists_none", "os.path.lexists(None)"),
+        ("readlink_int", "os.readlink(3)"),
+    ] {
+        src.push_str(&format!("    def test_type_{name}(self):\n        {call}\n\n"));
+    }
+    src
+}
+
+/// Symbolic links in a repository: every path operation the interpreter offers, over links of
+/// every kind, against CPython on a real copy of the same repository (links as links).
+#[cfg(unix)]
+#[test]
+fn symbolic_links_match_cpython() {
+    if Command::new("python3").arg("-c").arg("pass").status().map_or(true, |s| !s.success()) {
+        eprintln!("skipped: python3 is not available");
+        return;
+    }
+    let dir =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("symlinks-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let repo = dir.join("repo");
+    for (path, entry) in symlink_repo() {
+        let full = repo.join(&path);
+        std::fs::create_dir_all(full.parent().expect("parent")).expect("create folder");
+        match entry {
+            Entry::File(text) => std::fs::write(&full, text).expect("write file"),
+            Entry::Link(target) => std::os::unix::fs::symlink(target, &full).expect("symlink"),
+        }
+    }
+    let test_file = dir.join("test_links.py");
+    std::fs::write(&test_file, symlink_test_source()).expect("write test file");
+    let jobs = vec![Job {
+        label: "symlinks/test_links.py".into(),
+        repo: repo.clone(),
+        test_file,
+        name: "test_links.py".into(),
+    }];
+    let report = check(&jobs, "symlink-differential-report.txt");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(report.methods > 900, "only {} methods", report.methods);
+    assert!(
+        report.mismatches == 0,
+        "{} mismatches against CPython (table above)",
+        report.mismatches
+    );
+    assert_eq!(report.matched, report.methods);
 }

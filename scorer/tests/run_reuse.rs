@@ -105,3 +105,71 @@ fn another_file_name_is_another_run() {
     scorer.run_test_file(&t, "other-test.py", TEST);
     assert_eq!(scorer.reused_runs(), 1);
 }
+
+const LINK_TEST: &str = r#"import os
+import unittest
+
+
+class Links(unittest.TestCase):
+    def test_read_through_link(self):
+        with open("../links/cur") as f:
+            self.assertEqual(f.read(), "A\n")
+
+    def test_is_link(self):
+        self.assertTrue(os.path.islink("../links/cur"))
+
+    def test_folder_link(self):
+        self.assertFalse(os.path.exists("../links/dir/new.py"))
+"#;
+
+/// Resolution through symbolic links is part of what a run observed: a link's target, a link
+/// turned into a file, the target's bytes and a file appearing behind a linked folder each change
+/// an answer, so the run is not reused; a change nothing resolved through leaves it reusable.
+#[test]
+fn reuse_sees_through_symbolic_links() {
+    let make = |target: Option<&str>, dir_target: &str, extra: &[(&str, &str)]| -> Tree {
+        let mut t = tree(&[("pkg/a.py", "A\n"), ("pkg/b.py", "B\n"), ("other/z.py", "Z = 1\n")]);
+        for (p, c) in extra {
+            t.insert_bytes(p, c.as_bytes().to_vec()).expect("valid path");
+        }
+        match target {
+            Some(target) => t.insert_symlink("links/cur", target).expect("valid path"),
+            None => t.insert_bytes("links/cur", b"A\n".to_vec()).expect("valid path"),
+        }
+        t.insert_symlink("links/dir", dir_target).expect("valid path");
+        t
+    };
+    let fresh_links = |t: &Tree| {
+        Scorer::new(RunConfig { reuse_runs: false, ..RunConfig::default() }).run_test_file(
+            t,
+            "links-test.py",
+            LINK_TEST,
+        )
+    };
+    let a = Some("../pkg/a.py");
+    let cases: Vec<(&str, Tree, bool)> = vec![
+        ("base", make(a, "../pkg", &[]), false),
+        ("unrelated file changed", make(a, "../pkg", &[("other/z.py", "Z = 2\n")]), true),
+        ("link retargeted", make(Some("../pkg/b.py"), "../pkg", &[]), false),
+        ("link back to the first target", make(a, "../pkg", &[]), true),
+        ("link replaced by a file with the target's bytes", make(None, "../pkg", &[]), false),
+        ("target's bytes changed", make(a, "../pkg", &[("pkg/a.py", "changed\n")]), false),
+        ("file appears behind the linked folder", make(a, "../pkg", &[("pkg/new.py", "")]), false),
+        ("folder link retargeted", make(a, "../other", &[]), false),
+        ("folder link dangling", make(a, "../gone", &[]), false),
+        ("same as base again", make(a, "../pkg", &[]), true),
+    ];
+    let mut scorer = Scorer::new(RunConfig::default());
+    let mut reused = 0;
+    for (what, t, reusable) in &cases {
+        let got = scorer.run_test_file(t, "links-test.py", LINK_TEST);
+        assert_eq!(got, fresh_links(t), "{what}: verdicts differ from a fresh run");
+        if *reusable {
+            reused += 1;
+        }
+        assert_eq!(scorer.reused_runs(), reused, "{what}: reuse count");
+    }
+    let distinct: std::collections::BTreeSet<String> =
+        cases.iter().map(|(_, t, _)| format!("{:?}", fresh_links(t))).collect();
+    assert!(distinct.len() >= 4, "{distinct:?}");
+}

@@ -264,6 +264,7 @@ mod tests {
             repo: "demo".into(),
             files: [(path.clone(), blob.clone()), (other, "a".repeat(40))].into_iter().collect(),
             modes: BTreeMap::new(),
+            links: BTreeMap::new(),
             pack: None,
         };
         let test = r#"import ast, os, unittest

@@ -104,6 +104,10 @@ pub struct Manifest {
     /// Path → git mode, only for files that are not `100644` (executables, symlinks).
     #[serde(default)]
     pub modes: BTreeMap<RepoPath, String>,
+    /// Path → target of every symbolic link (its blob's bytes, a few dozen each), so that a path
+    /// through a link resolves exactly whichever files a task carries. Absent when there are none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub links: BTreeMap<RepoPath, String>,
     /// Every blob the repository's tasks carry, in one file, for loading many tasks at once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pack: Option<Pack>,
@@ -239,6 +243,10 @@ pub enum BundleError {
     CorruptBlob { blob: String, actual: String },
     #[error("manifest of {repo}: unknown mode {mode} for {path}")]
     BadMode { repo: String, path: String, mode: String },
+    #[error(
+        "manifest of {repo}: the link target of {path} hashes to {actual}, not its blob {blob}"
+    )]
+    CorruptLink { repo: String, path: String, blob: String, actual: String },
 }
 
 fn check_version(found: u32) -> Result<(), BundleError> {
@@ -312,11 +320,23 @@ impl TaskData {
         }
         let mut tree = Tree::new();
         for (path, blob) in &manifest.files {
-            let entry = FileEntry {
-                mode: manifest.mode(path)?,
-                content: Content::BlobOnly(Arc::from(blob.as_str())),
+            let mode = manifest.mode(path)?;
+            let content = match manifest.links.get(path) {
+                Some(target) if mode == FileMode::Symlink => {
+                    let actual = git_blob_id(target.as_bytes());
+                    if actual != *blob {
+                        return Err(BundleError::CorruptLink {
+                            repo: manifest.repo.clone(),
+                            path: path.to_string(),
+                            blob: blob.clone(),
+                            actual,
+                        });
+                    }
+                    Content::Bytes(Arc::from(target.as_bytes()))
+                }
+                _ => Content::BlobOnly(Arc::from(blob.as_str())),
             };
-            tree.insert(path.clone(), entry);
+            tree.insert(path.clone(), FileEntry { mode, content });
         }
         for need in &self.files {
             if manifest.files.get(&need.path) != Some(&need.blob) {
@@ -474,6 +494,7 @@ mod tests {
                 (path("bin/run"), git_blob_id(b"#!/bin/sh\n")),
             ]),
             modes: BTreeMap::from([(path("bin/run"), "100755".to_string())]),
+            links: BTreeMap::new(),
             pack: None,
         };
         let task = TaskData {
@@ -516,5 +537,25 @@ mod tests {
             task.base_tree(&manifest, &BTreeMap::new()),
             Err(BundleError::MissingBlob { .. })
         ));
+
+        // A link's target comes from the manifest, checked against its blob id; a link the
+        // manifest gives no target for keeps only its blob id.
+        let mut linked = manifest.clone();
+        linked.files.insert(path("cur"), git_blob_id(b"a.py"));
+        linked.files.insert(path("old"), git_blob_id(b"gone.py"));
+        linked.modes.insert(path("cur"), "120000".into());
+        linked.modes.insert(path("old"), "120000".into());
+        linked.links.insert(path("cur"), "a.py".into());
+        let tree = task.base_tree(&linked, &blobs).unwrap();
+        let cur = tree.get(&path("cur")).unwrap();
+        assert_eq!(
+            (cur.mode, cur.bytes().map(|b| &b[..])),
+            (FileMode::Symlink, Some(&b"a.py"[..]))
+        );
+        assert!(tree.get(&path("old")).unwrap().bytes().is_none());
+        linked.links.insert(path("cur"), "b.py".into());
+        assert!(matches!(task.base_tree(&linked, &blobs), Err(BundleError::CorruptLink { .. })));
+        // A manifest without links serialises as before (bundles without symlinks keep their hash).
+        assert!(!String::from_utf8(canonical_json(&manifest)).unwrap().contains("links"));
     }
 }

@@ -84,7 +84,7 @@ pub struct SubOutcome {
 }
 
 pub struct Interp<'a> {
-    /// Read only through `osmod`'s recording accessors (`tree_file`, `tree_dir`, `list_dir`,
+    /// Read only through `osmod`'s recording accessors (`tree_node`, `tree_dir`, `list_dir`,
     /// `file_bytes`): [`observe::Observations`] relies on it.
     tree: &'a Tree,
     pub test_file_name: String,

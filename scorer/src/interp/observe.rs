@@ -4,7 +4,10 @@
 //! A run is a pure function of its test source and of the answers the tree gives it: the
 //! interpreter has no clock, no randomness (fixed hash seeds) and no other input. Every question
 //! the interpreter asks the tree goes through the four recording accessors in `osmod`
-//! (`is_file`, `is_dir`, `list_dir`, `get`); this records each question with its answer. If a new
+//! (`tree_node`, `tree_dir`, `list_dir`, `tree_entry`); this records each question with its answer.
+//! A path lookup asks one question per component it visits, and a symbolic link's answer is its
+//! target: a link that changes, appears or goes away changes an answer, so whatever a run
+//! resolved through links is covered. If a new
 //! tree gives the same answer to every recorded question, the new run would take exactly the same
 //! path, so its outcome is the recorded one. Answers are compared in full (file bytes by pointer,
 //! then byte for byte), never by a hash that could collide.
@@ -12,12 +15,13 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::tree::{Content, RepoPath, Tree};
+use crate::tree::{Content, FileEntry, FileMode, RepoPath, Tree};
 
 /// One question a run asked the tree.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 enum Question {
-    IsFile(String),
+    /// What a path names when it is not followed: nothing, a file, or a link (`lstat`).
+    Node(String),
     IsDir(String),
     ListDir(String),
     Content(String),
@@ -27,14 +31,44 @@ enum Question {
 #[derive(Debug, Clone)]
 enum Answer {
     Bool(bool),
+    Node(NodeSeen),
     Names(Vec<String>),
     /// `None`: no such file.
     Content(Option<Seen>),
 }
 
+/// A tree entry as a lookup saw it: a regular file's bytes and mode do not matter to a lookup,
+/// a link's target does.
+#[derive(Debug, Clone)]
+pub enum NodeSeen {
+    Missing,
+    File,
+    Link(Seen),
+}
+
+impl NodeSeen {
+    /// The answer `entry` gives.
+    pub fn of(entry: Option<&FileEntry>) -> NodeSeen {
+        match entry {
+            None => NodeSeen::Missing,
+            Some(e) if e.mode == FileMode::Symlink => NodeSeen::Link(Seen::of(&e.content)),
+            Some(_) => NodeSeen::File,
+        }
+    }
+
+    fn same(&self, entry: Option<&FileEntry>) -> bool {
+        match (self, entry) {
+            (NodeSeen::Missing, None) => true,
+            (NodeSeen::File, Some(e)) => e.mode != FileMode::Symlink,
+            (NodeSeen::Link(s), Some(e)) => e.mode == FileMode::Symlink && s.same(&e.content),
+            _ => false,
+        }
+    }
+}
+
 /// A file's content as the run saw it.
 #[derive(Debug, Clone)]
-enum Seen {
+pub enum Seen {
     Bytes(Arc<[u8]>),
     BlobOnly(std::sync::Arc<str>),
 }
@@ -64,8 +98,8 @@ pub struct Observations {
 }
 
 impl Observations {
-    pub fn is_file(&mut self, path: &RepoPath, answer: bool) {
-        self.seen.insert(Question::IsFile(path.as_str().to_string()), Answer::Bool(answer));
+    pub fn node(&mut self, path: &RepoPath, answer: NodeSeen) {
+        self.seen.insert(Question::Node(path.as_str().to_string()), Answer::Node(answer));
     }
 
     pub fn is_dir(&mut self, dir: &str, answer: bool) {
@@ -95,8 +129,8 @@ impl Observations {
     /// Whether `tree` answers every recorded question the same way.
     pub fn hold_for(&self, tree: &Tree) -> bool {
         self.seen.iter().all(|(q, a)| match (q, a) {
-            (Question::IsFile(p), Answer::Bool(b)) => {
-                RepoPath::new(p).is_ok_and(|p| tree.is_file(&p)) == *b
+            (Question::Node(p), Answer::Node(seen)) => {
+                RepoPath::new(p).is_ok_and(|p| seen.same(tree.get(&p)))
             }
             (Question::IsDir(d), Answer::Bool(b)) => tree.is_dir(d) == *b,
             (Question::ListDir(d), Answer::Names(n)) => tree.list_dir(d) == *n,
@@ -131,7 +165,7 @@ mod tests {
         let mut o = Observations::default();
         let pa = RepoPath::new("pkg/a.py").unwrap();
         o.content(&pa, a.get(&pa).map(|e| &e.content));
-        o.is_file(&RepoPath::new("pkg/c.py").unwrap(), false);
+        o.node(&RepoPath::new("pkg/c.py").unwrap(), NodeSeen::Missing);
         o.is_dir("pkg", true);
         o.list_dir("pkg", &a.list_dir("pkg"));
         assert!(o.hold_for(&a));
@@ -149,5 +183,36 @@ mod tests {
         let mut narrow = Observations::default();
         narrow.content(&pa, a.get(&pa).map(|e| &e.content));
         assert!(narrow.hold_for(&tree(&[("pkg/a.py", "x = 1\n"), ("pkg/b.py", "changed\n")])));
+    }
+
+    #[test]
+    fn a_lookup_answer_is_the_kind_and_a_links_target() {
+        let mut a = tree(&[("pkg/a.py", "x = 1\n")]);
+        a.insert_symlink("cur", "pkg/a.py").unwrap();
+        let (cur, file) = (RepoPath::new("cur").unwrap(), RepoPath::new("pkg/a.py").unwrap());
+        let mut o = Observations::default();
+        o.node(&cur, NodeSeen::of(a.get(&cur)));
+        o.node(&file, NodeSeen::of(a.get(&file)));
+        assert!(o.hold_for(&a));
+        // A file's bytes and mode are no part of a lookup's answer.
+        let mut b = tree(&[("pkg/a.py", "changed\n")]);
+        b.insert_symlink("cur", "pkg/a.py").unwrap();
+        assert!(o.hold_for(&b));
+        let mut exec = b.clone();
+        let entry = exec.get(&file).unwrap().clone();
+        exec.insert(file.clone(), FileEntry { mode: FileMode::Executable, ..entry });
+        assert!(o.hold_for(&exec));
+        // A link's target is.
+        let mut c = tree(&[("pkg/a.py", "x = 1\n")]);
+        c.insert_symlink("cur", "pkg/b.py").unwrap();
+        assert!(!o.hold_for(&c));
+        // A link turned into a file with the same bytes, a file turned into a link: changed.
+        let mut d = tree(&[("pkg/a.py", "x = 1\n")]);
+        d.insert_bytes("cur", b"pkg/a.py".to_vec()).unwrap();
+        assert!(!o.hold_for(&d));
+        let mut e = tree(&[]);
+        e.insert_symlink("cur", "pkg/a.py").unwrap();
+        e.insert_symlink("pkg/a.py", "x = 1\n").unwrap();
+        assert!(!o.hold_for(&e));
     }
 }

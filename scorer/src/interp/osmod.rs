@@ -1,13 +1,16 @@
 //! `os`, `os.path`, `open`, `hashlib`, `json` and `sys` over the in-memory tree.
 //!
 //! The test runs with cwd = `<root>/refactorbench_eval` (which holds the test file itself); relative
-//! paths resolve component by component as the kernel does, paths above the root and absolute paths
-//! do not exist.
+//! paths resolve component by component as the kernel does, following symbolic links (mode `120000`
+//! entries, whose content is the target) the way Linux does. Paths above the root, absolute paths
+//! and absolute link targets do not exist: nothing outside the repository is visible.
 
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
-use crate::tree::{Content, RepoPath, EVAL_DIR};
+use crate::tree::{Content, FileEntry, FileMode, RepoPath, EVAL_DIR};
+
+use super::observe::NodeSeen;
 
 use super::eval::Kwargs;
 use super::fmt::{str_repr, type_name};
@@ -21,7 +24,9 @@ use super::{Interp, PyResult, Value};
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FileAccess {
     /// Files whose bytes the run needed: `open` (in any mode, read or not) and
-    /// `os.path.getsize` (answered from the bytes). Only files of the tree are listed.
+    /// `os.path.getsize` (answered from the bytes). Only files of the tree are listed, by the path
+    /// they resolved to (a file read through a link is listed at its target; the links themselves
+    /// are not: manifests carry every link's target).
     pub read: BTreeSet<String>,
     /// Every path the run resolved, existing or not: `os.path.exists/lexists/isfile/isdir/getsize`,
     /// `os.listdir`, `os.walk`'s top and `open` (so `read` is a subset of it). Paths that lead out
@@ -41,12 +46,50 @@ impl FileAccess {
 /// The virtual repository root, as absolute paths (`__file__`, `os.getcwd()`) spell it.
 const ROOT: &str = "/refactorbench";
 
+/// How many symbolic links one lookup may follow; one more fails with ELOOP (Linux's
+/// `MAXSYMLINKS`, counted over the whole lookup as `fs/namei.c` does).
+const MAX_LINKS: u32 = 40;
+
 /// Where a path leads.
-pub enum Resolved {
+pub enum Resolved<'t> {
     File(String),
     Dir(String),
+    /// A symbolic link the lookup did not follow (the last component of an `lstat`-style lookup):
+    /// its repository path and its entry's content (the target).
+    Link(String, &'t Content),
     NotFound,
     NotADir,
+    /// More than [`MAX_LINKS`] links on the way (ELOOP).
+    Loop,
+}
+
+/// What one repository path names when it is not followed (`lstat`).
+enum Node<'t> {
+    Missing,
+    File,
+    Dir,
+    Link(&'t Content),
+}
+
+/// Queues the components of `path` (a relative path or a link target) to be looked up before
+/// those already queued (`todo` is a stack). A trailing slash queues a final `.`: the path must
+/// then be a folder and a link there is followed, as the kernel treats `x/` like `x/.`.
+fn queue_components<'s>(todo: &mut Vec<&'s str>, path: &'s str) {
+    if path.ends_with('/') {
+        todo.push(".");
+    }
+    todo.extend(path.split('/').filter(|c| !c.is_empty()).rev());
+}
+
+/// `posixpath.join(a, b)`.
+fn join2(a: &str, b: &str) -> String {
+    if b.starts_with('/') {
+        b.to_string()
+    } else if a.is_empty() || a.ends_with('/') {
+        format!("{a}{b}")
+    } else {
+        format!("{a}/{b}")
+    }
 }
 
 fn posix_join(parts: &[Str]) -> String {
@@ -191,23 +234,17 @@ impl<'a> Interp<'a> {
             == Some(self.test_file_name.as_str())
     }
 
-    fn tree_is_file(&self, path: &str) -> bool {
-        self.is_test_file(path) || RepoPath::new(path).is_ok_and(|p| self.tree_file(&p))
-    }
-
-    fn tree_is_dir(&self, path: &str) -> bool {
-        path.is_empty() || path == EVAL_DIR || self.tree_dir(path)
-    }
-
     // The four accessors below are the interpreter's only way to the tree; each records its
     // question and answer when observing (see `observe`).
 
-    fn tree_file(&self, path: &RepoPath) -> bool {
-        let answer = self.tree.is_file(path);
+    /// The entry at `path`, for a lookup: callers look only at its mode and, for a link, at its
+    /// content (the target); a file's bytes are read through [`Self::tree_entry`].
+    fn tree_node(&self, path: &RepoPath) -> Option<&'a FileEntry> {
+        let entry = self.tree.get(path);
         if let Some(o) = &self.observations {
-            o.borrow_mut().is_file(path, answer);
+            o.borrow_mut().node(path, NodeSeen::of(entry));
         }
-        answer
+        entry
     }
 
     fn tree_dir(&self, dir: &str) -> bool {
@@ -248,9 +285,20 @@ impl<'a> Interp<'a> {
     }
 
     /// Resolves a path relative to the eval folder, or an absolute one below the virtual root
-    /// [`ROOT`] (`os.path.abspath(__file__)` gives those); any other absolute path does not
-    /// exist. Records the path as probed when tracing.
-    pub fn resolve(&mut self, p: &str) -> Resolved {
+    /// [`ROOT`] (`os.path.abspath(__file__)` gives those), following every symbolic link (`stat`,
+    /// `open`). Records the path as probed when tracing.
+    pub fn resolve(&mut self, p: &str) -> PyResult<'a, Resolved<'a>> {
+        self.trace_probe(p);
+        self.lookup(p, true, &mut 0)
+    }
+
+    /// [`Self::resolve`] without following a link in the last component (`lstat`).
+    fn resolve_no_follow(&mut self, p: &str) -> PyResult<'a, Resolved<'a>> {
+        self.trace_probe(p);
+        self.lookup(p, false, &mut 0)
+    }
+
+    fn trace_probe(&mut self, p: &str) {
         if self.access.is_some() {
             if let Some(path) = repo_relative(p) {
                 if let Some(acc) = self.access.as_deref_mut() {
@@ -258,56 +306,205 @@ impl<'a> Interp<'a> {
                 }
             }
         }
-        self.resolve_path(p)
     }
 
-    fn resolve_path(&self, p: &str) -> Resolved {
+    /// The kernel's lookup of `p`; `links` counts the links followed. Any other absolute path
+    /// than one below [`ROOT`] does not exist.
+    fn lookup(&self, p: &str, follow_last: bool, links: &mut u32) -> PyResult<'a, Resolved<'a>> {
         if p.is_empty() {
-            return Resolved::NotFound;
+            return Ok(Resolved::NotFound);
         }
-        let (mut cur, p): (Vec<&str>, &str) = if let Some(abs) = p.strip_prefix('/') {
+        if let Some(abs) = p.strip_prefix('/') {
             match below_root(abs) {
-                Some(rest) => (Vec::new(), rest),
-                None => return Resolved::NotFound,
+                Some(rest) => self.walk_path(String::new(), rest, follow_last, links),
+                None => Ok(Resolved::NotFound),
             }
         } else {
-            (vec![EVAL_DIR], p)
-        };
-        let comps: Vec<&str> = p.split('/').collect();
-        let trailing = p.ends_with('/');
-        let last_real = comps.iter().rposition(|c| !c.is_empty()).unwrap_or(0);
-        for (i, c) in comps.iter().enumerate() {
-            match *c {
-                "" | "." => {}
+            self.walk_path(EVAL_DIR.to_string(), p, follow_last, links)
+        }
+    }
+
+    /// Looks `path` up from the folder `start` (a physical repository path, `""` the root) as
+    /// Linux's path walk does: component by component, a link replaced by its target read from
+    /// the link's folder (so `..` after a linked folder leaves the folder the link points to),
+    /// the last component followed only when `follow_last`, at most [`MAX_LINKS`] links in all.
+    ///
+    /// The one deliberate difference: nothing exists outside the repository. `..` at the root
+    /// and absolute link targets lead there, and the lookup answers "no such file". On the
+    /// official harness the repository is a folder of a cache whose parent holds the other
+    /// repositories' caches; no test can rely on that layout, and a scorer must never read the
+    /// host (a link to `/etc/passwd` is not followed).
+    fn walk_path<'s>(
+        &self,
+        start: String,
+        path: &'s str,
+        follow_last: bool,
+        links: &mut u32,
+    ) -> PyResult<'a, Resolved<'a>>
+    where
+        'a: 's,
+    {
+        let mut cur = start;
+        let mut todo: Vec<&'s str> = Vec::new();
+        queue_components(&mut todo, path);
+        while let Some(c) = todo.pop() {
+            let more = !todo.is_empty();
+            match c {
+                "." => {}
                 ".." => {
-                    if cur.pop().is_none() {
-                        return Resolved::NotFound;
+                    if cur.is_empty() {
+                        return Ok(Resolved::NotFound);
                     }
+                    let parent = cur.rfind('/').unwrap_or(0);
+                    cur.truncate(parent);
                 }
                 name => {
-                    cur.push(name);
-                    let path = cur.join("/");
-                    let must_be_dir = i < last_real
-                        || trailing
-                        || comps[i + 1..].iter().any(|c| *c == "." || *c == "..");
-                    if must_be_dir && !self.tree_is_dir(&path) {
-                        return if self.tree_is_file(&path) {
-                            Resolved::NotADir
-                        } else {
-                            Resolved::NotFound
-                        };
+                    let len = cur.len();
+                    if len > 0 {
+                        cur.push('/');
+                    }
+                    cur.push_str(name);
+                    match self.node(&cur, more) {
+                        Node::Dir => {}
+                        Node::File => {
+                            return Ok(if more { Resolved::NotADir } else { Resolved::File(cur) })
+                        }
+                        Node::Missing => return Ok(Resolved::NotFound),
+                        Node::Link(content) => {
+                            if !more && !follow_last {
+                                return Ok(Resolved::Link(cur, content));
+                            }
+                            if *links >= MAX_LINKS {
+                                return Ok(Resolved::Loop);
+                            }
+                            *links += 1;
+                            let target: &'a [u8] = match content {
+                                Content::Bytes(b) => b,
+                                Content::BlobOnly(_) => return Err(self.link_not_in_bundle(&cur)),
+                            };
+                            // A tree path is UTF-8, so a target that is not names nothing there.
+                            let Ok(target) = std::str::from_utf8(target) else {
+                                return Ok(Resolved::NotFound);
+                            };
+                            if target.is_empty() || target.starts_with('/') {
+                                return Ok(Resolved::NotFound);
+                            }
+                            cur.truncate(len);
+                            queue_components(&mut todo, target);
+                        }
                     }
                 }
             }
         }
-        let path = cur.join("/");
-        if self.tree_is_dir(&path) {
-            Resolved::Dir(path)
-        } else if self.tree_is_file(&path) {
-            Resolved::File(path)
-        } else {
-            Resolved::NotFound
+        Ok(Resolved::Dir(cur))
+    }
+
+    /// What the physical repository path `path` names. `intermediate`: more components follow,
+    /// so a folder is the likely answer and is asked about first.
+    fn node(&self, path: &str, intermediate: bool) -> Node<'a> {
+        if path == EVAL_DIR {
+            return Node::Dir;
         }
+        if self.is_test_file(path) {
+            return Node::File;
+        }
+        if intermediate && self.tree_dir(path) {
+            return Node::Dir;
+        }
+        let Ok(rp) = RepoPath::new(path) else { return Node::Missing };
+        match self.tree_node(&rp) {
+            Some(e) if e.mode == FileMode::Symlink => Node::Link(&e.content),
+            Some(_) => Node::File,
+            None if !intermediate && self.tree_dir(path) => Node::Dir,
+            None => Node::Missing,
+        }
+    }
+
+    fn link_not_in_bundle(&self, path: &str) -> Box<super::PyErr<'a>> {
+        self.fatal(
+            "ContentNotInBundle",
+            format!(
+                "the target of the symbolic link '{path}' is not in the task bundle (only its blob id is)"
+            ),
+        )
+    }
+
+    /// The error `os.stat` raises for a failed lookup.
+    fn lookup_error(&self, r: &Resolved<'a>, p: &str) -> Box<super::PyErr<'a>> {
+        match r {
+            Resolved::NotADir => self.os_error("NotADirectoryError", 20, "Not a directory", p),
+            Resolved::Loop => self.os_error("OSError", 40, "Too many levels of symbolic links", p),
+            _ => self.os_error("FileNotFoundError", 2, "No such file or directory", p),
+        }
+    }
+
+    /// The target of a link entry, as `os.readlink` gives it.
+    fn link_target(&self, path: &str, content: &'a Content) -> PyResult<'a, &'a [u8]> {
+        match content {
+            Content::Bytes(b) => Ok(b),
+            Content::BlobOnly(_) => Err(self.link_not_in_bundle(path)),
+        }
+    }
+
+    /// `posixpath._joinrealpath` (non-strict): resolves the links of `rest` joined to `path`,
+    /// each looked up with `lstat` as CPython does; a loop leaves the rest unresolved.
+    fn join_realpath(
+        &mut self,
+        mut path: String,
+        rest: &str,
+        seen: &mut std::collections::HashMap<String, Option<String>>,
+    ) -> PyResult<'a, (String, bool)> {
+        let mut rest = rest;
+        if let Some(r) = rest.strip_prefix('/') {
+            rest = r;
+            path = "/".into();
+        }
+        while !rest.is_empty() {
+            let (name, r) = rest.split_once('/').unwrap_or((rest, ""));
+            rest = r;
+            if name.is_empty() || name == "." {
+                continue;
+            }
+            if name == ".." {
+                if path.is_empty() {
+                    path = "..".into();
+                } else {
+                    let tail = basename(&path).to_string();
+                    path = dirname(&path);
+                    if tail == ".." {
+                        path = join2(&join2(&path, ".."), "..");
+                    }
+                }
+                continue;
+            }
+            let newpath = join2(&path, name);
+            self.charge(1)?;
+            let content = match self.lookup(&newpath, false, &mut 0)? {
+                Resolved::Link(_, content) => content,
+                _ => {
+                    path = newpath;
+                    continue;
+                }
+            };
+            if let Some(known) = seen.get(&newpath) {
+                match known {
+                    Some(p) => {
+                        path = p.clone();
+                        continue;
+                    }
+                    None => return Ok((join2(&newpath, rest), false)),
+                }
+            }
+            seen.insert(newpath.clone(), None);
+            let target = String::from_utf8_lossy(self.link_target(&newpath, content)?).into_owned();
+            let (resolved, ok) = self.join_realpath(path, &target, seen)?;
+            path = resolved;
+            if !ok {
+                return Ok((join2(&path, rest), false));
+            }
+            seen.insert(newpath, Some(path.clone()));
+        }
+        Ok((path, true))
     }
 
     fn path_arg(&self, v: &Value<'a>, func: &str) -> PyResult<'a, Str> {
@@ -395,6 +592,7 @@ impl<'a> Interp<'a> {
                     ("walk", Self::builtin_fn("os.walk")),
                     ("getcwd", Self::builtin_fn("os.getcwd")),
                     ("stat", Self::builtin_fn("os.stat")),
+                    ("readlink", Self::builtin_fn("os.readlink")),
                     ("sep", Value::str("/")),
                     ("curdir", Value::str(".")),
                     ("pardir", Value::str("..")),
@@ -462,6 +660,16 @@ impl<'a> Interp<'a> {
                     Value::Int(_) | Value::Bool(_) if fname == "exists" => {
                         return Ok(Value::Bool(false))
                     }
+                    // `os.lstat` takes no file descriptor, so its message names no integer.
+                    other if matches!(fname, "lexists" | "islink") => {
+                        return Err(self.err(
+                            "TypeError",
+                            format!(
+                                "lstat: path should be string, bytes or os.PathLike, not {}",
+                                type_name(other)
+                            ),
+                        ))
+                    }
                     other => {
                         return Err(self.err(
                             "TypeError",
@@ -475,12 +683,21 @@ impl<'a> Interp<'a> {
                 if p.contains('\0') {
                     return Ok(Value::Bool(false));
                 }
-                let r = self.resolve(&p);
+                // `exists`, `isfile` and `isdir` follow links (`os.stat`); `lexists` and
+                // `islink` look at the last component itself (`os.lstat`).
+                let r = if matches!(fname, "lexists" | "islink") {
+                    self.resolve_no_follow(&p)?
+                } else {
+                    self.resolve(&p)?
+                };
                 Ok(Value::Bool(match fname {
-                    "exists" | "lexists" => matches!(r, Resolved::File(_) | Resolved::Dir(_)),
+                    "exists" => matches!(r, Resolved::File(_) | Resolved::Dir(_)),
+                    "lexists" => {
+                        matches!(r, Resolved::File(_) | Resolved::Dir(_) | Resolved::Link(..))
+                    }
                     "isfile" => matches!(r, Resolved::File(_)),
                     "isdir" => matches!(r, Resolved::Dir(_)),
-                    _ => false,
+                    _ => matches!(r, Resolved::Link(..)),
                 }))
             }
             "os.path.join" => {
@@ -525,9 +742,35 @@ impl<'a> Interp<'a> {
                 Ok(Value::Str(Rc::from(posix_normpath(&p))))
             }
             "os.getcwd" => Ok(Value::Str(Rc::from(cwd()))),
-            "os.path.abspath" | "os.path.realpath" => {
+            "os.path.abspath" => {
                 let p = self.path_arg(&a0, "abspath")?;
                 Ok(Value::Str(Rc::from(abspath(&p))))
+            }
+            "os.path.realpath" => {
+                let p = self.path_arg(&a0, "realpath")?;
+                if let Some((_, v)) = kwargs.iter().find(|(k, _)| &**k == "strict") {
+                    if self.truthy(v)? {
+                        return Err(self.unsupported("os.path.realpath(strict=True)"));
+                    }
+                }
+                let (path, _) = self.join_realpath(String::new(), &p, &mut Default::default())?;
+                Ok(Value::Str(Rc::from(abspath(&path))))
+            }
+            "os.readlink" => {
+                let p = self.path_arg(&a0, "readlink")?;
+                match self.resolve_no_follow(&p)? {
+                    Resolved::Link(path, content) => {
+                        let target = self.link_target(&path, content)?;
+                        Ok(match a0 {
+                            Value::Bytes(_) => Value::Bytes(Rc::from(target)),
+                            _ => Value::Str(Rc::from(String::from_utf8_lossy(target).as_ref())),
+                        })
+                    }
+                    Resolved::File(_) | Resolved::Dir(_) => {
+                        Err(self.os_error("OSError", 22, "Invalid argument", &p))
+                    }
+                    other => Err(self.lookup_error(&other, &p)),
+                }
             }
             "os.path.relpath" => {
                 let p = self.path_arg(&a0, "relpath")?;
@@ -549,15 +792,10 @@ impl<'a> Interp<'a> {
             }
             "os.path.getsize" => {
                 let p = self.path_arg(&a0, "getsize")?;
-                match self.resolve(&p) {
+                match self.resolve(&p)? {
                     Resolved::File(f) => Ok(Value::Int(self.file_bytes(&f, &p)?.len() as i64)),
                     Resolved::Dir(_) => Ok(Value::Int(4096)),
-                    Resolved::NotADir => {
-                        Err(self.os_error("NotADirectoryError", 20, "Not a directory", &p))
-                    }
-                    Resolved::NotFound => {
-                        Err(self.os_error("FileNotFoundError", 2, "No such file or directory", &p))
-                    }
+                    other => Err(self.lookup_error(&other, &p)),
                 }
             }
             "os.listdir" => {
@@ -565,39 +803,64 @@ impl<'a> Interp<'a> {
                     Value::None => Rc::from("."),
                     other => self.path_arg(other, "listdir")?,
                 };
-                match self.resolve(&p) {
+                match self.resolve(&p)? {
                     Resolved::Dir(d) => {
                         let names = self.list_dir(&d);
                         Ok(Value::list(
                             names.into_iter().map(|n| Value::Str(Rc::from(n))).collect(),
                         ))
                     }
-                    Resolved::File(_) | Resolved::NotADir => {
+                    Resolved::File(_) => {
                         Err(self.os_error("NotADirectoryError", 20, "Not a directory", &p))
                     }
-                    Resolved::NotFound => {
-                        Err(self.os_error("FileNotFoundError", 2, "No such file or directory", &p))
-                    }
+                    other => Err(self.lookup_error(&other, &p)),
                 }
             }
             "os.walk" => {
                 let top = self.path_arg(&a0, "walk")?;
-                let Resolved::Dir(d) = self.resolve(&top) else {
+                let followlinks = match args
+                    .get(3)
+                    .or_else(|| kwargs.iter().find(|(k, _)| &**k == "followlinks").map(|(_, v)| v))
+                {
+                    Some(v) => self.truthy(v)?,
+                    None => false,
+                };
+                self.trace_probe(&top);
+                let mut links = 0;
+                let Resolved::Dir(d) = self.lookup(&top, true, &mut links)? else {
                     return Ok(Value::iter(PyIter::Owned { items: Vec::new().into_iter() }));
                 };
                 // Top-down, names sorted (the real order is the file system's, which is arbitrary).
+                // A folder is entered by the path walk yields for it, so the links followed to
+                // reach it count towards ELOOP as they do for `os.scandir` of that path.
                 let mut out = Vec::new();
-                let mut stack = vec![(top.to_string(), d)];
-                while let Some((shown, real)) = stack.pop() {
+                let mut stack = vec![(top.to_string(), d, links)];
+                while let Some((shown, real, links)) = stack.pop() {
                     self.charge(1)?;
                     let names = self.list_dir(&real);
-                    let (mut dirs, mut files) = (Vec::new(), Vec::new());
+                    let (mut dirs, mut files, mut enter) = (Vec::new(), Vec::new(), Vec::new());
                     for n in names {
                         let child = if real.is_empty() { n.clone() } else { format!("{real}/{n}") };
-                        if self.tree_is_dir(&child) {
-                            dirs.push(n);
-                        } else {
-                            files.push(n);
+                        match self.node(&child, false) {
+                            Node::Dir => {
+                                enter.push((n.clone(), child, links));
+                                dirs.push(n);
+                            }
+                            // `DirEntry.is_dir()` follows the link; `os.walk` enters the
+                            // folder only with `followlinks`.
+                            Node::Link(_) => {
+                                let mut via = links;
+                                match self.walk_path(real.clone(), &n, true, &mut via)? {
+                                    Resolved::Dir(target) => {
+                                        if followlinks {
+                                            enter.push((n.clone(), target, via));
+                                        }
+                                        dirs.push(n);
+                                    }
+                                    _ => files.push(n),
+                                }
+                            }
+                            Node::File | Node::Missing => files.push(n),
                         }
                     }
                     let join = |n: &str| {
@@ -607,10 +870,8 @@ impl<'a> Interp<'a> {
                             format!("{shown}/{n}")
                         }
                     };
-                    for dn in dirs.iter().rev() {
-                        let child =
-                            if real.is_empty() { dn.clone() } else { format!("{real}/{dn}") };
-                        stack.push((join(dn), child));
+                    for (dn, child, links) in enter.into_iter().rev() {
+                        stack.push((join(&dn), child, links));
                     }
                     out.push(Value::tuple(vec![
                         Value::Str(Rc::from(shown.as_str())),
@@ -742,17 +1003,12 @@ impl<'a> Interp<'a> {
         if p.contains('\0') {
             return Err(self.err("ValueError", "embedded null byte"));
         }
-        let real = match self.resolve(&p) {
+        let real = match self.resolve(&p)? {
             Resolved::File(f) => f,
             Resolved::Dir(_) => {
                 return Err(self.os_error("IsADirectoryError", 21, "Is a directory", &p))
             }
-            Resolved::NotADir => {
-                return Err(self.os_error("NotADirectoryError", 20, "Not a directory", &p))
-            }
-            Resolved::NotFound => {
-                return Err(self.os_error("FileNotFoundError", 2, "No such file or directory", &p))
-            }
+            other => return Err(self.lookup_error(&other, &p)),
         };
         let data = self.file_bytes(&real, &p)?;
         // Latin-1 maps each byte to the code point of the same value.
