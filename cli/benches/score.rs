@@ -336,12 +336,7 @@ enum Fresh {
 /// Scores `jobs` in order on this thread; `fresh` says when a new `Scorer` starts, `reuse` =
 /// [`RunConfig::reuse_runs`]; `each` gets every result. Returns how many method verdicts the
 /// `Scorer`s answered from remembered runs.
-fn score_jobs(
-    jobs: &[Job],
-    fresh: Fresh,
-    reuse: bool,
-    mut each: impl FnMut(TaskResult),
-) -> usize {
+fn score_jobs(jobs: &[Job], fresh: Fresh, reuse: bool, mut each: impl FnMut(TaskResult)) -> usize {
     let config = RunConfig { reuse_runs: reuse, ..run::run_config() };
     let mut scorer = Scorer::new(config);
     let mut reused = 0;
@@ -393,9 +388,7 @@ fn refscore_parallel(jobs: &[Job], threads: usize) -> (f64, Vec<u32>) {
     let worker = || {
         while let Some(range) = groups.get(next.fetch_add(1, Ordering::Relaxed)) {
             let mut out = Vec::with_capacity(range.len());
-            score_jobs(&jobs[range.clone()], Fresh::PerTask, true, |r| {
-                out.push(r.subtests_passed)
-            });
+            score_jobs(&jobs[range.clone()], Fresh::PerTask, true, |r| out.push(r.subtests_passed));
             if let Ok(mut p) = passed.lock() {
                 for (i, n) in range.clone().zip(out) {
                     p[i] = n;
@@ -529,9 +522,7 @@ fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Option<T> {
 /// verdicts the `Scorer`s answered from remembered runs; not timed.
 fn verdicts(jobs: &[Job], reuse: bool) -> (Vec<Vec<TestOutcome>>, usize) {
     let mut all = Vec::with_capacity(jobs.len());
-    let reused = score_jobs(jobs, Fresh::PerTask, reuse, |r| {
-        all.push(r.tests)
-    });
+    let reused = score_jobs(jobs, Fresh::PerTask, reuse, |r| all.push(r.tests));
     (all, reused)
 }
 

@@ -146,7 +146,10 @@ fn a_patch_that_is_not_utf8_is_applied_as_bytes() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let report: Value = serde_json::from_slice(&o.stdout).expect("--json prints the report");
     let r = &report["results"][0];
-    assert_eq!((r["patch_status"].as_str(), r["resolved"].as_bool()), (Some("applied"), Some(true)));
+    assert_eq!(
+        (r["patch_status"].as_str(), r["resolved"].as_bool()),
+        (Some("applied"), Some(true))
+    );
     let files: Vec<&str> =
         r["files"].as_array().unwrap().iter().map(|f| f["path"].as_str().unwrap()).collect();
     assert!(files.contains(&"docs/notes-de.txt"), "{files:?}");
@@ -186,8 +189,14 @@ fn a_truncated_patch_in_predictions_is_a_failed_task_not_an_error() {
     assert!(total.as_u64().unwrap() > 0);
     assert_eq!(failed["subtests_total"], total, "zero of the task's methods passed");
     let s = &report["summary"];
-    assert_eq!((s["submitted_instances"].as_u64(), s["completed_instances"].as_u64()), (Some(2), Some(2)));
-    assert_eq!((s["resolved_instances"].as_u64(), s["unresolved_instances"].as_u64()), (Some(1), Some(1)));
+    assert_eq!(
+        (s["submitted_instances"].as_u64(), s["completed_instances"].as_u64()),
+        (Some(2), Some(2))
+    );
+    assert_eq!(
+        (s["resolved_instances"].as_u64(), s["unresolved_instances"].as_u64()),
+        (Some(1), Some(1))
+    );
     assert_eq!(s["patch_failed_ids"], json!(["rename-parse-amount"]));
     assert_eq!(s["error_ids"], json!([]));
     // The text table counts it: one resolved of two.

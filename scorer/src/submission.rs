@@ -998,7 +998,11 @@ mod tests {
                 base: String::new(),
                 descriptive: String::new(),
             },
-            test: TestFile { name: "t.py".into(), path: "tests/r/t.py".into(), source: source.into() },
+            test: TestFile {
+                name: "t.py".into(),
+                path: "tests/r/t.py".into(),
+                source: source.into(),
+            },
             methods: vec!["T.test_a".into()],
             inspected: vec![],
             files: vec![],

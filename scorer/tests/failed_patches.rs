@@ -42,7 +42,8 @@ fn task() -> (Tree, TaskData) {
     (base, data)
 }
 
-const SOLVE: &str = "--- a/m.py\\n+++ b/m.py\\n@@ -1,2 +1,2 @@\\n-def old():\\n+def new():\\n     return 1\\n";
+const SOLVE: &str =
+    "--- a/m.py\\n+++ b/m.py\\n@@ -1,2 +1,2 @@\\n-def old():\\n+def new():\\n     return 1\\n";
 
 /// One predictions line per patch, in the `lazy` instruction set.
 fn predictions(patches: &[&str]) -> Vec<u8> {
@@ -76,7 +77,9 @@ fn refused_patches_count_as_attempted_and_unresolved_everywhere() {
     let no_hunks = "diff --git a/m.py b/m.py\\n--- a/m.py\\n+++ b/m.py\\n";
     let overrun = "--- a/m.py\\n+++ b/m.py\\n@@ -1,4 +1,4 @@\\n-def old():\\n+def new():\\n     return 1\\n x\\n y\\n";
     let mut file = predictions(&[SOLVE, truncated, no_hunks, overrun]);
-    file.extend_from_slice(b"{\"instance_id\": \"no-such-task\", \"model_patch\": \"\"}\nnot json\n");
+    file.extend_from_slice(
+        b"{\"instance_id\": \"no-such-task\", \"model_patch\": \"\"}\nnot json\n",
+    );
     let report = score(&file);
 
     // Git's messages, as `git apply` prints them after "error: ".
@@ -84,7 +87,13 @@ fn refused_patches_count_as_attempted_and_unresolved_everywhere() {
         .results
         .iter()
         .map(|r| {
-            (r.patch_status, r.resolved, r.subtests_passed, r.subtests_total, r.patch_error.as_deref())
+            (
+                r.patch_status,
+                r.resolved,
+                r.subtests_passed,
+                r.subtests_total,
+                r.patch_error.as_deref(),
+            )
         })
         .collect();
     assert_eq!(
@@ -97,7 +106,10 @@ fn refused_patches_count_as_attempted_and_unresolved_everywhere() {
         ]
     );
     assert!(report.results.iter().all(|r| r.instruction_set == Some(InstructionSet::Lazy)));
-    assert_eq!(report.results[1].source, Some(SourceRef { file: "preds.jsonl".into(), line: Some(2) }));
+    assert_eq!(
+        report.results[1].source,
+        Some(SourceRef { file: "preds.jsonl".into(), line: Some(2) })
+    );
     // Only the unreadable entries are errors.
     let lines: Vec<Option<u32>> = report.errors.iter().map(|e| e.source.line).collect();
     assert_eq!(lines, vec![Some(5), Some(6)]);

@@ -869,17 +869,42 @@ fn patches_git_refuses_are_failed_results_with_git_s_message() {
     };
     let good = b"diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n x = 1\n-y = 2\n+y = 3\ndiff --git a/docs/a.txt b/docs/a.txt\n--- a/docs/a.txt\n+++ b/docs/a.txt\n@@ -1 +1 @@\n-caf\xe9\n+K\xe4se\n";
     let mut cases: Vec<(String, Vec<u8>)> = vec![
-        ("truncated in a hunk".into(), b"--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n-x = 1\n".to_vec()),
-        ("truncated after the hunk header".into(), b"--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n".to_vec()),
+        (
+            "truncated in a hunk".into(),
+            b"--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n-x = 1\n".to_vec(),
+        ),
+        (
+            "truncated after the hunk header".into(),
+            b"--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n".to_vec(),
+        ),
         ("truncated inside a hunk header".into(), b"--- a/m.py\n+++ b/m.py\n@@ -1,2 +1".to_vec()),
-        ("a line that is not a diff line".into(), b"--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-x = 1\nnonsense\n".to_vec()),
-        ("counts longer than the body".into(), b"--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,3 @@\n x = 1\n+z\n".to_vec()),
-        ("git header without hunks".into(), b"diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n".to_vec()),
-        ("git header with index, no hunks".into(), b"diff --git a/m.py b/m.py\nindex 1234567..89abcde 100644\n--- a/m.py\n+++ b/m.py\n".to_vec()),
+        (
+            "a line that is not a diff line".into(),
+            b"--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-x = 1\nnonsense\n".to_vec(),
+        ),
+        (
+            "counts longer than the body".into(),
+            b"--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,3 @@\n x = 1\n+z\n".to_vec(),
+        ),
+        (
+            "git header without hunks".into(),
+            b"diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n".to_vec(),
+        ),
+        (
+            "git header with index, no hunks".into(),
+            b"diff --git a/m.py b/m.py\nindex 1234567..89abcde 100644\n--- a/m.py\n+++ b/m.py\n"
+                .to_vec(),
+        ),
         ("file headers without hunks".into(), b"--- a/m.py\n+++ b/m.py\n".to_vec()),
         ("only garbage".into(), b"I changed m.py as asked.\n".to_vec()),
-        ("hunk overrunning the file".into(), b"--- a/m.py\n+++ b/m.py\n@@ -1,5 +1,5 @@\n x = 1\n y = 2\n-z\n+w\n a\n b\n".to_vec()),
-        ("hunk past the end of the file".into(), b"--- a/m.py\n+++ b/m.py\n@@ -7,2 +7,2 @@\n a\n-b\n+c\n".to_vec()),
+        (
+            "hunk overrunning the file".into(),
+            b"--- a/m.py\n+++ b/m.py\n@@ -1,5 +1,5 @@\n x = 1\n y = 2\n-z\n+w\n a\n b\n".to_vec(),
+        ),
+        (
+            "hunk past the end of the file".into(),
+            b"--- a/m.py\n+++ b/m.py\n@@ -7,2 +7,2 @@\n a\n-b\n+c\n".to_vec(),
+        ),
     ];
     // A real two-file patch (latin-1 bytes in the docs file) cut off at several points.
     for cut in [good.len() - 3, good.len() - 12, 70, 95] {
