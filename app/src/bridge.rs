@@ -16,7 +16,7 @@ use std::rc::{Rc, Weak};
 
 use futures::channel::oneshot;
 use leptos::prelude::*;
-use scorer::report::{EntryError, TaskResult};
+use scorer::report::TaskResult;
 use scorer::submission::{Parsed, Submission};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -389,7 +389,7 @@ impl ScoringWorker {
         inputs: &TaskInputs,
         submission: Submission,
         trap: bool,
-    ) -> Result<Result<TaskResult, EntryError>, JobError> {
+    ) -> Result<TaskResult, JobError> {
         if !self.ensure(index) {
             return Err(JobError::Failed("the scoring worker could not be started".into()));
         }
@@ -413,7 +413,7 @@ impl ScoringWorker {
             .job(index, move |job| ToWorker::Score { job, task, manifest, submission, trap }, None)
             .await?;
         match answer {
-            FromWorker::Scored { outcome, .. } => Ok(outcome),
+            FromWorker::Scored { result, .. } => Ok(result),
             other => Err(JobError::Failed(format!("unexpected answer {other:?}"))),
         }
     }

@@ -159,8 +159,8 @@ impl ResultFilter {
 /// What the user handed in.
 #[derive(Debug, Clone)]
 pub enum Input {
-    /// A patch for one task (pasted, or a `.patch`/`.diff` file).
-    Patch { instance_id: String, name: String, text: String },
+    /// A patch for one task (pasted, or a `.patch`/`.diff` file's bytes as they are).
+    Patch { instance_id: String, name: String, patch: Vec<u8> },
     /// Any other file: predictions or a trajectory, read in the worker.
     File { name: String, bytes: js_sys::Uint8Array },
 }
@@ -313,12 +313,12 @@ async fn score_inputs(
         }));
         sources.push(input.name().to_string());
         match input {
-            Input::Patch { instance_id, name, text } => {
+            Input::Patch { instance_id, name, patch } => {
                 submissions.push(Submission {
                     instance_id,
                     model_name_or_path: None,
                     instruction_set: scorer::submission::instruction_set_from_path(&name),
-                    patch: text,
+                    patch,
                     source: SourceRef { file: name, line: None },
                 });
             }
@@ -494,11 +494,11 @@ async fn score_lane(
                         .or_insert_with(|| TaskMeta::from_task(&inputs.task));
                     let trap_this = ctx.trap == Some(s.instance_id.as_str());
                     match ctx.worker.score(lane, &inputs, s.clone(), trap_this).await {
-                        Ok(Ok(result)) => {
-                            shared.scored.borrow_mut().insert(i, (result, s.patch.clone()));
-                        }
-                        Ok(Err(e)) => {
-                            shared.errors.borrow_mut().insert(i, e);
+                        Ok(result) => {
+                            // Kept for display only: shown as text, a byte that is not UTF-8
+                            // as U+FFFD.
+                            let shown = String::from_utf8_lossy(&s.patch).into_owned();
+                            shared.scored.borrow_mut().insert(i, (result, shown));
                         }
                         Err(JobError::Cancelled) => return false,
                         Err(e) => {
@@ -525,13 +525,17 @@ fn parse_report(file: &str, text: &str) -> Result<Report, String> {
     let v: Version =
         serde_json::from_str(text).map_err(|e| format!("{file}: not a refscore report: {e}"))?;
     let found = v.schema_version.unwrap_or(0);
-    if found != u64::from(scorer::report::SCHEMA_VERSION) {
+    if !Report::readable_version(found) {
         return Err(format!(
-            "{file}: report schema_version {found} is not supported (this build reads {})",
+            "{file}: report schema_version {found} is not supported (this build reads {} to {})",
+            scorer::report::OLDEST_SCHEMA_VERSION,
             scorer::report::SCHEMA_VERSION
         ));
     }
-    serde_json::from_str(text).map_err(|e| format!("{file}: not a refscore report: {e}"))
+    let mut report: Report =
+        serde_json::from_str(text).map_err(|e| format!("{file}: not a refscore report: {e}"))?;
+    report.upgrade();
+    Ok(report)
 }
 
 /// Imports a CLI report: its tasks' metadata come from the bundle if the bundle knows them.
@@ -600,7 +604,7 @@ mod tests {
                 instance_id: (*id).into(),
                 model_name_or_path: None,
                 instruction_set: None,
-                patch: String::new(),
+                patch: Vec::new(),
                 source: SourceRef { file: "p.jsonl".into(), line: None },
             })
             .collect()

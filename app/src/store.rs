@@ -130,7 +130,11 @@ pub async fn load_run(id: &str) -> Result<Option<Arc<StoredRun>>, String> {
     match value.as_string() {
         None => Ok(None),
         Some(text) => serde_json::from_str::<StoredRun>(&text)
-            .map(|r| Some(Arc::new(r)))
+            .map(|mut r| {
+                // A run stored by an older build counts as this build counts.
+                r.report.upgrade();
+                Some(Arc::new(r))
+            })
             .map_err(|e| format!("stored run {id} is unreadable: {e}")),
     }
 }

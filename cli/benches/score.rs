@@ -118,7 +118,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use bundle_dir::{BundleDir, LoadedTask};
 use scorer::patch::{ApplyOptions, PatchStatus};
-use scorer::report::{EntryError, SourceRef, TaskResult, TestOutcome};
+use scorer::report::{SourceRef, TaskResult, TestOutcome};
 use scorer::submission::{evaluate_submission, parse_submissions, Submission};
 use scorer::tree::Content;
 use scorer::unittest::{RunConfig, Scorer};
@@ -197,7 +197,8 @@ fn patches_by_task(dir: &Path) -> Result<BTreeMap<String, Vec<String>>> {
             }
         } else {
             for s in parse_submissions(&name, &bytes).submissions {
-                out.entry(s.instance_id).or_default().push(s.patch);
+                // JSON predictions hold UTF-8 text.
+                out.entry(s.instance_id).or_default().push(String::from_utf8(s.patch)?);
             }
         }
     }
@@ -315,7 +316,7 @@ fn submission(task: &LoadedTask, patch: &str) -> Submission {
         instance_id: task.data.id.clone(),
         model_name_or_path: None,
         instruction_set: None,
-        patch: patch.to_string(),
+        patch: patch.as_bytes().to_vec(),
         source: SourceRef { file: "bench".into(), line: None },
     }
 }
@@ -335,12 +336,7 @@ enum Fresh {
 /// Scores `jobs` in order on this thread; `fresh` says when a new `Scorer` starts, `reuse` =
 /// [`RunConfig::reuse_runs`]; `each` gets every result. Returns how many method verdicts the
 /// `Scorer`s answered from remembered runs.
-fn score_jobs(
-    jobs: &[Job],
-    fresh: Fresh,
-    reuse: bool,
-    mut each: impl FnMut(Result<TaskResult, EntryError>),
-) -> usize {
+fn score_jobs(jobs: &[Job], fresh: Fresh, reuse: bool, mut each: impl FnMut(TaskResult)) -> usize {
     let config = RunConfig { reuse_runs: reuse, ..run::run_config() };
     let mut scorer = Scorer::new(config);
     let mut reused = 0;
@@ -358,13 +354,7 @@ fn score_jobs(
             scorer = Scorer::new(config);
         }
         last_task = &t.data.id;
-        each(evaluate_submission(
-            &mut scorer,
-            &t.base,
-            &t.data.test.name,
-            &t.data.test.source,
-            &submission(t, &job.patch),
-        ));
+        each(evaluate_submission(&mut scorer, &t.base, &t.data, &submission(t, &job.patch)));
     }
     reused += scorer.reused_methods();
     // Freeing the last `Scorer`'s trees is part of the work (python frees its trees as it goes).
@@ -376,7 +366,7 @@ fn score_jobs(
 fn refscore(jobs: &[Job], fresh: Fresh, reuse: bool) -> (f64, Vec<u32>) {
     let start = Instant::now();
     let mut passed = Vec::with_capacity(jobs.len());
-    score_jobs(jobs, fresh, reuse, |r| passed.push(r.map_or(0, |r| r.subtests_passed)));
+    score_jobs(jobs, fresh, reuse, |r| passed.push(r.subtests_passed));
     (start.elapsed().as_secs_f64(), passed)
 }
 
@@ -398,9 +388,7 @@ fn refscore_parallel(jobs: &[Job], threads: usize) -> (f64, Vec<u32>) {
     let worker = || {
         while let Some(range) = groups.get(next.fetch_add(1, Ordering::Relaxed)) {
             let mut out = Vec::with_capacity(range.len());
-            score_jobs(&jobs[range.clone()], Fresh::PerTask, true, |r| {
-                out.push(r.map_or(0, |r| r.subtests_passed))
-            });
+            score_jobs(&jobs[range.clone()], Fresh::PerTask, true, |r| out.push(r.subtests_passed));
             if let Ok(mut p) = passed.lock() {
                 for (i, n) in range.clone().zip(out) {
                     p[i] = n;
@@ -534,9 +522,7 @@ fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Option<T> {
 /// verdicts the `Scorer`s answered from remembered runs; not timed.
 fn verdicts(jobs: &[Job], reuse: bool) -> (Vec<Vec<TestOutcome>>, usize) {
     let mut all = Vec::with_capacity(jobs.len());
-    let reused = score_jobs(jobs, Fresh::PerTask, reuse, |r| {
-        all.push(r.map_or_else(|_| Vec::new(), |r| r.tests))
-    });
+    let reused = score_jobs(jobs, Fresh::PerTask, reuse, |r| all.push(r.tests));
     (all, reused)
 }
 

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use anyhow::{anyhow, Result};
-use scorer::report::{EntryError, TaskResult};
+use scorer::report::TaskResult;
 use scorer::submission::{evaluate_submission, Submission};
 use scorer::unittest::{RunConfig, Scorer};
 
@@ -23,8 +23,8 @@ pub fn run_config() -> RunConfig {
     RunConfig { stack_budget: THREAD_STACK / 2, ..RunConfig::default() }
 }
 
-/// The outcome of one submission.
-pub type Scored = Result<TaskResult, EntryError>;
+/// The outcome of one submission (a patch git refuses is a `failed` result too).
+pub type Scored = TaskResult;
 
 /// What [`score_all`] did.
 pub struct Scoring {
@@ -83,13 +83,7 @@ pub fn score_all(
                 }
             };
             for &i in members {
-                let r = evaluate_submission(
-                    &mut scorer,
-                    &task.base,
-                    &task.data.test.name,
-                    &task.data.test.source,
-                    &subs[i],
-                );
+                let r = evaluate_submission(&mut scorer, &task.base, &task.data, &subs[i]);
                 if let Ok(mut s) = slots.lock() {
                     s[i] = Some(r);
                 }

@@ -116,10 +116,9 @@ fn single(bundle: &BundleDir, task: &str, patch: &Path) -> Result<Parsed> {
             bundle.index.tasks.len()
         );
     }
+    // Bytes as they are, as `git apply` reads them: a patch need not be UTF-8.
     let bytes =
         fs::read(patch).with_context(|| format!("{}: cannot read the patch", patch.display()))?;
-    let text = String::from_utf8(bytes)
-        .with_context(|| format!("{}: the patch is not UTF-8", patch.display()))?;
     Ok(Parsed {
         submissions: vec![Submission {
             instance_id: task.to_string(),
@@ -127,7 +126,7 @@ fn single(bundle: &BundleDir, task: &str, patch: &Path) -> Result<Parsed> {
             instruction_set: scorer::submission::instruction_set_from_path(
                 &patch.to_string_lossy(),
             ),
-            patch: text,
+            patch: bytes,
             source: SourceRef { file: patch.to_string_lossy().into_owned(), line: None },
         }],
         errors: Vec::new(),
@@ -183,25 +182,11 @@ fn walk(dir: &Path, out: &mut Vec<String>) -> Result<()> {
     go(dir, "", out)
 }
 
-/// Results in input order; errors per file in line order (reading errors and unscorable
-/// patches together), files in input order.
+/// Results in input order; the entries that could not be read, per file in line order, files in
+/// input order.
 fn assemble(parsed: &[Parsed], scored: Vec<run::Scored>) -> (Vec<TaskResult>, Vec<EntryError>) {
-    let mut scored = scored.into_iter();
-    let mut results = Vec::new();
-    let mut errors = Vec::new();
-    for p in parsed {
-        let mut file_errors = p.errors.clone();
-        for _ in &p.submissions {
-            match scored.next() {
-                Some(Ok(r)) => results.push(r),
-                Some(Err(e)) => file_errors.push(e),
-                None => {}
-            }
-        }
-        file_errors.sort_by_key(|e| e.source.line);
-        errors.extend(file_errors);
-    }
-    (results, errors)
+    let errors = parsed.iter().flat_map(|p| p.errors.iter().cloned()).collect();
+    (scored, errors)
 }
 
 fn progress(n: u64) -> ProgressBar {

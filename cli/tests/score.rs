@@ -132,6 +132,77 @@ fn single_patches_and_the_empty_patch_give_cpythons_verdicts() {
 }
 
 #[test]
+fn a_patch_that_is_not_utf8_is_applied_as_bytes() {
+    let tmp = Temp::new("latin1");
+    let mut patch = fs::read(demo().join("submissions/rename-parse-amount.solve.patch")).unwrap();
+    // A new docs file in latin-1 (0xE4 is "ä"): not UTF-8, and `git apply` takes it.
+    patch.extend_from_slice(
+        b"diff --git a/docs/notes-de.txt b/docs/notes-de.txt\nnew file mode 100644\n--- /dev/null\n+++ b/docs/notes-de.txt\n@@ -0,0 +1,2 @@\n+K\xe4se\n+Gr\xfc\xdfe\n",
+    );
+    assert!(std::str::from_utf8(&patch).is_err());
+    let path = tmp.0.join("rename-parse-amount.latin1.patch");
+    fs::write(&path, &patch).unwrap();
+    let o = score_patch("rename-parse-amount", path.to_str().unwrap(), &["--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let report: Value = serde_json::from_slice(&o.stdout).expect("--json prints the report");
+    let r = &report["results"][0];
+    assert_eq!(
+        (r["patch_status"].as_str(), r["resolved"].as_bool()),
+        (Some("applied"), Some(true))
+    );
+    let files: Vec<&str> =
+        r["files"].as_array().unwrap().iter().map(|f| f["path"].as_str().unwrap()).collect();
+    assert!(files.contains(&"docs/notes-de.txt"), "{files:?}");
+}
+
+#[test]
+fn a_truncated_patch_in_predictions_is_a_failed_task_not_an_error() {
+    let tmp = Temp::new("truncated");
+    let solve =
+        fs::read_to_string(demo().join("submissions/rename-parse-amount.solve.patch")).unwrap();
+    // An agent's patch cut off in the middle of a hunk.
+    let cut = &solve[..solve.len() - 40];
+    let lines = [
+        json!({"instance_id": "rename-parse-amount", "model_name_or_path": "m", "model_patch": solve}),
+        json!({"instance_id": "rename-parse-amount", "model_name_or_path": "m2", "model_patch": cut}),
+    ];
+    let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    fs::write(tmp.0.join("preds.jsonl"), body).unwrap();
+    let o = refscore_in(
+        &tmp.0,
+        &["score", "--tasks", &b(), "--predictions", "preds.jsonl", "--out", "r.json"],
+    );
+    // Every entry was scored: exit 0 (1 is only for entries in `errors`).
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let report = report_at(&tmp.0.join("r.json"));
+    assert_eq!(report["schema_version"], 2);
+    assert!(report["errors"].as_array().unwrap().is_empty());
+    let failed = &report["results"][1];
+    assert_eq!(failed["patch_status"], "failed");
+    // What `git apply` says of this cut, after "error: ".
+    assert_eq!(failed["patch_error"], "corrupt patch at line 256", "{failed}");
+    assert_eq!(failed["resolved"], false);
+    assert_eq!(failed["subtests_passed"], 0);
+    let total = report["results"][0]["subtests_total"].clone();
+    assert!(total.as_u64().unwrap() > 0);
+    assert_eq!(failed["subtests_total"], total, "zero of the task's methods passed");
+    let s = &report["summary"];
+    assert_eq!(
+        (s["submitted_instances"].as_u64(), s["completed_instances"].as_u64()),
+        (Some(2), Some(2))
+    );
+    assert_eq!(
+        (s["resolved_instances"].as_u64(), s["unresolved_instances"].as_u64()),
+        (Some(1), Some(1))
+    );
+    assert_eq!(s["patch_failed_ids"], json!(["rename-parse-amount"]));
+    assert_eq!(s["error_ids"], json!([]));
+    // The text table counts it: one resolved of two.
+    let table = text(&o.stdout);
+    assert!(table.contains("50.0%"), "{table}");
+}
+
+#[test]
 fn single_patch_table() {
     let o = score_patch(
         "stock-ledger-class",
@@ -196,6 +267,7 @@ fn mixed_good_and_bad_entries_are_scored_and_recorded() {
         results,
         vec![
             ("rename-parse-amount", "applied"),
+            ("move-format-table", "failed"),
             ("move-format-table", "none"),
             ("move-format-table", "none")
         ]
@@ -218,10 +290,11 @@ fn mixed_good_and_bad_entries_are_scored_and_recorded() {
     let stderr = text(&o.stderr);
     assert!(stderr.contains("mixed.jsonl:2: invalid JSON line"), "{stderr}");
     assert!(stderr.contains("mixed.jsonl:4: unknown instance id \"no-such-task\""), "{stderr}");
-    assert!(
-        stderr.contains("mixed.jsonl:5: patch does not parse: corrupt patch at line 5"),
-        "{stderr}"
-    );
+    // A patch git cannot parse is scored as failed, not an entry error.
+    assert!(!stderr.contains("mixed.jsonl:5"), "{stderr}");
+    let failed = &report["results"][1];
+    assert_eq!(failed["source"]["line"], 5);
+    assert_eq!(failed["patch_error"], "corrupt patch at line 5");
     assert!(stderr.contains("broken.json:2: invalid JSON"), "{stderr}");
     assert_eq!(
         report["summary"]["error_ids"],

@@ -7,8 +7,10 @@ use crate::tree::Tree;
 use crate::unittest::Scorer;
 
 /// Scores `patch` (possibly empty) for one task with the official rule: strict `git apply`; when it
-/// fails no test runs and the task is unresolved; otherwise resolved iff at least one method ran and
-/// every method passed.
+/// fails (the patch does not parse or does not apply) no test runs and the task is unresolved,
+/// with git's message; otherwise resolved iff at least one method ran and every method passed.
+/// A failed result's `subtests_total` is 0 here: [`crate::submission::evaluate_submission`], which
+/// knows the task, sets it to the task's method count.
 pub fn evaluate(
     scorer: &mut Scorer,
     instance_id: &str,

@@ -2,8 +2,17 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The report schema version; bump on any incompatible change of the JSON shape.
-pub const SCHEMA_VERSION: u32 = 1;
+/// The report schema version; bump on any incompatible change of the JSON shape or of a field's
+/// meaning. 2: a patch `git apply` cannot parse is a `failed` result (it was an entry in
+/// `errors`), a failed result's `subtests_total` is its task's method count, and the summary
+/// counts failed patches as completed and unresolved (`patch_failed_*`), not as errors.
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// The oldest report version this build reads; [`Report::upgrade`] brings it to [`SCHEMA_VERSION`].
+pub const OLDEST_SCHEMA_VERSION: u32 = 1;
+
+/// How version 1 prefixed the entry error of a patch that did not parse.
+const V1_PARSE_ERROR: &str = "patch does not parse: ";
 
 /// Verdict of one test method, as the official harness names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -67,7 +76,8 @@ pub struct TaskResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<SourceRef>,
     pub patch_status: crate::patch::PatchStatus,
-    /// One line, when the patch did not apply.
+    /// One line, when the patch did not parse or apply: git's message without its `error: `
+    /// prefix (`corrupt patch at line 7`, `patch failed: a.py:3`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub patch_error: Option<String>,
     /// Per-file outcome of the strict `git apply` (empty for an empty patch).
@@ -76,6 +86,8 @@ pub struct TaskResult {
     /// The patch applied (or was empty), at least one method ran, and every method passed.
     pub resolved: bool,
     pub subtests_passed: u32,
+    /// Methods run; for a failed patch (no test runs) the methods the task's test file defines, so
+    /// it counts as zero passed of the task's total.
     pub subtests_total: u32,
     pub tests: Vec<TestOutcome>,
 }
@@ -124,8 +136,10 @@ impl std::fmt::Display for SourceRef {
     }
 }
 
-/// An input entry that could not be scored (bad JSON line, missing field, unknown instance id,
-/// unparsable patch…). Recorded in the report; never stops the other entries.
+/// An input entry that could not be scored because its instance or shape cannot be read (invalid
+/// JSON line, missing or mistyped field, unknown instance id). Recorded in the report, left out of
+/// every rate; never stops the other entries. A patch git refuses is not one: it is a `failed`
+/// [`TaskResult`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EntryError {
     pub source: SourceRef,
@@ -156,8 +170,10 @@ pub struct BundleRef {
 }
 
 /// SWE-bench-style run summary (the harness's `<model>.<run_id>.json` names), derived from the
-/// results and errors by [`Summary::of`]. `error_ids` are submissions whose patch did not apply
-/// plus entries that could not be scored but name an instance.
+/// results and errors by [`Summary::of`]. Every result row is completed: a failed patch was
+/// attempted and is unresolved, as in the official RefactorBench harness (`patch_failed_ids` names
+/// them). `error_ids` are entries in `errors` that name an instance (an unknown task, a bad
+/// field); they are submitted but not completed.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {
     pub submitted_instances: u32,
@@ -165,10 +181,14 @@ pub struct Summary {
     pub resolved_instances: u32,
     pub unresolved_instances: u32,
     pub empty_patch_instances: u32,
+    #[serde(default)]
+    pub patch_failed_instances: u32,
     pub error_instances: u32,
     pub resolved_ids: Vec<String>,
     pub unresolved_ids: Vec<String>,
     pub empty_patch_ids: Vec<String>,
+    #[serde(default)]
+    pub patch_failed_ids: Vec<String>,
     pub error_ids: Vec<String>,
 }
 
@@ -181,15 +201,17 @@ impl Summary {
         let count = |n: &mut u32| *n = n.saturating_add(1);
         for r in results {
             count(&mut s.submitted_instances);
-            if r.patch_status == PatchStatus::Failed {
-                count(&mut s.error_instances);
-                s.error_ids.push(r.instance_id.clone());
-                continue;
-            }
             count(&mut s.completed_instances);
-            if r.patch_status == PatchStatus::None {
-                count(&mut s.empty_patch_instances);
-                s.empty_patch_ids.push(r.instance_id.clone());
+            match r.patch_status {
+                PatchStatus::None => {
+                    count(&mut s.empty_patch_instances);
+                    s.empty_patch_ids.push(r.instance_id.clone());
+                }
+                PatchStatus::Failed => {
+                    count(&mut s.patch_failed_instances);
+                    s.patch_failed_ids.push(r.instance_id.clone());
+                }
+                PatchStatus::Applied => {}
             }
             if r.resolved {
                 count(&mut s.resolved_instances);
@@ -206,9 +228,13 @@ impl Summary {
                 s.error_ids.push(id.clone());
             }
         }
-        for ids in
-            [&mut s.resolved_ids, &mut s.unresolved_ids, &mut s.empty_patch_ids, &mut s.error_ids]
-        {
+        for ids in [
+            &mut s.resolved_ids,
+            &mut s.unresolved_ids,
+            &mut s.empty_patch_ids,
+            &mut s.patch_failed_ids,
+            &mut s.error_ids,
+        ] {
             ids.sort();
             ids.dedup();
         }
@@ -251,7 +277,7 @@ pub fn csv_row(out: &mut String, cells: &[&str]) {
 pub enum ReportError {
     #[error("{file}: not a refscore report: {source}")]
     Json { file: String, source: serde_json::Error },
-    #[error("{file}: report schema_version {found} is not supported (this build reads {SCHEMA_VERSION})")]
+    #[error("{file}: report schema_version {found} is not supported (this build reads {OLDEST_SCHEMA_VERSION} to {SCHEMA_VERSION})")]
     Version { file: String, found: u64 },
 }
 
@@ -275,10 +301,50 @@ impl Report {
         let json = |source| ReportError::Json { file: file.to_string(), source };
         let value: serde_json::Value = serde_json::from_str(text).map_err(json)?;
         let found = value.get("schema_version").and_then(|v| v.as_u64()).unwrap_or(0);
-        if found != u64::from(SCHEMA_VERSION) {
+        if !Self::readable_version(found) {
             return Err(ReportError::Version { file: file.to_string(), found });
         }
-        serde_json::from_value(value).map_err(json)
+        let mut report: Report = serde_json::from_value(value).map_err(json)?;
+        report.upgrade();
+        Ok(report)
+    }
+
+    /// Whether this build reads reports of `version` (after [`Report::upgrade`]).
+    pub fn readable_version(version: u64) -> bool {
+        (u64::from(OLDEST_SCHEMA_VERSION)..=u64::from(SCHEMA_VERSION)).contains(&version)
+    }
+
+    /// Brings a report of an older readable version to [`SCHEMA_VERSION`]. Version 1 kept a patch
+    /// git could not parse as an entry error ("patch does not parse: …"): it becomes the `failed`
+    /// result it is now (with no instruction set unless its file's path names one, and
+    /// `subtests_total` 0, which the run statistics replace with the task's method count), after
+    /// the other results; the summary is computed again.
+    pub fn upgrade(&mut self) {
+        if self.schema_version >= SCHEMA_VERSION {
+            return;
+        }
+        let mut kept = Vec::with_capacity(self.errors.len());
+        for e in std::mem::take(&mut self.errors) {
+            match (e.message.strip_prefix(V1_PARSE_ERROR), &e.instance_id) {
+                (Some(message), Some(id)) => self.results.push(TaskResult {
+                    instance_id: id.clone(),
+                    model_name_or_path: e.model_name_or_path.clone(),
+                    instruction_set: crate::submission::instruction_set_from_path(&e.source.file),
+                    source: Some(e.source.clone()),
+                    patch_status: crate::patch::PatchStatus::Failed,
+                    patch_error: Some(message.to_string()),
+                    files: Vec::new(),
+                    resolved: false,
+                    subtests_passed: 0,
+                    subtests_total: 0,
+                    tests: Vec::new(),
+                }),
+                _ => kept.push(e),
+            }
+        }
+        self.errors = kept;
+        self.summary = Summary::of(&self.results, &self.errors);
+        self.schema_version = SCHEMA_VERSION;
     }
 
     /// Pretty JSON with a trailing newline: the one serialisation, so CLI and browser exports of
@@ -386,22 +452,68 @@ mod tests {
     }
 
     #[test]
-    fn summary_counts_like_swe_bench() {
+    fn summary_counts_failed_patches_as_completed_and_unresolved() {
         let results = vec![
             result("a", PatchStatus::Applied, true),
             result("b", PatchStatus::None, false),
             result("c", PatchStatus::Failed, false),
         ];
-        let errors = vec![EntryError {
-            source: SourceRef { file: "p.jsonl".into(), line: Some(4) },
-            instance_id: Some("d".into()),
-            model_name_or_path: None,
-            message: "unknown instance id".into(),
-        }];
+        let errors = vec![
+            EntryError {
+                source: SourceRef { file: "p.jsonl".into(), line: Some(4) },
+                instance_id: Some("d".into()),
+                model_name_or_path: None,
+                message: "unknown instance id".into(),
+            },
+            EntryError {
+                source: SourceRef { file: "p.jsonl".into(), line: Some(5) },
+                instance_id: None,
+                model_name_or_path: None,
+                message: "invalid JSON line".into(),
+            },
+        ];
         let s = Summary::of(&results, &errors);
-        assert_eq!((s.submitted_instances, s.completed_instances, s.resolved_instances), (4, 2, 1));
-        assert_eq!((s.unresolved_instances, s.empty_patch_instances, s.error_instances), (1, 1, 2));
-        assert_eq!(s.error_ids, vec!["c", "d"]);
+        assert_eq!((s.submitted_instances, s.completed_instances, s.resolved_instances), (4, 3, 1));
+        assert_eq!((s.unresolved_instances, s.empty_patch_instances, s.error_instances), (2, 1, 1));
+        assert_eq!(s.patch_failed_instances, 1);
+        assert_eq!(s.unresolved_ids, vec!["b", "c"]);
+        assert_eq!(s.patch_failed_ids, vec!["c"]);
+        assert_eq!(s.error_ids, vec!["d"]);
+    }
+
+    #[test]
+    fn a_version_1_report_is_upgraded_its_unparsable_patches_becoming_failed_results() {
+        let errors = vec![
+            EntryError {
+                source: SourceRef { file: "runs/lazy/p.jsonl".into(), line: Some(2) },
+                instance_id: Some("b".into()),
+                model_name_or_path: Some("m".into()),
+                message: "patch does not parse: corrupt patch at line 7".into(),
+            },
+            EntryError {
+                source: SourceRef { file: "runs/lazy/p.jsonl".into(), line: Some(3) },
+                instance_id: Some("zz".into()),
+                model_name_or_path: None,
+                message: "unknown instance id \"zz\": not a task of the bundle".into(),
+            },
+        ];
+        let mut v1 = Report::new("h", vec![result("a", PatchStatus::Applied, true)], errors);
+        v1.schema_version = 1;
+        let text = v1.to_json();
+        let r = Report::from_json(&text, "r.json").unwrap();
+        assert_eq!(r.schema_version, SCHEMA_VERSION);
+        assert_eq!(r.results.len(), 2);
+        let failed = &r.results[1];
+        assert_eq!(
+            (failed.instance_id.as_str(), failed.patch_status, failed.resolved),
+            ("b", PatchStatus::Failed, false)
+        );
+        assert_eq!(failed.patch_error.as_deref(), Some("corrupt patch at line 7"));
+        assert_eq!(failed.instruction_set, Some(InstructionSet::Lazy));
+        assert_eq!(failed.model_name_or_path.as_deref(), Some("m"));
+        assert_eq!(r.errors.len(), 1);
+        assert_eq!((r.summary.completed_instances, r.summary.patch_failed_instances), (2, 1));
+        assert_eq!(r.summary.error_ids, vec!["zz"]);
     }
 
     #[test]
@@ -409,11 +521,11 @@ mod tests {
         let r = Report::new("abc", vec![result("a", PatchStatus::Applied, true)], Vec::new());
         let text = r.to_json();
         assert_eq!(Report::from_json(&text, "r.json").ok(), Some(r));
-        let other = text.replace("\"schema_version\": 1", "\"schema_version\": 99");
+        let other = text.replace("\"schema_version\": 2", "\"schema_version\": 99");
         let err = Report::from_json(&other, "r.json").err().map(|e| e.to_string());
         assert_eq!(
             err.as_deref(),
-            Some("r.json: report schema_version 99 is not supported (this build reads 1)")
+            Some("r.json: report schema_version 99 is not supported (this build reads 1 to 2)")
         );
     }
 }

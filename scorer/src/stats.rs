@@ -205,6 +205,8 @@ pub fn failure_kind(message: &str) -> &'static str {
     } else if has("index line") {
         "base file differs from the patch's index line"
     } else if has("corrupt patch")
+        || has("patch with only garbage")
+        || has("patch fragment without header")
         || has("bad git-diff")
         || has("lacks filename")
         || has("unable to find filename")
@@ -561,6 +563,11 @@ mod tests {
     fn failure_kinds() {
         assert_eq!(failure_kind("patch failed: a.py:3"), "hunk does not apply");
         assert_eq!(failure_kind("corrupt patch at line 4"), "malformed patch");
+        assert_eq!(failure_kind("patch with only garbage at line 4"), "malformed patch");
+        assert_eq!(
+            failure_kind("patch fragment without header at line 1: @@ -1 +1 @@"),
+            "malformed patch"
+        );
         assert_eq!(failure_kind("x.py: No such file or directory"), "file to change is missing");
         assert_eq!(
             failure_kind("y: already exists in working directory"),

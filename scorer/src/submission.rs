@@ -23,8 +23,11 @@ pub struct Submission {
     pub model_name_or_path: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instruction_set: Option<InstructionSet>,
-    /// The unified diff; empty means no change (`model_patch` null or `""`).
-    pub patch: String,
+    /// The unified diff as bytes, exactly as `git apply` would read them (a patch file's bytes,
+    /// or the UTF-8 encoding of a JSON `model_patch` string); empty means no change (`model_patch`
+    /// null or `""`). Serialised as a string when it is UTF-8, else as a list of byte values.
+    #[serde(with = "patch_bytes")]
+    pub patch: Vec<u8>,
     pub source: SourceRef,
 }
 
@@ -79,41 +82,75 @@ impl Parsed {
     }
 }
 
-/// Scores one submission against a task: the one rule the CLI and the worker share. A patch
-/// that does not parse (git's "corrupt patch", "patch with only garbage"…) cannot be scored and
-/// is an [`EntryError`]; any other patch gives a [`TaskResult`] (a patch that parses but does
-/// not apply is a `failed` result, as in the official harness) carrying the submission's model,
-/// instruction set and source.
+/// Scores one submission against a task: the one rule the CLI and the worker share. Every
+/// submission gives a [`TaskResult`] carrying its model, instruction set and source. A patch that
+/// `git apply` refuses, whether it does not parse (git's "corrupt patch at line N", "patch with
+/// only garbage"…) or does not apply, is a `failed` result with git's message: as in the official
+/// harness the task was attempted, no test ran, and every method of the task counts as not passed
+/// (`subtests_total` is the number of methods the task's test file defines).
 pub fn evaluate_submission(
     scorer: &mut crate::unittest::Scorer,
     base: &crate::tree::Tree,
-    test_file_name: &str,
-    test_source: &str,
+    task: &crate::bundle::TaskData,
     submission: &Submission,
-) -> Result<crate::report::TaskResult, EntryError> {
-    let bytes = submission.patch.as_bytes();
-    if !bytes.iter().all(u8::is_ascii_whitespace) {
-        if let Err(e) = crate::patch::parse(bytes) {
-            return Err(EntryError {
-                source: submission.source.clone(),
-                instance_id: Some(submission.instance_id.clone()),
-                model_name_or_path: submission.model_name_or_path.clone(),
-                message: format!("patch does not parse: {e}"),
-            });
-        }
-    }
+) -> crate::report::TaskResult {
     let mut r = crate::evaluate::evaluate(
         scorer,
         &submission.instance_id,
         base,
-        test_file_name,
-        test_source,
-        bytes,
+        &task.test.name,
+        &task.test.source,
+        &submission.patch,
     );
+    if r.patch_status == crate::patch::PatchStatus::Failed {
+        r.subtests_total = u32::try_from(task.methods.len()).unwrap_or(u32::MAX);
+    }
     r.model_name_or_path = submission.model_name_or_path.clone();
     r.instruction_set = submission.instruction_set;
     r.source = Some(submission.source.clone());
-    Ok(r)
+    r
+}
+
+/// Serde for [`Submission::patch`]: a string when the bytes are UTF-8 (every JSON prediction, and
+/// nearly every patch file), else a list of byte values, so the worker protocol stays readable
+/// and no byte is lost.
+mod patch_bytes {
+    use serde::de::{Deserializer, Error, SeqAccess, Visitor};
+    use serde::Serializer;
+
+    pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => s.serialize_str(text),
+            Err(_) => s.collect_seq(bytes),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Vec<u8>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a patch as a string or a list of bytes")
+            }
+            fn visit_str<E: Error>(self, v: &str) -> Result<Vec<u8>, E> {
+                Ok(v.as_bytes().to_vec())
+            }
+            fn visit_string<E: Error>(self, v: String) -> Result<Vec<u8>, E> {
+                Ok(v.into_bytes())
+            }
+            fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<Vec<u8>, E> {
+                Ok(v.to_vec())
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<u8>, A::Error> {
+                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 20));
+                while let Some(b) = seq.next_element::<u8>()? {
+                    out.push(b);
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// Errors of one file in line order (file-level errors, with no line, first).
@@ -348,8 +385,8 @@ fn prediction(v: &Value, key: Option<&str>, source: SourceRef, file_name: &str, 
         }
     };
     let patch = match obj.get("model_patch") {
-        Some(Value::Null) => String::new(),
-        Some(Value::String(s)) => s.clone(),
+        Some(Value::Null) => Vec::new(),
+        Some(Value::String(s)) => s.clone().into_bytes(),
         None => return err(out, Some(id), model, "missing `model_patch`".to_string()),
         Some(other) => {
             let what = json_type(other);
@@ -514,7 +551,7 @@ fn push_traj(
             instance_id: id,
             model_name_or_path: model,
             instruction_set: set,
-            patch,
+            patch: patch.into_bytes(),
             source,
         }),
         Err(e) => out.errors.push(e),
@@ -693,8 +730,8 @@ mod tests {
         let p = parse_submissions("runs/preds.jsonl", text.as_bytes());
         assert_eq!(ids(&p), vec![("a", Some(1)), ("b", Some(5)), ("e", Some(10))]);
         assert_eq!(p.submissions[0].model_name_or_path.as_deref(), Some("m"));
-        assert_eq!(p.submissions[0].patch, "diff");
-        assert_eq!(p.submissions[1].patch, "");
+        assert_eq!(p.submissions[0].patch, b"diff");
+        assert!(p.submissions[1].patch.is_empty());
         assert_eq!(p.submissions[2].instruction_set, Some(InstructionSet::Lazy));
         let e = errs(&p);
         assert_eq!(e.len(), 6, "{e:?}");
@@ -777,7 +814,7 @@ mod tests {
         let text = "{\"a\": {\"model_patch\": \"1\"},\n\"a\": {\"model_patch\": \"2\"}}";
         let p = parse_submissions("p.json", text.as_bytes());
         assert_eq!(ids(&p), vec![("a", Some(2))]);
-        assert_eq!(p.submissions[0].patch, "2");
+        assert_eq!(p.submissions[0].patch, b"2");
     }
 
     #[test]
@@ -839,7 +876,7 @@ mod tests {
         assert_eq!(s.instance_id, "render-template-str");
         assert_eq!(s.model_name_or_path.as_deref(), Some("gpt-4o"));
         assert_eq!(s.instruction_set, Some(InstructionSet::Descriptive));
-        assert_eq!(s.patch, "diff --git a/x b/x\n");
+        assert_eq!(s.patch, b"diff --git a/x b/x\n");
         assert_eq!(s.source, SourceRef { file: "runs/x/whatever.traj".into(), line: None });
         assert_eq!(detect_kind("a.traj", text.as_bytes()), Some(InputKind::SweAgentTraj));
     }
@@ -851,7 +888,7 @@ mod tests {
         let p = parse_submissions("lazy/stock-ledger-class.traj", text.as_bytes());
         let s = &p.submissions[0];
         assert_eq!(s.instance_id, "stock-ledger-class");
-        assert_eq!((s.model_name_or_path.as_deref(), s.patch.as_str()), (None, ""));
+        assert_eq!((s.model_name_or_path.as_deref(), s.patch.as_slice()), (None, &b""[..]));
         assert_eq!(s.instruction_set, Some(InstructionSet::Lazy));
         // A replay_config given as a JSON string (some 0.x files) is read too.
         let text = r#"{"trajectory": [], "info": {"submission": "p"},
@@ -900,7 +937,7 @@ mod tests {
                    "config": {"model": {"model_name": "claude"}}}}"#;
         let p = parse_submissions("base/rename-x.traj.json", text.as_bytes());
         let s = &p.submissions[0];
-        assert_eq!((s.instance_id.as_str(), s.patch.as_str()), ("rename-x", "diff"));
+        assert_eq!((s.instance_id.as_str(), s.patch.as_slice()), ("rename-x", &b"diff"[..]));
         assert_eq!(s.model_name_or_path.as_deref(), Some("claude"));
         assert_eq!(s.instruction_set, Some(InstructionSet::Base));
         assert_eq!(detect_kind("x.traj.json", text.as_bytes()), Some(InputKind::MiniSweAgentTraj));
@@ -945,13 +982,39 @@ mod tests {
         assert_eq!(p.errors[1].model_name_or_path.as_deref(), Some("m"));
     }
 
-    #[test]
-    fn evaluate_submission_refuses_unparsable_patches_and_labels_results() {
-        use crate::unittest::{RunConfig, Scorer};
+    /// A one-method task over `m.py` (`x = 1`).
+    fn one_method_task() -> (crate::tree::Tree, crate::bundle::TaskData) {
+        use crate::bundle::{Instructions, TaskData, TestFile};
         let mut base = crate::tree::Tree::new();
         base.insert_bytes("m.py", b"x = 1\n".to_vec()).unwrap();
-        let test =
+        let source =
             "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n        pass\n";
+        let task = TaskData {
+            schema_version: 1,
+            id: "t".into(),
+            repo: "r".into(),
+            instructions: Instructions {
+                lazy: String::new(),
+                base: String::new(),
+                descriptive: String::new(),
+            },
+            test: TestFile {
+                name: "t.py".into(),
+                path: "tests/r/t.py".into(),
+                source: source.into(),
+            },
+            methods: vec!["T.test_a".into()],
+            inspected: vec![],
+            files: vec![],
+        };
+        (base, task)
+    }
+
+    #[test]
+    fn evaluate_submission_scores_unparsable_patches_as_failed_and_labels_results() {
+        use crate::patch::PatchStatus;
+        use crate::unittest::{RunConfig, Scorer};
+        let (base, task) = one_method_task();
         let sub = |patch: &str| Submission {
             instance_id: "t".into(),
             model_name_or_path: Some("m".into()),
@@ -960,19 +1023,53 @@ mod tests {
             source: SourceRef { file: "p.jsonl".into(), line: Some(2) },
         };
         let mut scorer = Scorer::new(RunConfig::default());
-        let ok = evaluate_submission(&mut scorer, &base, "t.py", test, &sub("  \n")).unwrap();
+        let ok = evaluate_submission(&mut scorer, &base, &task, &sub("  \n"));
         assert!(ok.resolved);
         assert_eq!(ok.model_name_or_path.as_deref(), Some("m"));
         assert_eq!(ok.source.as_ref().and_then(|s| s.line), Some(2));
+        // git: "error: corrupt patch at line 5"; the report stores git's message without the
+        // "error: " prefix, as for every apply failure.
         let corrupt = "--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-x = 1\nnonsense\n";
-        let err = evaluate_submission(&mut scorer, &base, "t.py", test, &sub(corrupt)).unwrap_err();
-        assert!(err.message.starts_with("patch does not parse: corrupt patch at line"), "{err:?}");
-        let stale = "--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-x = 2\n+x = 3\n";
-        let failed = evaluate_submission(&mut scorer, &base, "t.py", test, &sub(stale)).unwrap();
+        let failed = evaluate_submission(&mut scorer, &base, &task, &sub(corrupt));
         assert_eq!(
-            (failed.patch_status, failed.resolved),
-            (crate::patch::PatchStatus::Failed, false)
+            (failed.patch_status, failed.resolved, failed.tests.len()),
+            (PatchStatus::Failed, false, 0)
         );
+        assert_eq!(failed.patch_error.as_deref(), Some("corrupt patch at line 5"));
+        assert_eq!((failed.subtests_passed, failed.subtests_total), (0, 1));
+        assert_eq!(failed.instruction_set, Some(InstructionSet::Base));
+        assert_eq!(failed.source.as_ref().and_then(|s| s.line), Some(2));
+        let stale = "--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-x = 2\n+x = 3\n";
+        let failed = evaluate_submission(&mut scorer, &base, &task, &sub(stale));
+        assert_eq!(
+            (failed.patch_status, failed.resolved, failed.subtests_passed, failed.subtests_total),
+            (PatchStatus::Failed, false, 0, 1)
+        );
+    }
+
+    #[test]
+    fn a_patch_that_is_not_utf8_is_scored_and_round_trips_through_json() {
+        use crate::patch::PatchStatus;
+        use crate::unittest::{RunConfig, Scorer};
+        let (mut base, task) = one_method_task();
+        base.insert_bytes("doc.txt", b"caf\xe9\n".to_vec()).unwrap();
+        let patch = b"--- a/doc.txt\n+++ b/doc.txt\n@@ -1 +1 @@\n-caf\xe9\n+K\xe4se\n".to_vec();
+        let s = Submission {
+            instance_id: "t".into(),
+            model_name_or_path: None,
+            instruction_set: None,
+            patch,
+            source: SourceRef { file: "x.patch".into(), line: None },
+        };
+        let json = serde_json::to_string(&s).unwrap();
+        assert!(json.contains("\"patch\":[45,45,45,"), "{json}");
+        assert_eq!(serde_json::from_str::<Submission>(&json).unwrap(), s);
+        let text = Submission { patch: b"diff".to_vec(), ..s.clone() };
+        let json = serde_json::to_string(&text).unwrap();
+        assert!(json.contains("\"patch\":\"diff\""), "{json}");
+        assert_eq!(serde_json::from_str::<Submission>(&json).unwrap(), text);
+        let r = evaluate_submission(&mut Scorer::new(RunConfig::default()), &base, &task, &s);
+        assert_eq!((r.patch_status, r.resolved), (PatchStatus::Applied, true));
     }
 
     /// The demo submissions shipped in `tasks/demo/submissions`, in every shape.
@@ -993,7 +1090,7 @@ mod tests {
             .iter()
             .all(|s| s.model_name_or_path.as_deref() == Some("demo-agent-b")));
         let null = list.submissions.iter().find(|s| s.instance_id == "combine-currency-into-money");
-        assert_eq!(null.map(|s| s.patch.as_str()), Some(""));
+        assert_eq!(null.map(|s| s.patch.as_slice()), Some(&b""[..]));
         let dict = parse_submissions("predictions-by-id.json", &read("predictions-by-id.json"));
         assert!(dict.errors.is_empty(), "{:?}", dict.errors);
         assert_eq!(dict.submissions.len(), 3);
@@ -1009,7 +1106,7 @@ mod tests {
         );
         assert_eq!(sku.submissions[0].model_name_or_path.as_deref(), Some("claude-demo-1"));
         assert_eq!(sku.submissions[0].instruction_set, Some(InstructionSet::Descriptive));
-        assert!(sku.submissions[0].patch.contains("diff --git"));
+        assert!(sku.submissions[0].patch.windows(10).any(|w| w == b"diff --git"));
     }
 
     /// Real SWE-agent files, when the shared samples are present on this machine (never copied
@@ -1040,7 +1137,7 @@ mod tests {
             assert!(p.errors.is_empty(), "{file}: {:?}", p.errors);
             let s = &p.submissions[0];
             assert_eq!((s.instance_id.as_str(), s.model_name_or_path.as_deref()), (id, model));
-            assert!(s.patch.contains("diff --git a/"), "{file}");
+            assert!(s.patch.windows(13).any(|w| w == b"diff --git a/"), "{file}");
         }
     }
 }

@@ -839,3 +839,116 @@ fn mutated_patches_match_git() {
         stats.cases, stats.git_applied, stats.git_failed, stats.reject_cases, stats.unrepresentable_paths
     );
 }
+
+/// Patches `git apply` refuses before applying anything (truncated agent output, a header with no
+/// hunks, counts that overrun the patch) and ones whose hunk overruns the file: scored through
+/// `evaluate_submission`, each is a `failed` result whose `patch_error` is git's first `error:`
+/// line without the prefix, with no test run and every method of the task counted as not passed.
+#[test]
+fn patches_git_refuses_are_failed_results_with_git_s_message() {
+    use scorer::bundle::{Instructions, TaskData, TestFile};
+    use scorer::submission::{evaluate_submission, Submission};
+    let mut base = Files::new();
+    base.insert("m.py".into(), (FileMode::Regular, b"x = 1\ny = 2\n".to_vec()));
+    base.insert("docs/a.txt".into(), (FileMode::Regular, b"caf\xe9\n".to_vec()));
+    let repo = Repo::new(&base);
+    let source = "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n        pass\n    def test_b(self):\n        pass\n";
+    let task = TaskData {
+        schema_version: 1,
+        id: "t".into(),
+        repo: "r".into(),
+        instructions: Instructions {
+            lazy: String::new(),
+            base: String::new(),
+            descriptive: String::new(),
+        },
+        test: TestFile { name: "t.py".into(), path: "tests/r/t.py".into(), source: source.into() },
+        methods: vec!["T.test_a".into(), "T.test_b".into()],
+        inspected: Vec::new(),
+        files: Vec::new(),
+    };
+    let good = b"diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n x = 1\n-y = 2\n+y = 3\ndiff --git a/docs/a.txt b/docs/a.txt\n--- a/docs/a.txt\n+++ b/docs/a.txt\n@@ -1 +1 @@\n-caf\xe9\n+K\xe4se\n";
+    let mut cases: Vec<(String, Vec<u8>)> = vec![
+        (
+            "truncated in a hunk".into(),
+            b"--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n-x = 1\n".to_vec(),
+        ),
+        (
+            "truncated after the hunk header".into(),
+            b"--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n".to_vec(),
+        ),
+        ("truncated inside a hunk header".into(), b"--- a/m.py\n+++ b/m.py\n@@ -1,2 +1".to_vec()),
+        (
+            "a line that is not a diff line".into(),
+            b"--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-x = 1\nnonsense\n".to_vec(),
+        ),
+        (
+            "counts longer than the body".into(),
+            b"--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,3 @@\n x = 1\n+z\n".to_vec(),
+        ),
+        (
+            "git header without hunks".into(),
+            b"diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n".to_vec(),
+        ),
+        (
+            "git header with index, no hunks".into(),
+            b"diff --git a/m.py b/m.py\nindex 1234567..89abcde 100644\n--- a/m.py\n+++ b/m.py\n"
+                .to_vec(),
+        ),
+        ("file headers without hunks".into(), b"--- a/m.py\n+++ b/m.py\n".to_vec()),
+        ("only garbage".into(), b"I changed m.py as asked.\n".to_vec()),
+        (
+            "hunk overrunning the file".into(),
+            b"--- a/m.py\n+++ b/m.py\n@@ -1,5 +1,5 @@\n x = 1\n y = 2\n-z\n+w\n a\n b\n".to_vec(),
+        ),
+        (
+            "hunk past the end of the file".into(),
+            b"--- a/m.py\n+++ b/m.py\n@@ -7,2 +7,2 @@\n a\n-b\n+c\n".to_vec(),
+        ),
+    ];
+    // A real two-file patch (latin-1 bytes in the docs file) cut off at several points.
+    for cut in [good.len() - 3, good.len() - 12, 70, 95] {
+        cases.push((format!("two-file patch cut at byte {cut}"), good[..cut].to_vec()));
+    }
+    let mut scorer = scorer::unittest::Scorer::new(scorer::unittest::RunConfig::default());
+    let mut agreed = 0;
+    for (what, patch) in &cases {
+        let (ok, stderr, _) = repo.apply(patch);
+        let sub = Submission {
+            instance_id: "t".into(),
+            model_name_or_path: None,
+            instruction_set: None,
+            patch: patch.clone(),
+            source: scorer::report::SourceRef { file: "p.jsonl".into(), line: Some(1) },
+        };
+        let r = evaluate_submission(&mut scorer, &to_tree(&base), &task, &sub);
+        if ok {
+            // A cut that still leaves a valid patch (git applies the complete hunks).
+            assert_eq!(r.patch_status, PatchStatus::Applied, "{what}: git applied it");
+            continue;
+        }
+        let git_msg = stderr
+            .lines()
+            .find_map(|l| l.strip_prefix("error: "))
+            .unwrap_or_else(|| panic!("{what}: git said {stderr:?}"));
+        assert_eq!(r.patch_status, PatchStatus::Failed, "{what}: git: {stderr}");
+        assert_eq!(r.patch_error.as_deref(), Some(git_msg), "{what}: git: {stderr}");
+        assert_eq!((r.resolved, r.tests.len()), (false, 0), "{what}");
+        assert_eq!((r.subtests_passed, r.subtests_total), (0, 2), "{what}");
+        agreed += 1;
+    }
+    // The uncut patch applies, latin-1 bytes and all.
+    let (ok, stderr, _) = repo.apply(good);
+    assert!(ok, "{stderr}");
+    let sub = Submission {
+        instance_id: "t".into(),
+        model_name_or_path: None,
+        instruction_set: None,
+        patch: good.to_vec(),
+        source: scorer::report::SourceRef { file: "x.patch".into(), line: None },
+    };
+    let r = evaluate_submission(&mut scorer, &to_tree(&base), &task, &sub);
+    assert_eq!((r.patch_status, r.resolved), (PatchStatus::Applied, true));
+    eprintln!("refused patches: {agreed} of {} cases failed with git's message", cases.len());
+    assert!(agreed >= 11);
+}

@@ -30,6 +30,11 @@ function expectedPrediction(file, instance) {
 }
 
 const passed = (r) => r.tests.filter((t) => t.status === 'pass').length;
+/** The methods a result counts: those that ran, or for a failed patch (no test runs) every method
+ * of the task, all not passed. */
+const counted = (r) => (r.patch_status === 'failed'
+  ? expected.tasks.find((t) => t.id === r.task).methods.length
+  : r.tests.length);
 
 let browser;
 let context;
@@ -164,8 +169,7 @@ z.close()`, zip, path.join(SUBS, 'trajectories')]);
     assert.ok(exp, `unexpected row ${JSON.stringify(r)}`);
     assert.equal(r.patch, exp.patch_status, JSON.stringify(r));
     assert.equal(r.verdict === 'resolved', exp.resolved, JSON.stringify(r));
-    const total = exp.tests.length;
-    assert.equal(r.subtests, `${passed(exp)}/${total}`, JSON.stringify(r));
+    assert.equal(r.subtests, `${passed(exp)}/${counted(exp)}`, JSON.stringify(r));
     checked += 1;
   }
   const predictionCount = expected.results.filter((x) => x.kind === 'prediction').length;
@@ -193,6 +197,51 @@ z.close()`, zip, path.join(SUBS, 'trajectories')]);
   const file = label.split(' · ').find((p) => p.includes('predictions')).split(':')[0];
   assertVerdicts(await verdictsOnScreen(page), expectedPrediction(file, multi), `deep link ${label}`);
   await screenshot(page, 'result-deep-link');
+  assert.deepEqual(errors, [], errors.join('\n'));
+});
+
+test('a truncated patch in a dropped predictions file is a failed patch, counted in the summary', async () => {
+  const { page, errors } = await newPage();
+  await page.goto(`${server.url}score`);
+  await waitWorker(page);
+  const task = 'rename-parse-amount';
+  const solve = fs.readFileSync(path.join(SUBS, `${task}.solve.patch`), 'utf8');
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'refscore-e2e-'));
+  const file = path.join(tmp, 'truncated.jsonl');
+  // An agent's patch cut off inside a hunk: git says "error: corrupt patch at line N".
+  const lines = [
+    { instance_id: task, model_name_or_path: 'whole', model_patch: solve },
+    { instance_id: task, model_name_or_path: 'cut', model_patch: solve.slice(0, solve.length - 40) },
+  ];
+  fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  await page.setInputFiles('#upload-files', file);
+  await page.locator('#upload-list tbody tr').first().waitFor({ timeout: T });
+  await page.click('#score-start');
+  await page.waitForURL(/\/runs\/[0-9a-f]+$/, { timeout: T });
+  await page.locator('#run-results tbody tr').nth(1).waitFor({ timeout: T });
+  assert.equal(await page.locator('#run-errors').count(), 0, 'a patch git refuses is no entry error');
+  const rows = await page.$$eval('#run-results tbody tr', (trs) => trs.map((tr) => {
+    const c = [...tr.querySelectorAll('td')].map((td) => td.textContent);
+    return { model: c[1], patch: c[3], verdict: c[4], subtests: c[5] };
+  }));
+  const methods = expected.tasks.find((t) => t.id === task).methods.length;
+  assert.deepEqual(rows, [
+    { model: 'whole', patch: 'applied', verdict: 'resolved', subtests: `${methods}/${methods}` },
+    { model: 'cut', patch: 'failed', verdict: 'patch failed', subtests: `0/${methods}` },
+  ]);
+  // Counted in the summary: one of two resolved, the failed patch's methods not passed.
+  assert.equal(await page.textContent('#resolved-pct'), '50.0%');
+  assert.equal(await page.textContent('#subtests-pct'), '50.0%');
+  assert.equal(await page.textContent('#entry-errors'), '0');
+  await screenshot(page, 'run-with-truncated-patch');
+  // Its result page shows git's message and no test run.
+  await page.goto(`${page.url()}/${task}?n=2`);
+  await page.locator('#result-patch').waitFor({ timeout: T });
+  assert.match(await page.textContent('#result-patch'), /^patch failed: corrupt patch at line \d+$/);
+  assert.equal(await page.textContent('#result-resolved'), 'unresolved');
+  assert.equal(await page.textContent('#result-counts'), `0 of ${methods} test methods passed`);
+  assert.equal(await page.locator('#result-subtests tbody tr').count(), 0);
+  fs.rmSync(tmp, { recursive: true, force: true });
   assert.deepEqual(errors, [], errors.join('\n'));
 });
 
@@ -236,7 +285,7 @@ test('folder picker: the demo\'s submissions folder becomes a run with CPython\'
     assert.equal(r.instance, exp.task, JSON.stringify(r));
     assert.equal(r.patch, exp.patch_status, JSON.stringify(r));
     assert.equal(r.verdict === 'resolved', exp.resolved, JSON.stringify(r));
-    assert.equal(r.subtests, `${passed(exp)}/${exp.tests.length}`, JSON.stringify(r));
+    assert.equal(r.subtests, `${passed(exp)}/${counted(exp)}`, JSON.stringify(r));
     if (file.endsWith('.patch')) patches += 1;
     else predictions += 1;
   }
@@ -325,7 +374,7 @@ test('journeys 7 and 8: export, import, reload keeps runs, delete', async () => 
   const file = path.join(OUT, 'exported-report.json');
   await download.saveAs(file);
   const report = JSON.parse(fs.readFileSync(file, 'utf8'));
-  assert.equal(report.schema_version, 1);
+  assert.equal(report.schema_version, 2);
   assert.equal(report.scorer.name, 'refscore');
   const index = JSON.parse(fs.readFileSync('dist/bundles/demo/index.json', 'utf8'));
   assert.equal(report.bundle.hash, index.bundle_hash);

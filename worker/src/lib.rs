@@ -14,7 +14,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use scorer::bundle::{Manifest, Pack, TaskData};
-use scorer::report::{EntryError, TaskResult};
+use scorer::report::TaskResult;
 use scorer::submission::{Parsed, Submission};
 use scorer::tree::Tree;
 use scorer::unittest::{RunConfig, Scorer};
@@ -52,10 +52,10 @@ pub enum FromWorker {
     Ready {
         scorer_version: String,
     },
-    /// A verdict, or the entry error of a patch that does not even parse.
+    /// A verdict (a patch git refuses, even one it cannot parse, is a `failed` result).
     Scored {
         job: u64,
-        outcome: Result<TaskResult, EntryError>,
+        result: TaskResult,
     },
     Parsed {
         job: u64,
@@ -141,7 +141,7 @@ impl WorkerCore {
                     std::process::abort();
                 }
                 Some(match self.score(&task, &manifest, &submission) {
-                    Ok(outcome) => FromWorker::Scored { job, outcome },
+                    Ok(result) => FromWorker::Scored { job, result },
                     Err(message) => FromWorker::Failed { job: Some(job), message },
                 })
             }
@@ -157,7 +157,7 @@ impl WorkerCore {
         task_key: &str,
         manifest_key: &str,
         submission: &Submission,
-    ) -> Result<Result<TaskResult, EntryError>, String> {
+    ) -> Result<TaskResult, String> {
         let task = self
             .tasks
             .get(task_key)
@@ -182,13 +182,7 @@ impl WorkerCore {
                 submission.instance_id, task.id
             ));
         }
-        Ok(scorer::submission::evaluate_submission(
-            &mut self.scorer,
-            base,
-            &task.test.name,
-            &task.test.source,
-            submission,
-        ))
+        Ok(scorer::submission::evaluate_submission(&mut self.scorer, base, &task, submission))
     }
 }
 
@@ -362,7 +356,7 @@ class T(unittest.TestCase):
         };
         assert_eq!(scorer_version, scorer::VERSION);
 
-        let FromWorker::Scored { job: 1, outcome: Ok(base) } = score(&mut core, 1, "") else {
+        let FromWorker::Scored { job: 1, result: base } = score(&mut core, 1, "") else {
             panic!("not scored")
         };
         assert_eq!(base.patch_status, PatchStatus::None);
@@ -370,19 +364,24 @@ class T(unittest.TestCase):
         assert_eq!(base.model_name_or_path.as_deref(), Some("m"));
 
         let patch = "--- a/pkg/mod.py\n+++ b/pkg/mod.py\n@@ -1,2 +1,2 @@\n-def old():\n+def new():\n     pass\n";
-        let FromWorker::Scored { job: 2, outcome: Ok(solved) } = score(&mut core, 2, patch) else {
+        let FromWorker::Scored { job: 2, result: solved } = score(&mut core, 2, patch) else {
             panic!("not scored")
         };
         assert!(solved.resolved, "{solved:?}");
 
-        let FromWorker::Scored { job: 3, outcome: Err(e) } = score(
+        // A truncated patch (git: "error: corrupt patch at line 5") is a failed patch: the task
+        // was attempted, none of its two methods passed.
+        let FromWorker::Scored { job: 3, result: failed } = score(
             &mut core,
             3,
             "--- a/pkg/mod.py\n+++ b/pkg/mod.py\n@@ -1,2 +1,2 @@\n-def old():\n",
         ) else {
-            panic!("an unparsable patch is an entry error")
+            panic!("an unparsable patch is scored")
         };
-        assert!(e.message.contains("patch does not parse"), "{e:?}");
+        assert_eq!((failed.patch_status, failed.resolved), (PatchStatus::Failed, false));
+        assert_eq!(failed.patch_error.as_deref(), Some("corrupt patch at line 5"));
+        assert_eq!((failed.subtests_passed, failed.subtests_total), (0, 2));
+        assert_eq!(failed.source.as_ref().and_then(|s| s.line), Some(1));
     }
 
     #[test]

@@ -79,7 +79,7 @@ fn Tiles(overall: Tally, entry_errors: u32) -> impl IntoView {
             <div class="tile"><span class="tile-value" id="subtests-pct">{pct(overall.subtests_pct)}</span>
                 <span class="tile-label">{format!("subtests passed ({} of {})", overall.subtests_passed, overall.subtests_total)}</span></div>
             <div class="tile"><span class="tile-value">{overall.patch_failed}</span>
-                <span class="tile-label">"patches failed to apply"</span></div>
+                <span class="tile-label">"patches failed (git refused them)"</span></div>
             <div class="tile"><span class="tile-value">{overall.empty_patch}</span>
                 <span class="tile-label">"empty patches"</span></div>
             <div class="tile"><span class="tile-value" id="entry-errors">{entry_errors}</span>

@@ -41,8 +41,10 @@ fn trap_param() -> Option<String> {
         .and_then(|q| query_value(&q, "test-trap"))
 }
 
-fn text_of(bytes: &js_sys::Uint8Array) -> String {
-    String::from_utf8_lossy(&bytes.to_vec()).into_owned()
+/// A dropped patch file's bytes, untouched: `git apply` reads bytes, so a patch that is not UTF-8
+/// (latin-1 in a docs file) must reach the scorer as it is.
+fn bytes_of(bytes: &js_sys::Uint8Array) -> Vec<u8> {
+    bytes.to_vec()
 }
 
 /// Opens the stored run once the session saves it (the single result directly when asked).
@@ -115,7 +117,7 @@ pub fn ScorePage() -> impl IntoView {
             .into_iter()
             .map(|u| match task_for_patch_name(&index, &u.name) {
                 Some(instance_id) => {
-                    Input::Patch { instance_id, text: text_of(&u.bytes), name: u.name }
+                    Input::Patch { instance_id, patch: bytes_of(&u.bytes), name: u.name }
                 }
                 None => Input::File { name: u.name, bytes: u.bytes },
             })
@@ -248,7 +250,7 @@ pub fn TaskScorePage() -> impl IntoView {
             .into_iter()
             .map(|u| Input::Patch {
                 instance_id: instance_id.clone(),
-                text: text_of(&u.bytes),
+                patch: bytes_of(&u.bytes),
                 name: u.name,
             })
             .collect();
@@ -260,7 +262,7 @@ pub fn TaskScorePage() -> impl IntoView {
                 Input::Patch {
                     instance_id: instance_id.clone(),
                     name: "pasted patch".into(),
-                    text: pasted,
+                    patch: pasted.into_bytes(),
                 },
             );
         }
