@@ -15,6 +15,7 @@ mod json;
 pub mod model;
 mod paths;
 mod readers;
+mod shell;
 pub mod view;
 mod zip;
 
