@@ -671,7 +671,10 @@ pub(crate) fn diff_ops(diff: &str, tool: &str, paths: &Paths) -> Vec<EditOp> {
                 if let Some(op) = ops.last_mut() {
                     op.hunks.push(hk);
                 }
-                hunk_pos = Some((hk.old_start, hk.new_start));
+                // A side with no lines names the line *after which* the change sits.
+                let os = hk.old_start + u32::from(hk.old_lines == 0);
+                let ns = hk.new_start + u32::from(hk.new_lines == 0);
+                hunk_pos = Some((os, ns));
             }
             continue;
         }
