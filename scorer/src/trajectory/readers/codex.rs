@@ -176,11 +176,7 @@ pub(super) fn read(records: &[Value]) -> Result<Trajectory> {
             let out = edits::Outcome {
                 text,
                 is_error,
-                exit_code: c.exit_code.or(if text.is_some() && c.name == "apply_patch" {
-                    None
-                } else {
-                    None
-                }),
+                exit_code: c.exit_code,
             };
             edits.extend(edits::tool_edits(&c.name, &args, out, &paths));
         }

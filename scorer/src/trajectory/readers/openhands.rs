@@ -168,7 +168,7 @@ pub(super) fn read_v0_events(events: &[Value], instruction: Option<&str>) -> Res
                     && args.get("command").is_none()
                     && args.get("translated_ipython_code").is_some()
                 {
-                    if let Some(a) = tcm.and_then(|m| response_arguments(m)) {
+                    if let Some(a) = tcm.and_then(response_arguments) {
                         arguments = a;
                     }
                 }
