@@ -324,8 +324,7 @@ pub(crate) fn swe_agent(
                 let Some(path) = open else { return Vec::new() };
                 let mut op = EditOp::new(path, EditKind::Replace, "edit", Confidence::Derived);
                 op.lines_before = Some(LineRange { start: l, end: m.max(l.saturating_sub(1)) });
-                op.lines_after =
-                    Some(span(l, line_count(body)));
+                op.lines_after = Some(span(l, line_count(body)));
                 op.new_text = Some(body.to_string());
                 op.status = if lint_rejected {
                     rejected_lint()
