@@ -11,7 +11,7 @@ pub(crate) struct Command {
     pub redirects: Vec<(String, String)>,
     /// The body of the command's here-document (`<<EOF`), when it has one.
     pub heredoc: Option<String>,
-    /// Whether an output redirect came from `2>`/`&>` (stderr): such targets are not edits.
+    /// Targets of stderr redirects (`2>file`): not counted as edits.
     pub stderr_targets: Vec<String>,
 }
 
@@ -25,7 +25,6 @@ pub(crate) fn split(src: &str) -> Vec<Command> {
     let mut pending: Option<(String, bool)> = None;
     // Heredoc delimiters waiting for the end of the line: (delimiter, strip tabs, command slot).
     let mut heredocs: Vec<(String, bool, usize)> = Vec::new();
-    let mut heredoc_cmds: Vec<Command> = Vec::new();
     let mut i = 0;
 
     fn end_word(
@@ -45,21 +44,17 @@ pub(crate) fn split(src: &str) -> Vec<Command> {
             Some((op, _)) if op.starts_with("<<") && op != "<<<" => {
                 heredocs.push((w, op == "<<-", slot));
             }
-            Some((op, true)) => cur.stderr_targets.push(op_target(op, w)),
+            Some((_, true)) => cur.stderr_targets.push(w),
             Some((op, false)) => cur.redirects.push((op, w)),
             None => cur.words.push(w),
         }
     }
-    fn op_target(_op: String, w: String) -> String {
-        w
-    }
 
-    let finish = |cur: &mut Command, out: &mut Vec<Command>, heredoc_cmds: &mut Vec<Command>| {
+    let finish = |cur: &mut Command, out: &mut Vec<Command>| {
         let c = std::mem::take(cur);
         if !c.words.is_empty() || !c.redirects.is_empty() {
             out.push(c);
         }
-        let _ = heredoc_cmds;
     };
 
     while i < chars.len() {
@@ -152,7 +147,7 @@ pub(crate) fn split(src: &str) -> Vec<Command> {
                 // Heredoc bodies start after the newline that ends the line.
                 if c == '\n' && !heredocs.is_empty() {
                     let slot_now = slot;
-                    finish(&mut cur, &mut out, &mut heredoc_cmds);
+                    finish(&mut cur, &mut out);
                     i += 1;
                     for (delim, strip, hslot) in std::mem::take(&mut heredocs) {
                         let mut body = String::new();
@@ -185,7 +180,7 @@ pub(crate) fn split(src: &str) -> Vec<Command> {
                     }
                     continue;
                 }
-                finish(&mut cur, &mut out, &mut heredoc_cmds);
+                finish(&mut cur, &mut out);
             }
             '>' | '<' => {
                 // A word of digits right before is an fd number.
@@ -228,7 +223,7 @@ pub(crate) fn split(src: &str) -> Vec<Command> {
     }
     let slot = out.len();
     end_word(&mut word, &mut in_word, &mut cur, &mut pending, &mut heredocs, slot);
-    finish(&mut cur, &mut out, &mut heredoc_cmds);
+    finish(&mut cur, &mut out);
     out
 }
 
