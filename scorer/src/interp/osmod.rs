@@ -249,16 +249,31 @@ impl<'a> Interp<'a> {
 
     /// Resolves a path relative to the eval folder, or an absolute one below the virtual root
     /// [`ROOT`] (`os.path.abspath(__file__)` gives those); any other absolute path does not
-    /// exist. Records the path as probed when tracing.
+    /// exist. Records the path as probed when tracing, and as read by the running test method
+    /// unless it is a folder.
     pub fn resolve(&mut self, p: &str) -> Resolved {
-        if self.access.is_some() {
-            if let Some(path) = repo_relative(p) {
-                if let Some(acc) = self.access.as_deref_mut() {
-                    acc.probed.insert(path);
+        let path = if self.access.is_some() || self.method_reads.is_some() {
+            repo_relative(p)
+        } else {
+            None
+        };
+        let resolved = self.resolve_path(p);
+        if let Some(path) = path {
+            if let Some(reads) = self.method_reads.as_mut() {
+                // A test method's reads: the files and missing paths it asked about (a folder
+                // is never a file an edit makes or changes), not the eval folder the harness
+                // lays out (the test file itself).
+                let own = path == EVAL_DIR
+                    || path.strip_prefix(EVAL_DIR).is_some_and(|r| r.starts_with('/'));
+                if !path.is_empty() && !own && !matches!(resolved, Resolved::Dir(_)) {
+                    reads.insert(path.clone());
                 }
             }
+            if let Some(acc) = self.access.as_deref_mut() {
+                acc.probed.insert(path);
+            }
         }
-        self.resolve_path(p)
+        resolved
     }
 
     fn resolve_path(&self, p: &str) -> Resolved {
