@@ -17,6 +17,7 @@
 //! - [`submission`]: predictions and trajectories read into submissions (pure parsing).
 //! - [`stats`]: run summaries (by repository, instruction set, breadth) and run comparisons.
 //! - [`report`]: the versioned output types shared by CLI, worker and app.
+//! - `trajectory` (feature `trajectories`): agent logs of every common format, normalised.
 
 pub mod bundle;
 pub mod evaluate;
@@ -26,6 +27,8 @@ pub mod python;
 pub mod report;
 pub mod stats;
 pub mod submission;
+#[cfg(feature = "trajectories")]
+pub mod trajectory;
 pub mod tree;
 pub mod unittest;
 
