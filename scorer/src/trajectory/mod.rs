@@ -11,10 +11,12 @@
 pub mod analysis;
 mod edits;
 mod error;
+pub mod failure;
 mod json;
 pub mod model;
 mod paths;
 mod readers;
+pub mod sigma;
 pub mod view;
 mod zip;
 
