@@ -665,7 +665,7 @@ new file mode 100644
         assert_eq!(got, [("pkg/a.py", vec![[2, 3]], false), ("pkg/new.py", vec![[1, 2]], true)]);
         assert!(st.files.iter().all(|f| f.confidence == Some(Confidence::Exact)));
         // σ_n against P: the diff itself agrees; another patch disagrees.
-        assert!(check_final(&[st.clone()], Some(DIFF)).is_some_and(|c| c.agrees()));
+        assert!(check_final(std::slice::from_ref(&st), Some(DIFF)).is_some_and(|c| c.agrees()));
         let other = "--- a/pkg/b.py\n+++ b/pkg/b.py\n@@ -1 +1 @@\n-a\n+b\n";
         let c = check_final(&[st], Some(other)).expect("parses");
         assert_eq!(c.sigma_only, ["pkg/a.py", "pkg/new.py"]);
