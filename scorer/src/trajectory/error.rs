@@ -16,8 +16,6 @@ pub enum TrajectoryError {
     Zip(String),
     #[error("entry {entry}: {message}")]
     Decompress { entry: String, message: String },
-    #[error("Inspect .eval logs need the scorer feature `trajectories` (zip and zstd readers)")]
-    EvalUnsupported,
 }
 
 fn step_prefix(step: Option<usize>) -> String {

@@ -16,6 +16,7 @@ mod json;
 pub mod model;
 mod paths;
 mod readers;
+mod shell;
 pub mod sigma;
 pub mod view;
 mod zip;

@@ -1,1 +1,212 @@
-//! (in progress)
+//! A small ZIP reader for Inspect `.eval` logs: the central directory (with ZIP64), entries
+//! stored, deflated (miniz_oxide) or zstd-compressed (method 93, ruzstd, all frames). Pure Rust,
+//! so it builds for wasm32; bounded so a hostile archive cannot allocate without limit.
+
+use super::TrajectoryError;
+
+/// Largest entry we inflate (an Inspect sample is a few MB; 1 GiB is far beyond any real one).
+const MAX_ENTRY: u64 = 1 << 30;
+
+/// One entry of the central directory.
+#[derive(Debug, Clone)]
+pub(crate) struct Entry {
+    pub name: String,
+    method: u16,
+    compressed: u64,
+    size: u64,
+    local_offset: u64,
+}
+
+fn err(m: impl Into<String>) -> TrajectoryError {
+    TrajectoryError::Zip(m.into())
+}
+
+fn u16_at(b: &[u8], at: usize) -> Result<u16, TrajectoryError> {
+    b.get(at..at + 2).map(|s| u16::from_le_bytes([s[0], s[1]])).ok_or_else(|| err("truncated archive"))
+}
+
+fn u32_at(b: &[u8], at: usize) -> Result<u32, TrajectoryError> {
+    b.get(at..at + 4).map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]])).ok_or_else(|| err("truncated archive"))
+}
+
+fn u64_at(b: &[u8], at: usize) -> Result<u64, TrajectoryError> {
+    b.get(at..at + 8)
+        .map(|s| u64::from_le_bytes([s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]]))
+        .ok_or_else(|| err("truncated archive"))
+}
+
+fn usize_of(n: u64) -> Result<usize, TrajectoryError> {
+    usize::try_from(n).map_err(|_| err("offset out of range"))
+}
+
+/// The entries of the archive, in central-directory order.
+pub(crate) fn entries(b: &[u8]) -> Result<Vec<Entry>, TrajectoryError> {
+    // End of central directory: the last `PK\5\6` within the comment window.
+    let min = b.len().saturating_sub(22 + 65_535);
+    let eocd = (min..=b.len().saturating_sub(22))
+        .rev()
+        .find(|&i| b[i..].starts_with(b"PK\x05\x06"))
+        .ok_or_else(|| err("no end of central directory (not a zip archive, or truncated)"))?;
+    let mut count = u64::from(u16_at(b, eocd + 10)?);
+    let mut cd_offset = u64::from(u32_at(b, eocd + 16)?);
+    if count == 0xFFFF || cd_offset == 0xFFFF_FFFF {
+        // ZIP64 locator just before the EOCD.
+        let loc = eocd.checked_sub(20).filter(|&l| b[l..].starts_with(b"PK\x06\x07")).ok_or_else(|| err("ZIP64 locator missing"))?;
+        let z = usize_of(u64_at(b, loc + 8)?)?;
+        if !b.get(z..).is_some_and(|s| s.starts_with(b"PK\x06\x06")) {
+            return Err(err("ZIP64 end of central directory missing"));
+        }
+        count = u64_at(b, z + 32)?;
+        cd_offset = u64_at(b, z + 48)?;
+    }
+    let mut at = usize_of(cd_offset)?;
+    let mut out = Vec::new();
+    for _ in 0..count {
+        if !b.get(at..).is_some_and(|s| s.starts_with(b"PK\x01\x02")) {
+            return Err(err("bad central directory entry"));
+        }
+        let method = u16_at(b, at + 10)?;
+        let mut compressed = u64::from(u32_at(b, at + 20)?);
+        let mut size = u64::from(u32_at(b, at + 24)?);
+        let name_len = usize::from(u16_at(b, at + 28)?);
+        let extra_len = usize::from(u16_at(b, at + 30)?);
+        let comment_len = usize::from(u16_at(b, at + 32)?);
+        let mut local_offset = u64::from(u32_at(b, at + 42)?);
+        let name_bytes = b.get(at + 46..at + 46 + name_len).ok_or_else(|| err("truncated entry name"))?;
+        let name = String::from_utf8_lossy(name_bytes).into_owned();
+        // ZIP64 extra field: the 0xFFFFFFFF fields, in order.
+        let extra = b.get(at + 46 + name_len..at + 46 + name_len + extra_len).unwrap_or(&[]);
+        let mut e = 0;
+        while e + 4 <= extra.len() {
+            let id = u16_at(extra, e)?;
+            let len = usize::from(u16_at(extra, e + 2)?);
+            if id == 1 {
+                let mut f = e + 4;
+                if size == 0xFFFF_FFFF {
+                    size = u64_at(extra, f)?;
+                    f += 8;
+                }
+                if compressed == 0xFFFF_FFFF {
+                    compressed = u64_at(extra, f)?;
+                    f += 8;
+                }
+                if local_offset == 0xFFFF_FFFF {
+                    local_offset = u64_at(extra, f)?;
+                }
+            }
+            e += 4 + len;
+        }
+        out.push(Entry { name, method, compressed, size, local_offset });
+        at += 46 + name_len + extra_len + comment_len;
+    }
+    Ok(out)
+}
+
+/// Whether the archive has an entry of one of these names.
+pub(crate) fn has_entry(b: &[u8], names: &[&str]) -> Result<bool, TrajectoryError> {
+    Ok(entries(b)?.iter().any(|e| names.contains(&e.name.as_str())))
+}
+
+/// The uncompressed bytes of one entry.
+pub(crate) fn read(b: &[u8], e: &Entry) -> Result<Vec<u8>, TrajectoryError> {
+    let dec = |m: String| TrajectoryError::Decompress { entry: e.name.clone(), message: m };
+    let at = usize_of(e.local_offset)?;
+    if !b.get(at..).is_some_and(|s| s.starts_with(b"PK\x03\x04")) {
+        return Err(dec("bad local header".into()));
+    }
+    let start = at + 30 + usize::from(u16_at(b, at + 26)?) + usize::from(u16_at(b, at + 28)?);
+    let data = b.get(start..start.saturating_add(usize_of(e.compressed)?)).ok_or_else(|| dec("entry data truncated".into()))?;
+    if e.size > MAX_ENTRY {
+        return Err(dec(format!("entry of {} bytes is larger than the {MAX_ENTRY}-byte limit", e.size)));
+    }
+    let out = match e.method {
+        0 => data.to_vec(),
+        8 => miniz_oxide::inflate::decompress_to_vec_with_limit(data, usize_of(e.size)?.max(1))
+            .map_err(|x| dec(format!("deflate: {x:?}")))?,
+        93 => {
+            let mut out = Vec::with_capacity(usize_of(e.size)?);
+            ruzstd::decoding::FrameDecoder::new()
+                .decode_all_to_vec(data, &mut out)
+                .map_err(|x| dec(format!("zstd: {x}")))?;
+            out
+        }
+        m => return Err(dec(format!("unsupported compression method {m}"))),
+    };
+    if out.len() as u64 != e.size {
+        return Err(dec(format!("expected {} bytes, got {}", e.size, out.len())));
+    }
+    Ok(out)
+}
+
+/// Test helper: writes a zip archive (entries stored, deflated or zstd-compressed).
+#[cfg(test)]
+pub(crate) fn write(entries: &[(&str, u16, &[u8])]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut cd = Vec::new();
+    for (name, method, data) in entries {
+        let comp = match method {
+            0 => data.to_vec(),
+            8 => miniz_oxide::deflate::compress_to_vec(data, 6),
+            93 => ruzstd::encoding::compress_to_vec(*data, ruzstd::encoding::CompressionLevel::Fastest),
+            _ => unreachable!(),
+        };
+        let off = out.len() as u32;
+        let header = |sig: &[u8], central: bool| {
+            let mut h = sig.to_vec();
+            if central {
+                h.extend(20u16.to_le_bytes());
+            }
+            h.extend(20u16.to_le_bytes());
+            h.extend(0u16.to_le_bytes());
+            h.extend(method.to_le_bytes());
+            h.extend([0u8; 4]);
+            h.extend(0u32.to_le_bytes());
+            h.extend((comp.len() as u32).to_le_bytes());
+            h.extend((data.len() as u32).to_le_bytes());
+            h.extend((name.len() as u16).to_le_bytes());
+            h.extend(0u16.to_le_bytes());
+            if central {
+                h.extend([0u8; 8]);
+                h.extend(0u32.to_le_bytes());
+                h.extend(off.to_le_bytes());
+            }
+            h.extend(name.as_bytes());
+            h
+        };
+        out.extend(header(b"PK\x03\x04", false));
+        out.extend(&comp);
+        cd.extend(header(b"PK\x01\x02", true));
+    }
+    let cd_off = out.len() as u32;
+    out.extend(&cd);
+    out.extend(b"PK\x05\x06");
+    out.extend([0u8; 4]);
+    out.extend((entries.len() as u16).to_le_bytes());
+    out.extend((entries.len() as u16).to_le_bytes());
+    out.extend((cd.len() as u32).to_le_bytes());
+    out.extend(cd_off.to_le_bytes());
+    out.extend(0u16.to_le_bytes());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_deflate_and_zstd_entries_round_trip() {
+        let text = b"{\"a\": 1}\n".repeat(1000);
+        let z = write(&[("a.json", 0, b"x"), ("b.json", 8, &text), ("c.json", 93, &text)]);
+        let es = entries(&z).unwrap();
+        assert_eq!(es.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(), ["a.json", "b.json", "c.json"]);
+        assert_eq!(read(&z, &es[0]).unwrap(), b"x");
+        assert_eq!(read(&z, &es[1]).unwrap(), text);
+        assert_eq!(read(&z, &es[2]).unwrap(), text);
+        // Corruption is an error, not a panic.
+        let mut bad = z.clone();
+        let n = bad.len();
+        bad.truncate(n - 30);
+        assert!(entries(&bad).is_err());
+        assert!(entries(b"PK\x03\x04 not really").is_err());
+    }
+}
