@@ -385,6 +385,23 @@ impl<'a> Ctx<'a> {
         t.steps.iter().flat_map(|s| s.edits.iter().map(move |op| (s.index, op)))
     }
 
+    /// Files whose first applied op wrote the whole file (`create`, a heredoc or redirection,
+    /// `cp`), with that step: new files as far as the log shows (a shell write cannot tell).
+    fn written_whole_first(&self) -> BTreeMap<String, usize> {
+        let mut first: BTreeMap<String, (usize, bool)> = BTreeMap::new();
+        for (i, op) in self.all_ops() {
+            if is_rejected(op) {
+                continue;
+            }
+            let whole = op.kind == EditKind::Create
+                || op.kind == EditKind::Rewrite
+                    && op.lines_before.is_none()
+                    && op.lines_after.is_none();
+            first.entry(op.path.clone()).or_insert((i, whole));
+        }
+        first.into_iter().filter(|(_, (_, w))| *w).map(|(p, (i, _))| (p, i)).collect()
+    }
+
     /// FM-1 untouched target.
     fn untouched_target(&self, facts: &mut Facts, out: &mut Vec<FailureMode>) {
         let Some(task) = self.task else { return };
@@ -722,10 +739,11 @@ impl<'a> Ctx<'a> {
     fn limit(&self, facts: &mut Facts, out: &mut Vec<FailureMode>) {
         let cat = exit_category(self.t);
         facts.exit = cat.to_string();
-        facts.no_patch = self.t.submission.as_deref().is_none_or(|s| s.trim().is_empty());
+        // A log without a submission field says nothing about the patch.
+        facts.no_patch = self.t.submission.as_deref().is_some_and(|s| s.trim().is_empty());
         facts.patch_files = self.p.as_ref().map(|p| u32::try_from(p.len()).unwrap_or(u32::MAX));
         let status = self.t.exit_status.as_deref().unwrap_or("none");
-        if cat != "submitted" {
+        if !matches!(cat, "submitted" | "unknown") {
             out.push(flag(
                 "limit",
                 cat,
@@ -847,11 +865,13 @@ impl<'a> Ctx<'a> {
             ));
         }
         // Lost edits: σ_n has the file, the patch does not.
+        let new_files = self.written_whole_first();
         if let (Some(p), Some(last)) = (&self.p, self.states.last()) {
             let lost: Vec<&str> = last
                 .files
                 .iter()
                 .filter(|f| f.is_changed() && !f.created && !p.contains(&f.path))
+                .filter(|f| !new_files.contains_key(&f.path))
                 .map(|f| f.path.as_str())
                 .collect();
             if !lost.is_empty() {
@@ -906,21 +926,14 @@ impl<'a> Ctx<'a> {
     /// FM-10 task-style drift.
     fn task_style_drift(&self, out: &mut Vec<FailureMode>) {
         let mut scripts: BTreeMap<String, usize> = BTreeMap::new();
-        for (i, op) in self.all_ops() {
-            if op.kind != EditKind::Create
-                || !(op.status.is_applied() || op.status == EditStatus::Unknown)
-            {
-                continue;
-            }
-            let name = op.path.rsplit('/').next().unwrap_or("");
+        for (path, i) in self.written_whole_first() {
+            let name = path.rsplit('/').next().unwrap_or("");
             let script = name.ends_with(".py")
-                && (name.starts_with("reproduce")
-                    || name.starts_with("repro")
-                    || name.starts_with("test_"))
-                && !op.path.split('/').any(|c| matches!(c, "test" | "tests" | "testing"));
-            let left_out = self.p.as_ref().is_some_and(|p| !p.contains(&op.path));
+                && (name.starts_with("repro") || name.starts_with("test_"))
+                && !path.split('/').any(|c| matches!(c, "test" | "tests" | "testing"));
+            let left_out = self.p.as_ref().is_some_and(|p| !p.contains(&path));
             if script || left_out {
-                scripts.entry(op.path.clone()).or_insert(i);
+                scripts.insert(path, i);
             }
         }
         if !scripts.is_empty() {

@@ -363,6 +363,12 @@ fn fm6_limit() {
     let d = run(&traj(vec![step(0, "ls", "")], Some(&sub), "submitted"), None);
     assert!(rules(&d, "limit").is_empty());
     assert_eq!(d.facts.patch_files, Some(1));
+    // A log with neither an exit status nor a submission field: nothing to say.
+    let mut t = traj(vec![step(0, "ls", "")], None, "");
+    t.exit_status = None;
+    let d = run(&t, None);
+    assert!(rules(&d, "limit").is_empty());
+    assert_eq!((d.facts.exit.as_str(), d.facts.no_patch), ("unknown", false));
 }
 
 #[test]
@@ -454,8 +460,14 @@ fn fm10_task_style_drift() {
         arguments: serde_json::json!({"command": "cd /testbed && python -m pytest tests/test_x.py -q"}),
         ..ToolCall::default()
     }];
+    // A heredoc write of a scratch file the patch leaves out: FM-10, not a lost edit.
+    let mut scratch = op("notes.txt", EditKind::Rewrite, APPLIED);
+    scratch.confidence = Confidence::Heuristic;
+    scratch.new_text = Some("n\n".into());
+    let mut heredoc = step(1, "python reproduce_bug.py", "1");
+    heredoc.edits.push(scratch);
     let t = traj(
-        vec![edit_step(0, create, "File created"), step(1, "python reproduce_bug.py", "1"), tool],
+        vec![edit_step(0, create, "File created"), heredoc, tool],
         Some(&patch_of(&["pkg/a.py", "tests/test_a.py"])),
         "submitted",
     );
@@ -463,6 +475,10 @@ fn fm10_task_style_drift() {
     let d = run(&t, Some(&ctx));
     assert_eq!(rules(&d, "task_style_drift"), ["repro_script", "ran_tests", "edited_unread_tests"]);
     assert_eq!(the(&d, "task_style_drift", "ran_tests").steps, [2]);
+    let m = the(&d, "task_style_drift", "repro_script");
+    assert_eq!(m.steps, [0, 1]);
+    assert!(m.detail.contains("notes.txt, reproduce_bug.py"), "{}", m.detail);
+    assert!(rules(&d, "state_tracking").is_empty());
     // Running the script is not running the tests, and a test file a task test reads may change.
     let t = traj(
         vec![step(1, "python reproduce_bug.py", "1")],
