@@ -106,7 +106,7 @@ fn every_sample_analyses() {
             let flags: Vec<String> = a
                 .failure_modes
                 .iter()
-                .map(|m| format!("{}/{} {:?}", m.id, m.rule, m.steps))
+                .map(|m| format!("{}/{} {:?} ({})", m.id, m.rule, m.steps, m.detail))
                 .collect();
             println!(
                 "{name}#{i}: {} steps, exit {}: {}",

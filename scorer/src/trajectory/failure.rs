@@ -390,13 +390,17 @@ impl<'a> Ctx<'a> {
     fn written_whole_first(&self) -> BTreeMap<String, usize> {
         let mut first: BTreeMap<String, (usize, bool)> = BTreeMap::new();
         for (i, op) in self.all_ops() {
-            if is_rejected(op) {
+            // A refused editor command changed nothing; a shell command that exited non-zero
+            // may still have written the file before a later part failed.
+            let shell = matches!(
+                op.status,
+                EditStatus::Rejected { reason: RejectReason::ShellNonzero, .. }
+            );
+            if is_rejected(op) && !shell {
                 continue;
             }
             let whole = op.kind == EditKind::Create
-                || op.kind == EditKind::Rewrite
-                    && op.lines_before.is_none()
-                    && op.lines_after.is_none();
+                || op.kind == EditKind::Rewrite && op.lines_before.is_none();
             first.entry(op.path.clone()).or_insert((i, whole));
         }
         first.into_iter().filter(|(_, (_, w))| *w).map(|(p, (i, _))| (p, i)).collect()

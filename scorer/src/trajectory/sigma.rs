@@ -133,6 +133,12 @@ pub fn line_count(text: &str) -> u32 {
     u32::try_from(text.lines().count()).unwrap_or(u32::MAX)
 }
 
+/// The lines of a whole-file write: its `lines_after`, else counted from its text; `None` when
+/// neither is known (or the file is empty).
+fn whole_lines(op: &EditOp) -> Option<LineRange> {
+    op.lines_after.or_else(|| to_range(1, i64::from(line_count(op.new_text.as_deref()?))))
+}
+
 /// The op's changes from its line ranges, when it has any.
 fn derived_changes(op: &EditOp) -> Option<Vec<Change>> {
     let r = |l: LineRange| (i64::from(l.start), i64::from(l.end));
@@ -223,25 +229,20 @@ impl Sigma {
                 // Recreating a deleted original file is a change of it, not a new file.
                 f.created = !f.deleted || f.created;
                 f.deleted = false;
-                f.whole_file = op.new_text.is_none();
-                f.ranges = op
-                    .new_text
-                    .as_deref()
-                    .and_then(|t| to_range(1, i64::from(line_count(t))))
-                    .into_iter()
-                    .collect();
+                let lines = whole_lines(op);
+                f.whole_file = lines.is_none() && op.new_text.is_none();
+                f.ranges = lines.into_iter().collect();
                 f.lower_confidence(op.confidence);
             }
-            EditKind::Rewrite if op.lines_before.is_none() && op.lines_after.is_none() => {
+            // A whole-file write (`write`, heredoc, redirection, `cp`); a windowed rewrite has
+            // the window as `lines_before` and goes the derived way.
+            EditKind::Rewrite if op.lines_before.is_none() => {
                 let f = self.entry(&op.path);
                 f.history.push(f.snapshot());
-                match op.new_text.as_deref() {
-                    Some(t) => {
-                        f.ranges = to_range(1, i64::from(line_count(t))).into_iter().collect();
-                        f.whole_file = false;
-                    }
-                    None => f.whole_file = true,
-                }
+                let lines = whole_lines(op);
+                // Emptied: a change with no line left to show.
+                f.whole_file = lines.is_none();
+                f.ranges = lines.into_iter().collect();
                 f.deleted = false;
                 f.lower_confidence(op.confidence);
             }
@@ -626,6 +627,19 @@ mod tests {
             ]
         );
         assert_eq!(st.files[3].ranges, vec![[1, 3]]);
+        // A whole-file write (heredoc, `write`) replaces what σ had, it does not shift it.
+        s.apply(&op("new.py", EditKind::Replace, Some(lr(40, 40)), Some("q\n")));
+        let mut write = op("new.py", EditKind::Rewrite, None, Some("1\n2\n"));
+        write.lines_after = Some(lr(1, 2));
+        s.apply(&write);
+        assert_eq!(ranges(&s, "new.py"), vec![[1, 2]]);
+        s.apply(&op("cfg.py", EditKind::Rewrite, None, Some("")));
+        let st = s.state(6);
+        assert!(st.files[0].ranges.is_empty() && st.files[0].whole_file);
+        s.apply(&op("empty.py", EditKind::Create, None, Some("")));
+        let st = s.state(7);
+        let empty = st.files.iter().find(|f| f.path == "empty.py").expect("in σ");
+        assert!(empty.created && !empty.whole_file && empty.ranges.is_empty());
         assert_eq!(st.files[0].confidence, Some(Confidence::Heuristic));
     }
 
