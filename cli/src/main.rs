@@ -10,6 +10,7 @@ mod import;
 mod run;
 mod score;
 mod show;
+mod trajectory;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -80,6 +81,18 @@ enum Command {
         #[arg(long)]
         tasks: Option<PathBuf>,
     },
+    /// Print an agent trajectory (SWE-agent, mini-swe-agent, OpenHands, Inspect, ATIF, Claude
+    /// Code, Codex), normalised: steps, edits with their status, submission, exit, cost.
+    Trajectory {
+        /// The log file (format detected from its content).
+        file: PathBuf,
+        /// A bundle: score the trajectory's submission for the failure modes.
+        #[arg(long)]
+        tasks: Option<PathBuf>,
+        /// JSON instead of text (a list of objects for an Inspect log).
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -103,6 +116,11 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             })
         }
+        Command::Trajectory { file, tasks, json } => trajectory::run(&file, tasks.as_deref(), json)
+            .unwrap_or_else(|e| {
+                eprintln!("refscore trajectory: error: {e:#}");
+                ExitCode::from(2)
+            }),
         Command::Report { report, compare, csv, tasks } => {
             run_report(&report, compare.as_deref(), csv, tasks.as_deref()).unwrap_or_else(|e| {
                 eprintln!("refscore report: error: {e:#}");

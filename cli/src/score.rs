@@ -147,7 +147,7 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<(String, PathBuf)>> {
             found.sort();
             if found.is_empty() {
                 bail!(
-                    "{}: the folder holds no .traj, .traj.json, .json or .jsonl file",
+                    "{}: the folder holds no .traj, .traj.json, .json, .jsonl or .eval file",
                     p.display()
                 );
             }
@@ -173,7 +173,7 @@ fn walk(dir: &Path, out: &mut Vec<String>) -> Result<()> {
                 go(root, &child, out)?;
             } else {
                 let lower = name.to_ascii_lowercase();
-                if [".traj", ".json", ".jsonl"].iter().any(|x| lower.ends_with(x)) {
+                if [".traj", ".json", ".jsonl", ".eval"].iter().any(|x| lower.ends_with(x)) {
                     out.push(child);
                 }
             }

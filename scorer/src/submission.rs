@@ -52,6 +52,9 @@ pub enum InputKind {
     SweAgentTraj,
     /// A mini-swe-agent trajectory (`trajectory_format`, `info.submission`).
     MiniSweAgentTraj,
+    /// Another agent log read by the `trajectory` readers (feature `trajectories`): OpenHands,
+    /// Inspect, ATIF, Claude Code, Codex.
+    Trajectory,
 }
 
 impl Parsed {
@@ -127,6 +130,10 @@ fn sort_errors(errors: &mut [EntryError]) {
 /// [`instruction_set_from_path`]).
 pub fn parse_submissions(file_name: &str, bytes: &[u8]) -> Parsed {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    #[cfg(feature = "trajectories")]
+    if let Some(parsed) = trajectory_submissions(file_name, bytes) {
+        return parsed;
+    }
     let lower = file_name.to_ascii_lowercase();
     let mut out = Parsed::default();
     let file = |line: Option<u32>| SourceRef { file: file_name.to_string(), line };
@@ -173,6 +180,10 @@ pub fn parse_submissions(file_name: &str, bytes: &[u8]) -> Parsed {
 /// Recognises the shape of a file without keeping its submissions (for listings and messages).
 pub fn detect_kind(file_name: &str, bytes: &[u8]) -> Option<InputKind> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    #[cfg(feature = "trajectories")]
+    if other_trajectory_format(bytes).is_some() {
+        return Some(InputKind::Trajectory);
+    }
     let lower = file_name.to_ascii_lowercase();
     if lower.ends_with(".jsonl") {
         return Some(InputKind::Jsonl);
@@ -519,6 +530,72 @@ fn push_traj(
         }),
         Err(e) => out.errors.push(e),
     }
+}
+
+/// A trajectory format the readers of `crate::trajectory` handle and the readers above do not
+/// (SWE-agent and mini-swe-agent keep their own, older path).
+#[cfg(feature = "trajectories")]
+fn other_trajectory_format(bytes: &[u8]) -> Option<crate::trajectory::Format> {
+    use crate::trajectory::Format;
+    crate::trajectory::detect(bytes).filter(|f| {
+        !matches!(
+            f,
+            Format::SweAgent0x
+                | Format::SweAgent10
+                | Format::SweAgent11
+                | Format::MiniSweAgentV1
+                | Format::MiniSweAgentV2
+        )
+    })
+}
+
+/// Submissions of an OpenHands / Inspect / ATIF / Claude Code / Codex log: one per trajectory
+/// (per Inspect sample), its logged patch. Logs that record no patch (ATIF, Claude Code, Codex)
+/// are an entry error saying so. `None`: not such a log.
+#[cfg(feature = "trajectories")]
+fn trajectory_submissions(file_name: &str, bytes: &[u8]) -> Option<Parsed> {
+    let format = other_trajectory_format(bytes)?;
+    let mut out = Parsed::default();
+    let source = SourceRef { file: file_name.to_string(), line: None };
+    let err = |message: String, id: Option<String>| EntryError {
+        source: source.clone(),
+        instance_id: id,
+        model_name_or_path: None,
+        message,
+    };
+    match crate::trajectory::read(bytes) {
+        Err(e) => out.errors.push(err(format!("{} log: {e}", format.label()), None)),
+        Ok(ts) => {
+            let single = ts.len() == 1;
+            for t in ts {
+                let id = t
+                    .instance_id
+                    .clone()
+                    .or_else(|| single.then(|| traj_stem(file_name).to_string()));
+                let Some(id) = id else {
+                    out.errors.push(err("trajectory names no instance id".to_string(), None));
+                    continue;
+                };
+                match t.submission {
+                    Some(patch) => out.submissions.push(Submission {
+                        instance_id: id,
+                        model_name_or_path: t.model,
+                        instruction_set: instruction_set_from_path(file_name),
+                        patch,
+                        source: source.clone(),
+                    }),
+                    None => out.errors.push(err(
+                        format!("{} log records no submitted patch", format.label()),
+                        Some(id),
+                    )),
+                }
+            }
+        }
+    }
+    if out.submissions.is_empty() && out.errors.is_empty() {
+        out.errors.push(err("holds no submissions".to_string(), None));
+    }
+    Some(out)
 }
 
 /// SWE-agent and mini-swe-agent write every submission of a run twice: as an entry of the run

@@ -24,6 +24,22 @@ mod zip;
 pub use error::TrajectoryError;
 pub use model::*;
 
+/// Helpers for tests that build fixtures at run time (zip archives with zstd entries).
+#[doc(hidden)]
+pub mod test_support {
+    use super::{zip, TrajectoryError};
+
+    /// Writes a zip archive; methods 0 (stored), 8 (deflate), 93 (zstd).
+    pub fn zip_write(entries: &[(&str, u16, &[u8])]) -> Vec<u8> {
+        zip::write(entries)
+    }
+
+    /// Every entry of a zip archive, uncompressed, in central-directory order.
+    pub fn unzip(bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>, TrajectoryError> {
+        zip::entries(bytes)?.iter().map(|e| Ok((e.name.clone(), zip::read(bytes, e)?))).collect()
+    }
+}
+
 /// Detects the format of a file from its content alone.
 pub fn detect(bytes: &[u8]) -> Option<Format> {
     readers::detect(bytes)

@@ -9,7 +9,7 @@ const MAX_ENTRY: u64 = 1 << 30;
 
 /// One entry of the central directory.
 #[derive(Debug, Clone)]
-pub(crate) struct Entry {
+pub struct Entry {
     pub name: String,
     method: u16,
     compressed: u64,
@@ -22,11 +22,15 @@ fn err(m: impl Into<String>) -> TrajectoryError {
 }
 
 fn u16_at(b: &[u8], at: usize) -> Result<u16, TrajectoryError> {
-    b.get(at..at + 2).map(|s| u16::from_le_bytes([s[0], s[1]])).ok_or_else(|| err("truncated archive"))
+    b.get(at..at + 2)
+        .map(|s| u16::from_le_bytes([s[0], s[1]]))
+        .ok_or_else(|| err("truncated archive"))
 }
 
 fn u32_at(b: &[u8], at: usize) -> Result<u32, TrajectoryError> {
-    b.get(at..at + 4).map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]])).ok_or_else(|| err("truncated archive"))
+    b.get(at..at + 4)
+        .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+        .ok_or_else(|| err("truncated archive"))
 }
 
 fn u64_at(b: &[u8], at: usize) -> Result<u64, TrajectoryError> {
@@ -40,7 +44,7 @@ fn usize_of(n: u64) -> Result<usize, TrajectoryError> {
 }
 
 /// The entries of the archive, in central-directory order.
-pub(crate) fn entries(b: &[u8]) -> Result<Vec<Entry>, TrajectoryError> {
+pub fn entries(b: &[u8]) -> Result<Vec<Entry>, TrajectoryError> {
     // End of central directory: the last `PK\5\6` within the comment window.
     let min = b.len().saturating_sub(22 + 65_535);
     let eocd = (min..=b.len().saturating_sub(22))
@@ -51,7 +55,10 @@ pub(crate) fn entries(b: &[u8]) -> Result<Vec<Entry>, TrajectoryError> {
     let mut cd_offset = u64::from(u32_at(b, eocd + 16)?);
     if count == 0xFFFF || cd_offset == 0xFFFF_FFFF {
         // ZIP64 locator just before the EOCD.
-        let loc = eocd.checked_sub(20).filter(|&l| b[l..].starts_with(b"PK\x06\x07")).ok_or_else(|| err("ZIP64 locator missing"))?;
+        let loc = eocd
+            .checked_sub(20)
+            .filter(|&l| b[l..].starts_with(b"PK\x06\x07"))
+            .ok_or_else(|| err("ZIP64 locator missing"))?;
         let z = usize_of(u64_at(b, loc + 8)?)?;
         if !b.get(z..).is_some_and(|s| s.starts_with(b"PK\x06\x06")) {
             return Err(err("ZIP64 end of central directory missing"));
@@ -72,7 +79,8 @@ pub(crate) fn entries(b: &[u8]) -> Result<Vec<Entry>, TrajectoryError> {
         let extra_len = usize::from(u16_at(b, at + 30)?);
         let comment_len = usize::from(u16_at(b, at + 32)?);
         let mut local_offset = u64::from(u32_at(b, at + 42)?);
-        let name_bytes = b.get(at + 46..at + 46 + name_len).ok_or_else(|| err("truncated entry name"))?;
+        let name_bytes =
+            b.get(at + 46..at + 46 + name_len).ok_or_else(|| err("truncated entry name"))?;
         let name = String::from_utf8_lossy(name_bytes).into_owned();
         // ZIP64 extra field: the 0xFFFFFFFF fields, in order.
         let extra = b.get(at + 46 + name_len..at + 46 + name_len + extra_len).unwrap_or(&[]);
@@ -108,16 +116,21 @@ pub(crate) fn has_entry(b: &[u8], names: &[&str]) -> Result<bool, TrajectoryErro
 }
 
 /// The uncompressed bytes of one entry.
-pub(crate) fn read(b: &[u8], e: &Entry) -> Result<Vec<u8>, TrajectoryError> {
+pub fn read(b: &[u8], e: &Entry) -> Result<Vec<u8>, TrajectoryError> {
     let dec = |m: String| TrajectoryError::Decompress { entry: e.name.clone(), message: m };
     let at = usize_of(e.local_offset)?;
     if !b.get(at..).is_some_and(|s| s.starts_with(b"PK\x03\x04")) {
         return Err(dec("bad local header".into()));
     }
     let start = at + 30 + usize::from(u16_at(b, at + 26)?) + usize::from(u16_at(b, at + 28)?);
-    let data = b.get(start..start.saturating_add(usize_of(e.compressed)?)).ok_or_else(|| dec("entry data truncated".into()))?;
+    let data = b
+        .get(start..start.saturating_add(usize_of(e.compressed)?))
+        .ok_or_else(|| dec("entry data truncated".into()))?;
     if e.size > MAX_ENTRY {
-        return Err(dec(format!("entry of {} bytes is larger than the {MAX_ENTRY}-byte limit", e.size)));
+        return Err(dec(format!(
+            "entry of {} bytes is larger than the {MAX_ENTRY}-byte limit",
+            e.size
+        )));
     }
     let out = match e.method {
         0 => data.to_vec(),
@@ -138,16 +151,19 @@ pub(crate) fn read(b: &[u8], e: &Entry) -> Result<Vec<u8>, TrajectoryError> {
     Ok(out)
 }
 
-/// Test helper: writes a zip archive (entries stored, deflated or zstd-compressed).
-#[cfg(test)]
-pub(crate) fn write(entries: &[(&str, u16, &[u8])]) -> Vec<u8> {
+/// Test helper: writes a zip archive (entries stored (0), deflated (8) or zstd-compressed (93)),
+/// for fixtures made at test time.
+pub fn write(entries: &[(&str, u16, &[u8])]) -> Vec<u8> {
     let mut out = Vec::new();
     let mut cd = Vec::new();
     for (name, method, data) in entries {
         let comp = match method {
             0 => data.to_vec(),
             8 => miniz_oxide::deflate::compress_to_vec(data, 6),
-            93 => ruzstd::encoding::compress_to_vec(*data, ruzstd::encoding::CompressionLevel::Fastest),
+            93 => ruzstd::encoding::compress_to_vec(
+                *data,
+                ruzstd::encoding::CompressionLevel::Fastest,
+            ),
             _ => unreachable!(),
         };
         let off = out.len() as u32;
@@ -166,7 +182,7 @@ pub(crate) fn write(entries: &[(&str, u16, &[u8])]) -> Vec<u8> {
             h.extend((name.len() as u16).to_le_bytes());
             h.extend(0u16.to_le_bytes());
             if central {
-                h.extend([0u8; 8]);
+                h.extend([0u8; 6]);
                 h.extend(0u32.to_le_bytes());
                 h.extend(off.to_le_bytes());
             }
@@ -198,7 +214,10 @@ mod tests {
         let text = b"{\"a\": 1}\n".repeat(1000);
         let z = write(&[("a.json", 0, b"x"), ("b.json", 8, &text), ("c.json", 93, &text)]);
         let es = entries(&z).unwrap();
-        assert_eq!(es.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(), ["a.json", "b.json", "c.json"]);
+        assert_eq!(
+            es.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(),
+            ["a.json", "b.json", "c.json"]
+        );
         assert_eq!(read(&z, &es[0]).unwrap(), b"x");
         assert_eq!(read(&z, &es[1]).unwrap(), text);
         assert_eq!(read(&z, &es[2]).unwrap(), text);

@@ -31,7 +31,12 @@ pub(super) fn read(v: &Value) -> Result<Trajectory> {
         if role == Role::User && t.task.is_none() {
             t.task = thought.clone();
         }
-        let mut step = Step { role, thought, timestamp: json::opt_str(s, "timestamp", Some(i))?.map(str::to_string), ..Step::default() };
+        let mut step = Step {
+            role,
+            thought,
+            timestamp: json::opt_str(s, "timestamp", Some(i))?.map(str::to_string),
+            ..Step::default()
+        };
         for c in json::opt_arr(s, "tool_calls", Some(i))? {
             step.tool_calls.push(ToolCall {
                 id: c.get("tool_call_id").and_then(Value::as_str).map(str::to_string),

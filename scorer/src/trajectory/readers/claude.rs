@@ -15,7 +15,8 @@ pub(super) fn read(lines: &[Value]) -> Result<Trajectory> {
     let cwd = lines.iter().find_map(|l| l.get("cwd").and_then(Value::as_str));
     let paths = Paths::with_root(cwd);
     t.repo_root = paths.root.clone();
-    t.format_version = lines.iter().find_map(|l| l.get("version").and_then(Value::as_str)).map(str::to_string);
+    t.format_version =
+        lines.iter().find_map(|l| l.get("version").and_then(Value::as_str)).map(str::to_string);
     let mut by_call: HashMap<String, (usize, usize)> = HashMap::new();
     let mut results: HashMap<(usize, usize), Value> = HashMap::new();
     for (i, l) in lines.iter().enumerate() {
@@ -32,7 +33,14 @@ pub(super) fn read(lines: &[Value]) -> Result<Trajectory> {
             },
             Some(Value::String(s)) => vec![serde_json::json!({"type": "text", "text": s})],
             Some(Value::Array(a)) => a.clone(),
-            Some(other) => return Err(json::wrong(Some(i), "message.content", "a string or a list of content parts", other)),
+            Some(other) => {
+                return Err(json::wrong(
+                    Some(i),
+                    "message.content",
+                    "a string or a list of content parts",
+                    other,
+                ))
+            }
         };
         if ty == "assistant" {
             let mut step = Step { role: Role::Agent, timestamp, ..Step::default() };
@@ -40,7 +48,9 @@ pub(super) fn read(lines: &[Value]) -> Result<Trajectory> {
             for part in &content {
                 match part.get("type").and_then(Value::as_str) {
                     Some("text") => thought.extend(part.get("text").and_then(Value::as_str)),
-                    Some("thinking") => thought.extend(part.get("thinking").and_then(Value::as_str)),
+                    Some("thinking") => {
+                        thought.extend(part.get("thinking").and_then(Value::as_str))
+                    }
                     Some("tool_use") => {
                         let id = part.get("id").and_then(Value::as_str).map(str::to_string);
                         if let Some(id) = &id {
@@ -48,7 +58,11 @@ pub(super) fn read(lines: &[Value]) -> Result<Trajectory> {
                         }
                         step.tool_calls.push(ToolCall {
                             id,
-                            name: part.get("name").and_then(Value::as_str).unwrap_or("").to_string(),
+                            name: part
+                                .get("name")
+                                .and_then(Value::as_str)
+                                .unwrap_or("")
+                                .to_string(),
                             arguments: part.get("input").cloned().unwrap_or(Value::Null),
                             ..ToolCall::default()
                         });
@@ -66,7 +80,8 @@ pub(super) fn read(lines: &[Value]) -> Result<Trajectory> {
                 });
             }
             if t.model.is_none() {
-                t.model = msg.and_then(|m| m.get("model")).and_then(Value::as_str).map(str::to_string);
+                t.model =
+                    msg.and_then(|m| m.get("model")).and_then(Value::as_str).map(str::to_string);
             }
             t.steps.push(step);
             continue;
@@ -80,7 +95,11 @@ pub(super) fn read(lines: &[Value]) -> Result<Trajectory> {
                     let text = part.get("content").and_then(json::parts_text).unwrap_or_default();
                     let is_error = part.get("is_error").and_then(Value::as_bool);
                     let Some(&(si, ci)) = by_call.get(id) else {
-                        t.steps.push(Step { role: Role::Environment, observation: Some(text), ..Step::default() });
+                        t.steps.push(Step {
+                            role: Role::Environment,
+                            observation: Some(text),
+                            ..Step::default()
+                        });
                         continue;
                     };
                     let step = &mut t.steps[si];
@@ -93,7 +112,9 @@ pub(super) fn read(lines: &[Value]) -> Result<Trajectory> {
                         results.insert((si, ci), r.clone());
                     }
                 }
-                Some("text") => texts.extend(part.get("text").and_then(Value::as_str).map(str::to_string)),
+                Some("text") => {
+                    texts.extend(part.get("text").and_then(Value::as_str).map(str::to_string))
+                }
                 _ => {}
             }
         }
@@ -112,7 +133,13 @@ pub(super) fn read(lines: &[Value]) -> Result<Trajectory> {
             let is_error = c.error.as_ref().map(|_| true).or(c.output.as_ref().map(|_| false));
             let out = edits::Outcome { text: c.output.as_deref(), is_error, exit_code: None };
             if matches!(c.name.as_str(), "Edit" | "MultiEdit" | "Write" | "NotebookEdit") {
-                edits.extend(edits::claude_code(&c.name, &c.arguments, out, results.get(&(si, ci)), &paths));
+                edits.extend(edits::claude_code(
+                    &c.name,
+                    &c.arguments,
+                    out,
+                    results.get(&(si, ci)),
+                    &paths,
+                ));
             } else {
                 edits.extend(edits::tool_edits(&c.name, &c.arguments, out, &paths));
             }

@@ -14,7 +14,9 @@ use super::*;
 fn output_of(p: &Value) -> (String, Option<i64>) {
     let raw = match p.get("output") {
         Some(Value::String(s)) => s.clone(),
-        Some(other) => json::parts_text(other).or_else(|| other.get("output").and_then(json::parts_text)).unwrap_or_default(),
+        Some(other) => json::parts_text(other)
+            .or_else(|| other.get("output").and_then(json::parts_text))
+            .unwrap_or_default(),
         None => String::new(),
     };
     if let Ok(v @ Value::Object(_)) = serde_json::from_str::<Value>(&raw) {
@@ -25,7 +27,9 @@ fn output_of(p: &Value) -> (String, Option<i64>) {
     }
     let code = raw.lines().find_map(|l| {
         let l = l.trim();
-        l.strip_prefix("Process exited with code ").or_else(|| l.strip_prefix("Exit code: ")).and_then(|n| n.trim().parse().ok())
+        l.strip_prefix("Process exited with code ")
+            .or_else(|| l.strip_prefix("Exit code: "))
+            .and_then(|n| n.trim().parse().ok())
     });
     (raw, code)
 }
@@ -59,7 +63,9 @@ pub(super) fn read(records: &[Value]) -> Result<Trajectory> {
                 if let Some(u) = total {
                     t.model_stats = stats(ModelStats {
                         tokens_sent: positive_u64(u.get("input_tokens").and_then(Value::as_u64)),
-                        tokens_received: positive_u64(u.get("output_tokens").and_then(Value::as_u64)),
+                        tokens_received: positive_u64(
+                            u.get("output_tokens").and_then(Value::as_u64),
+                        ),
                         ..ModelStats::default()
                     });
                 }
@@ -90,7 +96,9 @@ pub(super) fn read(records: &[Value]) -> Result<Trajectory> {
                         t.steps.push(Step { role, thought: text, timestamp, ..Step::default() });
                     }
                     "function_call" | "custom_tool_call" | "local_shell_call" => {
-                        let name = json::opt_str(p, "name", Some(i))?.unwrap_or(if kind == "local_shell_call" { "local_shell" } else { "" }).to_string();
+                        let name = json::opt_str(p, "name", Some(i))?
+                            .unwrap_or(if kind == "local_shell_call" { "local_shell" } else { "" })
+                            .to_string();
                         let arguments = if kind == "custom_tool_call" {
                             serde_json::json!({ "input": p.get("input").and_then(Value::as_str).unwrap_or("") })
                         } else if kind == "local_shell_call" {
@@ -99,20 +107,34 @@ pub(super) fn read(records: &[Value]) -> Result<Trajectory> {
                             json::arguments(p.get("arguments"))
                         };
                         let id = json::opt_str(p, "call_id", Some(i))?.map(str::to_string);
-                        let thought = (!reasoning.is_empty()).then(|| std::mem::take(&mut reasoning).join("\n"));
-                        let mut step = Step { role: Role::Agent, thought, timestamp, ..Step::default() };
-                        step.tool_calls.push(ToolCall { id: id.clone(), name, arguments, ..ToolCall::default() });
+                        let thought = (!reasoning.is_empty())
+                            .then(|| std::mem::take(&mut reasoning).join("\n"));
+                        let mut step =
+                            Step { role: Role::Agent, thought, timestamp, ..Step::default() };
+                        step.tool_calls.push(ToolCall {
+                            id: id.clone(),
+                            name,
+                            arguments,
+                            ..ToolCall::default()
+                        });
                         step.action = render_calls(&step.tool_calls);
                         if let Some(id) = id {
                             by_call.insert(id, t.steps.len());
                         }
                         t.steps.push(step);
                     }
-                    "function_call_output" | "custom_tool_call_output" | "local_shell_call_output" => {
+                    "function_call_output"
+                    | "custom_tool_call_output"
+                    | "local_shell_call_output" => {
                         let (text, code) = output_of(p);
                         let id = json::opt_str(p, "call_id", Some(i))?;
                         let Some(&idx) = id.and_then(|id| by_call.get(id)) else {
-                            t.steps.push(Step { role: Role::Environment, observation: Some(text), timestamp, ..Step::default() });
+                            t.steps.push(Step {
+                                role: Role::Environment,
+                                observation: Some(text),
+                                timestamp,
+                                ..Step::default()
+                            });
                             continue;
                         };
                         let step = &mut t.steps[idx];
@@ -130,7 +152,11 @@ pub(super) fn read(records: &[Value]) -> Result<Trajectory> {
         }
     }
     if !reasoning.is_empty() {
-        t.steps.push(Step { role: Role::Agent, thought: Some(reasoning.join("\n")), ..Step::default() });
+        t.steps.push(Step {
+            role: Role::Agent,
+            thought: Some(reasoning.join("\n")),
+            ..Step::default()
+        });
     }
     let paths = Paths::with_root(cwd.as_deref());
     t.repo_root = paths.root.clone();
@@ -139,14 +165,23 @@ pub(super) fn read(records: &[Value]) -> Result<Trajectory> {
         for c in &s.tool_calls {
             let text = c.output.as_deref();
             // apply_patch failures are in the text; shell edits go by the exit code.
-            let is_error = c.error.as_ref().map(|e| e.kind != ErrorKind::NonZeroExit).filter(|e| *e);
+            let is_error =
+                c.error.as_ref().map(|e| e.kind != ErrorKind::NonZeroExit).filter(|e| *e);
             let mut args = c.arguments.clone();
             if c.name == "exec_command" {
                 if let Some(cmd) = args.get("cmd").cloned() {
                     args["command"] = cmd;
                 }
             }
-            let out = edits::Outcome { text, is_error, exit_code: c.exit_code.or(if text.is_some() && c.name == "apply_patch" { None } else { None }) };
+            let out = edits::Outcome {
+                text,
+                is_error,
+                exit_code: c.exit_code.or(if text.is_some() && c.name == "apply_patch" {
+                    None
+                } else {
+                    None
+                }),
+            };
             edits.extend(edits::tool_edits(&c.name, &args, out, &paths));
         }
         s.edits = edits;

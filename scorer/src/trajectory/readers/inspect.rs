@@ -16,7 +16,8 @@ pub(super) fn read_eval(bytes: &[u8]) -> Result<Vec<Trajectory>> {
     let header = match entries.iter().find(|e| e.name == "header.json") {
         Some(e) => json::parse(&zip::read(bytes, e)?).map_err(|e| in_entry("header.json", e))?,
         None => match entries.iter().find(|e| e.name == "_journal/start.json") {
-            Some(e) => json::parse(&zip::read(bytes, e)?).map_err(|e| in_entry("_journal/start.json", e))?,
+            Some(e) => json::parse(&zip::read(bytes, e)?)
+                .map_err(|e| in_entry("_journal/start.json", e))?,
             None => Value::Null,
         },
     };
@@ -37,7 +38,9 @@ pub(super) fn read_eval(bytes: &[u8]) -> Result<Vec<Trajectory>> {
 fn in_entry(name: &str, e: TrajectoryError) -> TrajectoryError {
     match e {
         TrajectoryError::Decompress { .. } => e,
-        other => TrajectoryError::Decompress { entry: name.to_string(), message: other.to_string() },
+        other => {
+            TrajectoryError::Decompress { entry: name.to_string(), message: other.to_string() }
+        }
     }
 }
 
@@ -53,7 +56,9 @@ fn resolve(v: &Value, att: &serde_json::Map<String, Value>) -> Value {
             None => v.clone(),
         },
         Value::Array(a) => Value::Array(a.iter().map(|x| resolve(x, att)).collect()),
-        Value::Object(o) => Value::Object(o.iter().map(|(k, x)| (k.clone(), resolve(x, att))).collect()),
+        Value::Object(o) => {
+            Value::Object(o.iter().map(|(k, x)| (k.clone(), resolve(x, att))).collect())
+        }
         _ => v.clone(),
     }
 }
@@ -67,11 +72,17 @@ fn read_sample(sample_in: &Value, header: &Value) -> Result<Trajectory> {
     let sample = if att.is_empty() { sample_in.clone() } else { resolve(sample_in, att) };
     let mut t = Trajectory { format: Some(Format::Inspect), ..Trajectory::default() };
     t.format_version = header.get("version").map(|v| v.to_string());
-    t.model = header.get("eval").and_then(|e| e.get("model")).and_then(Value::as_str).map(str::to_string);
-    t.instance_id = sample.get("id").and_then(|i| i.as_str().map(str::to_string).or_else(|| i.as_i64().map(|n| n.to_string())));
+    t.model =
+        header.get("eval").and_then(|e| e.get("model")).and_then(Value::as_str).map(str::to_string);
+    t.instance_id = sample
+        .get("id")
+        .and_then(|i| i.as_str().map(str::to_string).or_else(|| i.as_i64().map(|n| n.to_string())));
     t.task = match sample.get("input") {
         Some(Value::String(s)) => Some(s.clone()),
-        Some(Value::Array(msgs)) => msgs.iter().find(|m| m.get("role").and_then(Value::as_str) == Some("user")).and_then(|m| json::parts_text(m.get("content")?)),
+        Some(Value::Array(msgs)) => msgs
+            .iter()
+            .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
+            .and_then(|m| json::parts_text(m.get("content")?)),
         _ => None,
     };
     let messages = json::opt_arr(&sample, "messages", None)?;
@@ -96,7 +107,11 @@ fn read_sample(sample_in: &Value, header: &Value) -> Result<Trajectory> {
                 let target = id.and_then(|id| by_call.get(id)).copied();
                 let text = text.unwrap_or_default();
                 let Some(idx) = target else {
-                    let mut step = Step { role: Role::Environment, observation: Some(text), ..Step::default() };
+                    let mut step = Step {
+                        role: Role::Environment,
+                        observation: Some(text),
+                        ..Step::default()
+                    };
                     step.error = signal;
                     t.steps.push(step);
                     continue;
@@ -112,13 +127,25 @@ fn read_sample(sample_in: &Value, header: &Value) -> Result<Trajectory> {
                 });
             }
             "assistant" => {
-                let mut step = Step { role: Role::Agent, thought: text.filter(|s| !s.trim().is_empty()), ..Step::default() };
+                let mut step = Step {
+                    role: Role::Agent,
+                    thought: text.filter(|s| !s.trim().is_empty()),
+                    ..Step::default()
+                };
                 for (k, c) in json::opt_arr(m, "tool_calls", Some(i))?.iter().enumerate() {
                     let name = c.get("function").and_then(Value::as_str).unwrap_or("").to_string();
                     let id = c.get("id").and_then(Value::as_str).map(str::to_string);
-                    let mut call = ToolCall { id: id.clone(), name, arguments: json::arguments(c.get("arguments")), ..ToolCall::default() };
+                    let mut call = ToolCall {
+                        id: id.clone(),
+                        name,
+                        arguments: json::arguments(c.get("arguments")),
+                        ..ToolCall::default()
+                    };
                     if let Some(pe) = c.get("parse_error").and_then(Value::as_str) {
-                        call.error = Some(ErrorSignal { kind: ErrorKind::FormatError, detail: pe.lines().next().unwrap_or("").to_string() });
+                        call.error = Some(ErrorSignal {
+                            kind: ErrorKind::FormatError,
+                            detail: pe.lines().next().unwrap_or("").to_string(),
+                        });
                     }
                     step.tool_calls.push(call);
                     by_call.insert(id.unwrap_or_else(|| format!("#{i}.{k}")), t.steps.len());
@@ -138,7 +165,8 @@ fn read_sample(sample_in: &Value, header: &Value) -> Result<Trajectory> {
         .filter(|e| e.get("event").and_then(Value::as_str) == Some("model"))
         .filter_map(|e| e.get("output")?.get("usage"))
         .collect();
-    let agent_steps: Vec<usize> = t.steps.iter().enumerate().filter(|(_, s)| s.role == Role::Agent).map(|(i, _)| i).collect();
+    let agent_steps: Vec<usize> =
+        t.steps.iter().enumerate().filter(|(_, s)| s.role == Role::Agent).map(|(i, _)| i).collect();
     if usages.len() == agent_steps.len() {
         for (u, &i) in usages.iter().zip(&agent_steps) {
             t.steps[i].tokens = Some(Tokens {
@@ -154,7 +182,11 @@ fn read_sample(sample_in: &Value, header: &Value) -> Result<Trajectory> {
     // Exit: the sample's error or limit; the SWE-bench scorer's patch as the submission.
     if let Some(err) = sample.get("error").filter(|e| !e.is_null()) {
         t.exit_status = Some("error".into());
-        t.exit_error = err.get("message").and_then(Value::as_str).map(str::to_string).or_else(|| err.as_str().map(str::to_string));
+        t.exit_error = err
+            .get("message")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .or_else(|| err.as_str().map(str::to_string));
     } else if let Some(limit) = sample.get("limit").filter(|l| !l.is_null()) {
         let ty = limit.get("type").and_then(Value::as_str).unwrap_or("unknown");
         t.exit_status = Some(format!("{ty}_limit"));
@@ -162,7 +194,9 @@ fn read_sample(sample_in: &Value, header: &Value) -> Result<Trajectory> {
         t.exit_status = Some("completed".into());
     }
     if let Some(scores) = sample.get("scores").and_then(Value::as_object) {
-        t.submission = scores.values().find_map(|s| s.get("metadata")?.get("model_patch")?.as_str().map(str::to_string));
+        t.submission = scores
+            .values()
+            .find_map(|s| s.get("metadata")?.get("model_patch")?.as_str().map(str::to_string));
     }
     if let Some(usage) = sample.get("model_usage").and_then(Value::as_object) {
         let sum = |k: &str| usage.values().filter_map(|u| u.get(k)?.as_u64()).sum::<u64>();

@@ -11,7 +11,9 @@ use super::*;
 
 pub(super) fn version(v: &Value) -> Format {
     let v2 = v.get("trajectory_format").and_then(Value::as_str) == Some("mini-swe-agent-1.1")
-        || v["messages"].as_array().is_some_and(|m| m.iter().any(|m| m.get("role").and_then(Value::as_str) == Some("exit")));
+        || v["messages"].as_array().is_some_and(|m| {
+            m.iter().any(|m| m.get("role").and_then(Value::as_str) == Some("exit"))
+        });
     if v2 {
         Format::MiniSweAgentV2
     } else {
@@ -55,7 +57,11 @@ pub(super) fn read(v: &Value, format: Format) -> Result<Trajectory> {
         .and_then(|m| m.get("model_name").or_else(|| m.get("name")))
         .and_then(Value::as_str)
         .map(str::to_string);
-    let cwd = cfg.and_then(|c| c.get("environment")).and_then(|e| e.get("cwd")).and_then(Value::as_str).filter(|c| c.starts_with('/'));
+    let cwd = cfg
+        .and_then(|c| c.get("environment"))
+        .and_then(|e| e.get("cwd"))
+        .and_then(Value::as_str)
+        .filter(|c| c.starts_with('/'));
     let paths = Paths::with_root(cwd);
     t.repo_root = paths.root.clone();
 
@@ -73,7 +79,11 @@ pub(super) fn read(v: &Value, format: Format) -> Result<Trajectory> {
                         let f = c.get("function").unwrap_or(&Value::Null);
                         step.tool_calls.push(ToolCall {
                             id: c.get("id").and_then(Value::as_str).map(str::to_string),
-                            name: f.get("name").and_then(Value::as_str).unwrap_or("bash").to_string(),
+                            name: f
+                                .get("name")
+                                .and_then(Value::as_str)
+                                .unwrap_or("bash")
+                                .to_string(),
                             arguments: json::arguments(f.get("arguments")),
                             ..ToolCall::default()
                         });
@@ -84,23 +94,37 @@ pub(super) fn read(v: &Value, format: Format) -> Result<Trajectory> {
                     let actions: Vec<String> = extra
                         .and_then(|e| e.get("actions"))
                         .and_then(Value::as_array)
-                        .map(|a| a.iter().filter_map(|x| x.get("command").and_then(Value::as_str).map(str::to_string)).collect())
+                        .map(|a| {
+                            a.iter()
+                                .filter_map(|x| {
+                                    x.get("command").and_then(Value::as_str).map(str::to_string)
+                                })
+                                .collect()
+                        })
                         .filter(|a: &Vec<String>| !a.is_empty())
                         .unwrap_or_else(|| text_actions(&content));
                     for a in actions {
-                        step.tool_calls.push(ToolCall { name: "bash".into(), arguments: serde_json::json!({ "command": a }), ..ToolCall::default() });
+                        step.tool_calls.push(ToolCall {
+                            name: "bash".into(),
+                            arguments: serde_json::json!({ "command": a }),
+                            ..ToolCall::default()
+                        });
                     }
                     let thought = content.split("```").next().unwrap_or("").trim();
                     step.thought = Some(thought.to_string()).filter(|s| !s.is_empty());
                 }
                 step.action = render_calls(&step.tool_calls);
                 if let Some(e) = extra {
-                    step.timestamp = e.get("timestamp").map(|t| t.to_string().trim_matches('"').to_string());
+                    step.timestamp =
+                        e.get("timestamp").map(|t| t.to_string().trim_matches('"').to_string());
                     if let Some(u) = e.get("response").and_then(|r| r.get("usage")) {
                         step.tokens = Some(Tokens {
                             prompt: u.get("prompt_tokens").and_then(Value::as_u64),
                             completion: u.get("completion_tokens").and_then(Value::as_u64),
-                            cached: u.get("prompt_tokens_details").and_then(|d| d.get("cached_tokens")).and_then(Value::as_u64),
+                            cached: u
+                                .get("prompt_tokens_details")
+                                .and_then(|d| d.get("cached_tokens"))
+                                .and_then(Value::as_u64),
                         });
                     }
                 }
@@ -113,11 +137,18 @@ pub(super) fn read(v: &Value, format: Format) -> Result<Trajectory> {
                 let idx = last_agent.unwrap_or(0);
                 let step = &mut t.steps[idx];
                 let exit_code = match extra {
-                    Some(e) => json::opt_i64(e, "returncode", Some(i))?.or_else(|| returncode(&content)),
+                    Some(e) => {
+                        json::opt_i64(e, "returncode", Some(i))?.or_else(|| returncode(&content))
+                    }
                     None => returncode(&content),
                 };
-                if extra.and_then(|e| e.get("interrupt_type")).and_then(Value::as_str) == Some("FormatError") {
-                    step.error = Some(ErrorSignal { kind: ErrorKind::FormatError, detail: "FormatError".into() });
+                if extra.and_then(|e| e.get("interrupt_type")).and_then(Value::as_str)
+                    == Some("FormatError")
+                {
+                    step.error = Some(ErrorSignal {
+                        kind: ErrorKind::FormatError,
+                        detail: "FormatError".into(),
+                    });
                 }
                 let call_id = m.get("tool_call_id").and_then(Value::as_str);
                 let slot = match call_id {

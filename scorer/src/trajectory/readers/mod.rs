@@ -41,7 +41,9 @@ pub(super) fn read(bytes: &[u8]) -> Result<Vec<Trajectory>> {
         Detected::Document(format, v) => match format {
             Format::Inspect => inspect::read_json(&v)?,
             Format::Atif => vec![atif::read(&v)?],
-            Format::SweAgent0x | Format::SweAgent10 | Format::SweAgent11 => vec![swe_agent::read(&v, format)?],
+            Format::SweAgent0x | Format::SweAgent10 | Format::SweAgent11 => {
+                vec![swe_agent::read(&v, format)?]
+            }
             Format::MiniSweAgentV1 | Format::MiniSweAgentV2 => vec![mini::read(&v, format)?],
             Format::OpenHandsV0 | Format::OpenHandsV1 => vec![openhands::read_output(&v)?],
             Format::ClaudeCode | Format::Codex => unreachable_format(format)?,
@@ -73,7 +75,9 @@ fn classify(bytes: &[u8]) -> Result<Detected> {
         return if super::zip::has_entry(bytes, &["header.json", "_journal/start.json"])? {
             Ok(Detected::InspectEval)
         } else {
-            Err(TrajectoryError::Unrecognised("a zip archive without header.json (not an Inspect .eval)".into()))
+            Err(TrajectoryError::Unrecognised(
+                "a zip archive without header.json (not an Inspect .eval)".into(),
+            ))
         };
     }
     // One JSON document, or JSON lines.
@@ -83,37 +87,60 @@ fn classify(bytes: &[u8]) -> Result<Detected> {
             Value::Object(_) => {
                 if let Some(f) = object_format(&v) {
                     return Ok(match f {
-                        Format::OpenHandsV1 if v.get("history").is_none() => Detected::Events(f, vec![v]),
+                        Format::OpenHandsV1 if v.get("history").is_none() => {
+                            Detected::Events(f, vec![v])
+                        }
                         _ => Detected::Document(f, v),
                     });
                 }
-                return Err(TrajectoryError::Unrecognised(format!("a JSON object with keys {}", key_list(&v))));
+                return Err(TrajectoryError::Unrecognised(format!(
+                    "a JSON object with keys {}",
+                    key_list(&v)
+                )));
             }
             Value::Array(items) => {
                 if let Some(f) = event_format(items) {
                     let items = items.clone();
                     return Ok(Detected::Events(f, items));
                 }
-                return Err(TrajectoryError::Unrecognised("a JSON list that is not a list of agent events".into()));
+                return Err(TrajectoryError::Unrecognised(
+                    "a JSON list that is not a list of agent events".into(),
+                ));
             }
-            other => return Err(TrajectoryError::Unrecognised(format!("JSON {}", json::type_name(other)))),
+            other => {
+                return Err(TrajectoryError::Unrecognised(format!(
+                    "JSON {}",
+                    json::type_name(other)
+                )))
+            }
         }
     }
-    let lines = json::parse_lines(bytes)?;
-    let Some(first) = lines.first() else {
-        return Err(TrajectoryError::Unrecognised("an empty file".into()));
+    // JSON lines: decide from the first lines, then parse the rest (a predictions file is not
+    // parsed whole here).
+    let head: Vec<Value> = bytes
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.iter().all(u8::is_ascii_whitespace))
+        .take(20)
+        .map_while(|l| serde_json::from_slice(l).ok())
+        .collect();
+    let Some(first) = head.first() else {
+        return Err(TrajectoryError::Unrecognised("not JSON".into()));
     };
     if first.get("history").is_some_and(Value::is_array) && object_format(first).is_some() {
-        return Ok(Detected::OpenHandsOutputs(lines));
+        return Ok(Detected::OpenHandsOutputs(json::parse_lines(bytes)?));
     }
-    if let Some(f) = event_format(&lines) {
-        return Ok(Detected::Events(f, lines));
+    if let Some(f) = event_format(&head) {
+        return Ok(Detected::Events(f, json::parse_lines(bytes)?));
     }
-    Err(TrajectoryError::Unrecognised(format!("JSON lines starting with an object with keys {}", key_list(first))))
+    Err(TrajectoryError::Unrecognised(format!(
+        "JSON lines starting with an object with keys {}",
+        key_list(first)
+    )))
 }
 
 fn key_list(v: &Value) -> String {
-    let keys: Vec<&str> = v.as_object().map(|o| o.keys().map(String::as_str).take(8).collect()).unwrap_or_default();
+    let keys: Vec<&str> =
+        v.as_object().map(|o| o.keys().map(String::as_str).take(8).collect()).unwrap_or_default();
     format!("[{}]", keys.join(", "))
 }
 
@@ -127,7 +154,8 @@ fn object_format(v: &Value) -> Option<Format> {
     {
         return Some(Format::Inspect);
     }
-    if s("schema_version").is_some_and(|x| x.starts_with("ATIF-v")) && is("steps", Value::is_array) {
+    if s("schema_version").is_some_and(|x| x.starts_with("ATIF-v")) && is("steps", Value::is_array)
+    {
         return Some(Format::Atif);
     }
     if is("trajectory", Value::is_array) && is("info", Value::is_object) {
@@ -164,17 +192,24 @@ fn event_format(items: &[Value]) -> Option<Format> {
     if is_v1_event(first) {
         return Some(Format::OpenHandsV1);
     }
-    if first.get("source").is_some() && (first.get("action").is_some() || first.get("observation").is_some()) {
+    if first.get("source").is_some()
+        && (first.get("action").is_some() || first.get("observation").is_some())
+    {
         return Some(Format::OpenHandsV0);
     }
     let ty = |v: &Value| v.get("type").and_then(Value::as_str).map(str::to_string);
     let codex = ["session_meta", "turn_context", "response_item", "event_msg", "compacted"];
-    if items.iter().take(5).any(|v| ty(v).is_some_and(|t| codex.contains(&t.as_str())) && v.get("payload").is_some()) {
+    if items
+        .iter()
+        .take(5)
+        .any(|v| ty(v).is_some_and(|t| codex.contains(&t.as_str())) && v.get("payload").is_some())
+    {
         return Some(Format::Codex);
     }
     let claude = ["user", "assistant", "system", "summary"];
     if items.iter().take(20).any(|v| {
-        ty(v).is_some_and(|t| claude.contains(&t.as_str())) && (v.get("sessionId").is_some() || v.get("uuid").is_some())
+        ty(v).is_some_and(|t| claude.contains(&t.as_str()))
+            && (v.get("sessionId").is_some() || v.get("uuid").is_some())
     }) {
         return Some(Format::ClaudeCode);
     }
@@ -190,7 +225,12 @@ pub(super) fn harness_signal(text: &str) -> Option<ErrorSignal> {
     if text.contains("Please always provide EXACTLY ONE action") {
         return sig(ErrorKind::FormatError, "not exactly one action");
     }
-    for marker in ["<response clipped>", "Observations should not exceeded", "elided_chars", "too long to be displayed"] {
+    for marker in [
+        "<response clipped>",
+        "Observations should not exceeded",
+        "elided_chars",
+        "too long to be displayed",
+    ] {
         if text.contains(marker) {
             return sig(ErrorKind::Truncated, marker);
         }
@@ -202,13 +242,23 @@ pub(super) fn harness_signal(text: &str) -> Option<ErrorSignal> {
 }
 
 /// The error signal of one tool result from the format's own flags.
-pub(super) fn call_signal(is_error: Option<bool>, exit_code: Option<i64>, text: Option<&str>) -> Option<ErrorSignal> {
+pub(super) fn call_signal(
+    is_error: Option<bool>,
+    exit_code: Option<i64>,
+    text: Option<&str>,
+) -> Option<ErrorSignal> {
     if is_error == Some(true) {
-        let first = text.and_then(|t| t.lines().find(|l| !l.trim().is_empty())).unwrap_or("").trim();
-        return Some(ErrorSignal { kind: ErrorKind::ToolError, detail: first.chars().take(200).collect() });
+        let first =
+            text.and_then(|t| t.lines().find(|l| !l.trim().is_empty())).unwrap_or("").trim();
+        return Some(ErrorSignal {
+            kind: ErrorKind::ToolError,
+            detail: first.chars().take(200).collect(),
+        });
     }
     match exit_code {
-        Some(c) if c != 0 => Some(ErrorSignal { kind: ErrorKind::NonZeroExit, detail: format!("exit code {c}") }),
+        Some(c) if c != 0 => {
+            Some(ErrorSignal { kind: ErrorKind::NonZeroExit, detail: format!("exit code {c}") })
+        }
         _ => None,
     }
 }
@@ -273,7 +323,9 @@ pub(super) fn render_call(c: &ToolCall) -> String {
     }
     let args = match &c.arguments {
         Value::Object(m) if m.is_empty() => String::new(),
-        Value::Object(m) if m.len() == 1 && m.contains_key("input") => m["input"].as_str().unwrap_or("").to_string(),
+        Value::Object(m) if m.len() == 1 && m.contains_key("input") => {
+            m["input"].as_str().unwrap_or("").to_string()
+        }
         a => a.to_string(),
     };
     if args.is_empty() {

@@ -13,7 +13,10 @@ use super::*;
 
 /// V1 iff the history's events have `kind`.
 pub(super) fn output_format(v: &Value) -> Format {
-    let v1 = v.get("history").and_then(Value::as_array).is_some_and(|h| h.iter().any(|e| e.get("kind").is_some()));
+    let v1 = v
+        .get("history")
+        .and_then(Value::as_array)
+        .is_some_and(|h| h.iter().any(|e| e.get("kind").is_some()));
     if v1 {
         Format::OpenHandsV1
     } else {
@@ -28,10 +31,18 @@ pub(super) fn read_output(v: &Value) -> Result<Trajectory> {
         Format::OpenHandsV1 => read_v1_events(history)?,
         _ => read_v0_events(history, json::opt_str(v, "instruction", None)?)?,
     };
-    t.instance_id = v.get("instance_id").and_then(|i| i.as_str().map(str::to_string).or_else(|| i.as_i64().map(|n| n.to_string())));
-    let patch = v.get("test_result").and_then(|r| r.get("git_patch")).or_else(|| v.get("git_patch"));
+    t.instance_id = v
+        .get("instance_id")
+        .and_then(|i| i.as_str().map(str::to_string).or_else(|| i.as_i64().map(|n| n.to_string())));
+    let patch =
+        v.get("test_result").and_then(|r| r.get("git_patch")).or_else(|| v.get("git_patch"));
     t.submission = patch.and_then(Value::as_str).map(str::to_string);
-    if let Some(model) = v.get("metadata").and_then(|m| m.get("llm_config")).and_then(|c| c.get("model")).and_then(Value::as_str) {
+    if let Some(model) = v
+        .get("metadata")
+        .and_then(|m| m.get("llm_config"))
+        .and_then(|c| c.get("model"))
+        .and_then(Value::as_str)
+    {
         t.model = Some(model.to_string());
     }
     if let Some(instr) = json::opt_str(v, "instruction", None)? {
@@ -39,15 +50,22 @@ pub(super) fn read_output(v: &Value) -> Result<Trajectory> {
     }
     if let Some(err) = json::opt_str(v, "error", None)? {
         t.exit_error = Some(err.to_string());
-        t.exit_status = Some(if err.contains("AgentStuckInLoopError") { "stuck_in_loop" } else { "error" }.to_string());
+        t.exit_status = Some(
+            if err.contains("AgentStuckInLoopError") { "stuck_in_loop" } else { "error" }
+                .to_string(),
+        );
     }
     if let Some(m) = json::opt_obj(v, "metrics", None)? {
         let usage = m.get("accumulated_token_usage");
         let calls = m.get("token_usages").and_then(Value::as_array).map(|a| a.len() as u64);
         t.model_stats = stats(ModelStats {
             cost_usd: positive_f64(json::opt_f64(m, "accumulated_cost", None)?),
-            tokens_sent: positive_u64(usage.and_then(|u| u.get("prompt_tokens")).and_then(Value::as_u64)),
-            tokens_received: positive_u64(usage.and_then(|u| u.get("completion_tokens")).and_then(Value::as_u64)),
+            tokens_sent: positive_u64(
+                usage.and_then(|u| u.get("prompt_tokens")).and_then(Value::as_u64),
+            ),
+            tokens_received: positive_u64(
+                usage.and_then(|u| u.get("completion_tokens")).and_then(Value::as_u64),
+            ),
             api_calls: positive_u64(calls),
         });
     }
@@ -69,10 +87,14 @@ fn event_text(e: &Value, i: usize) -> Result<Option<String>> {
 pub(super) fn read_v0_events(events: &[Value], instruction: Option<&str>) -> Result<Trajectory> {
     let mut t = Trajectory { format: Some(Format::OpenHandsV0), ..Trajectory::default() };
     let first_user = events.iter().find_map(|e| {
-        (e.get("action")?.as_str()? == "message" && e.get("source")?.as_str()? == "user").then(|| e.get("args")?.get("content")?.as_str()).flatten()
+        (e.get("action")?.as_str()? == "message" && e.get("source")?.as_str()? == "user")
+            .then(|| e.get("args")?.get("content")?.as_str())
+            .flatten()
     });
     let root = instruction.or(first_user).and_then(uploaded_root).or_else(|| {
-        events.iter().find_map(|e| e.get("extras")?.get("metadata")?.get("working_dir")?.as_str().map(str::to_string))
+        events.iter().find_map(|e| {
+            e.get("extras")?.get("metadata")?.get("working_dir")?.as_str().map(str::to_string)
+        })
     });
     let paths = Paths::with_root(root.as_deref());
     t.repo_root = paths.root.clone();
@@ -92,36 +114,60 @@ pub(super) fn read_v0_events(events: &[Value], instruction: Option<&str>) -> Res
             _ => Role::Agent,
         };
         if let Some(action) = json::opt_str(e, "action", Some(i))? {
-            let args = json::opt_obj(e, "args", Some(i))?.cloned().unwrap_or(Value::Object(Default::default()));
-            let mut step = Step { role, timestamp: json::opt_str(e, "timestamp", Some(i))?.map(str::to_string), ..Step::default() };
-            step.thought = args.get("thought").and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string);
+            let args = json::opt_obj(e, "args", Some(i))?
+                .cloned()
+                .unwrap_or(Value::Object(Default::default()));
+            let mut step = Step {
+                role,
+                timestamp: json::opt_str(e, "timestamp", Some(i))?.map(str::to_string),
+                ..Step::default()
+            };
+            step.thought = args
+                .get("thought")
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string);
             match action {
                 "system" | "message" => {
                     if action == "system" {
                         step.role = Role::System;
                     }
-                    step.thought = args.get("content").and_then(Value::as_str).map(str::to_string).or(step.thought);
+                    step.thought = args
+                        .get("content")
+                        .and_then(Value::as_str)
+                        .map(str::to_string)
+                        .or(step.thought);
                 }
                 "finish" => {
-                    step.thought = args.get("final_thought").and_then(Value::as_str).map(str::to_string).or(step.thought);
+                    step.thought = args
+                        .get("final_thought")
+                        .and_then(Value::as_str)
+                        .map(str::to_string)
+                        .or(step.thought);
                     t.exit_status.get_or_insert_with(|| "finished".to_string());
                 }
                 _ => {}
             }
             if !matches!(action, "system" | "message" | "recall" | "change_agent_state" | "null") {
                 let tcm = e.get("tool_call_metadata");
-                let name = tcm.and_then(|m| m.get("function_name")).and_then(Value::as_str).unwrap_or(match action {
-                    "run" => "execute_bash",
-                    "edit" | "read" => "str_replace_editor",
-                    "run_ipython" => "execute_ipython_cell",
-                    other => other,
-                });
+                let name = tcm
+                    .and_then(|m| m.get("function_name"))
+                    .and_then(Value::as_str)
+                    .unwrap_or(match action {
+                        "run" => "execute_bash",
+                        "edit" | "read" => "str_replace_editor",
+                        "run_ipython" => "execute_ipython_cell",
+                        other => other,
+                    });
                 let mut arguments = args.clone();
                 if let Some(m) = arguments.as_object_mut() {
                     m.remove("thought");
                 }
                 // Early-2025 files: `translated_ipython_code` only; the call is in the model response.
-                if action == "edit" && args.get("command").is_none() && args.get("translated_ipython_code").is_some() {
+                if action == "edit"
+                    && args.get("command").is_none()
+                    && args.get("translated_ipython_code").is_some()
+                {
                     if let Some(a) = tcm.and_then(|m| response_arguments(m)) {
                         arguments = a;
                     }
@@ -132,14 +178,22 @@ pub(super) fn read_v0_events(events: &[Value], instruction: Option<&str>) -> Res
                     }
                 }
                 step.tool_calls.push(ToolCall {
-                    id: tcm.and_then(|m| m.get("tool_call_id")).and_then(Value::as_str).map(str::to_string),
+                    id: tcm
+                        .and_then(|m| m.get("tool_call_id"))
+                        .and_then(Value::as_str)
+                        .map(str::to_string),
                     name: name.to_string(),
                     arguments,
                     ..ToolCall::default()
                 });
                 step.action = render_calls(&step.tool_calls);
             }
-            if let Some(m) = e.get("llm_metrics").and_then(|m| m.get("token_usages")).and_then(Value::as_array).and_then(|a| a.last()) {
+            if let Some(m) = e
+                .get("llm_metrics")
+                .and_then(|m| m.get("token_usages"))
+                .and_then(Value::as_array)
+                .and_then(|a| a.last())
+            {
                 step.tokens = Some(Tokens {
                     prompt: m.get("prompt_tokens").and_then(Value::as_u64),
                     completion: m.get("completion_tokens").and_then(Value::as_u64),
@@ -160,15 +214,24 @@ pub(super) fn read_v0_events(events: &[Value], instruction: Option<&str>) -> Res
             }
             let cause = e.get("cause").and_then(Value::as_i64).and_then(|c| by_id.get(&c).copied());
             let Some(idx) = cause.filter(|k| t.steps[*k].observation.is_none()) else {
-                t.steps.push(Step { role: Role::Environment, observation: Some(text), ..Step::default() });
+                t.steps.push(Step {
+                    role: Role::Environment,
+                    observation: Some(text),
+                    ..Step::default()
+                });
                 continue;
             };
-            let exit_code = extras.get("metadata").and_then(|m| m.get("exit_code")).and_then(Value::as_i64);
-            let is_error = obs == "error" || (obs == "edit" && text.trim_start().starts_with("ERROR:"));
+            let exit_code =
+                extras.get("metadata").and_then(|m| m.get("exit_code")).and_then(Value::as_i64);
+            let is_error =
+                obs == "error" || (obs == "edit" && text.trim_start().starts_with("ERROR:"));
             let step = &mut t.steps[idx];
             step.observation = Some(text.clone());
             if obs == "loop_detection" || text.contains("AgentStuckInLoopError") {
-                step.error = Some(ErrorSignal { kind: ErrorKind::AgentError, detail: "stuck in a loop".into() });
+                step.error = Some(ErrorSignal {
+                    kind: ErrorKind::AgentError,
+                    detail: "stuck in a loop".into(),
+                });
             }
             if let Some(c) = step.tool_calls.first_mut() {
                 c.output = Some(text.clone());
@@ -181,9 +244,15 @@ pub(super) fn read_v0_events(events: &[Value], instruction: Option<&str>) -> Res
     for (idx, s) in t.steps.iter_mut().enumerate() {
         s.edits = call_edits(&s.tool_calls, &paths, true);
         // `extras.diff` of an edit observation: exact hunks for the one edit.
-        let diff = outcomes.get(&idx).and_then(|x| x.get("diff")).and_then(Value::as_str).filter(|d| !d.trim().is_empty());
+        let diff = outcomes
+            .get(&idx)
+            .and_then(|x| x.get("diff"))
+            .and_then(Value::as_str)
+            .filter(|d| !d.trim().is_empty());
         if let (Some(diff), [op]) = (diff, s.edits.as_mut_slice()) {
-            if let Some(d) = edits::diff_ops(diff, &op.tool, &paths).into_iter().find(|d| d.path == op.path) {
+            if let Some(d) =
+                edits::diff_ops(diff, &op.tool, &paths).into_iter().find(|d| d.path == op.path)
+            {
                 op.hunks = d.hunks;
                 op.lines_before = d.lines_before;
                 op.lines_after = d.lines_after;
@@ -200,7 +269,13 @@ pub(super) fn read_v0_events(events: &[Value], instruction: Option<&str>) -> Res
 /// The JSON arguments of the tool call in `tool_call_metadata.model_response`.
 fn response_arguments(tcm: &Value) -> Option<Value> {
     let id = tcm.get("tool_call_id")?.as_str()?;
-    let calls = tcm.get("model_response")?.get("choices")?.get(0)?.get("message")?.get("tool_calls")?.as_array()?;
+    let calls = tcm
+        .get("model_response")?
+        .get("choices")?
+        .get(0)?
+        .get("message")?
+        .get("tool_calls")?
+        .as_array()?;
     let call = calls.iter().find(|c| c.get("id").and_then(Value::as_str) == Some(id))?;
     Some(json::arguments(call.get("function")?.get("arguments")))
 }
@@ -229,19 +304,27 @@ pub(super) fn read_v1_events(events: &[Value]) -> Result<Trajectory> {
         let timestamp = json::opt_str(e, "timestamp", Some(i))?.map(str::to_string);
         match kind {
             "ActionEvent" => {
-                let mut thought = json::content_text(e, "thought", Some(i))?.filter(|s| !s.trim().is_empty());
+                let mut thought =
+                    json::content_text(e, "thought", Some(i))?.filter(|s| !s.trim().is_empty());
                 if thought.is_none() {
                     thought = json::opt_str(e, "reasoning_content", Some(i))?.map(str::to_string);
                 }
                 let name = json::opt_str(e, "tool_name", Some(i))?.unwrap_or("").to_string();
                 let call = e.get("tool_call");
-                let mut args = json::opt_obj(e, "action", Some(i))?.cloned().unwrap_or_else(|| json::arguments(call.and_then(|c| c.get("arguments"))));
+                let mut args = json::opt_obj(e, "action", Some(i))?
+                    .cloned()
+                    .unwrap_or_else(|| json::arguments(call.and_then(|c| c.get("arguments"))));
                 if let Some(m) = args.as_object_mut() {
                     m.remove("kind");
                 }
                 let id = json::opt_str(e, "tool_call_id", Some(i))?.map(str::to_string);
                 let mut step = Step { role: Role::Agent, thought, timestamp, ..Step::default() };
-                step.tool_calls.push(ToolCall { id: id.clone(), name: v1_tool(&name).to_string(), arguments: args, ..ToolCall::default() });
+                step.tool_calls.push(ToolCall {
+                    id: id.clone(),
+                    name: v1_tool(&name).to_string(),
+                    arguments: args,
+                    ..ToolCall::default()
+                });
                 step.action = render_calls(&step.tool_calls);
                 t.steps.push(step);
                 let idx = t.steps.len() - 1;
@@ -266,16 +349,27 @@ pub(super) fn read_v1_events(events: &[Value]) -> Result<Trajectory> {
                     .get("action_id")
                     .and_then(Value::as_str)
                     .and_then(|a| by_action.get(a))
-                    .or_else(|| e.get("tool_call_id").and_then(Value::as_str).and_then(|c| by_call.get(c)))
+                    .or_else(|| {
+                        e.get("tool_call_id").and_then(Value::as_str).and_then(|c| by_call.get(c))
+                    })
                     .copied()
                     .filter(|k| t.steps[*k].observation.is_none());
-                let is_error = kind != "ObservationEvent" || obs.get("is_error").and_then(Value::as_bool) == Some(true);
+                let is_error = kind != "ObservationEvent"
+                    || obs.get("is_error").and_then(Value::as_bool) == Some(true);
                 let exit_code = obs.get("exit_code").and_then(Value::as_i64).filter(|c| *c >= 0);
                 let Some(idx) = target else {
-                    let mut step = Step { role: Role::Environment, observation: Some(text.clone()), timestamp, ..Step::default() };
+                    let mut step = Step {
+                        role: Role::Environment,
+                        observation: Some(text.clone()),
+                        timestamp,
+                        ..Step::default()
+                    };
                     step.error = call_signal(Some(is_error), exit_code, Some(&text));
                     if kind == "AgentErrorEvent" {
-                        step.error = Some(ErrorSignal { kind: ErrorKind::AgentError, detail: text.lines().next().unwrap_or("").to_string() });
+                        step.error = Some(ErrorSignal {
+                            kind: ErrorKind::AgentError,
+                            detail: text.lines().next().unwrap_or("").to_string(),
+                        });
                     }
                     t.steps.push(step);
                     continue;
@@ -287,7 +381,10 @@ pub(super) fn read_v1_events(events: &[Value]) -> Result<Trajectory> {
                     c.exit_code = exit_code;
                     c.error = call_signal(Some(is_error), exit_code, Some(&text));
                     if kind == "AgentErrorEvent" {
-                        c.error = Some(ErrorSignal { kind: ErrorKind::AgentError, detail: text.lines().next().unwrap_or("").to_string() });
+                        c.error = Some(ErrorSignal {
+                            kind: ErrorKind::AgentError,
+                            detail: text.lines().next().unwrap_or("").to_string(),
+                        });
                     }
                 }
                 if obs.get("old_content").is_some() || obs.get("new_content").is_some() {
@@ -303,7 +400,8 @@ pub(super) fn read_v1_events(events: &[Value]) -> Result<Trajectory> {
                     _ => Role::Agent,
                 };
                 let text = if kind == "SystemPromptEvent" {
-                    e.get("system_prompt").and_then(|p| json::parts_text(p.get("text").unwrap_or(p)))
+                    e.get("system_prompt")
+                        .and_then(|p| json::parts_text(p.get("text").unwrap_or(p)))
                 } else {
                     e.get("llm_message").and_then(|m| json::parts_text(m.get("content")?))
                 };
@@ -319,17 +417,27 @@ pub(super) fn read_v1_events(events: &[Value]) -> Result<Trajectory> {
                     t.exit_status = value.and_then(Value::as_str).map(str::to_string);
                 }
                 if key == Some("stats") {
-                    if let Some(metrics) = value.and_then(|v| v.get("usage_to_metrics")).and_then(Value::as_object) {
+                    if let Some(metrics) =
+                        value.and_then(|v| v.get("usage_to_metrics")).and_then(Value::as_object)
+                    {
                         let mut s = ModelStats::default();
                         let mut cost = 0.0;
                         let (mut sent, mut recv) = (0u64, 0u64);
                         for m in metrics.values() {
-                            cost += m.get("accumulated_cost").and_then(Value::as_f64).unwrap_or(0.0);
+                            cost +=
+                                m.get("accumulated_cost").and_then(Value::as_f64).unwrap_or(0.0);
                             let u = m.get("accumulated_token_usage");
-                            sent += u.and_then(|u| u.get("prompt_tokens")).and_then(Value::as_u64).unwrap_or(0);
-                            recv += u.and_then(|u| u.get("completion_tokens")).and_then(Value::as_u64).unwrap_or(0);
+                            sent += u
+                                .and_then(|u| u.get("prompt_tokens"))
+                                .and_then(Value::as_u64)
+                                .unwrap_or(0);
+                            recv += u
+                                .and_then(|u| u.get("completion_tokens"))
+                                .and_then(Value::as_u64)
+                                .unwrap_or(0);
                             if t.model.is_none() {
-                                t.model = m.get("model_name").and_then(Value::as_str).map(str::to_string);
+                                t.model =
+                                    m.get("model_name").and_then(Value::as_str).map(str::to_string);
                             }
                         }
                         s.cost_usd = positive_f64(Some(cost));
@@ -353,7 +461,8 @@ pub(super) fn read_v1_events(events: &[Value]) -> Result<Trajectory> {
     t.repo_root = paths.root.clone();
     for (idx, s) in t.steps.iter_mut().enumerate() {
         s.edits = call_edits(&s.tool_calls, &paths, true);
-        if let (Some((before, after)), [op]) = (file_contents.remove(&idx), s.edits.as_mut_slice()) {
+        if let (Some((before, after)), [op]) = (file_contents.remove(&idx), s.edits.as_mut_slice())
+        {
             if op.status.is_applied() {
                 if let (Some(b), Some(a)) = (&before, &after) {
                     let (lb, la) = whole_file_change(b, a);
@@ -375,7 +484,8 @@ fn whole_file_change(before: &str, after: &str) -> (Option<LineRange>, Option<Li
     let a: Vec<&str> = after.lines().collect();
     let prefix = b.iter().zip(&a).take_while(|(x, y)| x == y).count();
     let max_suffix = b.len().min(a.len()) - prefix;
-    let suffix = b.iter().rev().zip(a.iter().rev()).take(max_suffix).take_while(|(x, y)| x == y).count();
+    let suffix =
+        b.iter().rev().zip(a.iter().rev()).take(max_suffix).take_while(|(x, y)| x == y).count();
     let start = u32::try_from(prefix + 1).unwrap_or(u32::MAX);
     let nb = u32::try_from(b.len() - prefix - suffix).unwrap_or(0);
     let na = u32::try_from(a.len() - prefix - suffix).unwrap_or(0);

@@ -11,7 +11,10 @@ pub(super) fn version(v: &Value) -> Format {
     if steps.first().and_then(|s| s.get("state")).is_some_and(Value::is_string) {
         return Format::SweAgent0x;
     }
-    if steps.is_empty() && v.get("replay_config").is_none() && v["info"].get("swe_agent_version").is_none() {
+    if steps.is_empty()
+        && v.get("replay_config").is_none()
+        && v["info"].get("swe_agent_version").is_none()
+    {
         return Format::SweAgent0x;
     }
     let named = v["info"].get("swe_agent_version").and_then(Value::as_str).is_some_and(|ver| {
@@ -57,11 +60,17 @@ pub(super) fn read(v: &Value, format: Format) -> Result<Trajectory> {
         }
         cur.as_str().filter(|s| !s.is_empty()).map(str::to_string)
     };
-    t.instance_id = v.get("instance_id").and_then(Value::as_str).map(str::to_string).or_else(|| str_at(rc.as_ref(), &["problem_statement", "id"]));
-    t.model = str_at(rc.as_ref(), &["agent", "model", "name"]).or_else(|| str_at(rc.as_ref(), &["agent", "model", "model_name"]));
+    t.instance_id = v
+        .get("instance_id")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .or_else(|| str_at(rc.as_ref(), &["problem_statement", "id"]));
+    t.model = str_at(rc.as_ref(), &["agent", "model", "name"])
+        .or_else(|| str_at(rc.as_ref(), &["agent", "model", "model_name"]));
     t.task = str_at(rc.as_ref(), &["problem_statement", "text"]).or_else(|| first_user_message(v));
 
-    let states: Vec<Option<Value>> = steps_in.iter().enumerate().map(|(i, s)| state_of(s, i)).collect::<Result<_>>()?;
+    let states: Vec<Option<Value>> =
+        steps_in.iter().enumerate().map(|(i, s)| state_of(s, i)).collect::<Result<_>>()?;
     let root = states.iter().flatten().find_map(|s| s.get("working_dir").and_then(Value::as_str));
     let paths = Paths::with_root(root);
     t.repo_root = paths.root.clone();
@@ -71,19 +80,28 @@ pub(super) fn read(v: &Value, format: Format) -> Result<Trajectory> {
         let observation = json::opt_str(s, "observation", Some(i))?.unwrap_or("");
         let thought = json::opt_str(s, "thought", Some(i))?;
         let state = states[i].as_ref();
-        let open_file = state.and_then(|st| st.get("open_file")).and_then(Value::as_str).filter(|f| *f != "n/a" && !f.is_empty());
+        let open_file = state
+            .and_then(|st| st.get("open_file"))
+            .and_then(Value::as_str)
+            .filter(|f| *f != "n/a" && !f.is_empty());
         let mut step = Step {
             thought: thought.map(str::to_string),
             action: Some(action.to_string()).filter(|a| !a.is_empty()),
             observation: Some(observation.to_string()),
             duration_s: json::opt_f64(s, "execution_time", Some(i))?,
             open_file: open_file.and_then(|f| paths.rel(f)),
-            repo_diff: state.and_then(|st| st.get("diff")).and_then(Value::as_str).map(str::to_string),
+            repo_diff: state
+                .and_then(|st| st.get("diff"))
+                .and_then(Value::as_str)
+                .map(str::to_string),
             ..Step::default()
         };
         if action.trim().is_empty() {
             // A requeried parse failure: the raw output is in `thought`, no action ran.
-            step.error = Some(ErrorSignal { kind: ErrorKind::FormatError, detail: "no action parsed".into() });
+            step.error = Some(ErrorSignal {
+                kind: ErrorKind::FormatError,
+                detail: "no action parsed".into(),
+            });
         } else {
             let name = action.split_whitespace().next().unwrap_or("").to_string();
             step.tool_calls.push(ToolCall {

@@ -1,0 +1,102 @@
+//! `refscore trajectory FILE [--tasks BUNDLE] [--json]`: an agent log of any supported format,
+//! normalised and printed (one JSON object, or a list of them for an Inspect log of several
+//! samples; or a readable text with one block per step).
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use scorer::report::SourceRef;
+use scorer::submission::{evaluate_submission, Submission};
+use scorer::trajectory::analysis::{analyse, TaskContext};
+use scorer::trajectory::{read, view, Trajectory};
+use scorer::unittest::Scorer;
+
+use crate::bundle_dir::BundleDir;
+use crate::run::{run_config, THREAD_STACK};
+
+pub fn run(file: &Path, tasks: Option<&Path>, json: bool) -> Result<ExitCode> {
+    let name = file.display().to_string();
+    let bytes = std::fs::read(file).with_context(|| format!("{name}: cannot read the file"))?;
+    let trajectories =
+        read(&bytes).with_context(|| format!("{name}: cannot read as a trajectory"))?;
+    let bundle = tasks.map(BundleDir::open).transpose()?;
+    let mut rendered = Vec::new();
+    let mut text = String::new();
+    for (i, t) in trajectories.iter().enumerate() {
+        let ctx = match &bundle {
+            Some(b) => task_context(b, t, &name)?,
+            None => None,
+        };
+        let a = analyse(t, ctx.as_ref());
+        if json {
+            rendered.push(view::to_json(t, &a));
+        } else {
+            if trajectories.len() > 1 {
+                text.push_str(&format!("\n═══ sample {} of {} ═══\n", i + 1, trajectories.len()));
+            }
+            text.push_str(&view::to_text(t, &a));
+        }
+    }
+    if json {
+        let value = if trajectories.len() == 1 && !is_many(&bytes) {
+            rendered.pop().unwrap_or(serde_json::Value::Null)
+        } else {
+            serde_json::Value::Array(rendered)
+        };
+        text = serde_json::to_string_pretty(&value)?;
+        text.push('\n');
+    }
+    // A closed stdout (`| head`) is not an error.
+    let _ = std::io::stdout().write_all(text.as_bytes());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Inspect logs hold samples: printed as a list even when there is one.
+fn is_many(bytes: &[u8]) -> bool {
+    scorer::trajectory::detect(bytes) == Some(scorer::trajectory::Format::Inspect)
+}
+
+/// The task facts the analysis uses: the test file and the verdicts of the submitted patch and
+/// of the empty patch, scored on a thread with the scorer's stack.
+fn task_context(bundle: &BundleDir, t: &Trajectory, name: &str) -> Result<Option<TaskContext>> {
+    let Some(id) = t.instance_id.as_deref().filter(|id| bundle.has_task(id)) else {
+        eprintln!(
+            "refscore trajectory: {name}: instance {:?} is not a task of the bundle; analysing without it",
+            t.instance_id.as_deref().unwrap_or("(none)")
+        );
+        return Ok(None);
+    };
+    let task = bundle.load_task(id)?;
+    let submission = |patch: &str| Submission {
+        instance_id: id.to_string(),
+        model_name_or_path: t.model.clone(),
+        instruction_set: None,
+        patch: patch.to_string(),
+        source: SourceRef { file: name.to_string(), line: None },
+    };
+    let patch = t.submission.clone().unwrap_or_default();
+    let (final_result, pristine_result) = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(THREAD_STACK)
+            .spawn_scoped(s, || {
+                let mut scorer = Scorer::new(run_config());
+                let (file, src) = (&task.data.test.name, &task.data.test.source);
+                let fin =
+                    evaluate_submission(&mut scorer, &task.base, file, src, &submission(&patch))
+                        .ok();
+                let pristine =
+                    evaluate_submission(&mut scorer, &task.base, file, src, &submission("")).ok();
+                (fin, pristine)
+            })
+            .map(|h| h.join().unwrap_or((None, None)))
+            .unwrap_or((None, None))
+    });
+    Ok(Some(TaskContext {
+        instance_id: id.to_string(),
+        test_source: Some(task.data.test.source.clone()),
+        final_result,
+        pristine_result,
+    }))
+}
