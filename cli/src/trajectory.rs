@@ -98,5 +98,7 @@ fn task_context(bundle: &BundleDir, t: &Trajectory, name: &str) -> Result<Option
         test_source: Some(task.data.test.source.clone()),
         final_result,
         pristine_result,
+        instructions: TaskContext::instructions_of(&task.data.instructions),
+        repo: Some(task.data.repo.clone()),
     }))
 }

@@ -34,6 +34,17 @@ pub struct TaskContext {
     pub repo: Option<String>,
 }
 
+impl TaskContext {
+    /// The three instruction texts of a bundle task, as [`TaskContext::instructions`] holds them.
+    pub fn instructions_of(i: &crate::bundle::Instructions) -> Vec<(InstructionSet, String)> {
+        vec![
+            (InstructionSet::Lazy, i.lazy.clone()),
+            (InstructionSet::Base, i.base.clone()),
+            (InstructionSet::Descriptive, i.descriptive.clone()),
+        ]
+    }
+}
+
 /// σ after one step.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StepState {
