@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use scorer::report::SourceRef;
 use scorer::submission::{evaluate_submission, Submission};
 use scorer::trajectory::analysis::{analyse, TaskContext};
-use scorer::trajectory::{read, view, Trajectory};
+use scorer::trajectory::{failure, read, view, Trajectory};
 use scorer::unittest::Scorer;
 
 use crate::bundle_dir::BundleDir;
@@ -24,12 +24,14 @@ pub fn run(file: &Path, tasks: Option<&Path>, json: bool) -> Result<ExitCode> {
     let bundle = tasks.map(BundleDir::open).transpose()?;
     let mut rendered = Vec::new();
     let mut text = String::new();
+    let mut detections = Vec::new();
     for (i, t) in trajectories.iter().enumerate() {
         let ctx = match &bundle {
             Some(b) => task_context(b, t, &name)?,
             None => None,
         };
         let a = analyse(t, ctx.as_ref());
+        detections.push((run_entry(&a), t.model_stats.as_ref().and_then(|m| m.cost_usd)));
         if json {
             rendered.push(view::to_json(t, &a));
         } else {
@@ -38,6 +40,10 @@ pub fn run(file: &Path, tasks: Option<&Path>, json: bool) -> Result<ExitCode> {
             }
             text.push_str(&view::to_text(t, &a));
         }
+    }
+    if !json && trajectories.len() > 1 {
+        text.push('\n');
+        text.push_str(&run_failure_modes(&detections));
     }
     if json {
         let value = if trajectories.len() == 1 && !is_many(&bytes) {
@@ -51,6 +57,24 @@ pub fn run(file: &Path, tasks: Option<&Path>, json: bool) -> Result<ExitCode> {
     // A closed stdout (`| head`) is not an error.
     let _ = std::io::stdout().write_all(text.as_bytes());
     Ok(ExitCode::SUCCESS)
+}
+
+/// The part of an analysis the run rates need.
+fn run_entry(a: &scorer::trajectory::analysis::Analysis) -> failure::Detection {
+    failure::Detection {
+        failure_modes: a.failure_modes.clone(),
+        facts: a.facts.clone(),
+        primary: a.primary.clone(),
+    }
+}
+
+/// The per-run failure-mode section of a file holding several trajectories.
+fn run_failure_modes(detections: &[(failure::Detection, Option<f64>)]) -> String {
+    let entries: Vec<failure::RunEntry<'_>> = detections
+        .iter()
+        .map(|(d, cost)| failure::RunEntry { detection: d, cost_usd: *cost })
+        .collect();
+    failure::run_summary_text(&failure::summarise_run(&entries))
 }
 
 /// Inspect logs hold samples: printed as a list even when there is one.

@@ -1363,3 +1363,73 @@ pub fn summarise_run(entries: &[RunEntry<'_>]) -> RunFailureSummary {
 #[cfg(test)]
 #[path = "failure_tests.rs"]
 mod tests;
+
+fn rate_text(r: &Rate) -> String {
+    match r.value() {
+        Some(v) => format!("{}/{} ({:.1}%)", r.n, r.d, v * 100.0),
+        None => format!("{}/{}", r.n, r.d),
+    }
+}
+
+fn group_text(out: &mut String, title: &str, g: &GroupRates) {
+    use std::fmt::Write;
+    let _ = writeln!(out, "{title}: {} trajectories", g.trajectories);
+    for r in g.rates.iter().filter(|r| r.d > 0) {
+        let _ = writeln!(out, "  {:<44} {}", r.id, rate_text(r));
+    }
+    if let Some(m) = g.mean_tokens_per_lint_rejection {
+        let est = if g.tokens_exact { "" } else { " (est.)" };
+        let _ = writeln!(
+            out,
+            "  {:<44} {m:.0}{est} (paper: ≈1,466)",
+            "fm4.mean_tokens_per_lint_rejection"
+        );
+    }
+    if let Some(m) = g.mean_subtests_passed {
+        let _ = writeln!(out, "  {:<44} {:.1}%", "mean_subtests_passed", m * 100.0);
+    }
+    let hist = |m: &BTreeMap<String, u64>| {
+        m.iter().map(|(k, n)| format!("{k} {n}")).collect::<Vec<_>>().join(", ")
+    };
+    if !g.exit_reasons.is_empty() {
+        let _ = writeln!(out, "  {:<44} {}", "fm6.exit_reasons", hist(&g.exit_reasons));
+    }
+    if !g.primary_labels.is_empty() {
+        let _ = writeln!(out, "  {:<44} {}", "fm0.primary_labels", hist(&g.primary_labels));
+    }
+    for (bucket, r) in &g.by_breadth {
+        let _ =
+            writeln!(out, "  {:<44} {}", format!("fm7.resolved_breadth_{bucket}"), rate_text(r));
+    }
+    let cost = g.cost_per_solved_usd.map_or("no data".to_string(), |c| format!("${c:.2}"));
+    let _ = writeln!(out, "  {:<44} {cost}", "cost_per_solved");
+}
+
+/// The run summary as plain text (the CLI prints it; the app renders the same type itself):
+/// every rate as `n/d (p%)` under its definition id, the run first, then each instruction set
+/// and repository, then the definitions.
+pub fn run_summary_text(s: &RunFailureSummary) -> String {
+    use std::fmt::Write;
+    let mut out = String::from("failure modes (per run)\n");
+    group_text(&mut out, "run", &s.overall);
+    // A single group that is the whole run under "unknown" says nothing new.
+    let same = |k: &str, g: &GroupRates| k == "unknown" && g.trajectories == s.overall.trajectories;
+    for (k, g) in s.by_instruction_set.iter().filter(|(k, g)| !same(k, g)) {
+        group_text(&mut out, &format!("instruction set {k}"), g);
+    }
+    for (k, g) in s.by_repo.iter().filter(|(k, g)| !same(k, g)) {
+        group_text(&mut out, &format!("repository {k}"), g);
+    }
+    for (set, gap) in &s.location_guidance_gap {
+        let _ = writeln!(
+            out,
+            "fm8.location_guidance_gap {set} - descriptive: {:+.1} points",
+            gap * 100.0
+        );
+    }
+    out.push_str("definitions:\n");
+    for d in &s.definitions {
+        let _ = writeln!(out, "  {}: {}", d.id, d.text);
+    }
+    out
+}

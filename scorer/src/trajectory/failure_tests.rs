@@ -544,6 +544,16 @@ fn run_rates_carry_numerator_denominator_and_groups() {
     assert!(s.definitions.iter().any(|d| d.id == "fm1.reads_as_targets"));
     assert!(s.overall.mean_tokens_per_lint_rejection.is_some());
     assert_eq!(s.location_guidance_gap.get("lazy"), Some(&1.0));
+    let text = run_summary_text(&s);
+    assert!(text.contains("fm1.untouched_of_failing_change_checking"), "{text}");
+    assert!(text.contains("1/2 (50.0%)"), "{text}");
+    assert!(text.contains("instruction set lazy") && text.contains("repository repo1"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.trim_start().starts_with("cost_per_solved") && l.ends_with(" no data")),
+        "{text}"
+    );
+    assert!(text.contains("fm8.location_guidance_gap lazy - descriptive: +100.0 points"), "{text}");
     // The serde shape the CLI and the app render round-trips.
     let json = serde_json::to_string(&s).expect("json");
     assert_eq!(serde_json::from_str::<RunFailureSummary>(&json).ok(), Some(s));
