@@ -84,7 +84,7 @@ enum Command {
     /// Print an agent trajectory (SWE-agent, mini-swe-agent, OpenHands, Inspect, ATIF, Claude
     /// Code, Codex), normalised: steps, edits with their status, submission, exit, cost.
     Trajectory {
-        /// The log file (format detected from its content).
+        /// The log file (format detected from its content), or an OpenHands V1 `events/` folder.
         file: PathBuf,
         /// A bundle: score the trajectory's submission for the failure modes.
         #[arg(long)]

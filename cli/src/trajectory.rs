@@ -18,7 +18,11 @@ use crate::run::{run_config, THREAD_STACK};
 
 pub fn run(file: &Path, tasks: Option<&Path>, json: bool) -> Result<ExitCode> {
     let name = file.display().to_string();
-    let bytes = std::fs::read(file).with_context(|| format!("{name}: cannot read the file"))?;
+    let bytes = if file.is_dir() {
+        event_folder(file)?
+    } else {
+        std::fs::read(file).with_context(|| format!("{name}: cannot read the file"))?
+    };
     let trajectories =
         read(&bytes).with_context(|| format!("{name}: cannot read as a trajectory"))?;
     let bundle = tasks.map(BundleDir::open).transpose()?;
@@ -75,6 +79,30 @@ fn run_failure_modes(detections: &[(failure::Detection, Option<f64>)]) -> String
         .map(|(d, cost)| failure::RunEntry { detection: d, cost_usd: *cost })
         .collect();
     failure::run_summary_text(&failure::summarise_run(&entries))
+}
+
+/// An OpenHands V1 conversation's `events/` folder (`event-<index>-<uuid>.json`, one event per
+/// file): the events in file-name order, as one JSON list.
+fn event_folder(dir: &Path) -> Result<Vec<u8>> {
+    let name = dir.display();
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .with_context(|| format!("{name}: cannot list"))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        anyhow::bail!("{name}: a folder without .json event files");
+    }
+    let mut out = b"[".to_vec();
+    for (i, f) in files.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend(std::fs::read(f).with_context(|| format!("{}: cannot read", f.display()))?);
+    }
+    out.push(b']');
+    Ok(out)
 }
 
 /// Inspect logs hold samples: printed as a list even when there is one.

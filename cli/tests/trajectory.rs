@@ -160,3 +160,31 @@ fn score_reads_an_openhands_output_file() {
         (Some("rename-parse-amount"), Some(true), Some("oh-model"))
     );
 }
+
+#[test]
+fn an_openhands_v1_events_folder_reads_in_file_order() {
+    let tmp = Temp::new("traj-folder");
+    let dir = tmp.0.join("events");
+    fs::create_dir_all(&dir).expect("mkdir");
+    let events = [
+        json!({"kind": "MessageEvent", "id": "m", "source": "user", "llm_message": {"role": "user", "content": [{"type": "text", "text": "go"}]}}),
+        json!({"kind": "ActionEvent", "id": "a", "source": "agent", "tool_name": "terminal", "tool_call_id": "c", "action": {"kind": "TerminalAction", "command": "rm old.py"}}),
+        json!({"kind": "ObservationEvent", "id": "o", "source": "environment", "action_id": "a", "tool_call_id": "c", "observation": {"kind": "TerminalObservation", "content": [{"type": "text", "text": ""}], "is_error": false, "exit_code": 0}}),
+    ];
+    // Written out of order, pretty-printed, as the SDK persists them.
+    for (i, e) in events.iter().enumerate().rev() {
+        let name = format!("event-{i:05}-{}.json", ["b", "a", "c"][i]);
+        fs::write(dir.join(name), serde_json::to_vec_pretty(e).expect("json")).expect("write");
+    }
+    let o = refscore_in(&tmp.0, &["trajectory", "events", "--json"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("json");
+    check_keys(&v);
+    assert_eq!(v["format"], "openhands-v1");
+    assert_eq!(v["steps"].as_array().map(Vec::len), Some(2));
+    let edit = &v["steps"][1]["edit"];
+    assert_eq!(
+        (edit["path"].as_str(), edit["kind"].as_str(), edit["status"].as_str()),
+        (Some("old.py"), Some("delete"), Some("applied"))
+    );
+}

@@ -1,7 +1,8 @@
 //! Submissions from the files researchers bring: SWE-bench predictions (`.jsonl`, `.json` list,
 //! `.json` dict keyed by instance id), SWE-agent `.traj` (0.x and 1.x) and mini-swe-agent
-//! `.traj.json`. Pure parsing from bytes, so the CLI and the browser read the same files the same
-//! way.
+//! `.traj.json`; with the feature `trajectories`, also OpenHands, Inspect, ATIF, Claude Code and
+//! Codex logs through [`crate::trajectory`]. Pure parsing from bytes, so the CLI and the browser
+//! read the same files the same way.
 //!
 //! One bad entry (invalid JSON line, missing or mistyped field) becomes an [`EntryError`] naming
 //! the file and line; it never stops the other entries. Instance ids are checked against a bundle

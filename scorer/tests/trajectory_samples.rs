@@ -190,3 +190,25 @@ mod common {
         zip_write(&refs)
     }
 }
+
+/// Hostile input: every sample cut short at many points, and with bytes overwritten, gives a
+/// trajectory or an error, never a panic.
+#[test]
+fn truncated_and_corrupted_samples_never_panic() {
+    let Some(dir) = samples() else { return };
+    for (file, _, _) in CASES {
+        let bytes = std::fs::read(dir.join(file)).expect("sample");
+        let n = bytes.len();
+        for k in 1..40 {
+            let cut = n * k / 40;
+            let _ = read(&bytes[..cut]);
+            let mut bad = bytes.clone();
+            for j in 0..8 {
+                let at = (cut + j * 7919) % n;
+                bad[at] = bad[at].wrapping_add(0x5b);
+            }
+            let _ = read(&bad);
+            let _ = scorer::trajectory::detect(&bad);
+        }
+    }
+}

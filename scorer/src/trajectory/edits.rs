@@ -324,8 +324,7 @@ pub(crate) fn swe_agent(
                 let Some(path) = open else { return Vec::new() };
                 let mut op = EditOp::new(path, EditKind::Replace, "edit", Confidence::Derived);
                 op.lines_before = Some(LineRange { start: l, end: m.max(l.saturating_sub(1)) });
-                op.lines_after =
-                    Some(span(l, line_count(body) + u32::from(body.is_empty() && false)));
+                op.lines_after = Some(span(l, line_count(body)));
                 op.new_text = Some(body.to_string());
                 op.status = if lint_rejected {
                     rejected_lint()
@@ -633,7 +632,7 @@ pub(crate) fn changed_ranges<'a>(
 pub(crate) fn diff_ops(diff: &str, tool: &str, paths: &Paths) -> Vec<EditOp> {
     let mut ops: Vec<EditOp> = Vec::new();
     let mut old_path: Option<String> = None;
-    let mut lines = diff.lines().peekable();
+    let lines = diff.lines();
     let mut hunk_pos: Option<(u32, u32)> = None;
     let mut body: Vec<&str> = Vec::new();
     let flush = |ops: &mut Vec<EditOp>, pos: &mut Option<(u32, u32)>, body: &mut Vec<&str>| {
@@ -644,7 +643,7 @@ pub(crate) fn diff_ops(diff: &str, tool: &str, paths: &Paths) -> Vec<EditOp> {
         }
         body.clear();
     };
-    while let Some(line) = lines.next() {
+    for line in lines {
         if let Some(p) = line.strip_prefix("--- ") {
             flush(&mut ops, &mut hunk_pos, &mut body);
             old_path = Some(strip_diff_prefix(p));

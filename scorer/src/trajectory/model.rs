@@ -122,13 +122,17 @@ pub struct ModelStats {
 }
 
 /// One step of the input, in order: one model turn (or one logged action) with what it caused.
+/// Chat formats also keep their system and user messages as steps (`role`); an observation whose
+/// action is not in the log is an `environment` step. Analyses of agent behaviour should look at
+/// `role == Agent` steps.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Step {
     /// Position in `Trajectory::steps` (0-based).
     pub index: usize,
     /// Who produced the step: `agent` (model turn), `user`, `system`, `environment`.
     pub role: Role,
-    /// The model's reasoning / message text.
+    /// The text the step's author wrote: the model's reasoning / message for agent steps, the
+    /// prompt for user and system steps.
     pub thought: Option<String>,
     /// The raw action text (command line, or a rendering of the tool calls).
     pub action: Option<String>,

@@ -173,15 +173,7 @@ pub(super) fn read(records: &[Value]) -> Result<Trajectory> {
                     args["command"] = cmd;
                 }
             }
-            let out = edits::Outcome {
-                text,
-                is_error,
-                exit_code: c.exit_code.or(if text.is_some() && c.name == "apply_patch" {
-                    None
-                } else {
-                    None
-                }),
-            };
+            let out = edits::Outcome { text, is_error, exit_code: c.exit_code };
             edits.extend(edits::tool_edits(&c.name, &args, out, &paths));
         }
         s.edits = edits;

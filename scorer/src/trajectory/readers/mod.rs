@@ -49,7 +49,7 @@ pub(super) fn read(bytes: &[u8]) -> Result<Vec<Trajectory>> {
             Format::ClaudeCode | Format::Codex => unreachable_format(format)?,
         },
         Detected::Events(format, events) => match format {
-            Format::OpenHandsV0 => vec![openhands::read_v0_events(&events, None)?],
+            Format::OpenHandsV0 => vec![openhands::read_v0_events(&events, None, None)?],
             Format::OpenHandsV1 => vec![openhands::read_v1_events(&events)?],
             Format::ClaudeCode => vec![claude::read(&events)?],
             Format::Codex => vec![codex::read(&events)?],

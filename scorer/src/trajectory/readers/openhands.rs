@@ -29,7 +29,15 @@ pub(super) fn read_output(v: &Value) -> Result<Trajectory> {
     let history = json::req_arr(v, "history", None)?;
     let mut t = match output_format(v) {
         Format::OpenHandsV1 => read_v1_events(history)?,
-        _ => read_v0_events(history, json::opt_str(v, "instruction", None)?)?,
+        _ => {
+            let usages =
+                v.get("metrics").and_then(|m| m.get("token_usages")).and_then(Value::as_array);
+            read_v0_events(
+                history,
+                json::opt_str(v, "instruction", None)?,
+                usages.map(Vec::as_slice),
+            )?
+        }
     };
     t.instance_id = v
         .get("instance_id")
@@ -84,7 +92,19 @@ fn event_text(e: &Value, i: usize) -> Result<Option<String>> {
 }
 
 /// V0 events (`action` + `args` / `observation` + `content` + `extras`).
-pub(super) fn read_v0_events(events: &[Value], instruction: Option<&str>) -> Result<Trajectory> {
+/// `usages`: the eval output's `metrics.token_usages`, matched to steps by model response id.
+pub(super) fn read_v0_events(
+    events: &[Value],
+    instruction: Option<&str>,
+    usages: Option<&[Value]>,
+) -> Result<Trajectory> {
+    let usage_of: HashMap<&str, &Value> = usages
+        .unwrap_or(&[])
+        .iter()
+        .filter_map(|u| Some((u.get("response_id")?.as_str()?, u)))
+        .collect();
+    // Parallel tool calls share one model response: its usage goes to the first of them.
+    let mut seen_responses: std::collections::HashSet<String> = Default::default();
     let mut t = Trajectory { format: Some(Format::OpenHandsV0), ..Trajectory::default() };
     let first_user = events.iter().find_map(|e| {
         (e.get("action")?.as_str()? == "message" && e.get("source")?.as_str()? == "user")
@@ -168,7 +188,7 @@ pub(super) fn read_v0_events(events: &[Value], instruction: Option<&str>) -> Res
                     && args.get("command").is_none()
                     && args.get("translated_ipython_code").is_some()
                 {
-                    if let Some(a) = tcm.and_then(|m| response_arguments(m)) {
+                    if let Some(a) = tcm.and_then(response_arguments) {
                         arguments = a;
                     }
                 }
@@ -188,12 +208,20 @@ pub(super) fn read_v0_events(events: &[Value], instruction: Option<&str>) -> Res
                 });
                 step.action = render_calls(&step.tool_calls);
             }
-            if let Some(m) = e
+            let response_id = e
+                .get("tool_call_metadata")
+                .and_then(|m| m.get("model_response"))
+                .and_then(|r| r.get("id"))
+                .and_then(Value::as_str);
+            let usage = e
                 .get("llm_metrics")
                 .and_then(|m| m.get("token_usages"))
                 .and_then(Value::as_array)
                 .and_then(|a| a.last())
-            {
+                .or_else(|| response_id.and_then(|id| usage_of.get(id).copied()));
+            let first_of_response =
+                response_id.is_none_or(|id| seen_responses.insert(id.to_string()));
+            if let Some(m) = usage.filter(|_| first_of_response) {
                 step.tokens = Some(Tokens {
                     prompt: m.get("prompt_tokens").and_then(Value::as_u64),
                     completion: m.get("completion_tokens").and_then(Value::as_u64),
