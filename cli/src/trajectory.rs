@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use scorer::report::SourceRef;
 use scorer::submission::{evaluate_submission, Submission};
 use scorer::trajectory::analysis::{analyse, TaskContext};
-use scorer::trajectory::{read, view, Trajectory};
+use scorer::trajectory::{failure, read, view, Trajectory};
 use scorer::unittest::Scorer;
 
 use crate::bundle_dir::BundleDir;
@@ -28,12 +28,14 @@ pub fn run(file: &Path, tasks: Option<&Path>, json: bool) -> Result<ExitCode> {
     let bundle = tasks.map(BundleDir::open).transpose()?;
     let mut rendered = Vec::new();
     let mut text = String::new();
+    let mut detections = Vec::new();
     for (i, t) in trajectories.iter().enumerate() {
         let ctx = match &bundle {
             Some(b) => task_context(b, t, &name)?,
             None => None,
         };
         let a = analyse(t, ctx.as_ref());
+        detections.push((run_entry(&a), t.model_stats.as_ref().and_then(|m| m.cost_usd)));
         if json {
             rendered.push(view::to_json(t, &a));
         } else {
@@ -42,6 +44,10 @@ pub fn run(file: &Path, tasks: Option<&Path>, json: bool) -> Result<ExitCode> {
             }
             text.push_str(&view::to_text(t, &a));
         }
+    }
+    if !json && trajectories.len() > 1 {
+        text.push('\n');
+        text.push_str(&run_failure_modes(&detections));
     }
     if json {
         let value = if trajectories.len() == 1 && !is_many(&bytes) {
@@ -55,6 +61,24 @@ pub fn run(file: &Path, tasks: Option<&Path>, json: bool) -> Result<ExitCode> {
     // A closed stdout (`| head`) is not an error.
     let _ = std::io::stdout().write_all(text.as_bytes());
     Ok(ExitCode::SUCCESS)
+}
+
+/// The part of an analysis the run rates need.
+fn run_entry(a: &scorer::trajectory::analysis::Analysis) -> failure::Detection {
+    failure::Detection {
+        failure_modes: a.failure_modes.clone(),
+        facts: a.facts.clone(),
+        primary: a.primary.clone(),
+    }
+}
+
+/// The per-run failure-mode section of a file holding several trajectories.
+fn run_failure_modes(detections: &[(failure::Detection, Option<f64>)]) -> String {
+    let entries: Vec<failure::RunEntry<'_>> = detections
+        .iter()
+        .map(|(d, cost)| failure::RunEntry { detection: d, cost_usd: *cost })
+        .collect();
+    failure::run_summary_text(&failure::summarise_run(&entries))
 }
 
 /// An OpenHands V1 conversation's `events/` folder (`event-<index>-<uuid>.json`, one event per
@@ -101,7 +125,7 @@ fn task_context(bundle: &BundleDir, t: &Trajectory, name: &str) -> Result<Option
         instance_id: id.to_string(),
         model_name_or_path: t.model.clone(),
         instruction_set: None,
-        patch: patch.to_string(),
+        patch: patch.as_bytes().to_vec(),
         source: SourceRef { file: name.to_string(), line: None },
     };
     let patch = t.submission.clone().unwrap_or_default();
@@ -110,13 +134,11 @@ fn task_context(bundle: &BundleDir, t: &Trajectory, name: &str) -> Result<Option
             .stack_size(THREAD_STACK)
             .spawn_scoped(s, || {
                 let mut scorer = Scorer::new(run_config());
-                let (file, src) = (&task.data.test.name, &task.data.test.source);
                 let fin =
-                    evaluate_submission(&mut scorer, &task.base, file, src, &submission(&patch))
-                        .ok();
+                    evaluate_submission(&mut scorer, &task.base, &task.data, &submission(&patch));
                 let pristine =
-                    evaluate_submission(&mut scorer, &task.base, file, src, &submission("")).ok();
-                (fin, pristine)
+                    evaluate_submission(&mut scorer, &task.base, &task.data, &submission(""));
+                (Some(fin), Some(pristine))
             })
             .map(|h| h.join().unwrap_or((None, None)))
             .unwrap_or((None, None))
@@ -126,5 +148,7 @@ fn task_context(bundle: &BundleDir, t: &Trajectory, name: &str) -> Result<Option
         test_source: Some(task.data.test.source.clone()),
         final_result,
         pristine_result,
+        instructions: TaskContext::instructions_of(&task.data.instructions),
+        repo: Some(task.data.repo.clone()),
     }))
 }

@@ -60,6 +60,13 @@ pub struct TestOutcome {
     /// Innermost line of the test file in the traceback.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
+    /// Repository-relative paths the method, its `setUp` and `tearDown` opened or checked
+    /// (`open`, `os.path.exists/lexists/isfile/isdir/getsize`, `os.listdir`/`os.walk` tops),
+    /// sorted, folders and the eval folder left out; a path that does not exist is listed too
+    /// (a test checking that a file was made). Class fixtures and the module body are no
+    /// method's. What the failure modes compare with the files a patch touches.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reads: Vec<String>,
 }
 
 /// The result of scoring one submission for one task.

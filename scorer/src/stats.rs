@@ -386,7 +386,14 @@ mod tests {
     use crate::report::{EntryError, SourceRef, TestOutcome};
 
     fn t(id: &str, status: Status) -> TestOutcome {
-        TestOutcome { id: id.into(), status, exc_type: None, message: None, line: None }
+        TestOutcome {
+            id: id.into(),
+            status,
+            exc_type: None,
+            message: None,
+            line: None,
+            reads: Vec::new(),
+        }
     }
 
     fn r(

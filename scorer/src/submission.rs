@@ -619,7 +619,7 @@ fn trajectory_submissions(file_name: &str, bytes: &[u8]) -> Option<Parsed> {
                         instance_id: id,
                         model_name_or_path: t.model,
                         instruction_set: instruction_set_from_path(file_name),
-                        patch,
+                        patch: patch.into_bytes(),
                         source: source.clone(),
                     }),
                     None => out.errors.push(err(

@@ -207,3 +207,116 @@ fn a_file_without_bytes_is_reported_as_read() {
     assert_eq!(out[0].exc_type.as_deref(), Some("ContentNotInBundle"));
     assert_eq!(access.read.iter().collect::<Vec<_>>(), ["pkg/a.py"]);
 }
+
+/// Each method's `reads` (`TestOutcome::reads`) against CPython's per-method trace, on every
+/// test file of the corpus, with run and method reuse on (the default) and off.
+#[test]
+fn method_reads_equal_cpython_on_the_corpus() {
+    let mut mismatches = Vec::new();
+    let mut with_reads = 0;
+    for (repo, test) in corpus() {
+        let tree = build_tree(&repo);
+        let out = Command::new("python3")
+            .arg(differential_dir().join("pytrace.py"))
+            .arg(&repo)
+            .arg(&test)
+            .output()
+            .expect("python3");
+        assert!(out.status.success(), "pytrace.py: {}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("pytrace output");
+        let py = v["methods"].as_object().expect("pytrace.py: no methods");
+        let file = test.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
+        let off = RunConfig { reuse_runs: false, ..RunConfig::default() };
+        for config in [RunConfig::default(), off] {
+            let (outcomes, _) = run(&tree, &test, config);
+            for o in outcomes.iter().filter(|o| o.id.contains('.') && !o.id.contains(' ')) {
+                let Some(expected) = py.get(&o.id) else {
+                    mismatches.push(format!("{file}: {} not run by CPython", o.id));
+                    continue;
+                };
+                let expected: Vec<String> = expected
+                    .as_array()
+                    .map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect())
+                    .unwrap_or_default();
+                if expected != o.reads {
+                    mismatches.push(format!(
+                        "{file}: {}: CPython {expected:?}, refscore {:?}",
+                        o.id, o.reads
+                    ));
+                }
+                with_reads += usize::from(!o.reads.is_empty());
+            }
+        }
+    }
+    assert!(with_reads > 50, "only {with_reads} methods read anything");
+    assert!(mismatches.is_empty(), "{} mismatches:\n{}", mismatches.len(), mismatches.join("\n"));
+}
+
+/// A demo-style test file whose methods read different files, one in `setUp`.
+const PER_METHOD: &str = r#"import ast, os, unittest
+
+class TestMoves(unittest.TestCase):
+    def setUp(self):
+        self.config = open('../shop/config.py').read()
+
+    def test_a_cart(self):
+        tree = ast.parse(open('../shop/cart.py').read())
+        self.assertTrue(any(isinstance(n, ast.FunctionDef) and n.name == 'total'
+                            for n in ast.walk(tree)))
+
+    def test_b_new_module(self):
+        self.assertTrue(os.path.exists('../shop/money.py'))
+        self.assertTrue(os.path.isdir('../shop'))
+
+    def test_c_pricing(self):
+        src = open(os.path.join('..', 'shop', 'pricing.py')).read()
+        self.assertIn('def price', src)
+
+class TestNothing(unittest.TestCase):
+    def test_listing(self):
+        self.assertIn('cart.py', os.listdir('../shop'))
+"#;
+
+#[test]
+fn each_method_reports_its_own_reads_also_when_reused() {
+    let mut tree = Tree::new();
+    for (p, b) in [
+        ("shop/config.py", "X = 1\n"),
+        ("shop/cart.py", "def total():\n    pass\n"),
+        ("shop/pricing.py", "def price():\n    pass\n"),
+    ] {
+        tree.insert_bytes(p, b.as_bytes().to_vec()).expect("path");
+    }
+    let reads = |out: &[scorer::report::TestOutcome]| -> Vec<(String, Vec<String>)> {
+        out.iter().map(|o| (o.id.clone(), o.reads.clone())).collect()
+    };
+    let s = |v: &[&str]| v.iter().map(|p| p.to_string()).collect::<Vec<String>>();
+    let expected = vec![
+        ("TestMoves.test_a_cart".to_string(), s(&["shop/cart.py", "shop/config.py"])),
+        ("TestMoves.test_b_new_module".to_string(), s(&["shop/config.py", "shop/money.py"])),
+        ("TestMoves.test_c_pricing".to_string(), s(&["shop/config.py", "shop/pricing.py"])),
+        ("TestNothing.test_listing".to_string(), Vec::new()),
+    ];
+    let mut scorer = Scorer::new(RunConfig::default());
+    let first = scorer.run_test_file(&tree, "t.py", PER_METHOD);
+    assert_eq!(reads(&first), expected);
+    // The same tree again: the whole run is answered from memory, reads included.
+    let again = scorer.run_test_file(&tree, "t.py", PER_METHOD);
+    assert_eq!(scorer.reused_runs(), 1);
+    assert_eq!(again, first);
+    // A change only `test_c_pricing` sees: the methods before it are answered from the
+    // remembered run and still report their reads; the pricing method runs and reads again.
+    tree.insert_bytes("shop/pricing.py", b"def cost():\n    pass\n".to_vec()).expect("path");
+    let changed = scorer.run_test_file(&tree, "t.py", PER_METHOD);
+    assert!(scorer.reused_methods() >= 2, "{} methods reused", scorer.reused_methods());
+    assert_eq!(reads(&changed), expected);
+    assert_eq!(changed[2].status, scorer::report::Status::Fail);
+    // Reuse off: the same reads.
+    let off = RunConfig { reuse_runs: false, ..RunConfig::default() };
+    let plain = Scorer::new(off).run_test_file(&tree, "t.py", PER_METHOD);
+    assert_eq!(plain, changed);
+    // The JSON of a result carries them; a method without reads leaves the field out.
+    let json = serde_json::to_value(&changed).expect("json");
+    assert_eq!(json[1]["reads"], serde_json::json!(["shop/config.py", "shop/money.py"]));
+    assert!(json[3].get("reads").is_none());
+}

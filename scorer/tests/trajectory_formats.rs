@@ -404,7 +404,13 @@ fn predictions_accept_the_new_formats() {
     let got: Vec<_> = p
         .submissions
         .iter()
-        .map(|s| (s.instance_id.as_str(), s.patch.as_str(), s.model_name_or_path.as_deref()))
+        .map(|s| {
+            (
+                s.instance_id.as_str(),
+                std::str::from_utf8(&s.patch).expect("utf-8"),
+                s.model_name_or_path.as_deref(),
+            )
+        })
         .collect();
     assert_eq!(got, [("demo__t-1", "diff --git a/x b/x\n", Some("m1")), ("demo__t-2", "", None)]);
     assert_eq!(p.submissions[0].instruction_set, Some(scorer::report::InstructionSet::Base));

@@ -152,7 +152,14 @@ mod tests {
     use super::*;
 
     fn t(id: &str, status: Status, line: Option<u32>) -> TestOutcome {
-        TestOutcome { id: id.into(), status, exc_type: None, message: None, line }
+        TestOutcome {
+            id: id.into(),
+            status,
+            exc_type: None,
+            message: None,
+            line,
+            reads: Vec::new(),
+        }
     }
 
     #[test]

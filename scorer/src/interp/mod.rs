@@ -128,6 +128,10 @@ pub struct Interp<'a> {
     pub access: Option<Box<FileAccess>>,
     /// Every question the run asked the tree, with its answer; `None` records nothing.
     pub observations: Option<RefCell<observe::Observations>>,
+    /// The repository files and paths the running test method (with its `setUp` and
+    /// `tearDown`) opened or checked, folders left out: the per-test `reads` of the report.
+    /// `None` outside test methods.
+    pub method_reads: Option<std::collections::BTreeSet<String>>,
 }
 
 /// Default Rust stack the interpreter may use below its entry point before Python code gets a
@@ -174,6 +178,7 @@ impl<'a> Interp<'a> {
             const_cache: HashMap::default(),
             access: None,
             observations: None,
+            method_reads: None,
         };
         it.mark_stack_base();
         exc::install(&mut it);

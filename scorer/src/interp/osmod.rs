@@ -286,25 +286,39 @@ impl<'a> Interp<'a> {
 
     /// Resolves a path relative to the eval folder, or an absolute one below the virtual root
     /// [`ROOT`] (`os.path.abspath(__file__)` gives those), following every symbolic link (`stat`,
-    /// `open`). Records the path as probed when tracing.
+    /// `open`). Records the path as probed when tracing, and as read by the running test method
+    /// unless it is a folder.
     pub fn resolve(&mut self, p: &str) -> PyResult<'a, Resolved<'a>> {
-        self.trace_probe(p);
-        self.lookup(p, true, &mut 0)
+        let resolved = self.lookup(p, true, &mut 0);
+        self.trace_probe(p, resolved.as_ref().ok());
+        resolved
     }
 
     /// [`Self::resolve`] without following a link in the last component (`lstat`).
     fn resolve_no_follow(&mut self, p: &str) -> PyResult<'a, Resolved<'a>> {
-        self.trace_probe(p);
-        self.lookup(p, false, &mut 0)
+        let resolved = self.lookup(p, false, &mut 0);
+        self.trace_probe(p, resolved.as_ref().ok());
+        resolved
     }
 
-    fn trace_probe(&mut self, p: &str) {
-        if self.access.is_some() {
-            if let Some(path) = repo_relative(p) {
-                if let Some(acc) = self.access.as_deref_mut() {
-                    acc.probed.insert(path);
-                }
+    /// Records `p` as probed (tracing) and as read by the running test method.
+    fn trace_probe(&mut self, p: &str, resolved: Option<&Resolved<'a>>) {
+        if self.access.is_none() && self.method_reads.is_none() {
+            return;
+        }
+        let Some(path) = repo_relative(p) else { return };
+        if let Some(reads) = self.method_reads.as_mut() {
+            // A test method's reads: the files and missing paths it asked about (a folder is
+            // never a file an edit makes or changes), not the eval folder the harness lays out
+            // (the test file itself).
+            let own =
+                path == EVAL_DIR || path.strip_prefix(EVAL_DIR).is_some_and(|r| r.starts_with('/'));
+            if !path.is_empty() && !own && !matches!(resolved, Some(Resolved::Dir(_))) {
+                reads.insert(path.clone());
             }
+        }
+        if let Some(acc) = self.access.as_deref_mut() {
+            acc.probed.insert(path);
         }
     }
 
@@ -825,9 +839,10 @@ impl<'a> Interp<'a> {
                     Some(v) => self.truthy(v)?,
                     None => false,
                 };
-                self.trace_probe(&top);
                 let mut links = 0;
-                let Resolved::Dir(d) = self.lookup(&top, true, &mut links)? else {
+                let top_resolved = self.lookup(&top, true, &mut links);
+                self.trace_probe(&top, top_resolved.as_ref().ok());
+                let Resolved::Dir(d) = top_resolved? else {
                     return Ok(Value::iter(PyIter::Owned { items: Vec::new().into_iter() }));
                 };
                 // Top-down, names sorted (the real order is the file system's, which is arbitrary).

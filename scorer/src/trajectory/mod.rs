@@ -11,11 +11,13 @@
 pub mod analysis;
 mod edits;
 mod error;
+pub mod failure;
 mod json;
 pub mod model;
 mod paths;
 mod readers;
 mod shell;
+pub mod sigma;
 pub mod view;
 mod zip;
 

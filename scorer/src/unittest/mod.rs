@@ -271,6 +271,7 @@ impl Scorer {
                     exc_type: Some(e.kind.name().into()),
                     message: Some(e.to_string()),
                     line: None,
+                    reads: Vec::new(),
                 };
                 let recorded = Recorded {
                     access: matches!(record, Record::FileAccess).then(FileAccess::default),
@@ -318,6 +319,7 @@ fn outcome_of<'a>(it: &mut Interp<'a>, id: &str, e: &PyErr<'a>) -> TestOutcome {
         exc_type: Some(exc_type),
         message: Some(message),
         line,
+        reads: Vec::new(),
     }
 }
 
@@ -522,7 +524,13 @@ fn run_one<'a>(
 ) -> TestOutcome {
     let expecting_failure = matches!(class.lookup(method), Some(V::Func(f))
         if f.dict.borrow().get("__unittest_expecting_failure__").is_some_and(|v| matches!(v, V::Bool(true))));
-    let out = run_one_plain(it, class, method);
+    // The method's reads (see `TestOutcome::reads`): they depend only on the tree's answers to
+    // its recorded questions, so a reused method's remembered outcome carries the same.
+    let outer = it.method_reads.replace(Default::default());
+    let mut out = run_one_plain(it, class, method);
+    out.reads = std::mem::replace(&mut it.method_reads, outer)
+        .map(|r| r.into_iter().collect())
+        .unwrap_or_default();
     if !expecting_failure {
         return out;
     }
@@ -588,6 +596,7 @@ fn run_one_plain<'a>(
             exc_type: Some("SkipTest".into()),
             message: Some(reason),
             line: None,
+            reads: Vec::new(),
         };
     }
     let mut own: Option<TestOutcome> = None;
@@ -622,6 +631,7 @@ fn run_one_plain<'a>(
             exc_type: None,
             message: None,
             line: None,
+            reads: Vec::new(),
         });
     }
     let mut worst: Option<Status> = own.as_ref().map(|o| o.status);
@@ -637,6 +647,7 @@ fn run_one_plain<'a>(
             exc_type: Some("HarnessNoOutcome".into()),
             message: Some("no outcome reported".into()),
             line: None,
+            reads: Vec::new(),
         };
     };
     if own.as_ref().map(|o| o.status) == Some(worst) {
@@ -646,6 +657,7 @@ fn run_one_plain<'a>(
             exc_type: None,
             message: None,
             line: None,
+            reads: Vec::new(),
         });
     }
     let s = subs.iter().find(|s| s.status == worst).cloned();
@@ -656,8 +668,16 @@ fn run_one_plain<'a>(
             exc_type: s.exc_type,
             message: s.message,
             line: s.line,
+            reads: Vec::new(),
         },
-        None => TestOutcome { id, status: worst, exc_type: None, message: None, line: None },
+        None => TestOutcome {
+            id,
+            status: worst,
+            exc_type: None,
+            message: None,
+            line: None,
+            reads: Vec::new(),
+        },
     }
 }
 

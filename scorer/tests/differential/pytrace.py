@@ -13,7 +13,11 @@ wrapped, and prints a JSON object of repository-relative paths (the root is
 * read: existing files opened, or sized with getsize (the test file itself
   excepted);
 * probed: every path those functions were given;
-* listed: every folder listed (os.listdir, each folder os.walk yields).
+* listed: every folder listed (os.listdir, each folder os.walk yields);
+* methods: for each test method run (`Class.method`), the paths probed from
+  its startTest to its stopTest (setUp, the method, tearDown) that are not
+  folders at that moment, the root and the eval folder left out, sorted: the
+  per-test `reads` of refscore's report.
 
 Paths are normalised lexically from the test's working directory; paths that
 lead out of the repository are left out.
@@ -38,6 +42,9 @@ def main(test_path, out_path):
     root = os.path.dirname(cwd)
     test_abs = os.path.abspath(test_path)
     acc = {"read": set(), "probed": set(), "listed": set()}
+    methods = {}
+    current = [None]
+    real_isdir = os.path.isdir
 
     def rel(p):
         try:
@@ -58,7 +65,21 @@ def main(test_path, out_path):
         r = rel(p)
         if r is not None:
             acc["probed"].add(r)
+            own = r == "refactorbench_eval" or r.startswith("refactorbench_eval/")
+            if current[0] is not None and r != "" and not own and not real_isdir(p):
+                current[0].add(r)
         return r
+
+    class Result(unittest.TestResult):
+        def startTest(self, test):
+            super().startTest(test)
+            current[0] = set()
+
+        def stopTest(self, test):
+            key = ".".join(test.id().split(".")[-2:])
+            methods[key] = sorted(current[0] or ())
+            current[0] = None
+            super().stopTest(test)
 
     def read(p):
         r = probe(p)
@@ -112,12 +133,14 @@ def main(test_path, out_path):
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         suite = unittest.TestLoader().loadTestsFromModule(module)
-        suite.run(unittest.TestResult())
+        suite.run(Result())
     except BaseException:
         pass
     builtins.open = real_open
     with real_open(out_path, "w", encoding="utf-8") as f:
-        json.dump({k: sorted(v) for k, v in acc.items()}, f)
+        out = {k: sorted(v) for k, v in acc.items()}
+        out["methods"] = methods
+        json.dump(out, f)
     return 0
 
 if __name__ == "__main__":
