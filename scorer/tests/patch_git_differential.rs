@@ -534,6 +534,28 @@ struct Stats {
     reject_cases: usize,
     reject_git_crashed: usize,
     unrepresentable_paths: usize,
+    /// Failed applies whose message is not git's first error line.
+    message_mismatches: Vec<String>,
+}
+
+/// git's first `error:` or `fatal:` line, without that prefix: the message a failed patch
+/// carries (`reason`).
+fn git_message(stderr: &str) -> Option<String> {
+    stderr.lines().find_map(|l| {
+        l.strip_prefix("error: ").or_else(|| l.strip_prefix("fatal: ")).map(str::to_string)
+    })
+}
+
+impl Stats {
+    /// Every failed apply must carry git's message.
+    fn assert_messages(&self) {
+        assert!(
+            self.message_mismatches.is_empty(),
+            "{} message(s) differ from git's:\n{}",
+            self.message_mismatches.len(),
+            self.message_mismatches.join("\n")
+        );
+    }
 }
 
 fn compare(repo: &Repo, base: &Files, patch: &[u8], what: &str, stats: &mut Stats) {
@@ -593,6 +615,14 @@ fn compare(repo: &Repo, base: &Files, patch: &[u8], what: &str, stats: &mut Stat
             );
         }
     } else {
+        let git_msg = git_message(&stderr);
+        if out.reason.as_deref() != git_msg.as_deref() {
+            stats.message_mismatches.push(format!(
+                "{what}: git {git_msg:?} ours {:?}\n--- patch ---\n{}",
+                out.reason,
+                String::from_utf8_lossy(patch)
+            ));
+        }
         assert_eq!(out.tree, to_tree(base), "{what}: failed apply must keep the tree");
         assert!(
             out.reason.as_deref().is_some_and(|r| !r.contains('\n')),
@@ -676,6 +706,7 @@ fn generated_git_diffs_apply_like_git() {
         stats.cases, stats.git_applied, stats.git_failed, stats.reject_cases
     );
     assert!(stats.git_applied > 0 && stats.git_failed > 0);
+    stats.assert_messages();
 }
 
 /// Hand-written patches of the kinds agents produce, each checked against git.
@@ -775,6 +806,7 @@ fn hand_written_patches_match_git() {
         "hand-written: {} cases, git applied {}, git failed {}",
         stats.cases, stats.git_applied, stats.git_failed
     );
+    stats.assert_messages();
 }
 
 /// Byte-level mutations of a few header-rich patches (quoted names, timestamps, renames, CR,
@@ -838,4 +870,5 @@ fn mutated_patches_match_git() {
         "mutants: {} cases, git applied {}, git failed {}, --reject compared {}, unrepresentable paths {}",
         stats.cases, stats.git_applied, stats.git_failed, stats.reject_cases, stats.unrepresentable_paths
     );
+    stats.assert_messages();
 }

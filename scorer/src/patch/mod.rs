@@ -23,6 +23,10 @@ pub use parse::parse;
 #[derive(Debug, Clone)]
 pub struct Patch<'a> {
     pub files: Vec<FilePatch<'a>>,
+    /// git's error when it stopped reading before the end (a corrupt or unrecognised
+    /// `GIT binary patch`): git still applies the files before it, and fails with this message
+    /// when they fail or when there are none.
+    pub stop_error: Option<String>,
 }
 
 /// `git apply` keeps "unknown" states for traditional diffs (is this a creation?) until it sees the
@@ -63,9 +67,28 @@ pub struct FilePatch<'a> {
     pub old_oid_prefix: String,
     pub new_oid_prefix: String,
     pub is_binary: bool,
+    /// The decoded hunks of a `GIT binary patch` section: forward, then the optional reverse one.
+    /// Empty for `Binary files ... differ` (no data).
+    pub binary: Vec<BinaryHunk>,
     pub hunks: Vec<Hunk<'a>>,
     /// 1-based line of the patch where this file's header starts.
     pub line: usize,
+}
+
+/// How a binary hunk's data makes the postimage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinaryMethod {
+    /// The data is the new content.
+    Literal,
+    /// The data is a git delta against the old content.
+    Delta,
+}
+
+/// One `literal`/`delta` hunk of a `GIT binary patch`, base85-decoded and inflated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BinaryHunk {
+    pub method: BinaryMethod,
+    pub data: Vec<u8>,
 }
 
 /// One `@@ -a,b +c,d @@` hunk.
