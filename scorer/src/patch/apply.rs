@@ -622,6 +622,51 @@ fn tree_entry<'t>(tree: &'t Tree, name: &[u8]) -> Option<&'t FileEntry> {
     lookup_path(name).and_then(|p| tree.get(&p))
 }
 
+/// The file `name` names when a leading folder of it is a symlink in the tree (followed as the
+/// file system would, inside the repository); `None` when no leading folder is a symlink or
+/// the path leads nowhere.
+fn entry_beyond_symlink<'t>(tree: &'t Tree, name: &[u8]) -> Option<&'t FileEntry> {
+    let name = std::str::from_utf8(name).ok()?;
+    if !name.contains('/') {
+        return None;
+    }
+    let mut parts: Vec<String> = name.split('/').map(str::to_string).collect();
+    let (mut i, mut hops, mut followed) = (0usize, 0usize, false);
+    while i + 1 < parts.len() {
+        let prefix = parts[..=i].join("/");
+        let entry = crate::tree::RepoPath::new(&prefix).ok().and_then(|p| tree.get(&p));
+        match entry {
+            Some(e) if e.mode == FileMode::Symlink => {
+                hops += 1;
+                let target = std::str::from_utf8(e.bytes()?).ok()?;
+                if hops > 40 || target.starts_with('/') {
+                    return None;
+                }
+                let mut resolved: Vec<String> = parts[..i].to_vec();
+                for c in target.split('/') {
+                    match c {
+                        "" | "." => {}
+                        ".." => {
+                            resolved.pop()?;
+                        }
+                        c => resolved.push(c.to_string()),
+                    }
+                }
+                resolved.extend(parts[i + 1..].iter().cloned());
+                parts = resolved;
+                i = 0;
+                followed = true;
+            }
+            Some(_) => return None,
+            None => i += 1,
+        }
+    }
+    if !followed {
+        return None;
+    }
+    tree.get(&crate::tree::RepoPath::new(&parts.join("/")).ok()?)
+}
+
 /// Symlinks the patch removes or keeps (git's `prepare_symlink_changes`, from the headers).
 struct Symlinks {
     kept: HashSet<Vec<u8>>,
@@ -720,7 +765,9 @@ fn check_patch(
         if let Some(j) = previous {
             st_mode = works[j].new_mode;
         } else {
-            match tree_entry(tree, &old) {
+            // lstat follows symlinked leading folders: the file behind one exists for git
+            // (reading it is refused later).
+            match tree_entry(tree, &old).or_else(|| entry_beyond_symlink(tree, &old)) {
                 Some(e) => st_mode = mode_of(e),
                 None => {
                     let dir = lookup_path(&old).is_some_and(|rp| tree.is_dir(rp.as_str()));
@@ -876,6 +923,12 @@ fn apply_data(
         Some(j) => works[j].result.clone().unwrap_or(Data::Bytes(Arc::from(&b""[..]))),
         None => match &works[i].old_name {
             None => Data::Bytes(Arc::from(&b""[..])),
+            Some(old) if entry_beyond_symlink(tree, old).is_some() => {
+                return Err(invalid(format!(
+                    "reading from '{}' beyond a symbolic link",
+                    lossy(old)
+                )));
+            }
             Some(old) => match tree_entry(tree, old).map(|e| &e.content) {
                 Some(Content::Bytes(b)) => Data::Bytes(b.clone()),
                 Some(Content::BlobOnly(id)) => Data::Blob(id.to_string()),

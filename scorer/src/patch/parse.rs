@@ -1088,9 +1088,11 @@ impl<'a> Parser<'a> {
             decode_85(&mut data, &line[1..], byte_length)?;
             pos += l;
         }
-        let Some(inflated) = inflate_it(&data, origlen) else {
+        let inflated = match inflate_it(&data, origlen) {
+            Ok(v) => v,
+            Err(Some(zlib_message)) => return Err(zlib_message),
             // git reports the hunk's blank terminating line, printed empty.
-            return Err(format!("corrupt binary patch at line {}: ", self.linenr - 1));
+            Err(None) => return Err(format!("corrupt binary patch at line {}: ", self.linenr - 1)),
         };
         Ok(Some((used, BinaryHunk { method, data: inflated })))
     }
@@ -1141,14 +1143,61 @@ fn decode_85(out: &mut Vec<u8>, text: &[u8], mut len: usize) -> Result<(), Strin
 /// claims; a hunk claiming more is treated as corrupt here (no real submission comes close).
 pub(crate) const MAX_BINARY_BYTES: u64 = 64 << 20;
 
-/// git's `inflate_it`: the zlib stream must end and give exactly `size` bytes.
-fn inflate_it(data: &[u8], size: u64) -> Option<Vec<u8>> {
-    if size > MAX_BINARY_BYTES {
-        return None;
+/// git's `inflate_it`: the zlib stream must end and give exactly `size` bytes. `Err(Some(m))`
+/// carries the message `git_inflate` prints first (zlib's wording), `Err(None)` a failure git
+/// reports only as a corrupt hunk (truncated stream, wrong size).
+fn inflate_it(data: &[u8], size: u64) -> Result<Vec<u8>, Option<String>> {
+    // zlib's header checks, in zlib's order (miniz_oxide does not name them).
+    if let [cmf, flg, rest @ ..] = data {
+        let zerr = |m: &str| Err(Some(format!("inflate: data stream error ({m})")));
+        if (u32::from(*cmf) << 8 | u32::from(*flg)) % 31 != 0 {
+            return zerr("incorrect header check");
+        }
+        if cmf & 0x0f != 8 {
+            return zerr("unknown compression method");
+        }
+        if (cmf >> 4) + 8 > 15 {
+            return zerr("invalid window size");
+        }
+        if flg & 0x20 != 0 {
+            return Err((rest.len() >= 4).then(|| "inflate: needs dictionary (no message)".into()));
+        }
     }
-    let size = usize::try_from(size).ok()?;
-    let out = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(data, size).ok()?;
-    (out.len() == size).then_some(out)
+    if size > MAX_BINARY_BYTES {
+        return Err(None);
+    }
+    let size = usize::try_from(size).map_err(|_| None)?;
+    use miniz_oxide::inflate::core::{decompress, inflate_flags, DecompressorOxide};
+    use miniz_oxide::inflate::TINFLStatus;
+    let flags = inflate_flags::TINFL_FLAG_PARSE_ZLIB_HEADER
+        | inflate_flags::TINFL_FLAG_USING_NON_WRAPPING_OUTPUT_BUF;
+    let mut out = vec![0u8; data.len().saturating_mul(4).max(64).min(size)];
+    let mut decomp = DecompressorOxide::default();
+    let (mut input, mut out_pos) = (data, 0usize);
+    loop {
+        let (status, used, written) = decompress(&mut decomp, input, &mut out, out_pos, flags);
+        out_pos += written;
+        input = input.get(used..).unwrap_or(&[]);
+        match status {
+            TINFLStatus::Done if out_pos == size => {
+                out.truncate(out_pos);
+                return Ok(out);
+            }
+            TINFLStatus::HasMoreOutput if out.len() < size => {
+                let grown = out.len().saturating_mul(2).min(size);
+                out.resize(grown, 0);
+            }
+            TINFLStatus::Adler32Mismatch => {
+                return Err(Some("inflate: data stream error (incorrect data check)".into()));
+            }
+            // zlib names the broken construct; miniz_oxide does not tell which it was. With
+            // the output already full, zlib stops before it reaches the error.
+            TINFLStatus::Failed if out_pos < size => {
+                return Err(Some("inflate: data stream error (invalid deflate data)".into()));
+            }
+            _ => return Err(None),
+        }
+    }
 }
 
 /// git's `metadata_changes`: a header-only diff is still a change when it says so.
