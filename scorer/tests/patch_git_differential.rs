@@ -1236,3 +1236,315 @@ fn symlinks_modes_and_odd_names_match_git() {
     assert!(stats.git_applied > 0 && stats.git_failed > 0);
     stats.assert_messages();
 }
+
+// ---------------------------------------------------------------- git's own apply tests
+
+/// A file name and content made by a heredoc or `test_write_lines`/`echo` in a test script.
+type Made = (Option<String>, Vec<u8>);
+
+/// Splits simple shell words: quotes and backslashes; `None` when a word needs expansion.
+fn shell_words(s: &str) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut have = false;
+    let mut it = s.chars().peekable();
+    while let Some(c) = it.next() {
+        match c {
+            '\'' => {
+                have = true;
+                for d in it.by_ref() {
+                    if d == '\'' {
+                        break;
+                    }
+                    cur.push(d);
+                }
+            }
+            '"' => {
+                have = true;
+                while let Some(d) = it.next() {
+                    match d {
+                        '"' => break,
+                        '$' | '`' => return None,
+                        '\\' => {
+                            if let Some(&e) = it.peek() {
+                                if matches!(e, '"' | '\\' | '$' | '`') {
+                                    cur.push(e);
+                                    it.next();
+                                    continue;
+                                }
+                            }
+                            cur.push('\\');
+                        }
+                        d => cur.push(d),
+                    }
+                }
+            }
+            '\\' => {
+                have = true;
+                if let Some(d) = it.next() {
+                    cur.push(d);
+                }
+            }
+            '$' | '`' | '*' | '?' | '(' | ')' | '|' | ';' | '&' => return None,
+            c if c.is_whitespace() => {
+                if have {
+                    out.push(std::mem::take(&mut cur));
+                    have = false;
+                }
+            }
+            c => {
+                have = true;
+                cur.push(c);
+            }
+        }
+    }
+    if have {
+        out.push(cur);
+    }
+    Some(out)
+}
+
+/// A command line without a trailing `&&` or `||` continuation.
+fn command_part(line: &str) -> &str {
+    let l = line.trim_end();
+    let l = l.strip_suffix("&&").unwrap_or(l);
+    l.split(" || ").next().unwrap_or(l).trim_end()
+}
+
+/// The `>NAME` target of a command line, if any (not `>>`, not `>&`).
+fn redirect_target(line: &str) -> Option<String> {
+    let words = shell_words(&command_part(line).replace("<<", " <<"))?;
+    let mut it = words.iter();
+    while let Some(w) = it.next() {
+        if w == ">" {
+            return it.next().cloned();
+        }
+        if let Some(t) = w.strip_prefix('>') {
+            if !t.starts_with('>') && !t.starts_with('&') {
+                return Some(t.to_string());
+            }
+        }
+    }
+    None
+}
+
+/// Files and patches made by the heredocs, `test_write_lines` and `echo` lines of a script.
+fn script_made(script: &str) -> Vec<Made> {
+    let lines: Vec<&str> = script.lines().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i].trim_start();
+        i += 1;
+        if let Some(at) = line.find("<<") {
+            let spec = &line[at + 2..];
+            let strip_tabs = spec.starts_with('-');
+            let spec = spec.trim_start_matches('-').trim_start();
+            let quoted = spec.starts_with('\\') || spec.starts_with('\'') || spec.starts_with('"');
+            let delim: String = spec
+                .trim_start_matches(['\\', '\'', '"'])
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if delim.is_empty() {
+                continue;
+            }
+            let mut body = Vec::new();
+            while i < lines.len() {
+                let l = if strip_tabs { lines[i].trim_start_matches('\t') } else { lines[i] };
+                i += 1;
+                if l == delim {
+                    break;
+                }
+                body.extend_from_slice(l.as_bytes());
+                body.push(b'\n');
+            }
+            if !quoted && (body.contains(&b'$') || body.contains(&b'`') || body.contains(&b'\\')) {
+                continue;
+            }
+            let cmd = line[..at].trim();
+            if cmd.starts_with("cat") {
+                if let Some(t) = redirect_target(line) {
+                    out.push((Some(t), body));
+                }
+            } else if cmd.contains("git apply") {
+                out.push((None, body));
+            }
+            continue;
+        }
+        for (cmd, sep) in [("test_write_lines ", "\n"), ("echo ", " ")] {
+            let Some(rest) = line.strip_prefix(cmd) else { continue };
+            let Some(target) = redirect_target(rest) else { continue };
+            let before = command_part(rest).split('>').next().unwrap_or("");
+            let Some(words) = shell_words(before) else { continue };
+            let mut body = words.join(sep).into_bytes();
+            body.push(b'\n');
+            out.push((Some(target), body));
+        }
+    }
+    out
+}
+
+fn looks_like_patch(b: &[u8]) -> bool {
+    split(b).iter().any(|l| {
+        l.starts_with(b"diff --git ")
+            || l.starts_with(b"+++ ")
+            || l.starts_with(b"@@ -")
+            || l.starts_with(b"GIT binary patch")
+    })
+}
+
+/// Runs `git apply` and refscore on the (preimage, patch) pairs found in git's `t/t41*.sh`
+/// apply tests and their data folders: each patch against an empty tree, the script's files,
+/// and the result of the patches before it. Local tool: `REFSCORE_GIT_SRC` names a git
+/// checkout's `.git` dir (a bare mirror works), `REFSCORE_GIT_TAG` the tag (default v2.47.3).
+/// Nothing of git's source is kept; disagreements are printed and fail the test.
+#[test]
+fn harvested_git_apply_tests_match_git() {
+    let Some(src) = std::env::var_os("REFSCORE_GIT_SRC") else {
+        eprintln!("skipped: set REFSCORE_GIT_SRC to a git.git dir to compare git's apply tests");
+        return;
+    };
+    if !have_git() {
+        return;
+    }
+    let tag = std::env::var("REFSCORE_GIT_TAG").unwrap_or_else(|_| "v2.47.3".into());
+    let show = |path: &str| -> Option<Vec<u8>> {
+        let o = Command::new("git")
+            .arg("--git-dir")
+            .arg(&src)
+            .args(["show", &format!("{tag}:{path}")])
+            .output()
+            .ok()?;
+        o.status.success().then_some(o.stdout)
+    };
+    let listing = Command::new("git")
+        .arg("--git-dir")
+        .arg(&src)
+        .args(["ls-tree", "-r", "--name-only", &tag, "t/"])
+        .output()
+        .expect("git ls-tree");
+    let names: Vec<String> = String::from_utf8_lossy(&listing.stdout)
+        .lines()
+        .filter(|n| n.starts_with("t/t41") && !n.starts_with("t/t415"))
+        .map(str::to_string)
+        .collect();
+    let scripts: Vec<&String> = names.iter().filter(|n| n.ends_with(".sh")).collect();
+    let mut stats = Stats::default();
+    let mut disagreements: Vec<String> = Vec::new();
+    let mut pairs = 0usize;
+    let mut unusable_bases = 0usize;
+    let quiet = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    for script in scripts {
+        let Some(text) = show(script) else { continue };
+        let text = String::from_utf8_lossy(&text).into_owned();
+        let mut made = script_made(&text);
+        // the script's data folder (t/t4101/...), in name order
+        let stem = script.trim_end_matches(".sh");
+        let num = &stem[..stem.find('-').unwrap_or(stem.len())];
+        for n in names.iter().filter(|n| n.starts_with(&format!("{num}/"))) {
+            if let Some(b) = show(n) {
+                made.push((Some(n[num.len() + 1..].to_string()), b));
+            }
+        }
+        let mut files = Files::new();
+        let mut patches: Vec<(String, Vec<u8>)> = Vec::new();
+        for (name, body) in made {
+            if looks_like_patch(&body) {
+                patches.push((name.unwrap_or_else(|| "<stdin>".into()), body));
+            } else if let Some(n) = name {
+                let ok = RepoPath::new(&n).is_ok()
+                    && !n.contains("/../")
+                    && !n.starts_with("..")
+                    && !n.starts_with('/')
+                    && !n.starts_with(".git");
+                if ok {
+                    files.insert(n, file(&body));
+                }
+            }
+        }
+        // t4101's four preimages are made by shell pipes
+        if script.contains("t4101") {
+            for (k, v) in [&b"a\nb\n"[..], b"a\nb\nc\n", b"a\nb", b"a\nc\nb"].iter().enumerate() {
+                files.insert(format!("frotz.{k}"), file(v));
+            }
+        }
+        let mut bases: Vec<(String, Files)> = vec![("empty".into(), Files::new())];
+        if !files.is_empty() {
+            bases.push(("script files".into(), files.clone()));
+        }
+        if script.contains("t4101") {
+            for k in 0..4 {
+                let mut b = Files::new();
+                b.insert("frotz".into(), files[&format!("frotz.{k}")].clone());
+                bases.push((format!("frotz.{k}"), b));
+            }
+        }
+        // Script files that cannot coexist in one folder (a file and a folder of one name)
+        // leave that base out.
+        let repos: Vec<(String, Files, Repo)> = bases
+            .into_iter()
+            .filter_map(|(n, f)| {
+                let r = std::panic::catch_unwind(|| Repo::new(&f));
+                match r {
+                    Ok(repo) => Some((n, f, repo)),
+                    Err(_) => {
+                        unusable_bases += 1;
+                        None
+                    }
+                }
+            })
+            .collect();
+        let mut chain = files.clone();
+        for (pname, patch) in &patches {
+            for (bname, base, repo) in &repos {
+                let what = format!("{script} {pname} on {bname}");
+                pairs += 1;
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    compare(repo, base, patch, &what, &mut stats)
+                }));
+                if let Err(e) = r {
+                    let msg = e
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_default();
+                    disagreements.push(msg);
+                }
+            }
+            // the patches before this one, applied by git
+            let Ok(repo) = std::panic::catch_unwind(|| Repo::new(&chain)) else {
+                unusable_bases += 1;
+                continue;
+            };
+            let what = format!("{script} {pname} on the chain");
+            pairs += 1;
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                compare(&repo, &chain, patch, &what, &mut stats)
+            }));
+            if let Err(e) = r {
+                disagreements.push(e.downcast_ref::<String>().cloned().unwrap_or_default());
+            }
+            let (ok, _, after) = repo.apply(patch);
+            if ok {
+                chain = after;
+            }
+        }
+    }
+    std::panic::set_hook(quiet);
+    let msgs = stats.message_mismatches.len();
+    eprintln!(
+        "git's apply tests: {pairs} (preimage, patch) pairs compared; git applied {}, failed {}; \
+         {} status/tree disagreements, {msgs} message disagreements, zlib detail {}; \
+         {unusable_bases} bases git could not be given",
+        stats.git_applied,
+        stats.git_failed,
+        disagreements.len(),
+        stats.zlib_detail
+    );
+    for d in disagreements.iter().chain(&stats.message_mismatches) {
+        eprintln!("---- {}", d.chars().take(1500).collect::<String>());
+    }
+    assert!(disagreements.is_empty() && msgs == 0);
+}
