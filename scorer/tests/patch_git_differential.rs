@@ -580,12 +580,10 @@ fn compare(repo: &Repo, base: &Files, patch: &[u8], what: &str, stats: &mut Stat
     // RepoPath cannot hold them (a product rule, reported to the lead). Counted and
     // shown, and only accepted with exactly that reason and such a name in git's result.
     let reason = out.reason.as_deref().unwrap_or("");
-    if ok && !ours_ok {
-        if reason.contains("is not valid UTF-8") {
-            assert!(git_files.keys().any(|k| k.contains('\u{fffd}')), "{what}: {reason}");
-            stats.unrepresentable_paths += 1;
-            return;
-        }
+    if ok && !ours_ok && reason.contains("is not valid UTF-8") {
+        assert!(git_files.keys().any(|k| k.contains('\u{fffd}')), "{what}: {reason}");
+        stats.unrepresentable_paths += 1;
+        return;
     }
     assert_eq!(
         ours_ok,
@@ -950,7 +948,8 @@ fn end_of_file_rules_match_git() {
     }
     let contents: [&[u8]; 6] =
         [b"a\nb\nc\n", b"a\nb\nc", b"x\n", b"x", b"a\nb\n\nc", b"1\n2\n3\n4\n5\n6\n7\n8"];
-    let edits: [fn(&[u8]) -> Vec<u8>; 6] = [
+    type Edit = fn(&[u8]) -> Vec<u8>;
+    let edits: [Edit; 6] = [
         // change the last line, keep the ending
         |b| {
             let mut l = split(b);
