@@ -480,3 +480,19 @@ impl ReplaceFirst for Vec<u8> {
         }
     }
 }
+
+#[test]
+fn backslash_names_and_control_characters_in_messages() {
+    // a backslash is an ordinary file-name character on Linux: git creates `post\image.txt`
+    let t = tree(&[("a.py", b"x\n")]);
+    let p = b"--- /dev/null\n+++ b/post\\image.txt\n@@ -0,0 +1 @@\n+x\n";
+    let out = apply(&t, p, &strict());
+    assert_eq!(out.status, PatchStatus::Applied, "{:?}", out.reason);
+    assert_eq!(bytes(&out.tree, "post\\image.txt"), b"x\n");
+    // git prints control characters of a message as `?` (its `vreportf`)
+    let out = apply(&t, b"@@ -1 +1 @@\r\n-a\n+b\n", &strict());
+    assert_eq!(
+        out.reason.as_deref(),
+        Some("patch fragment without header at line 1: @@ -1 +1 @@?")
+    );
+}
