@@ -5,7 +5,9 @@
 //! [`parse`] follows git's `apply.c` parser line for line (header detection, `-p1` stripping,
 //! hunk counting, the quirks of truncated and over-long hunks), and the strict apply follows its
 //! matching rules (exact bytes, anchoring at the start and end of a file, the alternating offset
-//! search, no fuzz, all or nothing). An opt-in [`Fallback`] ladder offers SWE-bench-like
+//! search, no fuzz, all or nothing). `GIT binary patch` sections are decoded (base85, zlib
+//! through `miniz_oxide`) and applied with git's blob-id checks; failures carry git's message
+//! whole, as git prints it. An opt-in [`Fallback`] ladder offers SWE-bench-like
 //! partial and fuzzy application; its result always names the rung that applied.
 
 mod apply;
