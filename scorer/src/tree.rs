@@ -21,7 +21,7 @@ pub enum PathError {
     Escapes(String),
     #[error("path `{0}` is inside `.git/`")]
     GitDir(String),
-    #[error("path `{0}` contains a NUL or backslash")]
+    #[error("path `{0}` contains a NUL")]
     BadChar(String),
 }
 
@@ -41,7 +41,8 @@ impl RepoPath {
         if raw.starts_with('/') {
             return Err(PathError::Absolute(raw.to_string()));
         }
-        if raw.contains('\0') || raw.contains('\\') {
+        // A backslash is an ordinary character on Linux (git creates `post\image.txt`).
+        if raw.contains('\0') {
             return Err(PathError::BadChar(raw.to_string()));
         }
         let mut parts: Vec<&str> = Vec::new();

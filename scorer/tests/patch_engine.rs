@@ -303,11 +303,119 @@ fn binary_garbage_and_truncations_never_panic() {
     let big: Vec<u8> = (0..1 << 20).map(|_| next() as u8).collect();
     let out = quick(10, || apply(&t, &big, &strict()));
     assert_eq!(out.status, PatchStatus::Failed);
-    // a GIT binary patch is refused with a clear reason
+    // a GIT binary patch with broken data is refused as git refuses it
     let bin = b"diff --git a/x.bin b/x.bin\nnew file mode 100644\nindex 0000000000000000000000000000000000000000..9ee4b2b7b2b28ef3bba0a7e9a2a4d7ab1d1b2a3c\nGIT binary patch\nliteral 3\nKcmZ?wWB>pF01N;C\n\nliteral 0\nHcmV?d00001\n\n";
     let out = apply(&t, bin, &strict());
     assert_eq!(out.status, PatchStatus::Failed);
-    assert_eq!(out.reason.as_deref(), Some("binary patch to 'x.bin' is not supported by refscore"));
+    // (its data is not a valid zlib stream: git says so and finds no patch)
+    assert_eq!(out.reason.as_deref(), Some("inflate: data stream error (incorrect data check)"));
+}
+
+/// `x.bin` before and after [`BIN_PATCH`] (bytes made up here; the patch is `git diff --binary`
+/// output for them).
+fn bin_before() -> Vec<u8> {
+    [&[0u8, 1, 2][..], &b"binary data ".repeat(20), &[0]].concat()
+}
+
+fn bin_after() -> Vec<u8> {
+    let a = bin_before();
+    [&a[..100], b"CHANGED", &a[100..]].concat()
+}
+
+const BIN_PATCH: &[u8] = b"diff --git a/x.bin b/x.bin
+index 943d8bfc6ef89d3bd9608f7aed21bc9385df588b..d20da197f395a6a421bdb9ada01477001072724d 100644
+GIT binary patch
+delta 19
+acmeyu_?vM;3cIt1qo2F0%S3^GMg{;!ItB;;
+
+delta 20
+Vcmey(_=Ryo%0veh7*b|r0034M2D$(M
+
+diff --git a/y.bin b/y.bin
+new file mode 100644
+index 0000000000000000000000000000000000000000..75218e894e32342684e832bb24ab81135eac8900
+GIT binary patch
+literal 4
+LcmZSJ<m3bZ06G91
+
+literal 0
+HcmV?d00001
+
+";
+
+#[test]
+fn binary_patches_apply_and_check_blob_ids() {
+    assert_eq!(git_blob_id(&bin_before()), "943d8bfc6ef89d3bd9608f7aed21bc9385df588b");
+    // bytes: the delta and the literal are run and their results checked
+    let mut t = Tree::new();
+    t.insert_bytes("x.bin", bin_before()).unwrap();
+    let out = apply(&t, BIN_PATCH, &strict());
+    assert_eq!(out.status, PatchStatus::Applied, "{:?}", out.reason);
+    assert_eq!(bytes(&out.tree, "x.bin"), bin_after());
+    assert_eq!(bytes(&out.tree, "y.bin"), [0, 9, 9, 9]);
+
+    // only the blob id: checked by id; a delta's result is known only by its id
+    let mut blob = Tree::new();
+    let id = git_blob_id(&bin_before());
+    blob.insert(
+        RepoPath::new("x.bin").unwrap(),
+        FileEntry { mode: FileMode::Regular, content: Content::BlobOnly(id.as_str().into()) },
+    );
+    let out = apply(&blob, BIN_PATCH, &strict());
+    assert_eq!(out.status, PatchStatus::Applied, "{:?}", out.reason);
+    let e = out.tree.get(&RepoPath::new("x.bin").unwrap()).unwrap();
+    assert_eq!(e.content, Content::BlobOnly(git_blob_id(&bin_after()).as_str().into()));
+
+    // another preimage (bytes or id): git's message names the id it found
+    let mut other = Tree::new();
+    other.insert_bytes("x.bin", b"other\0".to_vec()).unwrap();
+    let out = apply(&other, BIN_PATCH, &strict());
+    assert_eq!(out.status, PatchStatus::Failed);
+    let want = format!(
+        "the patch applies to 'x.bin' ({}), which does not match the current contents.",
+        git_blob_id(b"other\0")
+    );
+    assert_eq!(out.reason.as_deref(), Some(want.as_str()));
+    let mut other_id = Tree::new();
+    other_id.insert(
+        RepoPath::new("x.bin").unwrap(),
+        FileEntry { mode: FileMode::Regular, content: Content::BlobOnly("1".repeat(40).into()) },
+    );
+    let out = apply(&other_id, BIN_PATCH, &strict());
+    assert_eq!(out.status, PatchStatus::Failed);
+    assert!(out.reason.unwrap().contains(&"1".repeat(40)));
+
+    // the postimage already in the repository is taken from there, even without data
+    let mut has_post = t.clone();
+    has_post.insert_bytes("copy.bin", bin_after()).unwrap();
+    let no_data = format!(
+        "diff --git a/x.bin b/x.bin\nindex {}..{} 100644\nBinary files a/x.bin and b/x.bin differ\n",
+        git_blob_id(&bin_before()),
+        git_blob_id(&bin_after())
+    );
+    let out = apply(&has_post, no_data.as_bytes(), &strict());
+    assert_eq!(out.status, PatchStatus::Applied, "{:?}", out.reason);
+    assert_eq!(bytes(&out.tree, "x.bin"), bin_after());
+    let out = apply(&t, no_data.as_bytes(), &strict());
+    assert_eq!(out.reason.as_deref(), Some("missing binary patch data for 'x.bin'"));
+    // a broken hunk is refused while the patch is read, with zlib's message
+    let broken = String::from_utf8_lossy(BIN_PATCH).replace("acmeyu_?vM", "acmeyu_?vN");
+    let out = apply(&has_post, broken.as_bytes(), &strict());
+    assert_eq!(out.status, PatchStatus::Failed);
+    assert!(out.reason.unwrap().starts_with("inflate: data stream error"));
+
+    // a cut data line stops git's reading: what came before still applies (git prints the
+    // error and exits 0), and with nothing before it the patch fails with that error
+    let cut = &BIN_PATCH[..BIN_PATCH.len() - 40];
+    let out = apply(&t, cut, &strict());
+    assert_eq!(out.status, PatchStatus::Applied, "{:?}", out.reason);
+    assert_eq!(bytes(&out.tree, "x.bin"), bin_after());
+    assert!(!out.tree.is_file(&RepoPath::new("y.bin").unwrap()));
+    let y_at = cut.windows(18).position(|w| w == b"diff --git a/y.bin").unwrap();
+    let y_only = &cut[y_at..];
+    let out = apply(&t, y_only, &strict());
+    assert_eq!(out.status, PatchStatus::Failed);
+    assert_eq!(out.reason.as_deref(), Some("corrupt binary patch at line 6: "));
 }
 
 #[test]
@@ -371,4 +479,20 @@ impl ReplaceFirst for Vec<u8> {
             None => self,
         }
     }
+}
+
+#[test]
+fn backslash_names_and_control_characters_in_messages() {
+    // a backslash is an ordinary file-name character on Linux: git creates `post\image.txt`
+    let t = tree(&[("a.py", b"x\n")]);
+    let p = b"--- /dev/null\n+++ b/post\\image.txt\n@@ -0,0 +1 @@\n+x\n";
+    let out = apply(&t, p, &strict());
+    assert_eq!(out.status, PatchStatus::Applied, "{:?}", out.reason);
+    assert_eq!(bytes(&out.tree, "post\\image.txt"), b"x\n");
+    // git prints control characters of a message as `?` (its `vreportf`)
+    let out = apply(&t, b"@@ -1 +1 @@\r\n-a\n+b\n", &strict());
+    assert_eq!(
+        out.reason.as_deref(),
+        Some("patch fragment without header at line 1: @@ -1 +1 @@?")
+    );
 }

@@ -10,10 +10,23 @@ fn is_blank(bytes: &[u8]) -> bool {
     bytes.iter().all(|&c| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | 0x1c..=0x1f))
 }
 
+/// The message as git prints it (`vreportf`): cut at a NUL, control characters other than tab
+/// and newline shown as `?`, at most 4088 bytes after the `error: ` prefix.
+fn as_git_prints(reason: &str) -> String {
+    let mut out = String::with_capacity(reason.len());
+    for c in reason.chars() {
+        if c == '\0' || out.len() + c.len_utf8() > 4088 {
+            break;
+        }
+        out.push(if c.is_ascii_control() && c != '\t' && c != '\n' { '?' } else { c });
+    }
+    out
+}
+
 fn failed(tree: &Tree, reason: String, files: Vec<super::FileOutcome>) -> ApplyOutcome {
     ApplyOutcome {
         status: PatchStatus::Failed,
-        reason: Some(reason),
+        reason: Some(as_git_prints(&reason)),
         step: ApplyStep::Strict,
         files,
         tree: tree.clone(),
@@ -35,11 +48,11 @@ pub(crate) fn apply_with_ladder(tree: &Tree, bytes: &[u8], opts: &ApplyOptions) 
         Err(e) => return failed(tree, e.to_string(), Vec::new()),
     };
     if patch.files.is_empty() {
-        return failed(
-            tree,
-            "No valid patches in input (allow with \"--allow-empty\")".into(),
-            Vec::new(),
-        );
+        let reason = patch
+            .stop_error
+            .clone()
+            .unwrap_or_else(|| "No valid patches in input (allow with \"--allow-empty\")".into());
+        return failed(tree, reason, Vec::new());
     }
     let strict = run(tree, &patch, Mode::Strict);
     if strict.first_error.is_none() {
@@ -53,7 +66,12 @@ pub(crate) fn apply_with_ladder(tree: &Tree, bytes: &[u8], opts: &ApplyOptions) 
             };
         }
     }
-    let strict_reason = strict.first_error.unwrap_or_else(|| "patch does not apply".into());
+    // git printed its parse error before any apply error.
+    let strict_reason = patch
+        .stop_error
+        .clone()
+        .or(strict.first_error)
+        .unwrap_or_else(|| "patch does not apply".into());
     let (mode, step, label) = match opts.fallback {
         Fallback::None => return failed(tree, strict_reason, strict.files),
         Fallback::Reject => (Mode::Reject, ApplyStep::Reject, "reject"),

@@ -5,7 +5,9 @@
 //! [`parse`] follows git's `apply.c` parser line for line (header detection, `-p1` stripping,
 //! hunk counting, the quirks of truncated and over-long hunks), and the strict apply follows its
 //! matching rules (exact bytes, anchoring at the start and end of a file, the alternating offset
-//! search, no fuzz, all or nothing). An opt-in [`Fallback`] ladder offers SWE-bench-like
+//! search, no fuzz, all or nothing). `GIT binary patch` sections are decoded (base85, zlib
+//! through `miniz_oxide`) and applied with git's blob-id checks; failures carry git's message
+//! whole, as git prints it. An opt-in [`Fallback`] ladder offers SWE-bench-like
 //! partial and fuzzy application; its result always names the rung that applied.
 
 mod apply;
@@ -23,6 +25,10 @@ pub use parse::parse;
 #[derive(Debug, Clone)]
 pub struct Patch<'a> {
     pub files: Vec<FilePatch<'a>>,
+    /// git's error when it stopped reading before the end (a corrupt or unrecognised
+    /// `GIT binary patch`): git still applies the files before it, and fails with this message
+    /// when they fail or when there are none.
+    pub stop_error: Option<String>,
 }
 
 /// `git apply` keeps "unknown" states for traditional diffs (is this a creation?) until it sees the
@@ -63,9 +69,28 @@ pub struct FilePatch<'a> {
     pub old_oid_prefix: String,
     pub new_oid_prefix: String,
     pub is_binary: bool,
+    /// The decoded hunks of a `GIT binary patch` section: forward, then the optional reverse one.
+    /// Empty for `Binary files ... differ` (no data).
+    pub binary: Vec<BinaryHunk>,
     pub hunks: Vec<Hunk<'a>>,
     /// 1-based line of the patch where this file's header starts.
     pub line: usize,
+}
+
+/// How a binary hunk's data makes the postimage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinaryMethod {
+    /// The data is the new content.
+    Literal,
+    /// The data is a git delta against the old content.
+    Delta,
+}
+
+/// One `literal`/`delta` hunk of a `GIT binary patch`, base85-decoded and inflated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BinaryHunk {
+    pub method: BinaryMethod,
+    pub data: Vec<u8>,
 }
 
 /// One `@@ -a,b +c,d @@` hunk.

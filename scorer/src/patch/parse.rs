@@ -3,14 +3,15 @@
 //!
 //! Names keep git's function names (`find_header`, `parse_fragment`…) so the two can be compared.
 
-use super::{FilePatch, Hunk, Patch, PatchError, Tri};
+use super::{BinaryHunk, BinaryMethod, FilePatch, Hunk, Patch, PatchError, Tri};
 
 /// Parses every file diff of `bytes` as `git apply` would (default `-p1`, repository root).
 ///
 /// Text before, between and after the diffs is skipped as git skips it; a hunk that is cut short
 /// or whose lines do not match its header is an error naming the line.
 pub fn parse(bytes: &[u8]) -> Result<Patch<'_>, PatchError> {
-    let mut p = Parser { buf: bytes, linenr: 1, p_value: 1, p_value_known: false };
+    let mut p =
+        Parser { buf: bytes, linenr: 1, p_value: 1, p_value_known: false, stop_error: None };
     let mut files = Vec::new();
     let mut offset = 0usize;
     while offset < bytes.len() {
@@ -22,7 +23,7 @@ pub fn parse(bytes: &[u8]) -> Result<Patch<'_>, PatchError> {
             None => break,
         }
     }
-    Ok(Patch { files })
+    Ok(Patch { files, stop_error: p.stop_error })
 }
 
 /// git's `isspace` (its own ctype table: only space, tab, LF and CR).
@@ -60,6 +61,8 @@ struct Parser<'a> {
     linenr: usize,
     p_value: i64,
     p_value_known: bool,
+    /// The error git printed when it stopped reading early (a corrupt binary hunk).
+    stop_error: Option<String>,
 }
 
 fn new_patch<'a>(line: usize) -> FilePatch<'a> {
@@ -75,6 +78,7 @@ fn new_patch<'a>(line: usize) -> FilePatch<'a> {
         old_oid_prefix: String::new(),
         new_oid_prefix: String::new(),
         is_binary: false,
+        binary: Vec::new(),
         hunks: Vec::new(),
         line,
     }
@@ -621,13 +625,17 @@ impl<'a> Parser<'a> {
             let llen = linelen(rest);
             if &rest[..llen] == b"GIT binary patch\n" {
                 self.linenr += 1;
-                match self.parse_binary(hd + llen) {
-                    Some(used) => {
+                match self.parse_binary(hd + llen, &mut patch) {
+                    Ok(used) => {
                         patch.is_binary = true;
                         patchsize = used + llen;
                     }
-                    // git stops reading the patch here and applies what came before.
-                    None => return Ok(None),
+                    // git prints the error, stops reading the patch here and applies what
+                    // came before.
+                    Err(message) => {
+                        self.stop_error = Some(message);
+                        return Ok(None);
+                    }
                 }
             } else if llen >= 8 && &rest[llen - 8..llen] == b" differ\n" {
                 for h in [&b"Binary files "[..], &b"Files "[..]] {
@@ -782,6 +790,9 @@ impl<'a> Parser<'a> {
         let def_name = git_header_name(pv, &buf[..first_len]);
         let mut offset = first_len;
         self.linenr += 1;
+        // git's `gitdiff_*` helpers report the line after `diff --git` (their state's copy of the
+        // counter), whatever line they are on; only `check_header_line` has the current one.
+        let hdr_linenr = self.linenr;
         let mut extension_linenr = 0usize;
         while offset < buf.len() {
             let line = &buf[offset..];
@@ -801,21 +812,28 @@ impl<'a> Parser<'a> {
             if line.starts_with(b"@@ -") {
                 done = true;
             } else if let Some(r) = rest(b"--- ") {
-                verify_name(r, patch.is_new.truthy(), &mut patch.old_name, false, pv, linenr)?;
+                verify_name(r, patch.is_new.truthy(), &mut patch.old_name, false, pv, hdr_linenr)?;
             } else if let Some(r) = rest(b"+++ ") {
-                verify_name(r, patch.is_delete.truthy(), &mut patch.new_name, true, pv, linenr)?;
+                verify_name(
+                    r,
+                    patch.is_delete.truthy(),
+                    &mut patch.new_name,
+                    true,
+                    pv,
+                    hdr_linenr,
+                )?;
             } else if let Some(r) = rest(b"old mode ") {
-                patch.old_mode = parse_mode_line(r, linenr)?;
+                patch.old_mode = parse_mode_line(r, hdr_linenr)?;
             } else if let Some(r) = rest(b"new mode ") {
-                patch.new_mode = parse_mode_line(r, linenr)?;
+                patch.new_mode = parse_mode_line(r, hdr_linenr)?;
             } else if let Some(r) = rest(b"deleted file mode ") {
                 patch.is_delete = Tri::Yes;
                 patch.old_name = def_name.clone();
-                patch.old_mode = parse_mode_line(r, linenr)?;
+                patch.old_mode = parse_mode_line(r, hdr_linenr)?;
             } else if let Some(r) = rest(b"new file mode ") {
                 patch.is_new = Tri::Yes;
                 patch.new_name = def_name.clone();
-                patch.new_mode = parse_mode_line(r, linenr)?;
+                patch.new_mode = parse_mode_line(r, hdr_linenr)?;
             } else if let Some(r) = rest(b"copy from ") {
                 patch.is_copy = true;
                 patch.old_name = find_name(r, None, (pv - 1).max(0), 0);
@@ -832,7 +850,7 @@ impl<'a> Parser<'a> {
                 || rest(b"dissimilarity index ").is_some()
             {
             } else if let Some(r) = rest(b"index ") {
-                gitdiff_index(r, patch, linenr)?;
+                gitdiff_index(r, patch, hdr_linenr)?;
             } else {
                 done = true;
             }
@@ -1011,61 +1029,175 @@ impl<'a> Parser<'a> {
         )))
     }
 
-    /// Checks the shape of a `GIT binary patch` body (one or two base85 hunks); returns its size,
-    /// or `None` when it is corrupt (git then stops reading the patch).
-    fn parse_binary(&mut self, start: usize) -> Option<usize> {
-        let (used, forward) = self.parse_binary_hunk(start)?;
-        if !forward {
-            return None;
+    /// Reads a `GIT binary patch` body (a forward hunk and an optional reverse one); returns its
+    /// size, or git's first error message when it is unrecognised or corrupt (git then stops
+    /// reading the patch).
+    fn parse_binary(&mut self, start: usize, patch: &mut FilePatch<'a>) -> Result<usize, String> {
+        let Some((used, forward)) = self.parse_binary_hunk(start)? else {
+            return Err(format!("unrecognized binary patch at line {}", self.linenr - 1));
+        };
+        patch.binary.push(forward);
+        if let Some((used2, reverse)) = self.parse_binary_hunk(start + used)? {
+            patch.binary.push(reverse);
+            return Ok(used + used2);
         }
-        match self.parse_binary_hunk(start + used) {
-            Some((used2, true)) => Some(used + used2),
-            Some((_, false)) => Some(used),
-            None => None,
-        }
+        Ok(used)
     }
 
-    /// `Some((size, true))` for a well-formed hunk, `Some((0, false))` when there is none.
-    fn parse_binary_hunk(&mut self, start: usize) -> Option<(usize, bool)> {
+    /// git's `parse_binary_hunk`: `Ok(None)` when no `literal`/`delta` line starts here.
+    fn parse_binary_hunk(&mut self, start: usize) -> Result<Option<(usize, BinaryHunk)>, String> {
         let buf = self.buf.get(start..).unwrap_or(&[]);
         let llen = linelen(buf);
-        if !(buf.starts_with(b"delta ") || buf.starts_with(b"literal ")) {
-            return Some((0, false));
-        }
+        let (method, digits) = if let Some(r) = buf.strip_prefix(b"delta ") {
+            (BinaryMethod::Delta, r)
+        } else if let Some(r) = buf.strip_prefix(b"literal ") {
+            (BinaryMethod::Literal, r)
+        } else {
+            return Ok(None);
+        };
+        let origlen = strtoul(digits, 10).0;
         let mut used = llen;
         self.linenr += 1;
         let mut pos = llen;
+        let mut data = Vec::new();
         loop {
-            let line = &buf[pos.min(buf.len())..];
+            let line = buf.get(pos..).unwrap_or(&[]);
             let l = linelen(line);
             used += l;
             self.linenr += 1;
             if l == 1 {
                 break;
             }
+            let corrupt = |linenr: usize| {
+                // `%.*s` with `llen - 1`: the line without its last byte (all of it at the end).
+                let shown = if l == 0 { &line[..0] } else { &line[..l - 1] };
+                format!("corrupt binary patch at line {}: {}", linenr - 1, lossy(shown))
+            };
             if l < 7 || !(l - 2).is_multiple_of(5) {
-                return None;
+                return Err(corrupt(self.linenr));
             }
             let max_byte_length = (l - 2) / 5 * 4;
             let byte_length = match line[0] {
                 c @ b'A'..=b'Z' => usize::from(c - b'A') + 1,
                 c @ b'a'..=b'z' => usize::from(c - b'a') + 27,
-                _ => return None,
+                _ => return Err(corrupt(self.linenr)),
             };
             if max_byte_length < byte_length || byte_length + 4 <= max_byte_length {
-                return None;
+                return Err(corrupt(self.linenr));
             }
-            if !line[1..l - 1].iter().all(|&c| is_base85(c)) {
-                return None;
-            }
+            decode_85(&mut data, &line[1..], byte_length)?;
             pos += l;
         }
-        Some((used, true))
+        let inflated = match inflate_it(&data, origlen) {
+            Ok(v) => v,
+            Err(Some(zlib_message)) => return Err(zlib_message),
+            // git reports the hunk's blank terminating line, printed empty.
+            Err(None) => return Err(format!("corrupt binary patch at line {}: ", self.linenr - 1)),
+        };
+        Ok(Some((used, BinaryHunk { method, data: inflated })))
     }
 }
 
-fn is_base85(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || b"!#$%&()*+-;<=>?@^_`{|}~".contains(&c)
+/// git's base85 alphabet position + 1 (0: not in the alphabet).
+fn de85(c: u8) -> u32 {
+    const EN85: &[u8; 85] =
+        b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~";
+    EN85.iter().position(|&e| e == c).map_or(0, |i| i as u32 + 1)
+}
+
+/// git's `decode_85`: `len` bytes from groups of five characters, with its error messages.
+fn decode_85(out: &mut Vec<u8>, text: &[u8], mut len: usize) -> Result<(), String> {
+    let mut i = 0;
+    while len > 0 {
+        let mut acc: u32 = 0;
+        for _ in 0..4 {
+            let ch = text.get(i).copied().unwrap_or(0);
+            i += 1;
+            let de = de85(ch);
+            if de == 0 {
+                return Err(format!("invalid base85 alphabet {}", lossy(&[ch])));
+            }
+            acc = acc * 85 + (de - 1);
+        }
+        let ch = text.get(i).copied().unwrap_or(0);
+        i += 1;
+        let de = de85(ch);
+        if de == 0 {
+            return Err(format!("invalid base85 alphabet {}", lossy(&[ch])));
+        }
+        let de = de - 1;
+        match acc.checked_mul(85).and_then(|a| a.checked_add(de)) {
+            Some(a) => acc = a,
+            None => {
+                return Err(format!("invalid base85 sequence {}", lossy(&text[i - 5..i])));
+            }
+        }
+        let cnt = len.min(4);
+        len -= cnt;
+        out.extend_from_slice(&acc.to_be_bytes()[..cnt]);
+    }
+    Ok(())
+}
+
+/// Largest binary hunk refscore inflates: git would allocate whatever the `literal`/`delta` line
+/// claims; a hunk claiming more is treated as corrupt here (no real submission comes close).
+pub(crate) const MAX_BINARY_BYTES: u64 = 64 << 20;
+
+/// git's `inflate_it`: the zlib stream must end and give exactly `size` bytes. `Err(Some(m))`
+/// carries the message `git_inflate` prints first (zlib's wording), `Err(None)` a failure git
+/// reports only as a corrupt hunk (truncated stream, wrong size).
+fn inflate_it(data: &[u8], size: u64) -> Result<Vec<u8>, Option<String>> {
+    // zlib's header checks, in zlib's order (miniz_oxide does not name them).
+    if let [cmf, flg, rest @ ..] = data {
+        let zerr = |m: &str| Err(Some(format!("inflate: data stream error ({m})")));
+        if (u32::from(*cmf) << 8 | u32::from(*flg)) % 31 != 0 {
+            return zerr("incorrect header check");
+        }
+        if cmf & 0x0f != 8 {
+            return zerr("unknown compression method");
+        }
+        if (cmf >> 4) + 8 > 15 {
+            return zerr("invalid window size");
+        }
+        if flg & 0x20 != 0 {
+            return Err((rest.len() >= 4).then(|| "inflate: needs dictionary (no message)".into()));
+        }
+    }
+    if size > MAX_BINARY_BYTES {
+        return Err(None);
+    }
+    let size = usize::try_from(size).map_err(|_| None)?;
+    use miniz_oxide::inflate::core::{decompress, inflate_flags, DecompressorOxide};
+    use miniz_oxide::inflate::TINFLStatus;
+    let flags = inflate_flags::TINFL_FLAG_PARSE_ZLIB_HEADER
+        | inflate_flags::TINFL_FLAG_USING_NON_WRAPPING_OUTPUT_BUF;
+    let mut out = vec![0u8; data.len().saturating_mul(4).max(64).min(size)];
+    let mut decomp = DecompressorOxide::default();
+    let (mut input, mut out_pos) = (data, 0usize);
+    loop {
+        let (status, used, written) = decompress(&mut decomp, input, &mut out, out_pos, flags);
+        out_pos += written;
+        input = input.get(used..).unwrap_or(&[]);
+        match status {
+            TINFLStatus::Done if out_pos == size => {
+                out.truncate(out_pos);
+                return Ok(out);
+            }
+            TINFLStatus::HasMoreOutput if out.len() < size => {
+                let grown = out.len().saturating_mul(2).min(size);
+                out.resize(grown, 0);
+            }
+            TINFLStatus::Adler32Mismatch => {
+                return Err(Some("inflate: data stream error (incorrect data check)".into()));
+            }
+            // zlib names the broken construct; miniz_oxide does not tell which it was. With
+            // the output already full, zlib stops before it reaches the error.
+            TINFLStatus::Failed if out_pos < size => {
+                return Err(Some("inflate: data stream error (invalid deflate data)".into()));
+            }
+            _ => return Err(None),
+        }
+    }
 }
 
 /// git's `metadata_changes`: a header-only diff is still a change when it says so.
