@@ -298,6 +298,7 @@ class T(unittest.TestCase):
                 size: 20,
                 why: vec![NeedReason::Test],
             }],
+            combined: None,
         };
         let pack = Pack {
             file: format!("blobs/{blob}.txt"),
