@@ -40,8 +40,8 @@ pub fn build(bundle: &BundleDir, ids: &[String], id: Option<&str>) -> Result<Loa
 /// the pack) and the blobs it carries, hashed as `refscore import` does.
 pub fn write_bundle(bundle: &BundleDir, task: &TaskData, out: &Path) -> Result<String> {
     let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
-    let src: &Manifest = &bundle.manifest_of(&task.repo)?;
-    let manifest = Manifest { pack: None, ..src.clone() };
+    let src = bundle.manifest_of(&task.repo)?;
+    let manifest = Manifest { pack: None, ..Manifest::clone(&src) };
     let manifest_bytes = canonical_json(&manifest);
     let manifest_name = addressed_name("repos", &task.repo, &manifest_bytes, "json");
     files.insert(manifest_name.clone(), manifest_bytes);

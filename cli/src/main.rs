@@ -211,7 +211,13 @@ fn run_combine(
         "bundle {hash} written to {}\n  task {} combines {}\n",
         out.display(),
         task.data.id,
-        task.data.combined.iter().flat_map(|c| &c.parts).map(|p| p.id.as_str()).collect::<Vec<_>>().join(", ")
+        task.data
+            .combined
+            .iter()
+            .flat_map(|c| &c.parts)
+            .map(|p| p.id.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     let _ = std::io::stdout().write_all(text.as_bytes());
     Ok(ExitCode::SUCCESS)

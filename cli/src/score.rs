@@ -15,10 +15,16 @@ use crate::{run, show};
 
 /// What to score.
 pub enum Input {
-    Single { task: String, patch: PathBuf },
+    Single {
+        task: String,
+        patch: PathBuf,
+    },
     Predictions(Vec<PathBuf>),
     /// `--combine ID,ID,... --patch FILE`: one patch against the combined task of those tasks.
-    Combine { ids: Vec<String>, patch: PathBuf },
+    Combine {
+        ids: Vec<String>,
+        patch: PathBuf,
+    },
 }
 
 pub struct Options {

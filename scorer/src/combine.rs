@@ -354,6 +354,13 @@ mod tests {
     fn sku() -> TaskData {
         task("extract-normalize-sku", "ledgerly_refactor", "normalize-sku-helper.py")
     }
+    fn currency() -> TaskData {
+        task(
+            "combine-currency-into-money",
+            "ledgerly_refactor",
+            "combine-currency-into-money-test.py",
+        )
+    }
     fn patch(name: &str) -> Vec<u8> {
         std::fs::read(demo().join("submissions").join(name)).unwrap()
     }
@@ -432,12 +439,22 @@ mod tests {
         assert!(row.tests[0].id.starts_with("rename-parse-amount::"));
         assert!(!row.resolved);
 
-        // Both solutions in one patch (they touch different lines): 2 of 2, resolved.
-        let mut both = patch("rename-parse-amount.solve.patch");
+        // Two solutions touching different files, in one patch (`git apply` takes it too): 2 of 2.
+        let c2 = combine("c2", &[&currency(), &sku()]).unwrap();
+        let mut both = patch("combine-currency-into-money.solve.patch");
         both.extend(patch("extract-normalize-sku.solve.patch"));
-        let r = evaluate_combined(&mut scorer, &c, &base, &both).unwrap();
+        let r = evaluate_combined(&mut scorer, &c2, &base, &both).unwrap();
         assert_eq!((r.resolved_parts, r.resolved), (2, true), "{:?}", r.patch_error);
         assert!(r.to_task_result().resolved);
+        // The first solution alone: 1 of 2.
+        let r = evaluate_combined(
+            &mut scorer,
+            &c2,
+            &base,
+            &patch("combine-currency-into-money.solve.patch"),
+        )
+        .unwrap();
+        assert_eq!(r.verdict(), "resolved 1 of 2 constituent tasks");
 
         // A patch that does not apply: no test runs, nothing resolved.
         let r = evaluate_combined(
