@@ -116,8 +116,19 @@ fn combined(bundle: &BundleDir, ids: &[String], patch: &Path, opts: &Options) ->
     let task = crate::combine::build(bundle, ids, None)?;
     let bytes =
         fs::read(patch).with_context(|| format!("{}: cannot read the patch", patch.display()))?;
-    let mut scorer = scorer::unittest::Scorer::new(run::run_config());
-    let result = scorer::combine::evaluate_combined(&mut scorer, &task.data, &task.base, &bytes)?;
+    // On a scoring thread's stack, which `run_config`'s stack budget assumes.
+    let result = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("score-combined".into())
+            .stack_size(run::THREAD_STACK)
+            .spawn_scoped(scope, || {
+                let mut scorer = scorer::unittest::Scorer::new(run::run_config());
+                scorer::combine::evaluate_combined(&mut scorer, &task.data, &task.base, &bytes)
+            })
+            .map_err(|e| anyhow::anyhow!("cannot start a scoring thread: {e}"))?
+            .join()
+            .map_err(|_| anyhow::anyhow!("the scoring thread panicked (a refscore bug)"))
+    })??;
     let mut row = result.to_task_result();
     row.source = Some(SourceRef { file: patch.to_string_lossy().into_owned(), line: None });
     let report = Report::new(bundle.hash(), vec![row], Vec::new());
