@@ -64,7 +64,8 @@ enum Command {
         /// Write the report here.
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Print the report as JSON instead of a table.
+        /// Print the report as JSON instead of a table (with --combine: the result per
+        /// constituent task and for the whole).
         #[arg(long)]
         json: bool,
         /// Scoring threads (default: all cores).
