@@ -116,7 +116,13 @@ impl BundleDir {
 
     /// The task's data and base tree (blobs checked against their ids).
     pub fn load_task(&self, id: &str) -> Result<LoadedTask> {
-        let data = self.task_data(id)?;
+        self.load_data(self.task_data(id)?)
+    }
+
+    /// `data`'s base tree from this bundle's manifest and blobs (also for a task built here, such
+    /// as a combined task of this bundle's tasks).
+    pub fn load_data(&self, data: TaskData) -> Result<LoadedTask> {
+        let id = data.id.clone();
         let manifest = self.manifest(&data.repo)?;
         let mut blobs = BTreeMap::new();
         for need in &data.files {
@@ -127,6 +133,11 @@ impl BundleDir {
             .base_tree(&manifest, &blobs)
             .with_context(|| format!("{}: task {id}", self.dir.display()))?;
         Ok(LoadedTask { data, base })
+    }
+
+    /// The manifest of `repo` (for writers that copy it).
+    pub fn manifest_of(&self, repo: &str) -> Result<Arc<Manifest>> {
+        self.manifest(repo)
     }
 
     /// Repository, breadth and method count of every task, for run summaries.

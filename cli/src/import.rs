@@ -49,7 +49,7 @@ pub struct Summary {
 pub fn run(from: &Path, out: &Path) -> Result<Summary> {
     let result = build(from);
     let files = result?;
-    write_out(out, &files)?;
+    write_out(out, &files.files)?;
     Ok(files.summary)
 }
 
@@ -422,6 +422,7 @@ fn task_data<'a>(
             })
             .collect(),
         files: needed_files,
+        combined: None,
     };
     Ok((data, needed))
 }
@@ -437,7 +438,7 @@ const BUNDLE_ENTRIES: [&str; 5] = ["index.json", "tasks", "repos", "blobs", "pac
 
 /// Writes the bundle into `out`. An existing bundle there is replaced; a non-empty folder that is
 /// not a bundle is refused, so an import never deletes unrelated files.
-fn write_out(out: &Path, built: &Built) -> Result<()> {
+pub(crate) fn write_out(out: &Path, files: &BTreeMap<String, Vec<u8>>) -> Result<()> {
     if out.exists() {
         if !out.is_dir() {
             bail!("--out {}: exists and is not a folder", out.display());
@@ -466,7 +467,7 @@ fn write_out(out: &Path, built: &Built) -> Result<()> {
             }
         }
     }
-    for (name, bytes) in &built.files {
+    for (name, bytes) in files {
         let path = out.join(name);
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;

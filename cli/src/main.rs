@@ -6,6 +6,7 @@
 
 mod bundle_dir;
 mod checkout;
+mod combine;
 mod import;
 mod run;
 mod score;
@@ -17,7 +18,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::{Parser, Subcommand};
+use clap::{ArgGroup, Parser, Subcommand};
 
 /// The interpreter allocates many small short-lived objects (AST node values, frames) from a
 /// scoring thread; glibc's per-thread arenas spent ~25% of the time in malloc/free there.
@@ -43,6 +44,7 @@ enum Command {
         out: PathBuf,
     },
     /// Score one patch, or prediction files and trajectories, against a bundle.
+    #[command(group(ArgGroup::new("target").args(["task", "combine"])))]
     Score {
         /// The bundle folder (holds index.json).
         #[arg(long)]
@@ -50,21 +52,41 @@ enum Command {
         /// Task id, with --patch.
         #[arg(long, requires = "patch")]
         task: Option<String>,
-        /// Patch file for --task (an empty file means no change).
-        #[arg(long, requires = "task")]
+        /// Patch file for --task or --combine (an empty file means no change).
+        #[arg(long, requires = "target")]
         patch: Option<PathBuf>,
+        /// Task ids of one repository (ID,ID,...): score --patch against their combined task
+        /// (applied once, every task's test file run on the patched tree).
+        #[arg(long, requires = "patch", conflicts_with = "task")]
+        combine: Option<String>,
         /// Predictions (.jsonl, .json list or dict) and .traj files or folders.
-        #[arg(long, num_args = 1.., conflicts_with_all = ["task", "patch"])]
+        #[arg(long, num_args = 1.., conflicts_with_all = ["task", "patch", "combine"])]
         predictions: Vec<PathBuf>,
         /// Write the report here.
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Print the report as JSON instead of a table.
+        /// Print the report as JSON instead of a table (with --combine: the result per
+        /// constituent task and for the whole).
         #[arg(long)]
         json: bool,
         /// Scoring threads (default: all cores).
         #[arg(long, default_value_t = 0)]
         jobs: usize,
+    },
+    /// Save the combined task of tasks of one repository as a bundle of its own.
+    Combine {
+        /// The bundle folder the tasks come from.
+        #[arg(long)]
+        tasks: PathBuf,
+        /// Task ids, comma-separated, in the order their instructions are joined.
+        #[arg(long)]
+        ids: String,
+        /// Id of the combined task (default `combined__ID__ID...`).
+        #[arg(long)]
+        id: Option<String>,
+        /// Output folder for the new bundle.
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Summarise a report, or compare two.
     Report {
@@ -99,9 +121,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Import { from, out } => run_import(&from, &out),
-        Command::Score { tasks, task, patch, predictions, out, json, jobs } => {
-            let input = match (task, patch) {
-                (Some(task), Some(patch)) => score::Input::Single { task, patch },
+        Command::Score { tasks, task, patch, combine, predictions, out, json, jobs } => {
+            let input = match (task, patch, combine) {
+                (Some(task), Some(patch), _) => score::Input::Single { task, patch },
+                (None, Some(patch), Some(ids)) => {
+                    score::Input::Combine { ids: combine::split_ids(&ids), patch }
+                }
                 _ if !predictions.is_empty() => score::Input::Predictions(predictions),
                 _ => {
                     eprintln!(
@@ -119,6 +144,11 @@ fn main() -> ExitCode {
         Command::Trajectory { file, tasks, json } => trajectory::run(&file, tasks.as_deref(), json)
             .unwrap_or_else(|e| {
                 eprintln!("refscore trajectory: error: {e:#}");
+                ExitCode::from(2)
+            }),
+        Command::Combine { tasks, ids, id, out } => run_combine(&tasks, &ids, id.as_deref(), &out)
+            .unwrap_or_else(|e| {
+                eprintln!("refscore combine: error: {e:#}");
                 ExitCode::from(2)
             }),
         Command::Report { report, compare, csv, tasks } => {
@@ -182,6 +212,32 @@ fn run_report(
             }
         }
     };
+    let _ = std::io::stdout().write_all(text.as_bytes());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `refscore combine`: writes the combined task's bundle and names it.
+fn run_combine(
+    tasks: &std::path::Path,
+    ids: &str,
+    id: Option<&str>,
+    out: &std::path::Path,
+) -> anyhow::Result<ExitCode> {
+    let bundle = bundle_dir::BundleDir::open(tasks)?;
+    let task = combine::build(&bundle, &combine::split_ids(ids), id)?;
+    let hash = combine::write_bundle(&bundle, &task.data, out)?;
+    let text = format!(
+        "bundle {hash} written to {}\n  task {} combines {}\n",
+        out.display(),
+        task.data.id,
+        task.data
+            .combined
+            .iter()
+            .flat_map(|c| &c.parts)
+            .map(|p| p.id.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     let _ = std::io::stdout().write_all(text.as_bytes());
     Ok(ExitCode::SUCCESS)
 }

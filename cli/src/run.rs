@@ -83,7 +83,15 @@ pub fn score_all(
                 }
             };
             for &i in members {
-                let r = evaluate_submission(&mut scorer, &task.base, &task.data, &subs[i]);
+                let r = match task.data.combined {
+                    Some(_) => scorer::combine::evaluate_submission(
+                        &mut scorer,
+                        &task.data,
+                        &task.base,
+                        &subs[i],
+                    ),
+                    None => evaluate_submission(&mut scorer, &task.base, &task.data, &subs[i]),
+                };
                 if let Ok(mut s) = slots.lock() {
                     s[i] = Some(r);
                 }

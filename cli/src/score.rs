@@ -15,8 +15,16 @@ use crate::{run, show};
 
 /// What to score.
 pub enum Input {
-    Single { task: String, patch: PathBuf },
+    Single {
+        task: String,
+        patch: PathBuf,
+    },
     Predictions(Vec<PathBuf>),
+    /// `--combine ID,ID,... --patch FILE`: one patch against the combined task of those tasks.
+    Combine {
+        ids: Vec<String>,
+        patch: PathBuf,
+    },
 }
 
 pub struct Options {
@@ -31,6 +39,9 @@ pub struct Options {
 /// Runs the command; usage and unreadable-input errors come back as `Err` (exit 2).
 pub fn run(opts: &Options) -> Result<ExitCode> {
     let bundle = BundleDir::open(&opts.tasks)?;
+    if let Input::Combine { ids, patch } = &opts.input {
+        return combined(&bundle, ids, patch, opts);
+    }
     let mut parsed = match &opts.input {
         Input::Single { task, patch } => vec![single(&bundle, task, patch)?],
         Input::Predictions(paths) => {
@@ -45,6 +56,7 @@ pub fn run(opts: &Options) -> Result<ExitCode> {
             }
             out
         }
+        Input::Combine { .. } => Vec::new(),
     };
     let copies = drop_trajectory_copies(&mut parsed);
     if copies > 0 {
@@ -85,7 +97,7 @@ pub fn run(opts: &Options) -> Result<ExitCode> {
         json
     } else {
         match &opts.input {
-            Input::Single { .. } => show::single_table(&report),
+            Input::Single { .. } | Input::Combine { .. } => show::single_table(&report),
             Input::Predictions(_) => show::score_table(&report, &bundle.task_meta()?),
         }
     };
@@ -95,6 +107,70 @@ pub fn run(opts: &Options) -> Result<ExitCode> {
         eprintln!("{}: {}", e.source, e.message);
     }
     Ok(if report.errors.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// `--combine`: the patch applied once, every constituent's test file run on the patched tree. The
+/// report (`--out`) holds the combined task as one row (methods `<task>::Class.method`); `--json`
+/// prints the per-constituent result; the table names each constituent's verdict.
+fn combined(bundle: &BundleDir, ids: &[String], patch: &Path, opts: &Options) -> Result<ExitCode> {
+    let task = crate::combine::build(bundle, ids, None)?;
+    let bytes =
+        fs::read(patch).with_context(|| format!("{}: cannot read the patch", patch.display()))?;
+    // On a scoring thread's stack, which `run_config`'s stack budget assumes.
+    let result = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("score-combined".into())
+            .stack_size(run::THREAD_STACK)
+            .spawn_scoped(scope, || {
+                let mut scorer = scorer::unittest::Scorer::new(run::run_config());
+                scorer::combine::evaluate_combined(&mut scorer, &task.data, &task.base, &bytes)
+            })
+            .map_err(|e| anyhow::anyhow!("cannot start a scoring thread: {e}"))?
+            .join()
+            .map_err(|_| anyhow::anyhow!("the scoring thread panicked (a refscore bug)"))
+    })??;
+    let mut row = result.to_task_result();
+    row.source = Some(SourceRef { file: patch.to_string_lossy().into_owned(), line: None });
+    let report = Report::new(bundle.hash(), vec![row], Vec::new());
+    if let Some(out) = &opts.out {
+        if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+            fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
+        }
+        fs::write(out, report.to_json())
+            .with_context(|| format!("{}: cannot write the report", out.display()))?;
+    }
+    let text = if opts.json {
+        let mut s = serde_json::to_string_pretty(&result)?;
+        s.push('\n');
+        s
+    } else {
+        let mut s = format!(
+            "combined task {} ({} tasks of {})\n",
+            result.id,
+            result.parts.len(),
+            task.data.repo
+        );
+        for p in &result.parts {
+            s.push_str(&format!(
+                "  {:<40} {}  {}/{} subtests\n",
+                p.instance_id,
+                if p.resolved { "resolved  " } else { "unresolved" },
+                p.subtests_passed,
+                p.subtests_total
+            ));
+        }
+        if let Some(e) = &result.patch_error {
+            s.push_str(&format!("patch: {} ({e})\n", result.patch_status.as_str()));
+        }
+        s.push_str(&format!(
+            "{}; the combined task is {}\n",
+            result.verdict(),
+            if result.resolved { "resolved" } else { "unresolved" }
+        ));
+        s
+    };
+    let _ = std::io::stdout().write_all(text.as_bytes());
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Removes the trajectory copies of `preds.json` entries ([`trajectory_copies`]); returns how many.

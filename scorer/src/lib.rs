@@ -16,12 +16,16 @@
 //! - [`bundle`]: the task bundle model (index of tasks, per-task data).
 //! - [`submission`]: predictions and trajectories read into submissions (pure parsing).
 //! - [`stats`]: run summaries (by repository, instruction set, breadth) and run comparisons.
+//! - [`leaderboard`]: published results and local runs as rows of one table.
+//! - [`combine`]: several tasks of one repository joined into one combined pseudo-task.
 //! - [`report`]: the versioned output types shared by CLI, worker and app.
 //! - `trajectory` (feature `trajectories`): agent logs of every common format, normalised.
 
 pub mod bundle;
+pub mod combine;
 pub mod evaluate;
 pub mod interp;
+pub mod leaderboard;
 pub mod patch;
 pub mod python;
 pub mod report;

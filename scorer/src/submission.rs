@@ -1084,6 +1084,7 @@ mod tests {
             methods: vec!["T.test_a".into()],
             inspected: vec![],
             files: vec![],
+            combined: None,
         };
         (base, task)
     }

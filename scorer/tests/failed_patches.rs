@@ -38,6 +38,7 @@ fn task() -> (Tree, TaskData) {
         methods: vec!["T.test_kept".into(), "T.test_renamed".into()],
         inspected: Vec::new(),
         files: Vec::new(),
+        combined: None,
     };
     (base, data)
 }

@@ -1577,6 +1577,7 @@ fn patches_git_refuses_are_failed_results_with_git_s_message() {
         methods: vec!["T.test_a".into(), "T.test_b".into()],
         inspected: Vec::new(),
         files: Vec::new(),
+        combined: None,
     };
     let good = b"diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n x = 1\n-y = 2\n+y = 3\ndiff --git a/docs/a.txt b/docs/a.txt\n--- a/docs/a.txt\n+++ b/docs/a.txt\n@@ -1 +1 @@\n-caf\xe9\n+K\xe4se\n";
     let mut cases: Vec<(String, Vec<u8>)> = vec![

@@ -292,6 +292,7 @@ class T(unittest.TestCase):
                 size: 20,
                 why: vec![NeedReason::Test],
             }],
+            combined: None,
         };
         let pack = Pack {
             file: format!("blobs/{blob}.txt"),

@@ -218,6 +218,9 @@ pub struct TaskData {
     pub inspected: Vec<InspectedPath>,
     /// Files whose bytes the task carries (blobs listed here must exist in `blobs/`).
     pub files: Vec<NeededFile>,
+    /// Set for a combined pseudo-task ([`crate::combine`]): graded by its parts' test files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub combined: Option<crate::combine::Combined>,
 }
 
 /// Why a bundle could not be read.
@@ -519,6 +522,7 @@ mod tests {
                 size: 6,
                 why: vec![NeedReason::Test],
             }],
+            combined: None,
         };
         let blobs = BTreeMap::from([(carried_id.clone(), carried.clone())]);
         let tree = task.base_tree(&manifest, &blobs).unwrap();
