@@ -67,6 +67,7 @@ const TYPES: &[(&str, BType)] = &[
     ("str", BType::Str),
     ("int", BType::Int),
     ("float", BType::Float),
+    ("complex", BType::Complex),
     ("bool", BType::Bool),
     ("list", BType::List),
     ("tuple", BType::Tuple),
@@ -650,6 +651,13 @@ impl<'a> Interp<'a> {
                 Value::Bool(b) => Ok(Value::Int(i64::from(b))),
                 Value::Big(b) => Ok(Value::from_bigint(b.abs())),
                 Value::Float(f) => Ok(Value::Float(f.abs())),
+                Value::Complex(r, i) => {
+                    let h = r.hypot(i);
+                    if h.is_infinite() && r.is_finite() && i.is_finite() {
+                        return Err(self.err("OverflowError", "absolute value too large"));
+                    }
+                    Ok(Value::Float(h))
+                }
                 other => Err(self.err(
                     "TypeError",
                     format!("bad operand type for abs(): '{}'", type_name(&other)),
@@ -974,6 +982,7 @@ impl<'a> Interp<'a> {
                     format!("int() argument must be a string, a bytes-like object or a real number, not '{}'", type_name(other)),
                 )),
             },
+            BType::Complex => self.make_complex(&args),
             BType::Float => match args.first() {
                 None => Ok(Value::Float(0.0)),
                 Some(Value::Float(f)) => Ok(Value::Float(*f)),
@@ -1091,6 +1100,57 @@ impl<'a> Interp<'a> {
                 Ok(Value::Slice(Rc::new([a, b, c])))
             }
             other => Err(self.err("TypeError", format!("cannot create '{}' instances", other.name()))),
+        }
+    }
+
+    /// `complex()`, `complex(x)`, `complex(re, im)` over numbers and `complex("1+2j")`.
+    fn make_complex(&mut self, args: &[Value<'a>]) -> PyResult<'a, Value<'a>> {
+        let part = |v: &Value<'a>| -> Option<(f64, f64)> {
+            match v {
+                Value::Complex(r, i) => Some((*r, *i)),
+                Value::Float(f) => Some((*f, 0.0)),
+                other => {
+                    super::ops::to_big(other).map(|b| (b.to_f64().unwrap_or(f64::INFINITY), 0.0))
+                }
+            }
+        };
+        match args {
+            [] => Ok(Value::Complex(0.0, 0.0)),
+            [Value::Str(s)] => parse_complex(s)
+                .map(|(r, i)| Value::Complex(r, i))
+                .ok_or_else(|| self.err("ValueError", "complex() arg is a malformed string")),
+            [Value::Str(_), _] => {
+                Err(self.err("TypeError", "complex() can't take second arg if first is a string"))
+            }
+            [x] | [x, _] if part(x).is_none() => Err(self.err(
+                "TypeError",
+                format!(
+                    "complex() first argument must be a string or a number, not '{}'",
+                    type_name(x)
+                ),
+            )),
+            [_, Value::Str(_)] => {
+                Err(self.err("TypeError", "complex() second arg can't be a string"))
+            }
+            [_, y] if part(y).is_none() => Err(self.err(
+                "TypeError",
+                format!("complex() second argument must be a number, not '{}'", type_name(y)),
+            )),
+            [x] => {
+                let (r, i) = part(x).unwrap_or((0.0, 0.0));
+                Ok(Value::Complex(r, i))
+            }
+            [x, y] => {
+                let ((a, b), (c, d)) =
+                    (part(x).unwrap_or((0.0, 0.0)), part(y).unwrap_or((0.0, 0.0)));
+                // complex(a+bj, c+dj) = (a - d) + (b + c)j; a real second argument adds only to imag.
+                let real = if matches!(y, Value::Complex(..)) { a - d } else { a };
+                Ok(Value::Complex(real, b + c))
+            }
+            _ => Err(self.err(
+                "TypeError",
+                format!("complex() takes at most 2 arguments ({} given)", args.len()),
+            )),
         }
     }
 
@@ -1352,6 +1412,12 @@ impl<'a> Interp<'a> {
                 "real" | "numerator" => Ok(v.clone()),
                 "imag" => Ok(Value::Int(0)),
                 "denominator" => Ok(Value::Int(1)),
+                "__class__" => Ok(self.type_of(v)),
+                _ => Err(self.no_attr(v, name)),
+            },
+            Value::Complex(r, i) => match name {
+                "real" => Ok(Value::Float(*r)),
+                "imag" => Ok(Value::Float(*i)),
                 "__class__" => Ok(self.type_of(v)),
                 _ => Err(self.no_attr(v, name)),
             },
@@ -2718,5 +2784,54 @@ impl<'a> Interp<'a> {
             i += 1;
         }
         Ok(Value::Bytes(Rc::from(out)))
+    }
+}
+
+/// `complex("…")`: `[sign]real`, `[sign]imagj`, `real±imagj`, optionally in parentheses.
+fn parse_complex(s: &str) -> Option<(f64, f64)> {
+    let t = s.trim_matches(py_isspace);
+    let t = match t.strip_prefix('(') {
+        Some(inner) => inner.strip_suffix(')')?.trim_matches(py_isspace),
+        None => t,
+    };
+    let float = |x: &str| -> Option<f64> {
+        let body = x.trim_start_matches(['+', '-']);
+        if body.is_empty() || x.len() - body.len() > 1 {
+            return None;
+        }
+        let neg = x.starts_with('-');
+        let v = match body.to_ascii_lowercase().as_str() {
+            "inf" | "infinity" => f64::INFINITY,
+            "nan" => f64::NAN,
+            b if b.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+                && !b.contains("__")
+                && !b.starts_with('_')
+                && !b.ends_with('_') =>
+            {
+                b.replace('_', "").parse::<f64>().ok()?
+            }
+            _ => return None,
+        };
+        Some(if neg { -v } else { v })
+    };
+    if let Some(im) = t.strip_suffix(['j', 'J']) {
+        // The split between the real and imaginary parts: the last sign not after an exponent mark.
+        let bytes = im.as_bytes();
+        let split = (1..bytes.len())
+            .rev()
+            .find(|&k| matches!(bytes[k], b'+' | b'-') && !matches!(bytes[k - 1], b'e' | b'E'));
+        let imag = |x: &str| -> Option<f64> {
+            match x {
+                "" | "+" => Some(1.0),
+                "-" => Some(-1.0),
+                other => float(other),
+            }
+        };
+        match split {
+            Some(k) => Some((float(&im[..k])?, imag(&im[k..])?)),
+            None => Some((0.0, imag(im)?)),
+        }
+    } else {
+        Some((float(t)?, 0.0))
     }
 }

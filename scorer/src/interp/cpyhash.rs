@@ -111,6 +111,17 @@ pub fn py_hash(v: &Value<'_>) -> Option<i64> {
             }
         }
         Value::Float(f) if f.fract() == 0.0 && f.abs() < 1e18 => int_hash(*f as i128),
+        // `hash(real) + 1000003 * hash(imag)` (reproducible when both parts are integral).
+        Value::Complex(r, i) => {
+            let hr = py_hash(&Value::Float(*r))? as u64;
+            let hi = py_hash(&Value::Float(*i))? as u64;
+            let h = hr.wrapping_add(hi.wrapping_mul(1_000_003)) as i64;
+            if h == -1 {
+                -2
+            } else {
+                h
+            }
+        }
         Value::Tuple(t) => {
             const P1: u64 = 11400714785074694791;
             const P2: u64 = 14029467366897019727;

@@ -1462,7 +1462,7 @@ impl<'a> Interp<'a> {
             ast::Constant::Float(x) => Value::Float(*x),
             ast::Constant::Tuple(t) => Value::tuple(t.iter().map(|c| self.constant(c)).collect()),
             ast::Constant::Ellipsis => Value::Ellipsis,
-            ast::Constant::Complex { .. } => Value::None,
+            ast::Constant::Complex { real, imag } => Value::Complex(*real, *imag),
         }
     }
 

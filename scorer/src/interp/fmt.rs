@@ -45,6 +45,7 @@ pub fn btype_of(v: &Value<'_>) -> BType {
         Value::Bool(_) => BType::Bool,
         Value::Int(_) | Value::Big(_) => BType::Int,
         Value::Float(_) => BType::Float,
+        Value::Complex(..) => BType::Complex,
         Value::Str(_) => BType::Str,
         Value::Bytes(_) => BType::Bytes,
         Value::List(_) => BType::List,
@@ -280,6 +281,7 @@ impl<'a> Interp<'a> {
             Value::Int(i) => i.to_string(),
             Value::Big(b) => b.to_string(),
             Value::Float(f) => float_repr(*f),
+            Value::Complex(r, i) => crate::python::node::repr_complex(*r, *i),
             Value::Str(s) => str_repr(s),
             Value::Bytes(b) => bytes_repr(b),
             Value::List(l) => {

@@ -31,6 +31,79 @@ fn as_f64(v: &Value<'_>) -> Option<f64> {
     }
 }
 
+/// A number as a complex (real, imaginary), `None` for non-numbers.
+fn as_complex(v: &Value<'_>) -> Option<(f64, f64)> {
+    match v {
+        Value::Complex(r, i) => Some((*r, *i)),
+        other => as_f64(other).map(|f| (f, 0.0)),
+    }
+}
+
+fn c_prod(a: (f64, f64), b: (f64, f64)) -> (f64, f64) {
+    (a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0)
+}
+
+/// CPython's `_Py_c_quot` (Smith's method); `None` for a zero divisor.
+fn c_quot(a: (f64, f64), b: (f64, f64)) -> Option<(f64, f64)> {
+    let (abs_br, abs_bi) = (b.0.abs(), b.1.abs());
+    if abs_br >= abs_bi {
+        if abs_br == 0.0 {
+            return None;
+        }
+        let ratio = b.1 / b.0;
+        let denom = b.0 + b.1 * ratio;
+        Some(((a.0 + a.1 * ratio) / denom, (a.1 - a.0 * ratio) / denom))
+    } else if abs_bi >= abs_br {
+        let ratio = b.0 / b.1;
+        let denom = b.0 * ratio + b.1;
+        Some(((a.0 * ratio + a.1) / denom, (a.1 * ratio - a.0) / denom))
+    } else {
+        Some((f64::NAN, f64::NAN))
+    }
+}
+
+/// CPython's `c_powi` (integral exponents up to 100 by repeated squaring); `None`: 0 to a negative power.
+fn c_powi(x: (f64, f64), n: i64) -> Option<(f64, f64)> {
+    let powu = |n: i64| {
+        let (mut r, mut p, mut mask) = ((1.0, 0.0), x, 1i64);
+        while mask > 0 && n >= mask {
+            if n & mask != 0 {
+                r = c_prod(r, p);
+            }
+            mask <<= 1;
+            p = c_prod(p, p);
+        }
+        r
+    };
+    if n > 0 {
+        Some(powu(n))
+    } else {
+        c_quot((1.0, 0.0), powu(-n))
+    }
+}
+
+/// CPython's `_Py_c_pow`; `None`: 0 to a negative or complex power.
+fn c_pow(a: (f64, f64), b: (f64, f64)) -> Option<(f64, f64)> {
+    if b.0 == 0.0 && b.1 == 0.0 {
+        return Some((1.0, 0.0));
+    }
+    if a.0 == 0.0 && a.1 == 0.0 {
+        if b.1 != 0.0 || b.0 < 0.0 {
+            return None;
+        }
+        return Some((0.0, 0.0));
+    }
+    let vabs = a.0.hypot(a.1);
+    let mut len = vabs.powf(b.0);
+    let at = a.1.atan2(a.0);
+    let mut phase = at * b.0;
+    if b.1 != 0.0 {
+        len /= (at * b.1).exp();
+        phase += b.1 * vabs.ln();
+    }
+    Some((len * phase.cos(), len * phase.sin()))
+}
+
 fn is_intlike(v: &Value<'_>) -> bool {
     matches!(v, Value::Int(_) | Value::Bool(_) | Value::Big(_))
 }
@@ -94,6 +167,7 @@ impl<'a> Interp<'a> {
             Value::Int(i) => *i != 0,
             Value::Big(b) => !b.is_zero(),
             Value::Float(f) => *f != 0.0,
+            Value::Complex(r, i) => *r != 0.0 || *i != 0.0,
             Value::Str(s) => !s.is_empty(),
             Value::Bytes(b) => !b.is_empty(),
             Value::List(l) => !l.borrow().is_empty(),
@@ -135,6 +209,10 @@ impl<'a> Interp<'a> {
                 }
             }
             (V::Bytes(x), V::Bytes(y)) => x == y,
+            (V::Complex(r, i), V::Complex(r2, i2)) => r == r2 && i == i2,
+            (V::Complex(r, i), n) | (n, V::Complex(r, i)) if is_num(n) => {
+                *i == 0.0 && self.py_eq(&V::Float(*r), n)?
+            }
             (V::List(x), V::List(y)) => {
                 if Rc::ptr_eq(x, y) {
                     return Ok(true);
@@ -235,6 +313,15 @@ impl<'a> Interp<'a> {
                     *f as i64 as u64
                 } else {
                     f.to_bits()
+                }
+            }
+            // Equal to the hash of the real part when the imaginary part is 0 (`1+0j == 1`).
+            Value::Complex(r, i) => {
+                let hr = self.hash(&Value::Float(*r))?;
+                if *i == 0.0 {
+                    hr
+                } else {
+                    hr.wrapping_add(self.hash(&Value::Float(*i))?.wrapping_mul(1_000_003))
                 }
             }
             Value::Str(s) => hash_bytes(s.as_bytes()),
@@ -577,13 +664,16 @@ impl<'a> Interp<'a> {
                 Value::Bool(b) => Ok(Value::Int(-i64::from(*b))),
                 Value::Big(b) => Ok(Value::from_bigint(-(**b).clone())),
                 Value::Float(f) => Ok(Value::Float(-f)),
+                Value::Complex(r, i) => Ok(Value::Complex(-r, -i)),
                 _ => Err(self.err(
                     "TypeError",
                     format!("bad operand type for unary -: '{}'", self.type_name(v)),
                 )),
             },
             U::UAdd => match v {
-                Value::Int(_) | Value::Big(_) | Value::Float(_) => Ok(v.clone()),
+                Value::Int(_) | Value::Big(_) | Value::Float(_) | Value::Complex(..) => {
+                    Ok(v.clone())
+                }
                 Value::Bool(b) => Ok(Value::Int(i64::from(*b))),
                 _ => Err(self.err(
                     "TypeError",
@@ -637,6 +727,11 @@ impl<'a> Interp<'a> {
                 a,
                 b,
             );
+        }
+        if let (Some(x), Some(y)) = (as_complex(a), as_complex(b)) {
+            if matches!(a, V::Complex(..)) || matches!(b, V::Complex(..)) {
+                return self.complex_binop(op, x, y, a, b);
+            }
         }
         if is_num(a) && is_num(b) {
             let (x, y) = (as_f64(a).unwrap_or(0.0), as_f64(b).unwrap_or(0.0));
@@ -773,6 +868,47 @@ impl<'a> Interp<'a> {
             }
             _ => Err(self.unsupported_operands(op, a, b)),
         }
+    }
+
+    /// `complex` arithmetic as CPython's `complexobject.c` computes it (`//` and `%` are undefined).
+    fn complex_binop(
+        &mut self,
+        op: ast::Operator,
+        x: (f64, f64),
+        y: (f64, f64),
+        a: &Value<'a>,
+        b: &Value<'a>,
+    ) -> PyResult<'a, Value<'a>> {
+        use ast::Operator as O;
+        let r = match op {
+            O::Add => (x.0 + y.0, x.1 + y.1),
+            O::Sub => (x.0 - y.0, x.1 - y.1),
+            O::Mult => c_prod(x, y),
+            O::Div => match c_quot(x, y) {
+                Some(r) => r,
+                None => return Err(self.err("ZeroDivisionError", "complex division by zero")),
+            },
+            O::Pow => {
+                let r = if y.1 == 0.0 && y.0 == y.0.floor() && y.0.abs() <= 100.0 {
+                    c_powi(x, y.0 as i64)
+                } else {
+                    c_pow(x, y)
+                };
+                match r {
+                    Some(r) if r.0.is_infinite() || r.1.is_infinite() => {
+                        return Err(self.err("OverflowError", "complex exponentiation"));
+                    }
+                    Some(r) => r,
+                    None => {
+                        return Err(
+                            self.err("ZeroDivisionError", "0.0 to a negative or complex power")
+                        )
+                    }
+                }
+            }
+            _ => return Err(self.unsupported_operands(op, a, b)),
+        };
+        Ok(Value::Complex(r.0, r.1))
     }
 
     fn unsupported_operands(

@@ -86,6 +86,7 @@ pub enum BType {
     Bool,
     Int,
     Float,
+    Complex,
     Str,
     Bytes,
     List,
@@ -119,6 +120,7 @@ impl BType {
             BType::Bool => "bool",
             BType::Int => "int",
             BType::Float => "float",
+            BType::Complex => "complex",
             BType::Str => "str",
             BType::Bytes => "bytes",
             BType::List => "list",
@@ -192,6 +194,8 @@ pub enum Value<'a> {
     /// Always outside the i64 range.
     Big(Rc<BigInt>),
     Float(f64),
+    /// `complex` (real, imaginary).
+    Complex(f64, f64),
     Str(Str),
     Bytes(Rc<[u8]>),
     List(Rc<Mut<Vec<Value<'a>>>>),
