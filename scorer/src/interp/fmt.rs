@@ -678,7 +678,11 @@ impl<'a> Interp<'a> {
                 out.push_str(&s);
             }
         }
-        if idx < items.len() && matches!(args, Value::Tuple(_)) {
+        // A mapping argument (anything subscriptable but a tuple or str) may go unused.
+        let mapping =
+            matches!(args, Value::Dict(_) | Value::List(_) | Value::Range(..) | Value::Bytes(_))
+                || matches!(args, Value::Instance(i) if i.class.lookup("__getitem__").is_some());
+        if idx < items.len() && !mapping {
             return Err(
                 self.err("TypeError", "not all arguments converted during string formatting")
             );

@@ -490,8 +490,14 @@ impl<'a> Interp<'a> {
             },
             Value::Bytes(b) => match item {
                 Value::Bytes(i) => Ok(i.is_empty() || b.windows(i.len()).any(|w| w == &i[..])),
-                Value::Int(n) => Ok(b.iter().any(|x| i64::from(*x) == *n)),
-                _ => Err(self.err("TypeError", "a bytes-like object is required")),
+                Value::Int(_) | Value::Bool(_) | Value::Big(_) => match int_of(item) {
+                    Some(n) if (0..256).contains(&n) => Ok(b.iter().any(|x| i64::from(*x) == n)),
+                    _ => Err(self.err("ValueError", "byte must be in range(0, 256)")),
+                },
+                _ => Err(self.err(
+                    "TypeError",
+                    format!("a bytes-like object is required, not '{}'", self.type_name(item)),
+                )),
             },
             Value::List(l) => {
                 let items = l.borrow().clone();
@@ -710,14 +716,23 @@ impl<'a> Interp<'a> {
                 return Ok(V::Int(r));
             }
         }
-        if let (Value::DictView(d, 0), O::Sub | O::BitAnd | O::BitOr | O::BitXor) = (a, op) {
-            let keys = d.borrow().keys();
-            let s = Value::Set(self.new_set(keys)?);
-            let other = match b {
-                Value::DictView(d2, 0) => Value::Set(self.new_set(d2.borrow().keys())?),
-                other => other.clone(),
-            };
-            return self.binop(op, &s, &other);
+        if matches!(op, O::Sub | O::BitAnd | O::BitOr | O::BitXor)
+            && (matches!(a, Value::DictView(_, 0)) || matches!(b, Value::DictView(_, 0)))
+        {
+            // `dictviews_sub` and friends: both operands as sets, any iterable accepted.
+            let mut sides = Vec::with_capacity(2);
+            for v in [a, b] {
+                let items = match v {
+                    Value::Set(_) | Value::FrozenSet(_) => self.set_items(v),
+                    Value::DictView(d, 0) => d.borrow().keys(),
+                    other => {
+                        let it = self.get_iter(other)?;
+                        self.to_vec(&it)?
+                    }
+                };
+                sides.push(Value::Set(self.new_set(items)?));
+            }
+            return self.binop(op, &sides[0], &sides[1]);
         }
         if is_intlike(a) && is_intlike(b) {
             return self.int_binop(
@@ -758,10 +773,26 @@ impl<'a> Interp<'a> {
                         Err(self.err("ZeroDivisionError", "float modulo"))
                     } else {
                         let m = x % y;
-                        Ok(V::Float(if m != 0.0 && (m < 0.0) != (y < 0.0) { m + y } else { m }))
+                        Ok(V::Float(if m == 0.0 {
+                            0.0f64.copysign(y)
+                        } else if (m < 0.0) != (y < 0.0) {
+                            m + y
+                        } else {
+                            m
+                        }))
                     }
                 }
-                O::Pow => Ok(V::Float(x.powf(y))),
+                O::Pow => {
+                    if x == 0.0 && y < 0.0 {
+                        return Err(self
+                            .err("ZeroDivisionError", "0.0 cannot be raised to a negative power"));
+                    }
+                    if x < 0.0 && y.is_finite() && y != y.floor() {
+                        // A negative base to a fractional power is complex (`float_pow`).
+                        return self.complex_binop(op, (x, 0.0), (y, 0.0), a, b);
+                    }
+                    Ok(V::Float(x.powf(y)))
+                }
                 _ => Err(self.unsupported_operands(op, a, b)),
             };
         }
@@ -801,6 +832,40 @@ impl<'a> Interp<'a> {
                 let mut v = x.to_vec();
                 v.extend_from_slice(y);
                 Ok(V::Bytes(Rc::from(v)))
+            }
+            (O::Add, V::Bytes(_), _) => {
+                Err(self.err("TypeError", format!("can't concat {} to bytes", self.type_name(b))))
+            }
+            (O::Mod, V::Bytes(fmt), args) if !fmt.contains(&b'%') => {
+                let unused = match args {
+                    V::Tuple(t) => !t.is_empty(),
+                    V::Dict(_) | V::List(_) | V::Range(..) | V::Bytes(_) | V::Str(_) => false,
+                    V::Instance(i) => i.class.lookup("__getitem__").is_none(),
+                    _ => true,
+                };
+                if unused {
+                    return Err(self
+                        .err("TypeError", "not all arguments converted during bytes formatting"));
+                }
+                Ok(a.clone())
+            }
+            (O::Mult, V::Str(_) | V::List(_) | V::Tuple(_) | V::Bytes(_), other)
+            | (O::Mult, other, V::Str(_) | V::List(_) | V::Tuple(_) | V::Bytes(_))
+                if !is_intlike(other)
+                    && !matches!(other, V::Instance(i) if i.class.lookup("__rmul__").is_some() || i.class.lookup("__mul__").is_some()) =>
+            {
+                let culprit = if matches!(a, V::Str(_) | V::List(_) | V::Tuple(_) | V::Bytes(_)) {
+                    b
+                } else {
+                    a
+                };
+                Err(self.err(
+                    "TypeError",
+                    format!(
+                        "can't multiply sequence by non-int of type '{}'",
+                        self.type_name(culprit)
+                    ),
+                ))
             }
             (O::Mult, V::Str(_) | V::List(_) | V::Tuple(_) | V::Bytes(_), n) if is_intlike(n) => {
                 self.repeat(a, n)
