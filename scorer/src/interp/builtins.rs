@@ -272,6 +272,11 @@ impl<'a> Interp<'a> {
     fn want_str(&self, v: &Value<'a>, what: &str) -> PyResult<'a, Str> {
         match v {
             Value::Str(s) => Ok(s.clone()),
+            // `PyObject_GetAttr`'s own wording for getattr/hasattr/setattr/delattr.
+            _ if what == "attribute name" => Err(self.err(
+                "TypeError",
+                format!("attribute name must be string, not '{}'", type_name(v)),
+            )),
             _ => Err(self.err("TypeError", format!("{what} must be str, not {}", type_name(v)))),
         }
     }
@@ -767,6 +772,19 @@ impl<'a> Interp<'a> {
             }
             "divmod" => {
                 let (a, b) = (arg(&args, 0), arg(&args, 1));
+                let numeric = |v: &Value<'a>| {
+                    matches!(v, Value::Int(_) | Value::Bool(_) | Value::Big(_) | Value::Float(_))
+                };
+                if !(numeric(&a) && numeric(&b)) && !matches!(a, Value::Instance(_)) {
+                    return Err(self.err(
+                        "TypeError",
+                        format!(
+                            "unsupported operand type(s) for divmod(): '{}' and '{}'",
+                            type_name(&a),
+                            type_name(&b)
+                        ),
+                    ));
+                }
                 let q = self.binop(crate::python::syntax::Operator::FloorDiv, &a, &b)?;
                 let r = self.binop(crate::python::syntax::Operator::Mod, &a, &b)?;
                 Ok(Value::tuple(vec![q, r]))
@@ -1051,7 +1069,13 @@ impl<'a> Interp<'a> {
                         _ => None,
                     })
                     .collect::<Option<Vec<_>>>()
-                    .ok_or_else(|| self.err("TypeError", "'float' object cannot be interpreted as an integer"))?;
+                    .ok_or_else(|| {
+                        let bad = args
+                            .iter()
+                            .find(|a| !matches!(a, Value::Int(_) | Value::Bool(_)))
+                            .map_or_else(|| "float".to_string(), type_name);
+                        self.err("TypeError", format!("'{bad}' object cannot be interpreted as an integer"))
+                    })?;
                 match ints.as_slice() {
                     [b] => Ok(Value::Range(0, *b, 1)),
                     [a, b] => Ok(Value::Range(*a, *b, 1)),
@@ -1077,7 +1101,8 @@ impl<'a> Interp<'a> {
             }))),
             BType::Bytes => match args.first() {
                 None => Ok(Value::Bytes(Rc::from(&b""[..]))),
-                Some(Value::Str(s)) => Ok(Value::Bytes(Rc::from(s.as_bytes()))),
+                Some(Value::Str(s)) if args.len() > 1 => Ok(Value::Bytes(Rc::from(s.as_bytes()))),
+                Some(Value::Str(_)) => Err(self.err("TypeError", "string argument without an encoding")),
                 Some(Value::Bytes(b)) => Ok(Value::Bytes(b.clone())),
                 Some(v) => {
                     let items = self.to_vec(v)?;
@@ -1145,7 +1170,8 @@ impl<'a> Interp<'a> {
                     (part(x).unwrap_or((0.0, 0.0)), part(y).unwrap_or((0.0, 0.0)));
                 // complex(a+bj, c+dj) = (a - d) + (b + c)j; a real second argument adds only to imag.
                 let real = if matches!(y, Value::Complex(..)) { a - d } else { a };
-                Ok(Value::Complex(real, b + c))
+                let imag = if matches!(x, Value::Complex(..)) { c + b } else { c };
+                Ok(Value::Complex(real, imag))
             }
             _ => Err(self.err(
                 "TypeError",
@@ -1173,6 +1199,12 @@ impl<'a> Interp<'a> {
         }
         let items = self.to_vec(src)?;
         for (i, it) in items.into_iter().enumerate() {
+            if self.get_iter(&it).is_err() {
+                return Err(self.err(
+                    "TypeError",
+                    format!("cannot convert dictionary update sequence element #{i} to a sequence"),
+                ));
+            }
             let pair = self.to_vec(&it)?;
             if pair.len() != 2 {
                 return Err(self.err(
@@ -1830,7 +1862,15 @@ impl<'a> Interp<'a> {
             }
             "replace" => {
                 let (Value::Str(a), Value::Str(b)) = (arg(&args, 0), arg(&args, 1)) else {
-                    return Err(self.err("TypeError", "replace() argument 1 must be str"));
+                    let bad = if matches!(arg(&args, 0), Value::Str(_)) { 2 } else { 1 };
+                    let culprit = arg(&args, bad - 1);
+                    return Err(self.err(
+                        "TypeError",
+                        format!(
+                            "replace() argument {bad} must be str, not {}",
+                            type_name(&culprit)
+                        ),
+                    ));
                 };
                 let r = match args.get(2) {
                     Some(Value::Int(n)) if *n >= 0 => s.replacen(&*a, &b, *n as usize),

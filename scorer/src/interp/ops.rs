@@ -341,7 +341,7 @@ impl<'a> Interp<'a> {
                 h
             }
             Value::Range(a, b, c) => (*a as u64) ^ ((*b as u64) << 7) ^ ((*c as u64) << 13),
-            Value::List(_) | Value::Dict(_) | Value::Set(_) => {
+            Value::List(_) | Value::Dict(_) | Value::Set(_) | Value::DictView(..) => {
                 return Err(
                     self.err("TypeError", format!("unhashable type: '{}'", self.type_name(v)))
                 )
@@ -468,6 +468,15 @@ impl<'a> Interp<'a> {
         }
     }
 
+    /// The table of a set's elements (for a frozenset made of a set).
+    fn set_items_dict(&self, v: &Value<'a>) -> PyDict<'a> {
+        match v {
+            Value::Set(s) => s.borrow().clone(),
+            Value::FrozenSet(s) => (**s).clone(),
+            _ => PyDict::new(),
+        }
+    }
+
     pub fn new_set(&mut self, items: Vec<Value<'a>>) -> PyResult<'a, Rc<Mut<PyDict<'a>>>> {
         let s = Rc::new(Mut::new(PyDict::new()));
         for it in items {
@@ -516,6 +525,11 @@ impl<'a> Interp<'a> {
                 }
                 Ok(false)
             }
+            Value::Set(d) if matches!(item, Value::Set(_)) => {
+                // `set_contains` retries an unhashable set key as a frozenset.
+                let key = Value::FrozenSet(Rc::new(self.set_items_dict(item)));
+                Ok(self.dict_find(d, &key)?.1.is_some())
+            }
             Value::Dict(d) | Value::Set(d) | Value::DictView(d, 0) => {
                 Ok(self.dict_find(d, item)?.1.is_some())
             }
@@ -535,15 +549,28 @@ impl<'a> Interp<'a> {
             }
             Value::FrozenSet(d) => {
                 let tmp = Rc::new(Mut::new((**d).clone()));
+                if matches!(item, Value::Set(_)) {
+                    let key = Value::FrozenSet(Rc::new(self.set_items_dict(item)));
+                    return Ok(self.dict_find(&tmp, &key)?.1.is_some());
+                }
                 Ok(self.dict_find(&tmp, item)?.1.is_some())
             }
-            Value::Range(a, b, s) => Ok(match int_of(item) {
-                Some(n) => {
-                    let in_bounds = if *s > 0 { n >= *a && n < *b } else { n <= *a && n > *b };
-                    in_bounds && (n - a) % s == 0
-                }
-                None => false,
-            }),
+            Value::Range(a, b, s) => Ok(
+                match int_of(item).or_else(|| match item {
+                    // Not an int: `range` falls back to equality, which only integral numbers meet.
+                    Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.0e18 => Some(*f as i64),
+                    Value::Complex(r, 0.0) if r.fract() == 0.0 && r.abs() < 9.0e18 => {
+                        Some(*r as i64)
+                    }
+                    _ => None,
+                }) {
+                    Some(n) => {
+                        let in_bounds = if *s > 0 { n >= *a && n < *b } else { n <= *a && n > *b };
+                        in_bounds && (n - a) % s == 0
+                    }
+                    None => false,
+                },
+            ),
             Value::Iter(_) => {
                 while let Some(x) = self.next(container)? {
                     if x.is(item) || self.py_eq(&x, item)? {
@@ -610,6 +637,11 @@ impl<'a> Interp<'a> {
                 self.seq_order(op, &xv, &yv)
             }
             (V::Tuple(x), V::Tuple(y)) => self.seq_order(op, x, y),
+            (V::DictView(_, 0), V::Set(_) | V::FrozenSet(_) | V::DictView(_, 0))
+            | (V::Set(_) | V::FrozenSet(_), V::DictView(_, 0)) => {
+                let (x, y) = (self.as_set(a)?, self.as_set(b)?);
+                self.order(op, &x, &y)
+            }
             (V::Set(_) | V::FrozenSet(_), V::Set(_) | V::FrozenSet(_)) => {
                 let sub = self.is_subset(a, b)?;
                 let sup = self.is_subset(b, a)?;
@@ -633,6 +665,17 @@ impl<'a> Interp<'a> {
                     self.type_name(b)
                 ),
             )),
+        }
+    }
+
+    /// A dict_keys view as a set (sets as they are).
+    fn as_set(&mut self, v: &Value<'a>) -> PyResult<'a, Value<'a>> {
+        match v {
+            Value::DictView(d, 0) => {
+                let keys = d.borrow().keys();
+                Ok(Value::Set(self.new_set(keys)?))
+            }
+            other => Ok(other.clone()),
         }
     }
 
@@ -839,7 +882,7 @@ impl<'a> Interp<'a> {
             (O::Mod, V::Bytes(fmt), args) if !fmt.contains(&b'%') => {
                 let unused = match args {
                     V::Tuple(t) => !t.is_empty(),
-                    V::Dict(_) | V::List(_) | V::Range(..) | V::Bytes(_) | V::Str(_) => false,
+                    V::Dict(_) | V::List(_) | V::Range(..) => false,
                     V::Instance(i) => i.class.lookup("__getitem__").is_none(),
                     _ => true,
                 };
@@ -1394,6 +1437,12 @@ impl<'a> Interp<'a> {
             Value::Bool(b) => i64::from(*b),
             Value::Big(_) => {
                 return Err(self.err("IndexError", "cannot fit 'int' into an index-sized integer"));
+            }
+            _ if what == "str" => {
+                return Err(self.err(
+                    "TypeError",
+                    format!("string indices must be integers, not '{}'", self.type_name(k)),
+                ))
             }
             _ => {
                 return Err(self.err(
