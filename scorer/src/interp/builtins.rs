@@ -962,6 +962,10 @@ impl<'a> Interp<'a> {
     ) -> PyResult<'a, Value<'a>> {
         let _ = &kwargs;
         match t {
+            BType::Str if args.len() > 3 => Err(self.err(
+                "TypeError",
+                format!("str() takes at most 3 arguments ({} given)", args.len()),
+            )),
             BType::Str => match args.first() {
                 None => Ok(Value::str("")),
                 Some(Value::Bytes(b)) if args.len() > 1 => self.decode_bytes(b, args.get(1)),
@@ -1708,8 +1712,37 @@ impl<'a> Interp<'a> {
         let strs =
             |v: Vec<&str>| Value::list(v.into_iter().map(|x| Value::Str(Rc::from(x))).collect());
         self.charge((s.len() / 64) as u64)?;
+        const NO_ARGS: &[&str] = &[
+            "upper",
+            "lower",
+            "title",
+            "capitalize",
+            "swapcase",
+            "casefold",
+            "isdigit",
+            "isalpha",
+            "isalnum",
+            "isspace",
+            "isupper",
+            "islower",
+            "istitle",
+            "isidentifier",
+            "isnumeric",
+            "isdecimal",
+            "isascii",
+            "isprintable",
+        ];
+        if !args.is_empty() && NO_ARGS.contains(&name) {
+            return Err(self.err(
+                "TypeError",
+                format!("str.{name}() takes no arguments ({} given)", args.len()),
+            ));
+        }
         match name {
             "join" => {
+                if self.get_iter(&arg(&args, 0)).is_err() {
+                    return Err(self.err("TypeError", "can only join an iterable"));
+                }
                 let items = self.to_vec(&arg(&args, 0))?;
                 let mut out = String::new();
                 for (i, it) in items.iter().enumerate() {
@@ -1811,11 +1844,8 @@ impl<'a> Interp<'a> {
                             _ => s.trim_end_matches(p),
                         }
                     }
-                    other => {
-                        return Err(self.err(
-                            "TypeError",
-                            format!("{name} arg must be None or str, not {}", type_name(&other)),
-                        ))
+                    _ => {
+                        return Err(self.err("TypeError", format!("{name} arg must be None or str")))
                     }
                 };
                 Ok(vs(r.to_string()))
