@@ -775,7 +775,7 @@ impl<'a> Interp<'a> {
                 let numeric = |v: &Value<'a>| {
                     matches!(v, Value::Int(_) | Value::Bool(_) | Value::Big(_) | Value::Float(_))
                 };
-                if !(numeric(&a) && numeric(&b)) && !matches!(a, Value::Instance(_)) {
+                if !(matches!(a, Value::Instance(_)) || numeric(&a) && numeric(&b)) {
                     return Err(self.err(
                         "TypeError",
                         format!(
