@@ -681,11 +681,15 @@ pub struct PyDict<'a> {
     pub entries: Vec<Option<(Value<'a>, Value<'a>, u64)>>,
     pub index: HashMap<u64, Vec<u32>, FxBuild>,
     pub len: usize,
+    /// A set's iteration order (entry indices) when CPython built its table in a way the
+    /// insertion replay of [`super::cpyhash::ordered_keys`] does not reproduce (a constant set
+    /// display); valid only while the entries are exactly those it was made for.
+    pub pinned: Option<Rc<[u32]>>,
 }
 
 impl<'a> PyDict<'a> {
     pub fn new() -> Self {
-        PyDict { entries: Vec::new(), index: HashMap::default(), len: 0 }
+        PyDict { entries: Vec::new(), index: HashMap::default(), len: 0, pinned: None }
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&Value<'a>, &Value<'a>)> {
