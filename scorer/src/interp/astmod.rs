@@ -76,7 +76,10 @@ pub fn node_isinstance(v: &Value<'_>, cls: AstCls) -> bool {
             matches!(
                 (a, val),
                 (AstAlias::Str, Some(Value::Str(_)))
-                    | (AstAlias::Num, Some(Value::Int(_) | Value::Big(_) | Value::Float(_)))
+                    | (
+                        AstAlias::Num,
+                        Some(Value::Int(_) | Value::Big(_) | Value::Float(_) | Value::Complex(..))
+                    )
                     | (AstAlias::Bytes, Some(Value::Bytes(_)))
                     | (AstAlias::NameConstant, Some(Value::None | Value::Bool(_)))
                     | (AstAlias::Ellipsis, Some(Value::Ellipsis))
@@ -247,7 +250,9 @@ impl<'a> Interp<'a> {
                 let value = self.getattr(&node, "value")?;
                 let tn = match value {
                     Value::Bool(_) | Value::None => Some("NameConstant"),
-                    Value::Int(_) | Value::Big(_) | Value::Float(_) => Some("Num"),
+                    Value::Int(_) | Value::Big(_) | Value::Float(_) | Value::Complex(..) => {
+                        Some("Num")
+                    }
                     Value::Str(_) => Some("Str"),
                     Value::Bytes(_) => Some("Bytes"),
                     Value::Ellipsis => Some("Ellipsis"),
@@ -859,13 +864,47 @@ impl<'a> Interp<'a> {
                 let op = self.getattr(v, "op")?;
                 let operand = self.getattr(v, "operand")?;
                 let x = self.literal(&operand)?;
-                let is_num = matches!(x, Value::Int(_) | Value::Big(_) | Value::Float(_));
+                let is_num = matches!(
+                    x,
+                    Value::Int(_) | Value::Big(_) | Value::Float(_) | Value::Complex(..)
+                );
                 match &op {
                     Value::Node(o) if is_num && o.class.name == "USub" => {
                         self.unaryop(pyast::UnaryOp::USub, &x)
                     }
                     Value::Node(o) if is_num && o.class.name == "UAdd" => {
                         self.unaryop(pyast::UnaryOp::UAdd, &x)
+                    }
+                    _ => {
+                        let lineno = self.getattr(v, "lineno").ok();
+                        let r = self.repr(v)?;
+                        Err(self.err("ValueError", malformed(lineno, &r)))
+                    }
+                }
+            }
+            "BinOp" => {
+                // `1+2j`: a signed real number plus or minus a complex constant.
+                let op = self.getattr(v, "op")?;
+                let op = match &op {
+                    Value::Node(o) if o.class.name == "Add" => Some(pyast::Operator::Add),
+                    Value::Node(o) if o.class.name == "Sub" => Some(pyast::Operator::Sub),
+                    _ => None,
+                };
+                let left = self.getattr(v, "left")?;
+                let right = self.getattr(v, "right")?;
+                let right_complex = matches!(&right, Value::Node(r) if r.class.name == "Constant")
+                    && matches!(self.getattr(&right, "value")?, Value::Complex(..));
+                let left_ok = match &left {
+                    Value::Node(l) if matches!(l.class.name, "Constant" | "UnaryOp") => matches!(
+                        self.literal(&left)?,
+                        Value::Int(_) | Value::Big(_) | Value::Float(_)
+                    ),
+                    _ => false,
+                };
+                match op {
+                    Some(op) if right_complex && left_ok => {
+                        let (l, r) = (self.literal(&left)?, self.getattr(&right, "value")?);
+                        self.binop(op, &l, &r)
                     }
                     _ => {
                         let lineno = self.getattr(v, "lineno").ok();
@@ -986,7 +1025,7 @@ pub fn const_to_value<'a>(c: &Constant) -> Value<'a> {
         Constant::Int(i) => num_traits::ToPrimitive::to_i64(i)
             .map_or_else(|| Value::from_bigint(i.clone()), Value::Int),
         Constant::Float(f) => Value::Float(*f),
-        Constant::Complex { .. } => Value::None,
+        Constant::Complex { real, imag } => Value::Complex(*real, *imag),
         Constant::Str(s) => Value::Str(s.clone()),
         Constant::Bytes(b) => Value::Bytes(b.clone()),
         Constant::Ellipsis => Value::Ellipsis,

@@ -67,6 +67,7 @@ const TYPES: &[(&str, BType)] = &[
     ("str", BType::Str),
     ("int", BType::Int),
     ("float", BType::Float),
+    ("complex", BType::Complex),
     ("bool", BType::Bool),
     ("list", BType::List),
     ("tuple", BType::Tuple),
@@ -271,6 +272,11 @@ impl<'a> Interp<'a> {
     fn want_str(&self, v: &Value<'a>, what: &str) -> PyResult<'a, Str> {
         match v {
             Value::Str(s) => Ok(s.clone()),
+            // `PyObject_GetAttr`'s own wording for getattr/hasattr/setattr/delattr.
+            _ if what == "attribute name" => Err(self.err(
+                "TypeError",
+                format!("attribute name must be string, not '{}'", type_name(v)),
+            )),
             _ => Err(self.err("TypeError", format!("{what} must be str, not {}", type_name(v)))),
         }
     }
@@ -650,6 +656,13 @@ impl<'a> Interp<'a> {
                 Value::Bool(b) => Ok(Value::Int(i64::from(b))),
                 Value::Big(b) => Ok(Value::from_bigint(b.abs())),
                 Value::Float(f) => Ok(Value::Float(f.abs())),
+                Value::Complex(r, i) => {
+                    let h = r.hypot(i);
+                    if h.is_infinite() && r.is_finite() && i.is_finite() {
+                        return Err(self.err("OverflowError", "absolute value too large"));
+                    }
+                    Ok(Value::Float(h))
+                }
                 other => Err(self.err(
                     "TypeError",
                     format!("bad operand type for abs(): '{}'", type_name(&other)),
@@ -759,6 +772,19 @@ impl<'a> Interp<'a> {
             }
             "divmod" => {
                 let (a, b) = (arg(&args, 0), arg(&args, 1));
+                let numeric = |v: &Value<'a>| {
+                    matches!(v, Value::Int(_) | Value::Bool(_) | Value::Big(_) | Value::Float(_))
+                };
+                if !(matches!(a, Value::Instance(_)) || numeric(&a) && numeric(&b)) {
+                    return Err(self.err(
+                        "TypeError",
+                        format!(
+                            "unsupported operand type(s) for divmod(): '{}' and '{}'",
+                            type_name(&a),
+                            type_name(&b)
+                        ),
+                    ));
+                }
                 let q = self.binop(crate::python::syntax::Operator::FloorDiv, &a, &b)?;
                 let r = self.binop(crate::python::syntax::Operator::Mod, &a, &b)?;
                 Ok(Value::tuple(vec![q, r]))
@@ -936,6 +962,10 @@ impl<'a> Interp<'a> {
     ) -> PyResult<'a, Value<'a>> {
         let _ = &kwargs;
         match t {
+            BType::Str if args.len() > 3 => Err(self.err(
+                "TypeError",
+                format!("str() takes at most 3 arguments ({} given)", args.len()),
+            )),
             BType::Str => match args.first() {
                 None => Ok(Value::str("")),
                 Some(Value::Bytes(b)) if args.len() > 1 => self.decode_bytes(b, args.get(1)),
@@ -974,6 +1004,7 @@ impl<'a> Interp<'a> {
                     format!("int() argument must be a string, a bytes-like object or a real number, not '{}'", type_name(other)),
                 )),
             },
+            BType::Complex => self.make_complex(&args),
             BType::Float => match args.first() {
                 None => Ok(Value::Float(0.0)),
                 Some(Value::Float(f)) => Ok(Value::Float(*f)),
@@ -1042,7 +1073,13 @@ impl<'a> Interp<'a> {
                         _ => None,
                     })
                     .collect::<Option<Vec<_>>>()
-                    .ok_or_else(|| self.err("TypeError", "'float' object cannot be interpreted as an integer"))?;
+                    .ok_or_else(|| {
+                        let bad = args
+                            .iter()
+                            .find(|a| !matches!(a, Value::Int(_) | Value::Bool(_)))
+                            .map_or_else(|| "float".to_string(), type_name);
+                        self.err("TypeError", format!("'{bad}' object cannot be interpreted as an integer"))
+                    })?;
                 match ints.as_slice() {
                     [b] => Ok(Value::Range(0, *b, 1)),
                     [a, b] => Ok(Value::Range(*a, *b, 1)),
@@ -1068,7 +1105,8 @@ impl<'a> Interp<'a> {
             }))),
             BType::Bytes => match args.first() {
                 None => Ok(Value::Bytes(Rc::from(&b""[..]))),
-                Some(Value::Str(s)) => Ok(Value::Bytes(Rc::from(s.as_bytes()))),
+                Some(Value::Str(s)) if args.len() > 1 => Ok(Value::Bytes(Rc::from(s.as_bytes()))),
+                Some(Value::Str(_)) => Err(self.err("TypeError", "string argument without an encoding")),
                 Some(Value::Bytes(b)) => Ok(Value::Bytes(b.clone())),
                 Some(v) => {
                     let items = self.to_vec(v)?;
@@ -1094,6 +1132,58 @@ impl<'a> Interp<'a> {
         }
     }
 
+    /// `complex()`, `complex(x)`, `complex(re, im)` over numbers and `complex("1+2j")`.
+    fn make_complex(&mut self, args: &[Value<'a>]) -> PyResult<'a, Value<'a>> {
+        let part = |v: &Value<'a>| -> Option<(f64, f64)> {
+            match v {
+                Value::Complex(r, i) => Some((*r, *i)),
+                Value::Float(f) => Some((*f, 0.0)),
+                other => {
+                    super::ops::to_big(other).map(|b| (b.to_f64().unwrap_or(f64::INFINITY), 0.0))
+                }
+            }
+        };
+        match args {
+            [] => Ok(Value::Complex(0.0, 0.0)),
+            [Value::Str(s)] => parse_complex(s)
+                .map(|(r, i)| Value::Complex(r, i))
+                .ok_or_else(|| self.err("ValueError", "complex() arg is a malformed string")),
+            [Value::Str(_), _] => {
+                Err(self.err("TypeError", "complex() can't take second arg if first is a string"))
+            }
+            [x] | [x, _] if part(x).is_none() => Err(self.err(
+                "TypeError",
+                format!(
+                    "complex() first argument must be a string or a number, not '{}'",
+                    type_name(x)
+                ),
+            )),
+            [_, Value::Str(_)] => {
+                Err(self.err("TypeError", "complex() second arg can't be a string"))
+            }
+            [_, y] if part(y).is_none() => Err(self.err(
+                "TypeError",
+                format!("complex() second argument must be a number, not '{}'", type_name(y)),
+            )),
+            [x] => {
+                let (r, i) = part(x).unwrap_or((0.0, 0.0));
+                Ok(Value::Complex(r, i))
+            }
+            [x, y] => {
+                let ((a, b), (c, d)) =
+                    (part(x).unwrap_or((0.0, 0.0)), part(y).unwrap_or((0.0, 0.0)));
+                // complex(a+bj, c+dj) = (a - d) + (b + c)j; a real second argument adds only to imag.
+                let real = if matches!(y, Value::Complex(..)) { a - d } else { a };
+                let imag = if matches!(x, Value::Complex(..)) { c + b } else { c };
+                Ok(Value::Complex(real, imag))
+            }
+            _ => Err(self.err(
+                "TypeError",
+                format!("complex() takes at most 2 arguments ({} given)", args.len()),
+            )),
+        }
+    }
+
     pub fn type_of(&self, v: &Value<'a>) -> Value<'a> {
         match v {
             Value::Instance(i) => Value::Class(i.class.clone()),
@@ -1113,6 +1203,12 @@ impl<'a> Interp<'a> {
         }
         let items = self.to_vec(src)?;
         for (i, it) in items.into_iter().enumerate() {
+            if self.get_iter(&it).is_err() {
+                return Err(self.err(
+                    "TypeError",
+                    format!("cannot convert dictionary update sequence element #{i} to a sequence"),
+                ));
+            }
             let pair = self.to_vec(&it)?;
             if pair.len() != 2 {
                 return Err(self.err(
@@ -1352,6 +1448,12 @@ impl<'a> Interp<'a> {
                 "real" | "numerator" => Ok(v.clone()),
                 "imag" => Ok(Value::Int(0)),
                 "denominator" => Ok(Value::Int(1)),
+                "__class__" => Ok(self.type_of(v)),
+                _ => Err(self.no_attr(v, name)),
+            },
+            Value::Complex(r, i) => match name {
+                "real" => Ok(Value::Float(*r)),
+                "imag" => Ok(Value::Float(*i)),
                 "__class__" => Ok(self.type_of(v)),
                 _ => Err(self.no_attr(v, name)),
             },
@@ -1610,8 +1712,37 @@ impl<'a> Interp<'a> {
         let strs =
             |v: Vec<&str>| Value::list(v.into_iter().map(|x| Value::Str(Rc::from(x))).collect());
         self.charge((s.len() / 64) as u64)?;
+        const NO_ARGS: &[&str] = &[
+            "upper",
+            "lower",
+            "title",
+            "capitalize",
+            "swapcase",
+            "casefold",
+            "isdigit",
+            "isalpha",
+            "isalnum",
+            "isspace",
+            "isupper",
+            "islower",
+            "istitle",
+            "isidentifier",
+            "isnumeric",
+            "isdecimal",
+            "isascii",
+            "isprintable",
+        ];
+        if !args.is_empty() && NO_ARGS.contains(&name) {
+            return Err(self.err(
+                "TypeError",
+                format!("str.{name}() takes no arguments ({} given)", args.len()),
+            ));
+        }
         match name {
             "join" => {
+                if self.get_iter(&arg(&args, 0)).is_err() {
+                    return Err(self.err("TypeError", "can only join an iterable"));
+                }
                 let items = self.to_vec(&arg(&args, 0))?;
                 let mut out = String::new();
                 for (i, it) in items.iter().enumerate() {
@@ -1713,11 +1844,8 @@ impl<'a> Interp<'a> {
                             _ => s.trim_end_matches(p),
                         }
                     }
-                    other => {
-                        return Err(self.err(
-                            "TypeError",
-                            format!("{name} arg must be None or str, not {}", type_name(&other)),
-                        ))
+                    _ => {
+                        return Err(self.err("TypeError", format!("{name} arg must be None or str")))
                     }
                 };
                 Ok(vs(r.to_string()))
@@ -1764,7 +1892,15 @@ impl<'a> Interp<'a> {
             }
             "replace" => {
                 let (Value::Str(a), Value::Str(b)) = (arg(&args, 0), arg(&args, 1)) else {
-                    return Err(self.err("TypeError", "replace() argument 1 must be str"));
+                    let bad = if matches!(arg(&args, 0), Value::Str(_)) { 2 } else { 1 };
+                    let culprit = arg(&args, bad - 1);
+                    return Err(self.err(
+                        "TypeError",
+                        format!(
+                            "replace() argument {bad} must be str, not {}",
+                            type_name(&culprit)
+                        ),
+                    ));
                 };
                 let r = match args.get(2) {
                     Some(Value::Int(n)) if *n >= 0 => s.replacen(&*a, &b, *n as usize),
@@ -2718,5 +2854,54 @@ impl<'a> Interp<'a> {
             i += 1;
         }
         Ok(Value::Bytes(Rc::from(out)))
+    }
+}
+
+/// `complex("…")`: `[sign]real`, `[sign]imagj`, `real±imagj`, optionally in parentheses.
+fn parse_complex(s: &str) -> Option<(f64, f64)> {
+    let t = s.trim_matches(py_isspace);
+    let t = match t.strip_prefix('(') {
+        Some(inner) => inner.strip_suffix(')')?.trim_matches(py_isspace),
+        None => t,
+    };
+    let float = |x: &str| -> Option<f64> {
+        let body = x.trim_start_matches(['+', '-']);
+        if body.is_empty() || x.len() - body.len() > 1 {
+            return None;
+        }
+        let neg = x.starts_with('-');
+        let v = match body.to_ascii_lowercase().as_str() {
+            "inf" | "infinity" => f64::INFINITY,
+            "nan" => f64::NAN,
+            b if b.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+                && !b.contains("__")
+                && !b.starts_with('_')
+                && !b.ends_with('_') =>
+            {
+                b.replace('_', "").parse::<f64>().ok()?
+            }
+            _ => return None,
+        };
+        Some(if neg { -v } else { v })
+    };
+    if let Some(im) = t.strip_suffix(['j', 'J']) {
+        // The split between the real and imaginary parts: the last sign not after an exponent mark.
+        let bytes = im.as_bytes();
+        let split = (1..bytes.len())
+            .rev()
+            .find(|&k| matches!(bytes[k], b'+' | b'-') && !matches!(bytes[k - 1], b'e' | b'E'));
+        let imag = |x: &str| -> Option<f64> {
+            match x {
+                "" | "+" => Some(1.0),
+                "-" => Some(-1.0),
+                other => float(other),
+            }
+        };
+        match split {
+            Some(k) => Some((float(&im[..k])?, imag(&im[k..])?)),
+            None => Some((0.0, imag(im)?)),
+        }
+    } else {
+        Some((float(t)?, 0.0))
     }
 }

@@ -5,6 +5,8 @@
 
 use num_traits::ToPrimitive;
 
+use std::rc::Rc;
+
 use super::value::{PyDict, Value};
 
 #[inline]
@@ -111,6 +113,17 @@ pub fn py_hash(v: &Value<'_>) -> Option<i64> {
             }
         }
         Value::Float(f) if f.fract() == 0.0 && f.abs() < 1e18 => int_hash(*f as i128),
+        // `hash(real) + 1000003 * hash(imag)` (reproducible when both parts are integral).
+        Value::Complex(r, i) => {
+            let hr = py_hash(&Value::Float(*r))? as u64;
+            let hi = py_hash(&Value::Float(*i))? as u64;
+            let h = hr.wrapping_add(hi.wrapping_mul(1_000_003)) as i64;
+            if h == -1 {
+                -2
+            } else {
+                h
+            }
+        }
         Value::Tuple(t) => {
             const P1: u64 = 11400714785074694791;
             const P2: u64 = 14029467366897019727;
@@ -187,8 +200,75 @@ fn insert_clean(table: &mut [Option<(usize, u64)>], mask: usize, idx: usize, has
     }
 }
 
+/// A table built by inserting `items` (entry index, hash; distinct keys) one by one from empty,
+/// resizing as `set_add_entry` does.
+fn build_table(items: &[(usize, u64)]) -> Vec<Option<(usize, u64)>> {
+    let mut mask: usize = 7;
+    let mut table: Vec<Option<(usize, u64)>> = vec![None; 8];
+    for (fill, &(idx, h)) in items.iter().enumerate() {
+        insert_clean(&mut table, mask, idx, h);
+        let fill = fill + 1;
+        if fill * 5 >= mask * 3 {
+            let minused = if fill > 50000 { fill * 2 } else { fill * 4 };
+            let mut newsize = 8usize;
+            while newsize <= minused {
+                newsize <<= 1;
+            }
+            let old = std::mem::replace(&mut table, vec![None; newsize]);
+            mask = newsize - 1;
+            for (i2, h2) in old.into_iter().flatten() {
+                insert_clean(&mut table, mask, i2, h2);
+            }
+        }
+    }
+    table
+}
+
+/// The iteration order 3.11 gives a set display of three or more constants: the compiler folds
+/// them into a frozenset (built in source order, then rebuilt once in its own order when the
+/// compiler merges constants), and `SET_UPDATE` merges that into an empty set, copying the
+/// table when the sizes agree and reinserting in table order into a table sized for twice the
+/// elements otherwise. `None` when a hash is not reproducible.
+pub fn display_order(d: &PyDict<'_>) -> Option<Rc<[u32]>> {
+    let mut items: Vec<(usize, u64)> = Vec::with_capacity(d.len);
+    for (i, e) in d.entries.iter().enumerate() {
+        if let Some((k, _, _)) = e {
+            items.push((i, py_hash(k)? as u64));
+        }
+    }
+    let first: Vec<(usize, u64)> = build_table(&items).into_iter().flatten().collect();
+    let frozen = build_table(&first);
+    let used = first.len();
+    let mut mask = 7usize;
+    if used * 5 >= 21 {
+        let mut newsize = 8usize;
+        while newsize <= used * 2 {
+            newsize <<= 1;
+        }
+        mask = newsize - 1;
+    }
+    let order: Vec<(usize, u64)> = if mask + 1 == frozen.len() {
+        frozen.into_iter().flatten().collect()
+    } else {
+        let mut table = vec![None; mask + 1];
+        for (i, h) in frozen.into_iter().flatten() {
+            insert_clean(&mut table, mask, i, h);
+        }
+        table.into_iter().flatten().collect()
+    };
+    Some(order.into_iter().map(|(i, _)| i as u32).collect())
+}
+
 /// Keys of a set in CPython's iteration order (insertion order when it cannot be reproduced).
 pub fn ordered_keys<'a>(d: &PyDict<'a>) -> Vec<Value<'a>> {
+    if let Some(p) = &d.pinned {
+        if p.len() == d.len && d.entries.len() == d.len {
+            return p
+                .iter()
+                .filter_map(|&i| d.entries.get(i as usize)?.as_ref().map(|(k, _, _)| k.clone()))
+                .collect();
+        }
+    }
     match set_order(d) {
         Some(order) => order
             .into_iter()

@@ -1290,6 +1290,17 @@ impl<'a> Interp<'a> {
                 for it in items {
                     self.set_add(&set, it)?;
                 }
+                // Three or more constants: 3.11 builds the set from a folded frozenset.
+                // (`-1` is a constant too: the AST optimizer folds it.)
+                let folded = |e: &ast::Expr| match e {
+                    ast::Expr::Constant(_) => true,
+                    ast::Expr::UnaryOp(u) => matches!(&*u.operand, ast::Expr::Constant(_)),
+                    _ => false,
+                };
+                if s.elts.len() > 2 && s.elts.iter().all(folded) {
+                    let pin = super::cpyhash::display_order(&set.borrow());
+                    set.borrow_mut().pinned = pin;
+                }
                 Ok(Value::Set(set))
             }
             E::Dict(d) => {
@@ -1462,7 +1473,7 @@ impl<'a> Interp<'a> {
             ast::Constant::Float(x) => Value::Float(*x),
             ast::Constant::Tuple(t) => Value::tuple(t.iter().map(|c| self.constant(c)).collect()),
             ast::Constant::Ellipsis => Value::Ellipsis,
-            ast::Constant::Complex { .. } => Value::None,
+            ast::Constant::Complex { real, imag } => Value::Complex(*real, *imag),
         }
     }
 

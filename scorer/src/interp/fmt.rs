@@ -45,6 +45,7 @@ pub fn btype_of(v: &Value<'_>) -> BType {
         Value::Bool(_) => BType::Bool,
         Value::Int(_) | Value::Big(_) => BType::Int,
         Value::Float(_) => BType::Float,
+        Value::Complex(..) => BType::Complex,
         Value::Str(_) => BType::Str,
         Value::Bytes(_) => BType::Bytes,
         Value::List(_) => BType::List,
@@ -280,6 +281,7 @@ impl<'a> Interp<'a> {
             Value::Int(i) => i.to_string(),
             Value::Big(b) => b.to_string(),
             Value::Float(f) => float_repr(*f),
+            Value::Complex(r, i) => crate::python::node::repr_complex(*r, *i),
             Value::Str(s) => str_repr(s),
             Value::Bytes(b) => bytes_repr(b),
             Value::List(l) => {
@@ -676,7 +678,11 @@ impl<'a> Interp<'a> {
                 out.push_str(&s);
             }
         }
-        if idx < items.len() && matches!(args, Value::Tuple(_)) {
+        // A mapping argument (anything subscriptable but a tuple or str) may go unused.
+        let mapping =
+            matches!(args, Value::Dict(_) | Value::List(_) | Value::Range(..) | Value::Bytes(_))
+                || matches!(args, Value::Instance(i) if i.class.lookup("__getitem__").is_some());
+        if idx < items.len() && !mapping {
             return Err(
                 self.err("TypeError", "not all arguments converted during string formatting")
             );

@@ -31,6 +31,79 @@ fn as_f64(v: &Value<'_>) -> Option<f64> {
     }
 }
 
+/// A number as a complex (real, imaginary), `None` for non-numbers.
+fn as_complex(v: &Value<'_>) -> Option<(f64, f64)> {
+    match v {
+        Value::Complex(r, i) => Some((*r, *i)),
+        other => as_f64(other).map(|f| (f, 0.0)),
+    }
+}
+
+fn c_prod(a: (f64, f64), b: (f64, f64)) -> (f64, f64) {
+    (a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0)
+}
+
+/// CPython's `_Py_c_quot` (Smith's method); `None` for a zero divisor.
+fn c_quot(a: (f64, f64), b: (f64, f64)) -> Option<(f64, f64)> {
+    let (abs_br, abs_bi) = (b.0.abs(), b.1.abs());
+    if abs_br >= abs_bi {
+        if abs_br == 0.0 {
+            return None;
+        }
+        let ratio = b.1 / b.0;
+        let denom = b.0 + b.1 * ratio;
+        Some(((a.0 + a.1 * ratio) / denom, (a.1 - a.0 * ratio) / denom))
+    } else if abs_bi >= abs_br {
+        let ratio = b.0 / b.1;
+        let denom = b.0 * ratio + b.1;
+        Some(((a.0 * ratio + a.1) / denom, (a.1 * ratio - a.0) / denom))
+    } else {
+        Some((f64::NAN, f64::NAN))
+    }
+}
+
+/// CPython's `c_powi` (integral exponents up to 100 by repeated squaring); `None`: 0 to a negative power.
+fn c_powi(x: (f64, f64), n: i64) -> Option<(f64, f64)> {
+    let powu = |n: i64| {
+        let (mut r, mut p, mut mask) = ((1.0, 0.0), x, 1i64);
+        while mask > 0 && n >= mask {
+            if n & mask != 0 {
+                r = c_prod(r, p);
+            }
+            mask <<= 1;
+            p = c_prod(p, p);
+        }
+        r
+    };
+    if n > 0 {
+        Some(powu(n))
+    } else {
+        c_quot((1.0, 0.0), powu(-n))
+    }
+}
+
+/// CPython's `_Py_c_pow`; `None`: 0 to a negative or complex power.
+fn c_pow(a: (f64, f64), b: (f64, f64)) -> Option<(f64, f64)> {
+    if b.0 == 0.0 && b.1 == 0.0 {
+        return Some((1.0, 0.0));
+    }
+    if a.0 == 0.0 && a.1 == 0.0 {
+        if b.1 != 0.0 || b.0 < 0.0 {
+            return None;
+        }
+        return Some((0.0, 0.0));
+    }
+    let vabs = a.0.hypot(a.1);
+    let mut len = vabs.powf(b.0);
+    let at = a.1.atan2(a.0);
+    let mut phase = at * b.0;
+    if b.1 != 0.0 {
+        len /= (at * b.1).exp();
+        phase += b.1 * vabs.ln();
+    }
+    Some((len * phase.cos(), len * phase.sin()))
+}
+
 fn is_intlike(v: &Value<'_>) -> bool {
     matches!(v, Value::Int(_) | Value::Bool(_) | Value::Big(_))
 }
@@ -94,6 +167,7 @@ impl<'a> Interp<'a> {
             Value::Int(i) => *i != 0,
             Value::Big(b) => !b.is_zero(),
             Value::Float(f) => *f != 0.0,
+            Value::Complex(r, i) => *r != 0.0 || *i != 0.0,
             Value::Str(s) => !s.is_empty(),
             Value::Bytes(b) => !b.is_empty(),
             Value::List(l) => !l.borrow().is_empty(),
@@ -135,6 +209,10 @@ impl<'a> Interp<'a> {
                 }
             }
             (V::Bytes(x), V::Bytes(y)) => x == y,
+            (V::Complex(r, i), V::Complex(r2, i2)) => r == r2 && i == i2,
+            (V::Complex(r, i), n) | (n, V::Complex(r, i)) if is_num(n) => {
+                *i == 0.0 && self.py_eq(&V::Float(*r), n)?
+            }
             (V::List(x), V::List(y)) => {
                 if Rc::ptr_eq(x, y) {
                     return Ok(true);
@@ -237,6 +315,15 @@ impl<'a> Interp<'a> {
                     f.to_bits()
                 }
             }
+            // Equal to the hash of the real part when the imaginary part is 0 (`1+0j == 1`).
+            Value::Complex(r, i) => {
+                let hr = self.hash(&Value::Float(*r))?;
+                if *i == 0.0 {
+                    hr
+                } else {
+                    hr.wrapping_add(self.hash(&Value::Float(*i))?.wrapping_mul(1_000_003))
+                }
+            }
             Value::Str(s) => hash_bytes(s.as_bytes()),
             Value::Bytes(b) => hash_bytes(b) ^ 0x9e37_79b9,
             Value::Tuple(t) => {
@@ -254,7 +341,7 @@ impl<'a> Interp<'a> {
                 h
             }
             Value::Range(a, b, c) => (*a as u64) ^ ((*b as u64) << 7) ^ ((*c as u64) << 13),
-            Value::List(_) | Value::Dict(_) | Value::Set(_) => {
+            Value::List(_) | Value::Dict(_) | Value::Set(_) | Value::DictView(..) => {
                 return Err(
                     self.err("TypeError", format!("unhashable type: '{}'", self.type_name(v)))
                 )
@@ -381,6 +468,15 @@ impl<'a> Interp<'a> {
         }
     }
 
+    /// The table of a set's elements (for a frozenset made of a set).
+    fn set_items_dict(&self, v: &Value<'a>) -> PyDict<'a> {
+        match v {
+            Value::Set(s) => s.borrow().clone(),
+            Value::FrozenSet(s) => (**s).clone(),
+            _ => PyDict::new(),
+        }
+    }
+
     pub fn new_set(&mut self, items: Vec<Value<'a>>) -> PyResult<'a, Rc<Mut<PyDict<'a>>>> {
         let s = Rc::new(Mut::new(PyDict::new()));
         for it in items {
@@ -403,8 +499,14 @@ impl<'a> Interp<'a> {
             },
             Value::Bytes(b) => match item {
                 Value::Bytes(i) => Ok(i.is_empty() || b.windows(i.len()).any(|w| w == &i[..])),
-                Value::Int(n) => Ok(b.iter().any(|x| i64::from(*x) == *n)),
-                _ => Err(self.err("TypeError", "a bytes-like object is required")),
+                Value::Int(_) | Value::Bool(_) | Value::Big(_) => match int_of(item) {
+                    Some(n) if (0..256).contains(&n) => Ok(b.iter().any(|x| i64::from(*x) == n)),
+                    _ => Err(self.err("ValueError", "byte must be in range(0, 256)")),
+                },
+                _ => Err(self.err(
+                    "TypeError",
+                    format!("a bytes-like object is required, not '{}'", self.type_name(item)),
+                )),
             },
             Value::List(l) => {
                 let items = l.borrow().clone();
@@ -422,6 +524,11 @@ impl<'a> Interp<'a> {
                     }
                 }
                 Ok(false)
+            }
+            Value::Set(d) if matches!(item, Value::Set(_)) => {
+                // `set_contains` retries an unhashable set key as a frozenset.
+                let key = Value::FrozenSet(Rc::new(self.set_items_dict(item)));
+                Ok(self.dict_find(d, &key)?.1.is_some())
             }
             Value::Dict(d) | Value::Set(d) | Value::DictView(d, 0) => {
                 Ok(self.dict_find(d, item)?.1.is_some())
@@ -442,15 +549,28 @@ impl<'a> Interp<'a> {
             }
             Value::FrozenSet(d) => {
                 let tmp = Rc::new(Mut::new((**d).clone()));
+                if matches!(item, Value::Set(_)) {
+                    let key = Value::FrozenSet(Rc::new(self.set_items_dict(item)));
+                    return Ok(self.dict_find(&tmp, &key)?.1.is_some());
+                }
                 Ok(self.dict_find(&tmp, item)?.1.is_some())
             }
-            Value::Range(a, b, s) => Ok(match int_of(item) {
-                Some(n) => {
-                    let in_bounds = if *s > 0 { n >= *a && n < *b } else { n <= *a && n > *b };
-                    in_bounds && (n - a) % s == 0
-                }
-                None => false,
-            }),
+            Value::Range(a, b, s) => Ok(
+                match int_of(item).or_else(|| match item {
+                    // Not an int: `range` falls back to equality, which only integral numbers meet.
+                    Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.0e18 => Some(*f as i64),
+                    Value::Complex(r, 0.0) if r.fract() == 0.0 && r.abs() < 9.0e18 => {
+                        Some(*r as i64)
+                    }
+                    _ => None,
+                }) {
+                    Some(n) => {
+                        let in_bounds = if *s > 0 { n >= *a && n < *b } else { n <= *a && n > *b };
+                        in_bounds && (n - a) % s == 0
+                    }
+                    None => false,
+                },
+            ),
             Value::Iter(_) => {
                 while let Some(x) = self.next(container)? {
                     if x.is(item) || self.py_eq(&x, item)? {
@@ -517,6 +637,11 @@ impl<'a> Interp<'a> {
                 self.seq_order(op, &xv, &yv)
             }
             (V::Tuple(x), V::Tuple(y)) => self.seq_order(op, x, y),
+            (V::DictView(_, 0), V::Set(_) | V::FrozenSet(_) | V::DictView(_, 0))
+            | (V::Set(_) | V::FrozenSet(_), V::DictView(_, 0)) => {
+                let (x, y) = (self.as_set(a)?, self.as_set(b)?);
+                self.order(op, &x, &y)
+            }
             (V::Set(_) | V::FrozenSet(_), V::Set(_) | V::FrozenSet(_)) => {
                 let sub = self.is_subset(a, b)?;
                 let sup = self.is_subset(b, a)?;
@@ -540,6 +665,17 @@ impl<'a> Interp<'a> {
                     self.type_name(b)
                 ),
             )),
+        }
+    }
+
+    /// A dict_keys view as a set (sets as they are).
+    fn as_set(&mut self, v: &Value<'a>) -> PyResult<'a, Value<'a>> {
+        match v {
+            Value::DictView(d, 0) => {
+                let keys = d.borrow().keys();
+                Ok(Value::Set(self.new_set(keys)?))
+            }
+            other => Ok(other.clone()),
         }
     }
 
@@ -577,13 +713,16 @@ impl<'a> Interp<'a> {
                 Value::Bool(b) => Ok(Value::Int(-i64::from(*b))),
                 Value::Big(b) => Ok(Value::from_bigint(-(**b).clone())),
                 Value::Float(f) => Ok(Value::Float(-f)),
+                Value::Complex(r, i) => Ok(Value::Complex(-r, -i)),
                 _ => Err(self.err(
                     "TypeError",
                     format!("bad operand type for unary -: '{}'", self.type_name(v)),
                 )),
             },
             U::UAdd => match v {
-                Value::Int(_) | Value::Big(_) | Value::Float(_) => Ok(v.clone()),
+                Value::Int(_) | Value::Big(_) | Value::Float(_) | Value::Complex(..) => {
+                    Ok(v.clone())
+                }
                 Value::Bool(b) => Ok(Value::Int(i64::from(*b))),
                 _ => Err(self.err(
                     "TypeError",
@@ -620,14 +759,23 @@ impl<'a> Interp<'a> {
                 return Ok(V::Int(r));
             }
         }
-        if let (Value::DictView(d, 0), O::Sub | O::BitAnd | O::BitOr | O::BitXor) = (a, op) {
-            let keys = d.borrow().keys();
-            let s = Value::Set(self.new_set(keys)?);
-            let other = match b {
-                Value::DictView(d2, 0) => Value::Set(self.new_set(d2.borrow().keys())?),
-                other => other.clone(),
-            };
-            return self.binop(op, &s, &other);
+        if matches!(op, O::Sub | O::BitAnd | O::BitOr | O::BitXor)
+            && (matches!(a, Value::DictView(_, 0)) || matches!(b, Value::DictView(_, 0)))
+        {
+            // `dictviews_sub` and friends: both operands as sets, any iterable accepted.
+            let mut sides = Vec::with_capacity(2);
+            for v in [a, b] {
+                let items = match v {
+                    Value::Set(_) | Value::FrozenSet(_) => self.set_items(v),
+                    Value::DictView(d, 0) => d.borrow().keys(),
+                    other => {
+                        let it = self.get_iter(other)?;
+                        self.to_vec(&it)?
+                    }
+                };
+                sides.push(Value::Set(self.new_set(items)?));
+            }
+            return self.binop(op, &sides[0], &sides[1]);
         }
         if is_intlike(a) && is_intlike(b) {
             return self.int_binop(
@@ -637,6 +785,11 @@ impl<'a> Interp<'a> {
                 a,
                 b,
             );
+        }
+        if let (Some(x), Some(y)) = (as_complex(a), as_complex(b)) {
+            if matches!(a, V::Complex(..)) || matches!(b, V::Complex(..)) {
+                return self.complex_binop(op, x, y, a, b);
+            }
         }
         if is_num(a) && is_num(b) {
             let (x, y) = (as_f64(a).unwrap_or(0.0), as_f64(b).unwrap_or(0.0));
@@ -663,10 +816,26 @@ impl<'a> Interp<'a> {
                         Err(self.err("ZeroDivisionError", "float modulo"))
                     } else {
                         let m = x % y;
-                        Ok(V::Float(if m != 0.0 && (m < 0.0) != (y < 0.0) { m + y } else { m }))
+                        Ok(V::Float(if m == 0.0 {
+                            0.0f64.copysign(y)
+                        } else if (m < 0.0) != (y < 0.0) {
+                            m + y
+                        } else {
+                            m
+                        }))
                     }
                 }
-                O::Pow => Ok(V::Float(x.powf(y))),
+                O::Pow => {
+                    if x == 0.0 && y < 0.0 {
+                        return Err(self
+                            .err("ZeroDivisionError", "0.0 cannot be raised to a negative power"));
+                    }
+                    if x < 0.0 && y.is_finite() && y != y.floor() {
+                        // A negative base to a fractional power is complex (`float_pow`).
+                        return self.complex_binop(op, (x, 0.0), (y, 0.0), a, b);
+                    }
+                    Ok(V::Float(x.powf(y)))
+                }
                 _ => Err(self.unsupported_operands(op, a, b)),
             };
         }
@@ -706,6 +875,40 @@ impl<'a> Interp<'a> {
                 let mut v = x.to_vec();
                 v.extend_from_slice(y);
                 Ok(V::Bytes(Rc::from(v)))
+            }
+            (O::Add, V::Bytes(_), _) => {
+                Err(self.err("TypeError", format!("can't concat {} to bytes", self.type_name(b))))
+            }
+            (O::Mod, V::Bytes(fmt), args) if !fmt.contains(&b'%') => {
+                let unused = match args {
+                    V::Tuple(t) => !t.is_empty(),
+                    V::Dict(_) | V::List(_) | V::Range(..) => false,
+                    V::Instance(i) => i.class.lookup("__getitem__").is_none(),
+                    _ => true,
+                };
+                if unused {
+                    return Err(self
+                        .err("TypeError", "not all arguments converted during bytes formatting"));
+                }
+                Ok(a.clone())
+            }
+            (O::Mult, V::Str(_) | V::List(_) | V::Tuple(_) | V::Bytes(_), other)
+            | (O::Mult, other, V::Str(_) | V::List(_) | V::Tuple(_) | V::Bytes(_))
+                if !is_intlike(other)
+                    && !matches!(other, V::Instance(i) if i.class.lookup("__rmul__").is_some() || i.class.lookup("__mul__").is_some()) =>
+            {
+                let culprit = if matches!(a, V::Str(_) | V::List(_) | V::Tuple(_) | V::Bytes(_)) {
+                    b
+                } else {
+                    a
+                };
+                Err(self.err(
+                    "TypeError",
+                    format!(
+                        "can't multiply sequence by non-int of type '{}'",
+                        self.type_name(culprit)
+                    ),
+                ))
             }
             (O::Mult, V::Str(_) | V::List(_) | V::Tuple(_) | V::Bytes(_), n) if is_intlike(n) => {
                 self.repeat(a, n)
@@ -773,6 +976,47 @@ impl<'a> Interp<'a> {
             }
             _ => Err(self.unsupported_operands(op, a, b)),
         }
+    }
+
+    /// `complex` arithmetic as CPython's `complexobject.c` computes it (`//` and `%` are undefined).
+    fn complex_binop(
+        &mut self,
+        op: ast::Operator,
+        x: (f64, f64),
+        y: (f64, f64),
+        a: &Value<'a>,
+        b: &Value<'a>,
+    ) -> PyResult<'a, Value<'a>> {
+        use ast::Operator as O;
+        let r = match op {
+            O::Add => (x.0 + y.0, x.1 + y.1),
+            O::Sub => (x.0 - y.0, x.1 - y.1),
+            O::Mult => c_prod(x, y),
+            O::Div => match c_quot(x, y) {
+                Some(r) => r,
+                None => return Err(self.err("ZeroDivisionError", "complex division by zero")),
+            },
+            O::Pow => {
+                let r = if y.1 == 0.0 && y.0 == y.0.floor() && y.0.abs() <= 100.0 {
+                    c_powi(x, y.0 as i64)
+                } else {
+                    c_pow(x, y)
+                };
+                match r {
+                    Some(r) if r.0.is_infinite() || r.1.is_infinite() => {
+                        return Err(self.err("OverflowError", "complex exponentiation"));
+                    }
+                    Some(r) => r,
+                    None => {
+                        return Err(
+                            self.err("ZeroDivisionError", "0.0 to a negative or complex power")
+                        )
+                    }
+                }
+            }
+            _ => return Err(self.unsupported_operands(op, a, b)),
+        };
+        Ok(Value::Complex(r.0, r.1))
     }
 
     fn unsupported_operands(
@@ -1193,6 +1437,12 @@ impl<'a> Interp<'a> {
             Value::Bool(b) => i64::from(*b),
             Value::Big(_) => {
                 return Err(self.err("IndexError", "cannot fit 'int' into an index-sized integer"));
+            }
+            _ if what == "str" => {
+                return Err(self.err(
+                    "TypeError",
+                    format!("string indices must be integers, not '{}'", self.type_name(k)),
+                ))
             }
             _ => {
                 return Err(self.err(

@@ -86,6 +86,7 @@ pub enum BType {
     Bool,
     Int,
     Float,
+    Complex,
     Str,
     Bytes,
     List,
@@ -119,6 +120,7 @@ impl BType {
             BType::Bool => "bool",
             BType::Int => "int",
             BType::Float => "float",
+            BType::Complex => "complex",
             BType::Str => "str",
             BType::Bytes => "bytes",
             BType::List => "list",
@@ -192,6 +194,8 @@ pub enum Value<'a> {
     /// Always outside the i64 range.
     Big(Rc<BigInt>),
     Float(f64),
+    /// `complex` (real, imaginary).
+    Complex(f64, f64),
     Str(Str),
     Bytes(Rc<[u8]>),
     List(Rc<Mut<Vec<Value<'a>>>>),
@@ -677,11 +681,15 @@ pub struct PyDict<'a> {
     pub entries: Vec<Option<(Value<'a>, Value<'a>, u64)>>,
     pub index: HashMap<u64, Vec<u32>, FxBuild>,
     pub len: usize,
+    /// A set's iteration order (entry indices) when CPython built its table in a way the
+    /// insertion replay of [`super::cpyhash::ordered_keys`] does not reproduce (a constant set
+    /// display); valid only while the entries are exactly those it was made for.
+    pub pinned: Option<Rc<[u32]>>,
 }
 
 impl<'a> PyDict<'a> {
     pub fn new() -> Self {
-        PyDict { entries: Vec::new(), index: HashMap::default(), len: 0 }
+        PyDict { entries: Vec::new(), index: HashMap::default(), len: 0, pinned: None }
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&Value<'a>, &Value<'a>)> {
