@@ -27,6 +27,7 @@ pub mod report;
 pub mod stats;
 pub mod submission;
 pub mod tree;
+pub mod unicode;
 pub mod unittest;
 
 /// The scorer's version, written into every report.
