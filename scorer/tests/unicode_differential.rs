@@ -8,7 +8,7 @@ mod interp_common;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use scorer::python::node;
+use scorer::python::{node, parse_tree, parse_tree_fast, parse_tree_reference};
 use scorer::unicode;
 use sha2::{Digest, Sha256};
 
@@ -300,4 +300,109 @@ class TestUnicode(unittest.TestCase):
         self.assertTrue("\u1e9e\u0530".isidentifier())
 "#,
     );
+}
+
+/// Parses each source (one JSON string a line on stdin) and prints CPython's dump or error.
+const PY_PARSE: &str = r#"
+import ast, json, sys
+for line in sys.stdin.read().splitlines():
+    src = json.loads(line)
+    try:
+        out = {"ok": ast.dump(ast.parse(src), include_attributes=True)}
+    except SyntaxError as e:
+        out = {"err": [type(e).__name__, e.msg, e.lineno, e.offset]}
+    print(json.dumps(out))
+"#;
+
+/// Holds the pipeline (`parse_tree`, which asks the fast path first), the reference path and the
+/// fast path to CPython on `sources`; returns (accepted, rejected) counts of CPython.
+fn parse_like_cpython(sources: &[String]) -> Option<(usize, usize)> {
+    let input: String = sources
+        .iter()
+        .map(|s| format!("{}\n", serde_json::to_string(s).expect("json")))
+        .collect();
+    let py = python311(PY_PARSE, &input)?;
+    let (mut ok, mut err) = (0, 0);
+    let mut bad = Vec::new();
+    for (src, line) in sources.iter().zip(py.lines()) {
+        let theirs: serde_json::Value = serde_json::from_str(line).expect("json");
+        let show = |r: Result<node::Node, scorer::python::SyntaxError>| match r {
+            Ok(t) => serde_json::json!({"ok": node::dump(&t, true, true, None)}),
+            Err(e) => serde_json::json!({"err": [e.kind.name(), e.msg, e.lineno, e.offset]}),
+        };
+        let pipeline = show(parse_tree(src, "<unknown>"));
+        let reference = show(parse_tree_reference(src, "<unknown>"));
+        if theirs.get("ok").is_some() {
+            ok += 1;
+        } else {
+            err += 1;
+        }
+        if pipeline != theirs || reference != theirs {
+            bad.push(format!("{src:?}\n  python3:   {theirs}\n  pipeline:  {pipeline}\n  reference: {reference}"));
+        }
+        if let Some(t) = parse_tree_fast(src) {
+            let fast = serde_json::json!({"ok": node::dump(&t, true, true, None)});
+            if fast != theirs {
+                bad.push(format!("{src:?}\n  python3: {theirs}\n  fast:    {fast}"));
+            }
+        }
+    }
+    let n = bad.len();
+    bad.truncate(8);
+    assert!(n == 0, "{n} sources parse differently from python3:\n{}", bad.join("\n"));
+    Some((ok, err))
+}
+
+/// Code points the tests sample: a stride over the whole range, every code point assigned after
+/// 14.0 that the parser crates' newer tables know (a stride of them), and chosen ones.
+fn sampled_code_points(stride: u32, new_stride: usize) -> Vec<char> {
+    let mut cs: Vec<char> = (0x80..=0x10FFFFu32).step_by(stride as usize).filter_map(char::from_u32).collect();
+    let newer: Vec<char> =
+        all_chars().filter(|&c| unicode_names2::name(c).is_some() && !unicode::is_assigned(c)).collect();
+    cs.extend(newer.iter().step_by(new_stride));
+    // 11.0-14.0 letters (rustpython's identifier tables are 10.0's), 15.0+ letters (ruff's are
+    // 18.0's; U+1E030 has an NFKC mapping to a 14.0 letter), U+0530 (unassigned), U+00B7.
+    cs.extend(['\u{560}', '\u{870}', '\u{A7C0}', '\u{1DF0A}', '\u{11F00}', '\u{1E030}', '\u{530}', '\u{B7}', '\u{FF21}', '\u{2118}']);
+    cs
+}
+
+#[test]
+fn identifiers_parse_as_in_3_11_on_every_path() {
+    let mut sources = Vec::new();
+    for c in sampled_code_points(211, 7) {
+        sources.push(format!("{c}x = 1\n"));
+        sources.push(format!("x{c} = x{c}.y{c}\n"));
+    }
+    // rustpython lexes an emoji as a name.
+    for s in ["x = \u{1F4CD}\n", "print(\u{1F4CD})\n", "def f(): return a + \u{231A}\n", "\u{1F3FA} = 1\n"] {
+        sources.push(s.to_string());
+    }
+    let Some((ok, err)) = parse_like_cpython(&sources) else { return };
+    eprintln!("{} identifier sources: {ok} accepted, {err} rejected, as python3 on every path", sources.len());
+}
+
+#[test]
+fn named_escapes_parse_as_in_3_11_on_every_path() {
+    let mut sources = Vec::new();
+    let named: Vec<(char, String)> =
+        all_chars().filter_map(|c| unicode_names2::name(c).map(|n| (c, n.to_string()))).collect();
+    for (i, (c, name)) in named.iter().enumerate() {
+        if !unicode::is_assigned(*c) || i % 97 == 0 {
+            sources.push(format!("x = \"\\N{{{name}}}\"\n"));
+        }
+    }
+    for s in [
+        "x = \"\\N{EM}\" + \"\\N{END OF MEDIUM}\"\n",
+        "x = (\"é\\N{SUNDANESE LETTER ARCHAIC I}\"\n  \"a\")\n",
+        "x = '''a\nb\\N{CUNEIFORM SIGN KALAM}'''\ny=1\n",
+        "x = f\"a{1}\\N{BAMUM LETTER PHASE-A MAEMGBIEE}\"\n",
+        "x = \"a\" \"b\\N{cjk unified ideograph-4e00}\"\n",
+        "x = \"a\\N{CJK UNIFIED IDEOGRAPH-4E00}\\N{latin small letter a}\\N{NULL}\"\n",
+        "x = \"\\N{NO SUCH NAME}\"\n",
+        "x = rb'\\N{FOO}', b'\\N{FOO}', r'\\N{FOO}', '\\\\N{FOO}'\n",
+    ] {
+        sources.push(s.to_string());
+    }
+    let Some((ok, err)) = parse_like_cpython(&sources) else { return };
+    eprintln!("{} \\N{{...}} sources: {ok} accepted, {err} rejected, as python3 on every path", sources.len());
 }
