@@ -317,10 +317,8 @@ for line in sys.stdin.read().splitlines():
 /// Holds the pipeline (`parse_tree`, which asks the fast path first), the reference path and the
 /// fast path to CPython on `sources`; returns (accepted, rejected) counts of CPython.
 fn parse_like_cpython(sources: &[String]) -> Option<(usize, usize)> {
-    let input: String = sources
-        .iter()
-        .map(|s| format!("{}\n", serde_json::to_string(s).expect("json")))
-        .collect();
+    let input: String =
+        sources.iter().map(|s| format!("{}\n", serde_json::to_string(s).expect("json"))).collect();
     let py = python311(PY_PARSE, &input)?;
     let (mut ok, mut err) = (0, 0);
     let mut bad = Vec::new();
@@ -338,7 +336,9 @@ fn parse_like_cpython(sources: &[String]) -> Option<(usize, usize)> {
             err += 1;
         }
         if pipeline != theirs || reference != theirs {
-            bad.push(format!("{src:?}\n  python3:   {theirs}\n  pipeline:  {pipeline}\n  reference: {reference}"));
+            bad.push(format!(
+                "{src:?}\n  python3:   {theirs}\n  pipeline:  {pipeline}\n  reference: {reference}"
+            ));
         }
         if let Some(t) = parse_tree_fast(src) {
             let fast = serde_json::json!({"ok": node::dump(&t, true, true, None)});
@@ -356,13 +356,26 @@ fn parse_like_cpython(sources: &[String]) -> Option<(usize, usize)> {
 /// Code points the tests sample: a stride over the whole range, every code point assigned after
 /// 14.0 that the parser crates' newer tables know (a stride of them), and chosen ones.
 fn sampled_code_points(stride: u32, new_stride: usize) -> Vec<char> {
-    let mut cs: Vec<char> = (0x80..=0x10FFFFu32).step_by(stride as usize).filter_map(char::from_u32).collect();
-    let newer: Vec<char> =
-        all_chars().filter(|&c| unicode_names2::name(c).is_some() && !unicode::is_assigned(c)).collect();
+    let mut cs: Vec<char> =
+        (0x80..=0x10FFFFu32).step_by(stride as usize).filter_map(char::from_u32).collect();
+    let newer: Vec<char> = all_chars()
+        .filter(|&c| unicode_names2::name(c).is_some() && !unicode::is_assigned(c))
+        .collect();
     cs.extend(newer.iter().step_by(new_stride));
     // 11.0-14.0 letters (rustpython's identifier tables are 10.0's), 15.0+ letters (ruff's are
     // 18.0's; U+1E030 has an NFKC mapping to a 14.0 letter), U+0530 (unassigned), U+00B7.
-    cs.extend(['\u{560}', '\u{870}', '\u{A7C0}', '\u{1DF0A}', '\u{11F00}', '\u{1E030}', '\u{530}', '\u{B7}', '\u{FF21}', '\u{2118}']);
+    cs.extend([
+        '\u{560}',
+        '\u{870}',
+        '\u{A7C0}',
+        '\u{1DF0A}',
+        '\u{11F00}',
+        '\u{1E030}',
+        '\u{530}',
+        '\u{B7}',
+        '\u{FF21}',
+        '\u{2118}',
+    ]);
     cs
 }
 
@@ -374,11 +387,19 @@ fn identifiers_parse_as_in_3_11_on_every_path() {
         sources.push(format!("x{c} = x{c}.y{c}\n"));
     }
     // rustpython lexes an emoji as a name.
-    for s in ["x = \u{1F4CD}\n", "print(\u{1F4CD})\n", "def f(): return a + \u{231A}\n", "\u{1F3FA} = 1\n"] {
+    for s in [
+        "x = \u{1F4CD}\n",
+        "print(\u{1F4CD})\n",
+        "def f(): return a + \u{231A}\n",
+        "\u{1F3FA} = 1\n",
+    ] {
         sources.push(s.to_string());
     }
     let Some((ok, err)) = parse_like_cpython(&sources) else { return };
-    eprintln!("{} identifier sources: {ok} accepted, {err} rejected, as python3 on every path", sources.len());
+    eprintln!(
+        "{} identifier sources: {ok} accepted, {err} rejected, as python3 on every path",
+        sources.len()
+    );
 }
 
 #[test]
@@ -404,5 +425,8 @@ fn named_escapes_parse_as_in_3_11_on_every_path() {
         sources.push(s.to_string());
     }
     let Some((ok, err)) = parse_like_cpython(&sources) else { return };
-    eprintln!("{} \\N{{...}} sources: {ok} accepted, {err} rejected, as python3 on every path", sources.len());
+    eprintln!(
+        "{} \\N{{...}} sources: {ok} accepted, {err} rejected, as python3 on every path",
+        sources.len()
+    );
 }

@@ -85,9 +85,9 @@ pub(crate) fn parse_tree(source: &str) -> Option<Node> {
 /// Are all names XID in Unicode 14.0, as 3.11 requires? ruff's lexer knows a newer Unicode.
 fn identifiers_are_3_11s(source: &str, tokens: &ra::token::Tokens) -> bool {
     tokens.iter().filter(|t| t.kind() == ra::token::TokenKind::Name).all(|t| {
-        source.get(t.range().start().to_usize()..t.range().end().to_usize()).is_some_and(|name| {
-            name.is_ascii() || crate::unicode::is_identifier(name)
-        })
+        source
+            .get(t.range().start().to_usize()..t.range().end().to_usize())
+            .is_some_and(|name| name.is_ascii() || crate::unicode::is_identifier(name))
     })
 }
 

@@ -957,8 +957,11 @@ fn map_lexical(ctx: &Ctx, lex: &LexicalErrorType, off: usize) -> SyntaxError {
         L::UnrecognizedToken { tok } => {
             let c = *tok;
             // rustpython reports the offset after the character; CPython the character's own.
-            let off =
-                if ctx.src.get(..off).is_some_and(|t| t.ends_with(c)) { off - c.len_utf8() } else { off };
+            let off = if ctx.src.get(..off).is_some_and(|t| t.ends_with(c)) {
+                off - c.len_utf8()
+            } else {
+                off
+            };
             if c.is_ascii() {
                 ctx.error("invalid syntax", off, ErrorKind::SyntaxError)
             } else if super::node::is_printable_char(c) {

@@ -177,7 +177,7 @@ fn run_delta(table: &[(u32, i32)], c: char) -> Option<i32> {
     let (k, d) = table[i];
     let (start, stride, count) = (k & 0x1F_FFFF, ((k >> 21) & 1) + 1, k >> 22);
     let off = cp - start;
-    (off % stride == 0 && off / stride < count).then_some(d)
+    (off.is_multiple_of(stride) && off / stride < count).then_some(d)
 }
 
 fn push_mapped(out: &mut String, c: char, case: Case) {
