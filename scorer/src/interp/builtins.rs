@@ -980,7 +980,7 @@ impl<'a> Interp<'a> {
                 None => Ok(Value::Float(0.0)),
                 Some(Value::Float(f)) => Ok(Value::Float(*f)),
                 Some(Value::Str(s)) => {
-                    let t = s.trim_matches(py_isspace).to_lowercase();
+                    let t = s.trim_matches(py_isspace).to_ascii_lowercase();
                     let v = match t.as_str() {
                         "inf" | "+inf" | "infinity" => Some(f64::INFINITY),
                         "-inf" | "-infinity" => Some(f64::NEG_INFINITY),
@@ -2407,7 +2407,7 @@ impl<'a> Interp<'a> {
 
     pub fn decode_bytes(&mut self, b: &[u8], enc: Option<&Value<'a>>) -> PyResult<'a, Value<'a>> {
         let enc = match enc {
-            Some(Value::Str(s)) => s.to_lowercase().replace('_', "-"),
+            Some(Value::Str(s)) => s.to_ascii_lowercase().replace('_', "-"),
             _ => "utf-8".into(),
         };
         match enc.as_str() {

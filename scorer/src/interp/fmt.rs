@@ -760,7 +760,7 @@ fn float_spec(f: f64, sp: &Spec) -> String {
             let e: i32 = e.parse().unwrap_or(0);
             let r = format!("{m}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs());
             if sp.ty == Some('E') {
-                r.to_uppercase()
+                r.to_ascii_uppercase()
             } else {
                 r
             }
