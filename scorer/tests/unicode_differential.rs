@@ -430,3 +430,21 @@ fn named_escapes_parse_as_in_3_11_on_every_path() {
         sources.len()
     );
 }
+
+/// `tables.rs` is exactly what the committed generator writes under this python3.
+#[test]
+fn generated_table_is_up_to_date() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let script = root.join("../scripts/gen-unicode-tables.py");
+    let code = format!(
+        "import runpy; runpy.run_path({:?}, run_name='__main__')",
+        script.display().to_string()
+    );
+    let Some(generated) = python311(&code, "") else { return };
+    let committed = std::fs::read_to_string(root.join("src/unicode/tables.rs")).expect("tables.rs");
+    assert!(
+        generated == committed,
+        "scorer/src/unicode/tables.rs is stale: run python3 scripts/gen-unicode-tables.py > scorer/src/unicode/tables.rs"
+    );
+    assert_eq!(committed.matches("14.0.0").count(), 2);
+}

@@ -5,6 +5,8 @@
 //! `unic-ucd-ident` 10.0), so none of them may decide a question 3.11 answers from its own tables.
 //! `tables.rs` is generated from CPython 3.11 by `scripts/gen-unicode-tables.py`.
 
+// Generated: kept as the generator writes it, so a test can compare the two.
+#[rustfmt::skip]
 mod tables;
 
 use tables::{CHECKPOINTS, COMBOS, FOLD, LOWER, RUN_LEN, RUN_PROPS, SPECIAL, STEP, TITLE, UPPER};
