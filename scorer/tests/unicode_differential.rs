@@ -420,6 +420,12 @@ fn named_escapes_parse_as_in_3_11_on_every_path() {
         "x = \"a\" \"b\\N{cjk unified ideograph-4e00}\"\n",
         "x = \"a\\N{CJK UNIFIED IDEOGRAPH-4E00}\\N{latin small letter a}\\N{NULL}\"\n",
         "x = \"\\N{NO SUCH NAME}\"\n",
+        "x = \"\\N{FOO\"\n",
+        "x = \"ab\\Nx\"\n",
+        "x = \"\\N{}\"\n",
+        "x = \"\\N\"\n",
+        "x = (1,\n  \"a\\N{FOO}\" # c\n  )\n",
+        "x = [1 +]; y = \"\\N{FOO}\"\n",
         "x = rb'\\N{FOO}', b'\\N{FOO}', r'\\N{FOO}', '\\\\N{FOO}'\n",
     ] {
         sources.push(s.to_string());

@@ -108,7 +108,7 @@ pub(crate) fn parse(source: &str, filename: &str, ast_mode: bool) -> Result<Pars
                     // rustpython accepted something CPython rejects (f-string backslash).
                     return Err(ctx.scan_error(e));
                 }
-                if let Some((msg, off)) = unknown_named_escape(source) {
+                if let Some((msg, off, _)) = unknown_named_escape(source) {
                     return Err(ctx.error(msg, off, ErrorKind::SyntaxError));
                 }
                 if let Err(inv) = validate::validate(&module, source) {
@@ -390,6 +390,10 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
         if r.fatal || r.at <= off {
             return ctx.scan_error(r);
         }
+    }
+    // rustpython stops at a malformed or unknown `\N{...}` with various errors (or later).
+    if let Some((msg, at, _)) = unknown_named_escape(src).filter(|&(_, _, start)| start <= off) {
+        return ctx.error(msg, at, ErrorKind::SyntaxError);
     }
     if let Some((c, at)) = newer_name_before(src, off) {
         return ctx.error(validate::invalid_character(c), at, ErrorKind::SyntaxError);
@@ -978,20 +982,17 @@ fn map_lexical(ctx: &Ctx, lex: &LexicalErrorType, off: usize) -> SyntaxError {
                 )
             }
         }
-        L::UnicodeError => match unknown_named_escape(ctx.src) {
-            Some((msg, at)) => ctx.error(msg, at, ErrorKind::SyntaxError),
-            None => ctx.error("invalid syntax", off, ErrorKind::SyntaxError),
-        },
         _ => ctx.error("invalid syntax", off, ErrorKind::SyntaxError),
     }
 }
 
 /// The first `\N{name}` escape of a (parsed) source that 3.11 cannot resolve: the parser crates
 /// resolve Unicode 16.0's names, 3.11 knows 14.0's. Returns CPython's message and the offset it
-/// reports (the token after the implicitly concatenated strings).
-fn unknown_named_escape(src: &str) -> Option<(String, usize)> {
+/// reports (the token after the implicitly concatenated strings), and where the string starts.
+/// Malformed escapes (`\N` without `{...}`) are reported too.
+fn unknown_named_escape(src: &str) -> Option<(String, usize, usize)> {
     let b = src.as_bytes();
-    memchr::memmem::find(b, b"\\N{")?;
+    memchr::memmem::find(b, b"\\N")?;
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
@@ -1025,7 +1026,7 @@ fn unknown_named_escape(src: &str) -> Option<(String, usize)> {
         let ql = if b.get(q + 1) == Some(&b[q]) && b.get(q + 2) == Some(&b[q]) { 3 } else { 1 };
         let body = src.get(q + ql..end - ql)?;
         let fstring = prefix.iter().any(|c| b"fF".contains(c));
-        if let Some((a, z)) = unknown_name_in(body, fstring) {
+        if let Some((a, z, why)) = unknown_name_in(body, fstring) {
             let mut at = end_of_strings(src, start);
             let in_brackets = !scan::scan_until(src, at).open.is_empty();
             while let Some(&c) = b.get(at) {
@@ -1036,9 +1037,9 @@ fn unknown_named_escape(src: &str) -> Option<(String, usize)> {
                 }
             }
             let msg = format!(
-                "(unicode error) 'unicodeescape' codec can't decode bytes in position {a}-{z}: unknown Unicode character name"
+                "(unicode error) 'unicodeescape' codec can't decode bytes in position {a}-{z}: {why}"
             );
-            return Some((msg, at));
+            return Some((msg, at, start));
         }
     }
     None
@@ -1048,7 +1049,7 @@ fn unknown_named_escape(src: &str) -> Option<(String, usize)> {
 /// the literal chunk it decodes (an f-string's chunks end at replacement fields and after the
 /// first of doubled braces), where every non-ASCII character counts 10 (it was rewritten to
 /// `\\U%08x` before decoding).
-fn unknown_name_in(body: &str, fstring: bool) -> Option<(usize, usize)> {
+fn unknown_name_in(body: &str, fstring: bool) -> Option<(usize, usize, &'static str)> {
     let cs: Vec<char> = body.chars().collect();
     let (mut pos, mut depth, mut i) = (0usize, 0usize, 0usize);
     let width = |c: char| if c.is_ascii() { 1 } else { 10 };
@@ -1077,14 +1078,25 @@ fn unknown_name_in(body: &str, fstring: bool) -> Option<(usize, usize)> {
             continue;
         }
         if c == '\\' {
-            if cs.get(i + 1) == Some(&'N') && cs.get(i + 2) == Some(&'{') {
-                let close = cs[i + 3..].iter().position(|&c| c == '}')? + i + 3;
+            if cs.get(i + 1) == Some(&'N') {
+                const MALFORMED: &str = "malformed \\N character escape";
+                if cs.get(i + 2) != Some(&'{') {
+                    return Some((pos, pos + 1, MALFORMED));
+                }
+                let Some(close) = cs[i + 3..].iter().position(|&c| c == '}').map(|p| p + i + 3)
+                else {
+                    let len: usize = cs[i..].iter().map(|&c| width(c)).sum();
+                    return Some((pos, pos + len - 1, MALFORMED));
+                };
+                if close == i + 3 {
+                    return Some((pos, pos + 2, MALFORMED));
+                }
                 let name: String = cs[i + 3..close].iter().collect();
                 let known = unicode_names2::character(&name)
                     .is_some_and(|ch| crate::unicode::name_known_to_3_11(&name, ch));
                 let len: usize = cs[i..=close].iter().map(|&c| width(c)).sum();
                 if !known {
-                    return Some((pos, pos + len - 1));
+                    return Some((pos, pos + len - 1, "unknown Unicode character name"));
                 }
                 pos += len;
                 i = close + 1;
