@@ -9,7 +9,7 @@
 //! builds:
 //! - the pre-scan found anything (a tokenizer error, tabs in indentation, an f-string backslash);
 //! - a name has a character that is not XID in Unicode 14.0 (ruff knows a newer Unicode), or the
-//!   source has a `\N` (ruff resolves Unicode 16.0's names);
+//!   source has a `\N{` (ruff resolves Unicode 16.0's names; it rejects a `\N` without `{`);
 //! - the source has a `\r` (CPython's positions inside f-strings with CRLF need the reference's
 //!   folding) or a form feed (it resets CPython's indentation column);
 //! - ruff reports any error, or syntax newer than 3.11 (PEP 701 f-strings, type parameters,
@@ -54,7 +54,7 @@ type R<T> = Result<T, Decline>;
 /// Parses a source the fast way, or `None` when the reference path must decide.
 pub(crate) fn parse_tree(source: &str) -> Option<Node> {
     if memchr::memchr2(b'\r', b'\x0c', source.as_bytes()).is_some()
-        || memchr::memmem::find(source.as_bytes(), b"\\N").is_some()
+        || memchr::memmem::find(source.as_bytes(), b"\\N{").is_some()
     {
         return None;
     }
