@@ -392,6 +392,10 @@ fn identifiers_parse_as_in_3_11_on_every_path() {
         "print(\u{1F4CD})\n",
         "def f(): return a + \u{231A}\n",
         "\u{1F3FA} = 1\n",
+        "a.\u{1F4CD} = 1\n",
+        "def \u{1F4CD}(): pass\n",
+        "import \u{231A}\n",
+        "x = '\u{2705}' # \u{1F4CD} \u{2500}\n",
     ] {
         sources.push(s.to_string());
     }

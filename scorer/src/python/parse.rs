@@ -108,6 +108,12 @@ pub(crate) fn parse(source: &str, filename: &str, ast_mode: bool) -> Result<Pars
                     // rustpython accepted something CPython rejects (f-string backslash).
                     return Err(ctx.scan_error(e));
                 }
+                if may_have_emoji(&text) {
+                    if let Some((c, at)) = newer_name_before(&text, text.len()) {
+                        let msg = validate::invalid_character(c);
+                        return Err(ctx.error(msg, at, ErrorKind::SyntaxError));
+                    }
+                }
                 if let Some((msg, off, _)) = unknown_named_escape(source) {
                     return Err(ctx.error(msg, off, ErrorKind::SyntaxError));
                 }
@@ -182,6 +188,15 @@ fn replace_newer_identifier(
         }
     };
     Some(format!("{}{placeholder}{}", &text[..start], &text[end..]))
+}
+
+/// Could the source hold a character rustpython lexes as a name although it is no letter (an
+/// emoji: U+1xxxx, or U+2300-U+2BFF)? A cheap filter before lexing again.
+fn may_have_emoji(src: &str) -> bool {
+    let b = src.as_bytes();
+    memchr::memchr(0xF0, b).is_some()
+        || memchr::memchr_iter(0xE2, b)
+            .any(|i| b.get(i + 1).is_some_and(|n| (0x8C..=0xAF).contains(n)))
 }
 
 /// The first character, up to the token at `off`, of a name rustpython lexed but 3.11's tokenizer
