@@ -34,6 +34,7 @@ pub mod submission;
 #[cfg(feature = "trajectories")]
 pub mod trajectory;
 pub mod tree;
+pub mod unicode;
 pub mod unittest;
 
 /// The scorer's version, written into every report.

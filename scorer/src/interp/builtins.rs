@@ -8,6 +8,7 @@ use super::eval::{Kwargs, Meth};
 use super::fmt::{btype_of, type_name};
 use super::value::*;
 use super::{Interp, PyResult, Value};
+use crate::unicode;
 
 const BUILTIN_FUNCS: &[&str] = &[
     "len",
@@ -124,6 +125,7 @@ const STR_METHODS: &[&str] = &[
     "isdecimal",
     "isascii",
     "istitle",
+    "isprintable",
     "expandtabs",
 ];
 const LIST_METHODS: &[&str] = &[
@@ -192,7 +194,7 @@ pub fn is_native_method(name: &str) -> bool {
 }
 
 pub fn py_isspace(c: char) -> bool {
-    c.is_whitespace() || ('\x1c'..='\x1f').contains(&c)
+    unicode::is_space(c)
 }
 
 fn method_table(v: &Value<'_>) -> Option<(&'static str, &'static [&'static str])> {
@@ -1009,7 +1011,7 @@ impl<'a> Interp<'a> {
                 None => Ok(Value::Float(0.0)),
                 Some(Value::Float(f)) => Ok(Value::Float(*f)),
                 Some(Value::Str(s)) => {
-                    let t = s.trim_matches(py_isspace).to_lowercase();
+                    let t = s.trim_matches(py_isspace).to_ascii_lowercase();
                     let v = match t.as_str() {
                         "inf" | "+inf" | "infinity" => Some(f64::INFINITY),
                         "-inf" | "-infinity" => Some(f64::NEG_INFINITY),
@@ -1916,59 +1918,12 @@ impl<'a> Interp<'a> {
                 };
                 Ok(vs(r))
             }
-            "lower" => Ok(vs(s.to_lowercase())),
-            // Full case folding of the characters where it differs from lowercasing.
-            "casefold" => Ok(vs(s
-                .to_lowercase()
-                .chars()
-                .flat_map(|c| {
-                    let f: &str = match c {
-                        'ß' | 'ẞ' => "ss",
-                        'ς' => "σ",
-                        'ſ' => "s",
-                        'ﬁ' => "fi",
-                        'ﬂ' => "fl",
-                        'ﬀ' => "ff",
-                        _ => "",
-                    };
-                    if f.is_empty() {
-                        vec![c]
-                    } else {
-                        f.chars().collect()
-                    }
-                })
-                .collect())),
-            "upper" => Ok(vs(s.to_uppercase())),
-            "swapcase" => Ok(vs(s
-                .chars()
-                .map(|c| {
-                    if c.is_uppercase() {
-                        c.to_lowercase().collect::<String>()
-                    } else {
-                        c.to_uppercase().collect()
-                    }
-                })
-                .collect())),
-            "title" => {
-                let mut out = String::new();
-                let mut prev_cased = false;
-                for c in s.chars() {
-                    if prev_cased {
-                        out.extend(c.to_lowercase());
-                    } else {
-                        out.extend(c.to_uppercase());
-                    }
-                    prev_cased = c.is_alphabetic();
-                }
-                Ok(vs(out))
-            }
-            "capitalize" => {
-                let mut cs = s.chars();
-                Ok(vs(match cs.next() {
-                    Some(c) => c.to_uppercase().chain(cs.flat_map(|c| c.to_lowercase())).collect(),
-                    None => String::new(),
-                }))
-            }
+            "lower" => Ok(vs(unicode::lower(&s))),
+            "casefold" => Ok(vs(unicode::casefold(&s))),
+            "upper" => Ok(vs(unicode::upper(&s))),
+            "swapcase" => Ok(vs(unicode::swapcase(&s))),
+            "title" => Ok(vs(unicode::title(&s))),
+            "capitalize" => Ok(vs(unicode::capitalize(&s))),
             "find" | "rfind" | "index" | "rindex" | "count" => {
                 let Value::Str(p) = arg(&args, 0) else {
                     return Err(self.err(
@@ -2007,44 +1962,18 @@ impl<'a> Interp<'a> {
                 ))
             }
             "format" => Ok(vs(self.str_format(&s, &args, &kwargs)?)),
-            "isidentifier" => Ok(Value::Bool(
-                s.chars().next().is_some_and(|c| c == '_' || c.is_alphabetic())
-                    && s.chars().all(|c| c == '_' || c.is_alphanumeric()),
-            )),
-            "isdigit" | "isnumeric" | "isdecimal" => {
-                Ok(Value::Bool(!s.is_empty() && s.chars().all(|c| c.is_numeric())))
-            }
-            "isalpha" => Ok(Value::Bool(!s.is_empty() && s.chars().all(char::is_alphabetic))),
-            "isalnum" => Ok(Value::Bool(!s.is_empty() && s.chars().all(char::is_alphanumeric))),
-            "isspace" => Ok(Value::Bool(!s.is_empty() && s.chars().all(py_isspace))),
+            "isidentifier" => Ok(Value::Bool(unicode::is_identifier(&s))),
+            "isdigit" => Ok(Value::Bool(unicode::all(&s, unicode::is_digit))),
+            "isnumeric" => Ok(Value::Bool(unicode::all(&s, unicode::is_numeric))),
+            "isdecimal" => Ok(Value::Bool(unicode::all(&s, unicode::is_decimal))),
+            "isalpha" => Ok(Value::Bool(unicode::all(&s, unicode::is_alpha))),
+            "isalnum" => Ok(Value::Bool(unicode::all(&s, unicode::is_alnum))),
+            "isspace" => Ok(Value::Bool(unicode::all(&s, unicode::is_space))),
             "isascii" => Ok(Value::Bool(s.is_ascii())),
-            "isupper" => Ok(Value::Bool(
-                s.chars().any(char::is_uppercase) && !s.chars().any(char::is_lowercase),
-            )),
-            "islower" => Ok(Value::Bool(
-                s.chars().any(char::is_lowercase) && !s.chars().any(char::is_uppercase),
-            )),
-            "istitle" => {
-                let (mut cased, mut prev_cased) = (false, false);
-                for c in s.chars() {
-                    if c.is_uppercase() {
-                        if prev_cased {
-                            return Ok(Value::Bool(false));
-                        }
-                        prev_cased = true;
-                        cased = true;
-                    } else if c.is_lowercase() {
-                        if !prev_cased {
-                            return Ok(Value::Bool(false));
-                        }
-                        prev_cased = true;
-                        cased = true;
-                    } else {
-                        prev_cased = false;
-                    }
-                }
-                Ok(Value::Bool(cased))
-            }
+            "isupper" => Ok(Value::Bool(unicode::isupper(&s))),
+            "islower" => Ok(Value::Bool(unicode::islower(&s))),
+            "istitle" => Ok(Value::Bool(unicode::istitle(&s))),
+            "isprintable" => Ok(Value::Bool(s.chars().all(unicode::is_printable))),
             "encode" => self.str_encode(&s, &args, &kwargs),
             "partition" | "rpartition" => {
                 let Value::Str(p) = arg(&args, 0) else {
@@ -2614,7 +2543,7 @@ impl<'a> Interp<'a> {
 
     pub fn decode_bytes(&mut self, b: &[u8], enc: Option<&Value<'a>>) -> PyResult<'a, Value<'a>> {
         let enc = match enc {
-            Some(Value::Str(s)) => s.to_lowercase().replace('_', "-"),
+            Some(Value::Str(s)) => s.to_ascii_lowercase().replace('_', "-"),
             _ => "utf-8".into(),
         };
         match enc.as_str() {

@@ -93,40 +93,9 @@ pub fn normalise_addresses(s: &str) -> String {
     out
 }
 
-/// Is `c` printable as `str.isprintable` sees it (approximation of the Unicode tables outside ASCII)?
+/// Is `c` printable as `str.isprintable` sees it (CPython 3.11's Unicode 14.0 table)?
 pub fn is_printable(c: char) -> bool {
-    let u = c as u32;
-    if u < 0x20 || u == 0x7f {
-        return false;
-    }
-    if u < 0x7f {
-        return true;
-    }
-    !matches!(u,
-        0x80..=0xa0
-        | 0xad
-        | 0x378..=0x379
-        | 0x380..=0x383
-        | 0x38b
-        | 0x38d
-        | 0x3a2
-        | 0x600..=0x605
-        | 0x61c
-        | 0x6dd
-        | 0x70f
-        | 0x1680
-        | 0x180e
-        | 0x2000..=0x200f
-        | 0x2028..=0x202f
-        | 0x205f..=0x206f
-        | 0x3000
-        | 0xd800..=0xf8ff
-        | 0xfeff
-        | 0xfff0..=0xfffb
-        | 0xfffe..=0xffff
-        | 0xe0000..=0xe0fff
-        | 0xf0000..=0x10ffff
-    )
+    crate::unicode::is_printable(c)
 }
 
 pub fn str_repr(s: &str) -> String {
@@ -797,7 +766,7 @@ fn float_spec(f: f64, sp: &Spec) -> String {
             let e: i32 = e.parse().unwrap_or(0);
             let r = format!("{m}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs());
             if sp.ty == Some('E') {
-                r.to_uppercase()
+                r.to_ascii_uppercase()
             } else {
                 r
             }

@@ -998,7 +998,7 @@ impl<'a> Interp<'a> {
         let encoding = get(3, "encoding");
         let mut latin1 = false;
         if let Some(Value::Str(enc)) = &encoding {
-            let e = enc.to_lowercase().replace('_', "-");
+            let e = enc.to_ascii_lowercase().replace('_', "-");
             match e.as_str() {
                 "utf-8" | "utf8" | "u8" => {}
                 "latin-1" | "latin1" | "iso-8859-1" | "iso8859-1" | "l1" if !binary => {

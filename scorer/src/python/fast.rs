@@ -8,6 +8,8 @@
 //! parses the reference way) whenever it is not certain to build the very tree the reference
 //! builds:
 //! - the pre-scan found anything (a tokenizer error, tabs in indentation, an f-string backslash);
+//! - a name has a character that is not XID in Unicode 14.0 (ruff knows a newer Unicode), or the
+//!   source has a `\N{` (ruff resolves Unicode 16.0's names; it rejects a `\N` without `{`);
 //! - the source has a `\r` (CPython's positions inside f-strings with CRLF need the reference's
 //!   folding) or a form feed (it resets CPython's indentation column);
 //! - ruff reports any error, or syntax newer than 3.11 (PEP 701 f-strings, type parameters,
@@ -51,7 +53,9 @@ type R<T> = Result<T, Decline>;
 
 /// Parses a source the fast way, or `None` when the reference path must decide.
 pub(crate) fn parse_tree(source: &str) -> Option<Node> {
-    if memchr::memchr2(b'\r', b'\x0c', source.as_bytes()).is_some() {
+    if memchr::memchr2(b'\r', b'\x0c', source.as_bytes()).is_some()
+        || memchr::memmem::find(source.as_bytes(), b"\\N{").is_some()
+    {
         return None;
     }
     let scanned = scan::scan(source);
@@ -68,11 +72,23 @@ pub(crate) fn parse_tree(source: &str) -> Option<Node> {
     if !parsed.errors().is_empty() || !parsed.unsupported_syntax_errors().is_empty() {
         return None;
     }
+    if !source.is_ascii() && !identifiers_are_3_11s(source, parsed.tokens()) {
+        return None;
+    }
     let ra::Mod::Module(module) = parsed.syntax() else { return None };
     let index = LineIndex::new(source);
     let conv =
         Converter { src: source.as_bytes(), index: &index, line_hint: Cell::new(0), depth: 0 };
     conv.module(module).ok()
+}
+
+/// Are all names XID in Unicode 14.0, as 3.11 requires? ruff's lexer knows a newer Unicode.
+fn identifiers_are_3_11s(source: &str, tokens: &ra::token::Tokens) -> bool {
+    tokens.iter().filter(|t| t.kind() == ra::token::TokenKind::Name).all(|t| {
+        source
+            .get(t.range().start().to_usize()..t.range().end().to_usize())
+            .is_some_and(|name| name.is_ascii() || crate::unicode::is_identifier(name))
+    })
 }
 
 struct Converter<'a> {

@@ -208,7 +208,11 @@ pub fn parse_tree_fast(source: &str) -> Option<node::Node> {
 /// (and the only path of builds without the `fast-parse` feature).
 pub fn parse_tree_reference(source: &str, filename: &str) -> Result<node::Node, SyntaxError> {
     let p = parse::parse(source, filename, true)?;
-    Ok(node::from_module_renamed(&p.module, &LineIndex::new(source), &p.renames))
+    let mut tree = node::from_module_renamed(&p.module, &LineIndex::new(source), &p.renames);
+    if !p.placeholders.is_empty() {
+        parse::restore_placeholders(&mut tree, &p.placeholders);
+    }
+    Ok(tree)
 }
 
 /// Decodes the bytes given to `ast.parse(bytes)`: UTF-8 BOM, PEP 263 coding cookie on line 1 or 2

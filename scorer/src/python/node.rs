@@ -1406,10 +1406,7 @@ pub fn repr_complex(real: f64, imag: f64) -> String {
 }
 
 pub(crate) fn is_printable_char(c: char) -> bool {
-    let cp = c as u32;
-    let t = classes::NON_PRINTABLE;
-    let i = t.partition_point(|&(_, hi)| hi < cp);
-    !matches!(t.get(i), Some(&(lo, _)) if lo <= cp)
+    crate::unicode::is_printable(c)
 }
 
 /// Python's `repr(str)`.

@@ -8,13 +8,21 @@ use rustpython_parser::{Parse, ParseError, ParseErrorType, Tok};
 
 use super::scan::{self, ScanError};
 use super::validate;
-use super::{syntax, ErrorKind, LineIndex, SyntaxError};
+use super::{node, syntax, ErrorKind, LineIndex, SyntaxError};
 
 pub(crate) struct Parsed {
     pub module: syntax::ModModule,
     /// Duplicate parameter / keyword names renamed before parsing: (byte offset, original).
     pub renames: Vec<(u32, String)>,
+    /// Identifiers with letters of Unicode 11.0-14.0 (rustpython's tables are 10.0's), each
+    /// occurrence replaced before parsing by one same-length ASCII placeholder per name:
+    /// (placeholder, original). `restore_placeholders` puts the originals back in an `ast` tree.
+    pub placeholders: Vec<(String, String)>,
 }
+
+/// How many identifier occurrences with newer letters we replace before giving up (each costs a
+/// re-parse; such identifiers are rare).
+const MAX_PLACEHOLDERS: usize = 256;
 
 /// How many duplicate names we rename before giving up (each costs a re-parse).
 const MAX_RENAMES: usize = 64;
@@ -74,6 +82,8 @@ pub(crate) fn parse(source: &str, filename: &str, ast_mode: bool) -> Result<Pars
         return Err(ctx.scan_error(e));
     }
     let mut renames: Vec<(u32, String)> = Vec::new();
+    let mut placeholders: Vec<(String, String)> = Vec::new();
+    let mut replaced = 0;
     let mut text: Cow<str> = Cow::Borrowed(source);
     if !scanned.tab_indents.is_empty() {
         // Indentation CPython accepts is consistent, so equal columns have equal byte lengths:
@@ -98,12 +108,28 @@ pub(crate) fn parse(source: &str, filename: &str, ast_mode: bool) -> Result<Pars
                     // rustpython accepted something CPython rejects (f-string backslash).
                     return Err(ctx.scan_error(e));
                 }
+                if may_have_emoji(&text) {
+                    if let Some((c, at)) = newer_name_before(&text, text.len()) {
+                        let msg = validate::invalid_character(c);
+                        return Err(ctx.error(msg, at, ErrorKind::SyntaxError));
+                    }
+                }
+                if let Some((msg, off, _)) = unknown_named_escape(source) {
+                    return Err(ctx.error(msg, off, ErrorKind::SyntaxError));
+                }
                 if let Err(inv) = validate::validate(&module, source) {
                     return Err(ctx.error(inv.msg, inv.offset, inv.kind));
                 }
-                return Ok(Parsed { module, renames });
+                return Ok(Parsed { module, renames, placeholders });
             }
             Err(e) => {
+                if replaced < MAX_PLACEHOLDERS {
+                    if let Some(new) = replace_newer_identifier(&text, &e, &mut placeholders) {
+                        replaced += 1;
+                        text = Cow::Owned(new);
+                        continue;
+                    }
+                }
                 if ast_mode && renames.len() < MAX_RENAMES {
                     if let Some((offset, name)) = duplicate(&e) {
                         if let Some(new) = rename(&text, offset, &name) {
@@ -116,6 +142,110 @@ pub(crate) fn parse(source: &str, filename: &str, ast_mode: bool) -> Result<Pars
                 return Err(map_error(&ctx, &e, &scanned));
             }
         }
+    }
+}
+
+/// When rustpython stopped at a letter 3.11 accepts in identifiers (Unicode 14.0's XID), the
+/// text with that identifier replaced by its placeholder (made, and remembered, on first use).
+fn replace_newer_identifier(
+    text: &str,
+    e: &ParseError,
+    placeholders: &mut Vec<(String, String)>,
+) -> Option<String> {
+    let ParseErrorType::Lexical(LexicalErrorType::UnrecognizedToken { tok }) = &e.error else {
+        return None;
+    };
+    let c = *tok;
+    if c.is_ascii() || !crate::unicode::is_xid_continue(c) {
+        return None;
+    }
+    let off = u32::from(e.offset) as usize;
+    let at = if text.get(..off).is_some_and(|t| t.ends_with(c)) { off - c.len_utf8() } else { off };
+    if !text.get(at..).is_some_and(|t| t.starts_with(c)) {
+        return None;
+    }
+    let start = text[..at]
+        .char_indices()
+        .rev()
+        .take_while(|&(_, ch)| crate::unicode::is_xid_continue(ch))
+        .last()
+        .map_or(at, |(i, _)| i);
+    let end = text[at..]
+        .char_indices()
+        .find(|&(_, ch)| !crate::unicode::is_xid_continue(ch))
+        .map_or(text.len(), |(i, _)| at + i);
+    let name = &text[start..end];
+    if !crate::unicode::is_identifier(name) {
+        return None;
+    }
+    let placeholder = match placeholders.iter().find(|(_, o)| o == name) {
+        Some((p, _)) => p.clone(),
+        None => {
+            let new = rename(text, start, name)?;
+            let p = new.get(start..end)?.to_string();
+            placeholders.push((p.clone(), name.to_string()));
+            p
+        }
+    };
+    Some(format!("{}{placeholder}{}", &text[..start], &text[end..]))
+}
+
+/// Could the source hold a character rustpython lexes as a name although it is no letter (an
+/// emoji: U+1xxxx, or U+2300-U+2BFF)? A cheap filter before lexing again.
+fn may_have_emoji(src: &str) -> bool {
+    let b = src.as_bytes();
+    memchr::memchr(0xF0, b).is_some()
+        || memchr::memchr_iter(0xE2, b)
+            .any(|i| b.get(i + 1).is_some_and(|n| (0x8C..=0xAF).contains(n)))
+}
+
+/// The first character, up to the token at `off`, of a name rustpython lexed but 3.11's tokenizer
+/// rejects (rustpython lexes an emoji as a name), with its offset. Lexes again: error path only.
+fn newer_name_before(src: &str, off: usize) -> Option<(char, usize)> {
+    if src.is_ascii() {
+        return None;
+    }
+    for tok in rustpython_parser::lexer::lex(src, rustpython_parser::Mode::Module) {
+        let Ok((tok, range)) = tok else { return None };
+        let start = u32::from(range.start()) as usize;
+        if start > off {
+            return None;
+        }
+        if let Tok::Name { name } = &tok {
+            if !name.is_ascii() && !crate::unicode::is_identifier(name) {
+                let c = name.chars().find(|&c| !crate::unicode::is_xid_continue(c))?;
+                return Some((c, start + name.find(c).unwrap_or(0)));
+            }
+        }
+    }
+    None
+}
+
+/// Puts back the identifiers `parse` replaced by placeholders (NFKC-normalised, as CPython stores
+/// them), in every string field of the tree, dotted module names included.
+pub(crate) fn restore_placeholders(node: &mut node::Node, placeholders: &[(String, String)]) {
+    fn field(f: &mut node::Field, ph: &[(String, String)]) {
+        match f {
+            node::Field::Node(n) => restore_placeholders(std::rc::Rc::make_mut(n), ph),
+            node::Field::List(items) => items.iter_mut().for_each(|f| field(f, ph)),
+            node::Field::Str(s) => {
+                let parts: Vec<String> = s
+                    .split('.')
+                    .map(|part| match ph.iter().find(|(p, _)| p == part) {
+                        Some((_, orig)) => node::normalize_identifier(orig).into_owned(),
+                        None => part.to_string(),
+                    })
+                    .collect();
+                let joined = parts.join(".");
+                if *joined != **s {
+                    *s = std::rc::Rc::from(joined);
+                }
+            }
+            _ => {}
+        }
+    }
+    for f in node.fields.iter_mut() {
+        field(f, placeholders);
     }
 }
 
@@ -275,6 +405,13 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
         if r.fatal || r.at <= off {
             return ctx.scan_error(r);
         }
+    }
+    // rustpython stops at a malformed or unknown `\N{...}` with various errors (or later).
+    if let Some((msg, at, _)) = unknown_named_escape(src).filter(|&(_, _, start)| start <= off) {
+        return ctx.error(msg, at, ErrorKind::SyntaxError);
+    }
+    if let Some((c, at)) = newer_name_before(src, off) {
+        return ctx.error(validate::invalid_character(c), at, ErrorKind::SyntaxError);
     }
     let unexpected_indent =
         matches!(&e.error, ParseErrorType::UnrecognizedToken(Tok::Indent | Tok::Dedent, _));
@@ -838,6 +975,12 @@ fn map_lexical(ctx: &Ctx, lex: &LexicalErrorType, off: usize) -> SyntaxError {
         ),
         L::UnrecognizedToken { tok } => {
             let c = *tok;
+            // rustpython reports the offset after the character; CPython the character's own.
+            let off = if ctx.src.get(..off).is_some_and(|t| t.ends_with(c)) {
+                off - c.len_utf8()
+            } else {
+                off
+            };
             if c.is_ascii() {
                 ctx.error("invalid syntax", off, ErrorKind::SyntaxError)
             } else if super::node::is_printable_char(c) {
@@ -856,6 +999,134 @@ fn map_lexical(ctx: &Ctx, lex: &LexicalErrorType, off: usize) -> SyntaxError {
         }
         _ => ctx.error("invalid syntax", off, ErrorKind::SyntaxError),
     }
+}
+
+/// The first `\N{name}` escape of a (parsed) source that 3.11 cannot resolve: the parser crates
+/// resolve Unicode 16.0's names, 3.11 knows 14.0's. Returns CPython's message and the offset it
+/// reports (the token after the implicitly concatenated strings), and where the string starts.
+/// Malformed escapes (`\N` without `{...}`) are reported too.
+fn unknown_named_escape(src: &str) -> Option<(String, usize, usize)> {
+    let b = src.as_bytes();
+    memchr::memmem::find(b, b"\\N")?;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'#' {
+            while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
+                i += 1;
+            }
+            continue;
+        }
+        if !(c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 || c == b'\'' || c == b'"') {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] >= 0x80) {
+            i += 1;
+        }
+        let prefix = &b[start..i];
+        if !matches!(b.get(i), Some(b'\'' | b'"'))
+            || prefix.len() > 2
+            || !prefix.iter().all(|c| b"rRbBfFuU".contains(c))
+        {
+            continue;
+        }
+        let q = i;
+        let end = super::node::skip_string(b, start)?;
+        i = end;
+        if prefix.iter().any(|c| b"rRbB".contains(c)) {
+            continue;
+        }
+        let ql = if b.get(q + 1) == Some(&b[q]) && b.get(q + 2) == Some(&b[q]) { 3 } else { 1 };
+        let body = src.get(q + ql..end - ql)?;
+        let fstring = prefix.iter().any(|c| b"fF".contains(c));
+        if let Some((a, z, why)) = unknown_name_in(body, fstring) {
+            let mut at = end_of_strings(src, start);
+            let in_brackets = !scan::scan_until(src, at).open.is_empty();
+            while let Some(&c) = b.get(at) {
+                match c {
+                    b' ' | b'\t' | b'\x0c' => at += 1,
+                    b'\n' | b'\r' | b'#' if in_brackets => at = next_token(src, at),
+                    _ => break,
+                }
+            }
+            let msg = format!(
+                "(unicode error) 'unicodeescape' codec can't decode bytes in position {a}-{z}: {why}"
+            );
+            return Some((msg, at, start));
+        }
+    }
+    None
+}
+
+/// The position range 3.11 reports for the first unknown `\N{...}` of a string body: counted in
+/// the literal chunk it decodes (an f-string's chunks end at replacement fields and after the
+/// first of doubled braces), where every non-ASCII character counts 10 (it was rewritten to
+/// `\\U%08x` before decoding).
+fn unknown_name_in(body: &str, fstring: bool) -> Option<(usize, usize, &'static str)> {
+    let cs: Vec<char> = body.chars().collect();
+    let (mut pos, mut depth, mut i) = (0usize, 0usize, 0usize);
+    let width = |c: char| if c.is_ascii() { 1 } else { 10 };
+    while i < cs.len() {
+        let c = cs[i];
+        if fstring && depth > 0 {
+            match c {
+                '{' | '[' | '(' => depth += 1,
+                '}' | ']' | ')' => depth -= 1,
+                _ => {}
+            }
+            if depth == 0 {
+                pos = 0;
+            }
+            i += 1;
+            continue;
+        }
+        if fstring && (c == '{' || c == '}') {
+            if cs.get(i + 1) == Some(&c) {
+                pos = 0;
+                i += 2;
+            } else {
+                depth = usize::from(c == '{');
+                i += 1;
+            }
+            continue;
+        }
+        if c == '\\' {
+            if cs.get(i + 1) == Some(&'N') {
+                const MALFORMED: &str = "malformed \\N character escape";
+                if cs.get(i + 2) != Some(&'{') {
+                    return Some((pos, pos + 1, MALFORMED));
+                }
+                let Some(close) = cs[i + 3..].iter().position(|&c| c == '}').map(|p| p + i + 3)
+                else {
+                    let len: usize = cs[i..].iter().map(|&c| width(c)).sum();
+                    return Some((pos, pos + len - 1, MALFORMED));
+                };
+                if close == i + 3 {
+                    return Some((pos, pos + 2, MALFORMED));
+                }
+                let name: String = cs[i + 3..close].iter().collect();
+                let known = unicode_names2::character(&name)
+                    .is_some_and(|ch| crate::unicode::name_known_to_3_11(&name, ch));
+                let len: usize = cs[i..=close].iter().map(|&c| width(c)).sum();
+                if !known {
+                    return Some((pos, pos + len - 1, "unknown Unicode character name"));
+                }
+                pos += len;
+                i = close + 1;
+                continue;
+            }
+            if let Some(&n) = cs.get(i + 1) {
+                pos += 1 + width(n);
+                i += 2;
+                continue;
+            }
+        }
+        pos += width(c);
+        i += 1;
+    }
+    None
 }
 
 /// Is the token right before byte `off` a one-line f-string whose replacement field is unclosed?

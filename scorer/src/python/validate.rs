@@ -26,6 +26,15 @@ fn invalid(msg: impl Into<String>, offset: impl Into<u32>) -> Invalid {
 
 type R = Result<(), Invalid>;
 
+/// CPython's tokenizer message for a character that cannot start or continue a name.
+pub(crate) fn invalid_character(c: char) -> String {
+    if crate::unicode::is_printable(c) {
+        format!("invalid character '{c}' (U+{:04X})", c as u32)
+    } else {
+        format!("invalid non-printable character U+{:04X}", c as u32)
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Targets {
     Star,
@@ -661,7 +670,13 @@ impl Validator<'_> {
                 self.opt(&f.format_spec)?;
             }
             E::JoinedStr(j) => self.exprs(&j.values)?,
-            E::Constant(_) | E::Name(_) => {}
+            E::Constant(_) => {}
+            // rustpython lexes an emoji as a name; 3.11's identifiers are Unicode 14.0's XID.
+            E::Name(n) if !n.id.is_ascii() && !crate::unicode::is_identifier(n.id.as_str()) => {
+                let c = n.id.chars().find(|&c| !crate::unicode::is_xid_continue(c)).unwrap_or('?');
+                return Err(invalid(invalid_character(c), n.range.start()));
+            }
+            E::Name(_) => {}
             E::Attribute(a) => self.expr(&a.value)?,
             E::Subscript(s) => {
                 self.expr(&s.value)?;

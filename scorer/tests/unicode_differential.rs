@@ -1,0 +1,460 @@
+//! `scorer::unicode` (CPython 3.11's Unicode 14.0) against python3 on every code point: repr, the
+//! identifier properties, the str predicates and case mappings; then the same through the
+//! interpreter, and identifiers and `\N{...}` through both parse paths.
+//! Every test skips with a message when python3 is absent or is not 3.11.
+
+mod interp_common;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use scorer::python::{node, parse_tree, parse_tree_fast, parse_tree_reference};
+use scorer::unicode;
+use sha2::{Digest, Sha256};
+
+/// Runs `code` under python3 with `input` on stdin; None (and a message) unless python3 is 3.11.
+fn python311(code: &str, input: &str) -> Option<String> {
+    let version = Command::new("python3")
+        .args(["-c", "import sys, unicodedata; print(sys.version_info[:2] == (3, 11) and unicodedata.unidata_version)"])
+        .output();
+    match version {
+        Ok(o) if String::from_utf8_lossy(&o.stdout).trim() == "14.0.0" => {}
+        _ => {
+            eprintln!("skipped: python3 is absent or is not CPython 3.11 (Unicode 14.0)");
+            return None;
+        }
+    }
+    let mut child = Command::new("python3")
+        .args(["-c", code])
+        .env("PYTHONIOENCODING", "utf-8")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3");
+    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write");
+    let out = child.wait_with_output().expect("python3 output");
+    assert!(out.status.success(), "python3 failed");
+    Some(String::from_utf8(out.stdout).expect("utf-8"))
+}
+
+fn all_chars() -> impl Iterator<Item = char> {
+    (0..=0x10FFFFu32).filter_map(char::from_u32)
+}
+
+/// Inclusive ranges of code points (surrogates left out) where `f` holds, as "lo-hi" lines.
+fn ranges(f: impl Fn(char) -> bool) -> String {
+    let mut out = String::new();
+    let mut start: Option<u32> = None;
+    let mut last = 0;
+    for c in all_chars() {
+        let cp = c as u32;
+        if f(c) {
+            if start.is_some() && cp != last + 1 {
+                out.push_str(&format!("{:X}-{last:X}\n", start.unwrap_or(0)));
+                start = None;
+            }
+            start.get_or_insert(cp);
+            last = cp;
+        } else if let Some(s) = start.take() {
+            out.push_str(&format!("{s:X}-{last:X}\n"));
+        }
+    }
+    if let Some(s) = start {
+        out.push_str(&format!("{s:X}-{last:X}\n"));
+    }
+    out
+}
+
+const PY_RANGES: &str = r#"
+import sys
+preds = {
+    "printable": str.isprintable,
+    "xid_start": lambda c: c.isidentifier() and c != "_",
+    "xid_continue": lambda c: ("a" + c).isidentifier(),
+    "alpha": str.isalpha, "decimal": str.isdecimal, "digit": str.isdigit,
+    "numeric": str.isnumeric, "space": str.isspace, "alnum": str.isalnum,
+    "lower": str.islower, "upper": str.isupper, "title": str.istitle,
+}
+for name in sys.stdin.read().split():
+    f = preds[name]
+    out, start, last = [], None, 0
+    for cp in range(0x110000):
+        if 0xD800 <= cp <= 0xDFFF:
+            continue
+        if f(chr(cp)):
+            if start is not None and cp != last + 1:
+                out.append("%X-%X" % (start, last)); start = None
+            if start is None: start = cp
+            last = cp
+        elif start is not None:
+            out.append("%X-%X" % (start, last)); start = None
+    if start is not None:
+        out.append("%X-%X" % (start, last))
+    print(name + ":" + " ".join(out))
+"#;
+
+#[test]
+fn every_code_point_has_cpythons_properties() {
+    let names = "printable xid_start xid_continue alpha decimal digit numeric space alnum lower upper title";
+    let Some(py) = python311(PY_RANGES, names) else { return };
+    let mut compared = 0;
+    for line in py.lines() {
+        let (name, theirs) = line.split_once(':').expect("name:ranges");
+        let f: fn(char) -> bool = match name {
+            "printable" => unicode::is_printable,
+            "xid_start" => unicode::is_xid_start,
+            "xid_continue" => unicode::is_xid_continue,
+            "alpha" => unicode::is_alpha,
+            "decimal" => unicode::is_decimal,
+            "digit" => unicode::is_digit,
+            "numeric" => unicode::is_numeric,
+            "space" => unicode::is_space,
+            "alnum" => unicode::is_alnum,
+            "lower" => |c| unicode::islower(&c.to_string()),
+            "upper" => |c| unicode::isupper(&c.to_string()),
+            "title" => |c| unicode::istitle(&c.to_string()),
+            _ => unreachable!("{name}"),
+        };
+        let ours = ranges(f).lines().collect::<Vec<_>>().join(" ");
+        assert_eq!(ours, theirs, "{name}: our ranges differ from python3's");
+        compared += 1;
+    }
+    assert_eq!(compared, 12);
+    eprintln!("12 properties x 1,112,064 code points: all equal to python3");
+}
+
+const PY_REPR_DIGEST: &str = r#"
+import hashlib
+h = hashlib.sha256()
+escaped = []
+for cp in range(0x110000):
+    if 0xD800 <= cp <= 0xDFFF:
+        continue
+    r = repr(chr(cp))
+    h.update(r.encode("utf-8") + b"\n")
+    if r[1:-1] != chr(cp):
+        escaped.append(cp)
+print(h.hexdigest())
+print(len(escaped))
+"#;
+
+#[test]
+fn every_code_points_repr_is_cpythons() {
+    let Some(py) = python311(PY_REPR_DIGEST, "") else { return };
+    let mut lines = py.lines();
+    let (digest, escaped) = (lines.next().expect("digest"), lines.next().expect("count"));
+    for (name, repr) in [
+        ("interp::fmt::str_repr", scorer::interp::fmt::str_repr as fn(&str) -> String),
+        ("python::node::repr_str", node::repr_str),
+    ] {
+        let mut h = Sha256::new();
+        let mut n = 0;
+        for c in all_chars() {
+            let r = repr(&c.to_string());
+            h.update(r.as_bytes());
+            h.update(b"\n");
+            if r[1..r.len() - 1] != c.to_string() {
+                n += 1;
+            }
+        }
+        let ours: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(n.to_string(), escaped, "{name}: number of escaped code points");
+        assert_eq!(ours, digest, "{name}: repr of some code point differs");
+    }
+    assert_eq!(scorer::interp::fmt::str_repr("\u{530}"), "'\\u0530'");
+    eprintln!(
+        "repr of 1,112,064 code points ({escaped} escaped): equal to python3, both repr functions"
+    );
+}
+
+const PY_CASES: &str = r#"
+for cp in range(0x110000):
+    if 0xD800 <= cp <= 0xDFFF:
+        continue
+    c = chr(cp)
+    m = [c.lower(), c.upper(), c.title(), c.casefold(), c.swapcase(), c.capitalize()]
+    if any(x != c for x in m):
+        print("%X" % cp, *[".".join("%X" % ord(x) for x in s) for s in m])
+"#;
+
+fn hexes(s: &str) -> String {
+    s.chars().map(|c| format!("{:X}", c as u32)).collect::<Vec<_>>().join(".")
+}
+
+fn case_line(c: char) -> Option<String> {
+    let s = c.to_string();
+    let m = [
+        unicode::lower(&s),
+        unicode::upper(&s),
+        unicode::title(&s),
+        unicode::casefold(&s),
+        unicode::swapcase(&s),
+        unicode::capitalize(&s),
+    ];
+    m.iter().any(|x| *x != s).then(|| {
+        let parts: Vec<String> = m.iter().map(|x| hexes(x)).collect();
+        format!("{:X} {}", c as u32, parts.join(" "))
+    })
+}
+
+#[test]
+fn every_code_points_case_mappings_are_cpythons() {
+    let Some(py) = python311(PY_CASES, "") else { return };
+    let ours: Vec<String> = all_chars().filter_map(case_line).collect();
+    let theirs: Vec<&str> = py.lines().collect();
+    let diff: Vec<_> =
+        ours.iter().zip(&theirs).filter(|(a, b)| a.as_str() != **b).take(5).collect();
+    assert!(diff.is_empty(), "case mappings differ (ours, python3): {diff:?}");
+    assert_eq!(ours.len(), theirs.len(), "number of code points with a case mapping");
+    eprintln!("{} code points with case mappings: all six mappings equal to python3", ours.len());
+}
+
+/// Strings of characters where the context rules matter (final sigma, title after cased and
+/// case-ignorable characters, titlecase digraphs, special mappings).
+fn sample_strings() -> Vec<String> {
+    let alphabet: Vec<char> =
+        "aZ Σσς\u{345}'.ǅǆǄßİﬁ\u{301}1_ΑΪ\u{1F88}ŉ\u{10400}ⅰⅫ٣\u{3000}".chars().collect();
+    let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut out = Vec::new();
+    for _ in 0..3000 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let len = 1 + (seed % 6) as usize;
+        let mut s = String::new();
+        let mut x = seed >> 8;
+        for _ in 0..len {
+            s.push(alphabet[(x % alphabet.len() as u64) as usize]);
+            x /= alphabet.len() as u64;
+        }
+        out.push(s);
+    }
+    out
+}
+
+const PY_STRINGS: &str = r#"
+import sys
+for s in sys.stdin.read().split("\n"):
+    print(repr([s.lower(), s.upper(), s.title(), s.casefold(), s.swapcase(), s.capitalize(),
+                s.isupper(), s.islower(), s.istitle(), s.isidentifier(), s.isalnum(), s.isspace()]))
+"#;
+
+#[test]
+fn context_dependent_case_rules_are_cpythons() {
+    let strings = sample_strings();
+    let Some(py) = python311(PY_STRINGS, &strings.join("\n")) else { return };
+    let b = |x: bool| if x { "True" } else { "False" };
+    let r = scorer::interp::fmt::str_repr;
+    for (s, theirs) in strings.iter().zip(py.lines()) {
+        let ours = format!(
+            "[{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]",
+            r(&unicode::lower(s)),
+            r(&unicode::upper(s)),
+            r(&unicode::title(s)),
+            r(&unicode::casefold(s)),
+            r(&unicode::swapcase(s)),
+            r(&unicode::capitalize(s)),
+            b(unicode::isupper(s)),
+            b(unicode::islower(s)),
+            b(unicode::istitle(s)),
+            b(unicode::is_identifier(s)),
+            b(unicode::all(s, unicode::is_alnum)),
+            b(unicode::all(s, unicode::is_space)),
+        );
+        assert_eq!(ours, theirs, "{s:?}");
+    }
+    eprintln!("{} strings: 12 methods equal to python3", strings.len());
+}
+
+/// Through the interpreter: the str methods, and a failure message holding U+0530 (unassigned in
+/// 14.0: repr escapes it; the approximation the interpreter had printed it as is).
+#[test]
+fn interpreter_str_methods_and_messages_are_cpythons() {
+    if python311("", "").is_none() {
+        return;
+    }
+    interp_common::check(
+        "unicode-test.py",
+        &[],
+        r#"import unittest
+
+class TestUnicode(unittest.TestCase):
+    def test_message_with_unassigned(self):
+        self.assertEqual("name\u0530", "name", "bad \u0530 and \u0378 and \u00e9")
+
+    def test_repr_in_list(self):
+        self.assertEqual(["\u0530", "\u1e9e", "\U0001F600", "\u2028"], [])
+
+    def test_methods(self):
+        s = "ǅungla ΣΑΣ Straße ﬁx İ \u10d0 \u1c90"
+        self.assertEqual([s.lower(), s.upper(), s.title(), s.casefold(), s.swapcase(), s.capitalize()], [])
+
+    def test_predicates(self):
+        for s in ["Ⅻ", "٣", "一", "²", "ǅ", "ǅa", "\u0345", "x\u0530", "\u1e9e", "Ꟁꟁẞ", "\u3000"]:
+            with self.subTest(s=s):
+                self.assertEqual([s.isalpha(), s.isdigit(), s.isdecimal(), s.isnumeric(),
+                                  s.isalnum(), s.isspace(), s.isupper(), s.islower(),
+                                  s.istitle(), s.isidentifier(), s.isprintable()], [])
+
+    def test_identifiers(self):
+        self.assertTrue("\u1e9e\u0530".isidentifier())
+"#,
+    );
+}
+
+/// Parses each source (one JSON string a line on stdin) and prints CPython's dump or error.
+const PY_PARSE: &str = r#"
+import ast, json, sys
+for line in sys.stdin.read().splitlines():
+    src = json.loads(line)
+    try:
+        out = {"ok": ast.dump(ast.parse(src), include_attributes=True)}
+    except SyntaxError as e:
+        out = {"err": [type(e).__name__, e.msg, e.lineno, e.offset]}
+    print(json.dumps(out))
+"#;
+
+/// Holds the pipeline (`parse_tree`, which asks the fast path first), the reference path and the
+/// fast path to CPython on `sources`; returns (accepted, rejected) counts of CPython.
+fn parse_like_cpython(sources: &[String]) -> Option<(usize, usize)> {
+    let input: String =
+        sources.iter().map(|s| format!("{}\n", serde_json::to_string(s).expect("json"))).collect();
+    let py = python311(PY_PARSE, &input)?;
+    let (mut ok, mut err) = (0, 0);
+    let mut bad = Vec::new();
+    for (src, line) in sources.iter().zip(py.lines()) {
+        let theirs: serde_json::Value = serde_json::from_str(line).expect("json");
+        let show = |r: Result<node::Node, scorer::python::SyntaxError>| match r {
+            Ok(t) => serde_json::json!({"ok": node::dump(&t, true, true, None)}),
+            Err(e) => serde_json::json!({"err": [e.kind.name(), e.msg, e.lineno, e.offset]}),
+        };
+        let pipeline = show(parse_tree(src, "<unknown>"));
+        let reference = show(parse_tree_reference(src, "<unknown>"));
+        if theirs.get("ok").is_some() {
+            ok += 1;
+        } else {
+            err += 1;
+        }
+        if pipeline != theirs || reference != theirs {
+            bad.push(format!(
+                "{src:?}\n  python3:   {theirs}\n  pipeline:  {pipeline}\n  reference: {reference}"
+            ));
+        }
+        if let Some(t) = parse_tree_fast(src) {
+            let fast = serde_json::json!({"ok": node::dump(&t, true, true, None)});
+            if fast != theirs {
+                bad.push(format!("{src:?}\n  python3: {theirs}\n  fast:    {fast}"));
+            }
+        }
+    }
+    let n = bad.len();
+    bad.truncate(8);
+    assert!(n == 0, "{n} sources parse differently from python3:\n{}", bad.join("\n"));
+    Some((ok, err))
+}
+
+/// Code points the tests sample: a stride over the whole range, every code point assigned after
+/// 14.0 that the parser crates' newer tables know (a stride of them), and chosen ones.
+fn sampled_code_points(stride: u32, new_stride: usize) -> Vec<char> {
+    let mut cs: Vec<char> =
+        (0x80..=0x10FFFFu32).step_by(stride as usize).filter_map(char::from_u32).collect();
+    let newer: Vec<char> = all_chars()
+        .filter(|&c| unicode_names2::name(c).is_some() && !unicode::is_assigned(c))
+        .collect();
+    cs.extend(newer.iter().step_by(new_stride));
+    // 11.0-14.0 letters (rustpython's identifier tables are 10.0's), 15.0+ letters (ruff's are
+    // 18.0's; U+1E030 has an NFKC mapping to a 14.0 letter), U+0530 (unassigned), U+00B7.
+    cs.extend([
+        '\u{560}',
+        '\u{870}',
+        '\u{A7C0}',
+        '\u{1DF0A}',
+        '\u{11F00}',
+        '\u{1E030}',
+        '\u{530}',
+        '\u{B7}',
+        '\u{FF21}',
+        '\u{2118}',
+    ]);
+    cs
+}
+
+#[test]
+fn identifiers_parse_as_in_3_11_on_every_path() {
+    let mut sources = Vec::new();
+    for c in sampled_code_points(211, 7) {
+        sources.push(format!("{c}x = 1\n"));
+        sources.push(format!("x{c} = x{c}.y{c}\n"));
+    }
+    // rustpython lexes an emoji as a name.
+    for s in [
+        "x = \u{1F4CD}\n",
+        "print(\u{1F4CD})\n",
+        "def f(): return a + \u{231A}\n",
+        "\u{1F3FA} = 1\n",
+        "a.\u{1F4CD} = 1\n",
+        "def \u{1F4CD}(): pass\n",
+        "import \u{231A}\n",
+        "x = '\u{2705}' # \u{1F4CD} \u{2500}\n",
+    ] {
+        sources.push(s.to_string());
+    }
+    let Some((ok, err)) = parse_like_cpython(&sources) else { return };
+    eprintln!(
+        "{} identifier sources: {ok} accepted, {err} rejected, as python3 on every path",
+        sources.len()
+    );
+}
+
+#[test]
+fn named_escapes_parse_as_in_3_11_on_every_path() {
+    let mut sources = Vec::new();
+    let named: Vec<(char, String)> =
+        all_chars().filter_map(|c| unicode_names2::name(c).map(|n| (c, n.to_string()))).collect();
+    for (i, (c, name)) in named.iter().enumerate() {
+        if !unicode::is_assigned(*c) || i % 97 == 0 {
+            sources.push(format!("x = \"\\N{{{name}}}\"\n"));
+        }
+    }
+    for s in [
+        "x = \"\\N{EM}\" + \"\\N{END OF MEDIUM}\"\n",
+        "x = (\"é\\N{SUNDANESE LETTER ARCHAIC I}\"\n  \"a\")\n",
+        "x = '''a\nb\\N{CUNEIFORM SIGN KALAM}'''\ny=1\n",
+        "x = f\"a{1}\\N{BAMUM LETTER PHASE-A MAEMGBIEE}\"\n",
+        "x = \"a\" \"b\\N{cjk unified ideograph-4e00}\"\n",
+        "x = \"a\\N{CJK UNIFIED IDEOGRAPH-4E00}\\N{latin small letter a}\\N{NULL}\"\n",
+        "x = \"\\N{NO SUCH NAME}\"\n",
+        "x = \"\\N{FOO\"\n",
+        "x = \"ab\\Nx\"\n",
+        "x = \"\\N{}\"\n",
+        "x = \"\\N\"\n",
+        "x = (1,\n  \"a\\N{FOO}\" # c\n  )\n",
+        "x = [1 +]; y = \"\\N{FOO}\"\n",
+        "x = rb'\\N{FOO}', b'\\N{FOO}', r'\\N{FOO}', '\\\\N{FOO}'\n",
+    ] {
+        sources.push(s.to_string());
+    }
+    let Some((ok, err)) = parse_like_cpython(&sources) else { return };
+    eprintln!(
+        "{} \\N{{...}} sources: {ok} accepted, {err} rejected, as python3 on every path",
+        sources.len()
+    );
+}
+
+/// `tables.rs` is exactly what the committed generator writes under this python3.
+#[test]
+fn generated_table_is_up_to_date() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let script = root.join("../scripts/gen-unicode-tables.py");
+    let code = format!(
+        "import runpy; runpy.run_path({:?}, run_name='__main__')",
+        script.display().to_string()
+    );
+    let Some(generated) = python311(&code, "") else { return };
+    let committed = std::fs::read_to_string(root.join("src/unicode/tables.rs")).expect("tables.rs");
+    assert!(
+        generated == committed,
+        "scorer/src/unicode/tables.rs is stale: run python3 scripts/gen-unicode-tables.py > scorer/src/unicode/tables.rs"
+    );
+    assert_eq!(committed.matches("14.0.0").count(), 2);
+}
