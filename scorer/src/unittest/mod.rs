@@ -12,7 +12,7 @@ use crate::interp::isolation;
 use crate::interp::observe::Observations;
 use crate::interp::value::{ClassKind, Instance, Mut, NameMap, Value as V};
 pub use crate::interp::FileAccess;
-use crate::interp::{Interp, Limits, ParseCache, PyErr, SubOutcome, Value};
+use crate::interp::{harness_depth, Interp, Limits, ParseCache, PyErr, SubOutcome, Value};
 use crate::python::{self, syntax};
 use crate::report::{Status, TestOutcome};
 use crate::tree::Tree;
@@ -327,6 +327,7 @@ fn run_module<'a>(
     tree: &Tree,
     mut ledger: Option<&mut Ledger<'_>>,
 ) -> Vec<TestOutcome> {
+    it.base_depth = harness_depth::MODULE;
     if let Err(e) = it.exec_module(module) {
         return vec![outcome_of(it, "<module>", &e)];
     }
@@ -354,11 +355,13 @@ fn run_module<'a>(
             let same = prev.as_ref().is_some_and(|p| Rc::ptr_eq(p, &class));
             if !same {
                 if let Some(p) = prev.take() {
+                    it.base_depth = harness_depth::TEAR_DOWN_CLASS - 1;
                     tear_down_class(it, &p, &mut out);
                 }
                 prev = Some(class.clone());
                 class_failed = false;
                 if !class_skipped(&class) {
+                    it.base_depth = harness_depth::SET_UP_CLASS - 1;
                     if let Err(e) = call_class_fixture(it, &class, "setUpClass") {
                         class_failed = true;
                         let mut o = outcome_of(
@@ -376,6 +379,7 @@ fn run_module<'a>(
             if class_failed {
                 continue;
             }
+            it.base_depth = harness_depth::METHOD - 1;
             let outcome = match ledger.as_deref_mut() {
                 Some(ledger) => run_one_recorded(it, &class, &m, tree, ledger),
                 None => run_one(it, &class, &m),
@@ -384,6 +388,7 @@ fn run_module<'a>(
         }
     }
     if let Some(p) = prev.take() {
+        it.base_depth = harness_depth::LAST_TEAR_DOWN_CLASS - 1;
         tear_down_class(it, &p, &mut out);
     }
     out
