@@ -1427,9 +1427,7 @@ impl<'a> Interp<'a> {
         let mut out = Vec::new();
         while let Some(v) = self.next(g)? {
             out.push(v);
-            if out.len() > self.limits.max_collection_len {
-                return Err(self.err("MemoryError", ""));
-            }
+            self.check_len(out.len())?;
         }
         Ok(out)
     }

@@ -55,6 +55,10 @@ pub struct Limits {
     pub stack_budget: usize,
 }
 
+/// Sizes from which CPython 3.11 raises MemoryError on any machine the harness plausibly runs on
+/// (2^32 items: 32 GiB of list slots, or a 4 GiB str that `'a' * n` must allocate at once).
+pub const CPYTHON_MEMORY_ERROR_LEN: u64 = 1 << 32;
+
 /// Most parsed trees kept by a [`ParseCache`] before it starts over.
 pub const MAX_CACHED_TREES: usize = 4096;
 
@@ -278,9 +282,22 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
+    /// A collection of `n` items (or a str/bytes of `n` units) may be built. Past any memory
+    /// CPython gets ([`CPYTHON_MEMORY_ERROR_LEN`]) this is CPython's MemoryError; between our
+    /// limit and that, CPython would go on, so the verdict names our limit instead (an
+    /// uncatchable `SizeLimitExceeded`), never passing it off as CPython's answer.
     pub fn check_len(&self, n: usize) -> PyResult<'a, ()> {
         if n > self.limits.max_collection_len {
-            return Err(self.err("MemoryError", ""));
+            if n as u64 >= CPYTHON_MEMORY_ERROR_LEN {
+                return Err(self.err("MemoryError", ""));
+            }
+            return Err(self.fatal(
+                "SizeLimitExceeded",
+                format!(
+                    "size limit of {} items exceeded (refscore's collection size limit)",
+                    self.limits.max_collection_len
+                ),
+            ));
         }
         Ok(())
     }
