@@ -68,8 +68,11 @@ pub struct ParseCache {
     /// Keyed by (hash, length, file name) of the source; the value keeps the source itself so a
     /// hit is confirmed byte for byte (a hash collision must never hand out another file's tree).
     /// The `u32` is the tree's [`python::node::ast2obj_depth`] (0 for a SyntaxError).
-    pub trees: HashMap<(u64, usize, String), (Box<str>, ParseResult, u32)>,
+    pub trees: HashMap<(u64, usize, String), CachedParse>,
 }
+
+/// A cached parse: the source, its result and the tree's `ast2obj` depth.
+pub type CachedParse = (Box<str>, ParseResult, u32);
 
 type ParseResult = Result<Rc<Node>, python::SyntaxError>;
 
