@@ -15,7 +15,54 @@ fn infinite_loop_hits_the_step_budget() {
     assert_eq!(out.len(), 1);
     assert_eq!(out[0].status, Status::Error);
     assert_eq!(out[0].exc_type.as_deref(), Some("StepBudgetExceeded"));
+    assert_eq!(
+        out[0].message.as_deref(),
+        Some("step budget of 100000 exhausted (the test may loop forever)")
+    );
     assert!(matches!(out[0].line, Some(4 | 5)));
+}
+
+/// A size CPython builds without trouble but past our memory guard: the verdict names the limit
+/// (uncatchable, so no `except MemoryError` turns it into a pass CPython would not give either).
+#[test]
+fn the_size_limit_names_itself() {
+    let src = "import unittest\nclass T(unittest.TestCase):\n    def test_s(self):\n        try:\n            'ab' * 60_000_000\n        except MemoryError:\n            pass\n";
+    let out = run(&Tree::new(), src, RunConfig::default());
+    assert_eq!(out[0].exc_type.as_deref(), Some("SizeLimitExceeded"), "{out:?}");
+    assert_eq!(
+        out[0].message.as_deref(),
+        Some("size limit of 100000000 items exceeded (refscore's collection size limit)")
+    );
+}
+
+/// Large but legitimate: a 10 MB string, an f-string around it and a join of two (the old
+/// 10 M-item limit made these MemoryErrors that CPython does not raise).
+#[test]
+fn ten_megabyte_strings_are_legitimate() {
+    let src = "import unittest\nclass T(unittest.TestCase):\n    def test_s(self):\n        s = 'x' * 10_500_000\n        t = f'<{s}>'\n        self.assertEqual(len(t), 10_500_002)\n        self.assertEqual(len(''.join([s, t])), 21_000_002)\n        self.assertEqual(len(s + t), 21_000_002)\n";
+    let out = run(&Tree::new(), src, RunConfig::default());
+    assert_eq!(out[0].status, Status::Pass, "{out:?}");
+}
+
+/// A 5 MB generated module parsed once and walked five times: about 75 M steps here, ~20 s of
+/// CPython, so well inside the official harness's 300 s (the old 50 M budget refused it).
+#[test]
+#[ignore = "minutes in a debug build; run with --ignored (release: seconds)"]
+fn a_large_module_walked_five_times_fits_the_budget() {
+    let module: String = (0..50_000)
+        .map(|i| format!("def f{i}(a, b=1):\n    x = a + b * {i}\n    if x > 3:\n        return [x, a.b.c, {{'k': x}}]\n    return None\n"))
+        .collect();
+    assert!(module.len() > 5_000_000);
+    let mut tree = Tree::new();
+    tree.insert_bytes("big.py", module.into_bytes()).unwrap();
+    let src = "import unittest, ast\nclass T(unittest.TestCase):\n    def test_walk(self):\n        with open('../big.py') as f:\n            tree = ast.parse(f.read())\n        total = 0\n        for _ in range(5):\n            for node in ast.walk(tree):\n                if isinstance(node, ast.Name):\n                    total += 1\n        self.assertEqual(total, 5 * 50_000 * 7)\n";
+    let out = std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(move || run(&tree, src, RunConfig::default()))
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(out[0].status, Status::Pass, "{out:?}");
 }
 
 #[test]

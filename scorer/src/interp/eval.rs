@@ -1438,9 +1438,7 @@ impl<'a> Interp<'a> {
         let mut out = Vec::new();
         while let Some(v) = self.next(g)? {
             out.push(v);
-            if out.len() > self.limits.max_collection_len {
-                return Err(self.err("MemoryError", ""));
-            }
+            self.check_len(out.len())?;
         }
         Ok(out)
     }
@@ -1870,7 +1868,12 @@ impl<'a> Interp<'a> {
             Some(Value::Func(init)) => {
                 let mut a = args;
                 a.insert(0, v.clone());
-                self.call_function(&init, a, kwargs)?;
+                // `type.__call__` runs `__init__` through its C slot: one level more than a
+                // plain call in CPython's recursion count.
+                self.depth += 1;
+                let r = self.call_function(&init, a, kwargs);
+                self.depth -= 1;
+                r?;
             }
             Some(Value::Builtin(b)) => {
                 self.call_builtin(b.name, Some(v.clone()), args, kwargs)?;
@@ -1942,10 +1945,29 @@ impl<'a> Interp<'a> {
             first: Some(it),
             qualname: Rc::from(qual),
             info,
+            frames: if matches!(e, ast::Expr::GeneratorExp(_)) { 2 } else { 1 },
         }))))
     }
 
+    /// The next item of a comprehension or generator expression, its body running as deep as
+    /// CPython runs it ([`GenState::frames`]).
     pub fn gen_next(&mut self, st: &mut GenState<'a>) -> PyResult<'a, Option<Value<'a>>> {
+        let extra = st.frames.saturating_sub(1);
+        self.depth += extra;
+        let r = match self.check_depth() {
+            Ok(()) => {
+                self.depth += 1;
+                let r = self.gen_next_inner(st);
+                self.depth -= 1;
+                r
+            }
+            Err(e) => Err(e),
+        };
+        self.depth -= extra;
+        r
+    }
+
+    fn gen_next_inner(&mut self, st: &mut GenState<'a>) -> PyResult<'a, Option<Value<'a>>> {
         let mut frame = Frame {
             locals: st.scope.clone(),
             kind: FrameKind::Function,

@@ -52,6 +52,7 @@ const HIERARCHY: &[(&str, &str)] = &[
     ("UserWarning", "Warning"),
     ("SkipTest", "Exception"),
     ("StepBudgetExceeded", "BaseException"),
+    ("SizeLimitExceeded", "BaseException"),
     ("UnsupportedConstruct", "BaseException"),
     ("ContentNotInBundle", "BaseException"),
 ];

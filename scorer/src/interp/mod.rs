@@ -55,6 +55,10 @@ pub struct Limits {
     pub stack_budget: usize,
 }
 
+/// Sizes from which CPython 3.11 raises MemoryError on any machine the harness plausibly runs on
+/// (2^32 items: 32 GiB of list slots, or a 4 GiB str that `'a' * n` must allocate at once).
+pub const CPYTHON_MEMORY_ERROR_LEN: u64 = 1 << 32;
+
 /// Most parsed trees kept by a [`ParseCache`] before it starts over.
 pub const MAX_CACHED_TREES: usize = 4096;
 
@@ -63,8 +67,12 @@ pub const MAX_CACHED_TREES: usize = 4096;
 pub struct ParseCache {
     /// Keyed by (hash, length, file name) of the source; the value keeps the source itself so a
     /// hit is confirmed byte for byte (a hash collision must never hand out another file's tree).
-    pub trees: HashMap<(u64, usize, String), (Box<str>, ParseResult)>,
+    /// The `u32` is the tree's [`python::node::ast2obj_depth`] (0 for a SyntaxError).
+    pub trees: HashMap<(u64, usize, String), CachedParse>,
 }
+
+/// A cached parse: the source, its result and the tree's `ast2obj` depth.
+pub type CachedParse = (Box<str>, ParseResult, u32);
 
 type ParseResult = Result<Rc<Node>, python::SyntaxError>;
 
@@ -104,7 +112,13 @@ pub struct Interp<'a> {
     pub testcase_class: Option<Rc<Class<'a>>>,
     pub steps: u64,
     pub limits: Limits,
+    /// Python frames the interpreter has entered (calls of Python functions and their like).
     pub depth: u32,
+    /// CPython's recursion depth below the code running at `depth` 0: the frames the official
+    /// harness has on the stack (its runner, unittest's suite and case machinery, the import
+    /// system), set by the unittest runner per phase ([`harness_depth`]). CPython raises
+    /// RecursionError when `base_depth + depth` would pass `sys.getrecursionlimit()`.
+    pub base_depth: u32,
     pub cache: Rc<RefCell<ParseCache>>,
     pub scope_infos: HashMap<usize, Rc<ScopeInfo>>,
     /// Exceptions being handled (innermost last), for bare `raise`.
@@ -132,6 +146,28 @@ pub struct Interp<'a> {
     /// `tearDown`) opened or checked, folders left out: the per-test `reads` of the report.
     /// `None` outside test methods.
     pub method_reads: Option<std::collections::BTreeSet<String>>,
+}
+
+/// CPython's recursion depth (`tstate->recursion_limit - recursion_remaining` in 3.11) of the
+/// frames the official harness runs each phase of a test file in, measured under
+/// `official-harness.py`'s runner (python3 3.11.7) by recursing until RecursionError: the module
+/// body runs at depth 6 (`<module>`, `main`, importlib's `exec_module` and
+/// `_call_with_frames_removed`, the C call into the module code), `setUpClass` and a
+/// `tearDownClass` between two classes at 8, the last `tearDownClass` at 6 (called by the
+/// outermost suite), `setUp`, the test method and `tearDown` at 11 (`main`, three levels of
+/// `TestSuite.run` / `__call__`, where each `__call__` through `tp_call` also counts once, then
+/// `TestCase.run` and `_callTestMethod`).
+pub mod harness_depth {
+    /// The module body (our depth 0).
+    pub const MODULE: u32 = 6;
+    /// Inside `setUpClass` (our depth 1 there: the fixture's own frame).
+    pub const SET_UP_CLASS: u32 = 8;
+    /// Inside a `tearDownClass` followed by another class's suite.
+    pub const TEAR_DOWN_CLASS: u32 = 8;
+    /// Inside the last `tearDownClass` of the file.
+    pub const LAST_TEAR_DOWN_CLASS: u32 = 6;
+    /// Inside `setUp`, the test method and `tearDown`.
+    pub const METHOD: u32 = 11;
 }
 
 /// Default Rust stack the interpreter may use below its entry point before Python code gets a
@@ -166,6 +202,7 @@ impl<'a> Interp<'a> {
             steps: 0,
             limits,
             depth: 0,
+            base_depth: 0,
             cache,
             scope_infos: HashMap::new(),
             handling: Vec::new(),
@@ -199,10 +236,19 @@ impl<'a> Interp<'a> {
         (std::ptr::addr_of!(probe) as usize).abs_diff(self.stack_base)
     }
 
-    /// A RecursionError when Python recursion or the Rust stack is too deep.
+    /// CPython's recursion depth of the running frame: the harness's frames and ours.
+    #[inline]
+    pub fn cpython_depth(&self) -> u32 {
+        self.base_depth.saturating_add(self.depth)
+    }
+
+    /// A RecursionError when Python recursion or the Rust stack is too deep: entering one more
+    /// frame would pass CPython's limit counted with the harness's frames.
     #[inline]
     pub fn check_depth(&self) -> PyResult<'a, ()> {
-        if self.depth >= self.limits.max_recursion || self.stack_used() > self.limits.stack_budget {
+        if self.cpython_depth() >= self.limits.max_recursion
+            || self.stack_used() > self.limits.stack_budget
+        {
             return Err(self.err("RecursionError", "maximum recursion depth exceeded"));
         }
         Ok(())
@@ -244,9 +290,22 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
+    /// A collection of `n` items (or a str/bytes of `n` units) may be built. Past any memory
+    /// CPython gets ([`CPYTHON_MEMORY_ERROR_LEN`]) this is CPython's MemoryError; between our
+    /// limit and that, CPython would go on, so the verdict names our limit instead (an
+    /// uncatchable `SizeLimitExceeded`), never passing it off as CPython's answer.
     pub fn check_len(&self, n: usize) -> PyResult<'a, ()> {
         if n > self.limits.max_collection_len {
-            return Err(self.err("MemoryError", ""));
+            if n as u64 >= CPYTHON_MEMORY_ERROR_LEN {
+                return Err(self.err("MemoryError", ""));
+            }
+            return Err(self.fatal(
+                "SizeLimitExceeded",
+                format!(
+                    "size limit of {} items exceeded (refscore's collection size limit)",
+                    self.limits.max_collection_len
+                ),
+            ));
         }
         Ok(())
     }
@@ -292,26 +351,47 @@ impl<'a> Interp<'a> {
         )
     }
 
-    /// Parses `source` for `ast.parse`, sharing results across runs of the same scorer.
+    /// Parses `source` for `ast.parse`, sharing results across runs of the same scorer. A tree
+    /// comes with its [`python::node::ast2obj_depth`], for [`Interp::ast_construction_check`].
     pub fn parse_cached(
         &mut self,
         source: &str,
         filename: &str,
-    ) -> Result<Rc<Node>, python::SyntaxError> {
+    ) -> Result<(Rc<Node>, u32), python::SyntaxError> {
         let key = (value::hash_bytes(source.as_bytes()), source.len(), filename.to_string());
-        if let Some((text, r)) = self.cache.borrow().trees.get(&key) {
+        if let Some((text, r, depth)) = self.cache.borrow().trees.get(&key) {
             if **text == *source {
-                return r.clone();
+                return r.clone().map(|t| (t, *depth));
             }
         }
         let r = python::parse_tree(source, filename).map(Rc::new);
+        let depth = r.as_ref().map_or(0, |t| python::node::ast2obj_depth(t));
         let mut cache = self.cache.borrow_mut();
         // Bounded: a long session scoring many submissions must not grow without limit.
         if cache.trees.len() >= MAX_CACHED_TREES {
             cache.trees.clear();
         }
-        cache.trees.insert(key, (source.into(), r.clone()));
-        r
+        cache.trees.insert(key, (source.into(), r.clone(), depth));
+        r.map(|t| (t, depth))
+    }
+
+    /// CPython 3.11's `ast.parse` limits on a tree `tree_depth` deep ([`python::node::
+    /// ast2obj_depth`]): `ast.parse` is a Python function, so calling it needs one more frame;
+    /// its `compile` converts the parsed tree with a C recursion budget scaled from the Python
+    /// one (`PyAST_mod2obj`: starts at 3 x the current depth, fails past 3 x the limit with
+    /// "maximum recursion depth exceeded during ast construction"). So the same file parses in
+    /// a test method and fails in a helper 30 calls deeper, as in CPython.
+    pub fn ast_construction_check(&self, tree_depth: u32) -> PyResult<'a, ()> {
+        self.check_depth()?;
+        let parse_frame = u64::from(self.cpython_depth()) + 1;
+        let limit = u64::from(self.limits.max_recursion) * 3;
+        if 3 * parse_frame + u64::from(tree_depth) > limit {
+            return Err(self.err(
+                "RecursionError",
+                "maximum recursion depth exceeded during ast construction",
+            ));
+        }
+        Ok(())
     }
 
     /// Type name as `type(x).__name__` gives it.
@@ -339,7 +419,7 @@ mod tests {
         cache
             .borrow_mut()
             .trees
-            .insert(key, (b.into(), python::parse_tree(b, "f.py").map(Rc::new)));
+            .insert(key, (b.into(), python::parse_tree(b, "f.py").map(Rc::new), 0));
         let limits = Limits {
             step_budget: 1000,
             max_recursion: 50,
@@ -347,10 +427,10 @@ mod tests {
             stack_budget: 0,
         };
         let mut it = Interp::new(&tree, "t.py", "", limits, cache);
-        let got = dumped(&it.parse_cached(a, "f.py"));
+        let got = dumped(&it.parse_cached(a, "f.py").map(|t| t.0));
         assert_eq!(got, dumped(&python::parse_tree(a, "f.py").map(Rc::new)));
         assert!(got.is_some_and(|d| d.contains("'x'")));
         // The fresh tree replaced the stale entry and is served from the cache from now on.
-        assert!(dumped(&it.parse_cached(a, "f.py")).is_some_and(|d| d.contains("'x'")));
+        assert!(dumped(&it.parse_cached(a, "f.py").map(|t| t.0)).is_some_and(|d| d.contains("'x'")));
     }
 }

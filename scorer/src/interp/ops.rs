@@ -1420,9 +1420,7 @@ impl<'a> Interp<'a> {
                 let mut out = Vec::new();
                 while let Some(x) = self.next(&it)? {
                     out.push(x);
-                    if out.len() > self.limits.max_collection_len {
-                        return Err(self.err("MemoryError", ""));
-                    }
+                    self.check_len(out.len())?;
                 }
                 Ok(out)
             }

@@ -835,6 +835,10 @@ pub struct GenState<'a> {
     pub first: Option<Value<'a>>,
     pub qualname: Str,
     pub info: Rc<ScopeInfo>,
+    /// CPython recursion depth the body runs above its consumer: 1 for a list, set or dict
+    /// comprehension (3.11 calls its function frame inline), 2 for a generator expression
+    /// (resumed through the C iterator protocol, which enters the eval loop anew).
+    pub frames: u32,
 }
 
 #[derive(Clone, Copy)]

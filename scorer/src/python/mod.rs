@@ -31,8 +31,8 @@
 //! tree; [`parse_module`] (compile's view) rejects them with CPython's compile message.
 //!
 //! Known differences: lone surrogate escapes (`"\udc80"`) become U+FFFD (a Rust `String` cannot hold
-//! them); the RecursionError threshold assumes the caller runs ~20 Python frames deep (CPython's
-//! limit depends on the live stack); the typed tree of [`parse_module`] keeps rustpython's positions
+//! them); trees too deep for any caller are refused here, the RecursionError that depends on the
+//! caller's depth is the interpreter's (`Interp::ast_construction_check`); the typed tree of [`parse_module`] keeps rustpython's positions
 //! and spelling (quirk fixes and NFKC apply to [`parse_tree`] only).
 
 mod classes;

@@ -223,6 +223,32 @@ impl Node {
     }
 }
 
+/// How deep CPython's `ast2obj` recursion goes converting `root` (3.11 `Python/Python-ast.c`):
+/// every node it converts counts one level, except the shared field-less singletons of the
+/// simple sums (`Load`, `Add`, `Eq`...), which it hands out without recursing. `ast.parse`
+/// raises RecursionError when `3 * (caller's depth + 1)` plus this passes `3 *
+/// sys.getrecursionlimit()`. Iterative, so any tree can be measured.
+pub fn ast2obj_depth(root: &Node) -> u32 {
+    let counts = |n: &Node| !(n.class.fields.is_empty() && n.class.attributes.is_empty());
+    let mut deepest = 0u32;
+    let mut todo: Vec<(&Node, u32)> = vec![(root, u32::from(counts(root)))];
+    while let Some((n, d)) = todo.pop() {
+        deepest = deepest.max(d);
+        for f in &n.fields {
+            let items: &[Field] = match f {
+                Field::List(items) => items,
+                one => std::slice::from_ref(one),
+            };
+            for item in items {
+                if let Field::Node(c) = item {
+                    todo.push((c, d + u32::from(counts(c))));
+                }
+            }
+        }
+    }
+    deepest
+}
+
 /// Every 3.11 `ast` class, abstract and deprecated ones included (131 classes, as
 /// `AST.__subclasses__()` enumerates them recursively).
 pub static CLASSES: &[NodeClass] = &classes::ALL;

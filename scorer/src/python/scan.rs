@@ -60,6 +60,11 @@ struct Scanner<'a> {
     indents: Vec<(usize, usize)>,
     /// Consecutive prefix operators (`-`, `+`, `~`, `not`): CPython's parser recursion.
     unary_run: usize,
+    /// A chain of `**` operators or `lambda`s with only names, numbers, dots and colons between
+    /// them: each nests two levels of CPython's parser (see [`MAX_DOUBLE_RUN`]).
+    double_run: usize,
+    /// Inside an import statement: its dots separate a dotted name (a string), not attributes.
+    in_import: bool,
     stop: usize,
     /// Whether the source holds a `\r` (the string fast path looks for `\n` only).
     has_cr: bool,
@@ -83,6 +88,8 @@ pub(crate) fn scan_until(src: &str, stop: usize) -> Scan {
         counts: vec![0],
         indents: vec![(0, 0)],
         unary_run: 0,
+        double_run: 0,
+        in_import: false,
         stop,
         has_cr: memchr::memchr(b'\r', src.as_bytes()).is_some(),
         out: Scan::default(),
@@ -108,6 +115,13 @@ pub(crate) fn scan_until(src: &str, stop: usize) -> Scan {
 
 /// CPython's parser overflows its stack (MemoryError) at about this many nested prefix operators.
 const MAX_UNARY_RUN: usize = 5966;
+
+/// CPython 3.11's parser raises MemoryError when its rule recursion passes MAXSTACK (6000,
+/// `p->level` in Parser/parser.c). A right-nested `**` or `lambda` takes two levels
+/// (`x = a**a**...` and `x = lambda: lambda: ...` fail from 2984 operators on, measured with
+/// python3 3.11.7), whatever the caller's depth; shorter chains fail, if at all, converting the
+/// tree (RecursionError, decided by the interpreter from the caller's depth).
+const MAX_DOUBLE_RUN: usize = 2984;
 
 fn is_ident_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_' || c >= 0x80
@@ -150,6 +164,24 @@ impl Scanner<'_> {
             return false;
         }
         true
+    }
+
+    fn double(&mut self) -> bool {
+        self.double_run += 1;
+        if self.double_run >= MAX_DOUBLE_RUN {
+            self.set_error(err("", self.i, ErrorKind::MemoryError, true));
+            return false;
+        }
+        true
+    }
+
+    /// Whether only blanks stand between the start of the line (or a `;`) and `at`.
+    fn stmt_starts_at(&self, at: usize) -> bool {
+        let before = &self.s[..at];
+        match before.iter().rposition(|&c| c != b' ' && c != b'\t' && c != b'\x0c') {
+            None => true,
+            Some(p) => matches!(before[p], b'\n' | b'\r' | b';'),
+        }
     }
 
     fn reset_level(&mut self) {
@@ -256,6 +288,9 @@ impl Scanner<'_> {
             if !matches!(c0, b'-' | b'+' | b'~' | b' ' | b'\t' | b'n') {
                 self.unary_run = 0;
             }
+            if !(is_ident_char(c0) || matches!(c0, b' ' | b'\t' | b'*' | b':' | b'.')) {
+                self.double_run = 0;
+            }
             if line_start && self.brackets.is_empty() {
                 line_start = false;
                 if !self.at_line_start() {
@@ -276,6 +311,7 @@ impl Scanner<'_> {
                     }
                     if self.brackets.is_empty() {
                         line_start = true;
+                        self.in_import = false;
                         self.reset_level();
                     }
                 }
@@ -353,6 +389,9 @@ impl Scanner<'_> {
                     self.i += 1;
                 }
                 b',' | b';' | b'=' => {
+                    if c == b';' {
+                        self.in_import = false;
+                    }
                     // `==` is an operator, not a separator, but counting it as one only lowers
                     // the estimate of a chain that CPython keeps flat anyway (Compare).
                     self.reset_level();
@@ -362,7 +401,8 @@ impl Scanner<'_> {
                     if self.s.get(self.i + 1).is_some_and(u8::is_ascii_digit) {
                         self.number();
                     } else {
-                        if !self.bump_depth() {
+                        // `import a.b.c` / `from ..a.b import c`: a flat name, not attributes.
+                        if !self.in_import && !self.bump_depth() {
                             return;
                         }
                         self.i += 1;
@@ -379,12 +419,18 @@ impl Scanner<'_> {
                     self.i += 1;
                 }
                 b'*' | b'/' | b'%' | b'@' | b'&' | b'|' | b'^' | b'<' | b'>' => {
-                    if !self.bump_depth() {
+                    let doubled = self.s.get(self.i + 1) == Some(&c);
+                    // A comparison (`<`, `>`, `<=`, `>=`) continues one flat `Compare`; the other
+                    // operators nest a tree level.
+                    if (doubled || !matches!(c, b'<' | b'>')) && !self.bump_depth() {
+                        return;
+                    }
+                    if c == b'*' && doubled && !self.double() {
                         return;
                     }
                     self.i += 1;
                     // `**`, `//`, `<<`, `>>`, `->` are one operator (one tree level at most).
-                    if self.s.get(self.i) == Some(&c) {
+                    if doubled {
                         self.i += 1;
                     }
                 }
@@ -406,9 +452,15 @@ impl Scanner<'_> {
                         }
                     } else {
                         self.unary_run = 0;
-                        if matches!(word, b"lambda" | b"await" | b"if" | b"else")
-                            && !self.bump_depth()
-                        {
+                        if word == b"import" || (word == b"from" && self.stmt_starts_at(start)) {
+                            self.in_import = true;
+                        }
+                        if word == b"lambda" && !self.double() {
+                            return;
+                        }
+                        // A conditional expression nests at its `else`; the `if`s of a
+                        // comprehension are one flat list.
+                        if matches!(word, b"lambda" | b"await" | b"else") && !self.bump_depth() {
                             return;
                         }
                     }

@@ -9,9 +9,11 @@ use syntax::Expr as E;
 use syntax::Stmt as S;
 
 /// CPython 3.11 raises RecursionError when `ast2obj` recursion exceeds
-/// `3 * sys.getrecursionlimit()` (3000) minus 3 per active Python frame; a test method called by
-/// unittest runs about 20 frames deep, so a tree deeper than ~2940 nodes fails.
-pub(crate) const AST_DEPTH_LIMIT: usize = 2940;
+/// `3 * sys.getrecursionlimit()` (3000) minus 3 per active Python frame. How deep the caller is
+/// is decided where `ast.parse` runs (`Interp::ast_construction_check`, on the converted tree's
+/// `node::ast2obj_depth`); here only trees no caller could convert are refused (any caller has
+/// at least one frame, `ast.parse`'s own), which also bounds the recursion of the conversion.
+pub(crate) const AST_DEPTH_LIMIT: usize = 2997;
 
 #[derive(Debug)]
 pub(crate) struct Invalid {

@@ -12,21 +12,46 @@ use crate::interp::isolation;
 use crate::interp::observe::Observations;
 use crate::interp::value::{ClassKind, Instance, Mut, NameMap, Value as V};
 pub use crate::interp::FileAccess;
-use crate::interp::{Interp, Limits, ParseCache, PyErr, SubOutcome, Value};
+use crate::interp::{harness_depth, Interp, Limits, ParseCache, PyErr, SubOutcome, Value};
 use crate::python::{self, syntax};
 use crate::report::{Status, TestOutcome};
 use crate::tree::Tree;
+
+/// The default step budget: the official harness's per-file timeout (`DEFAULT_TIMEOUT = 300` s
+/// in its runner) times the fastest rate at which CPython 3.11 gets through our steps.
+///
+/// Measured with python3 3.11.7 on the development machine (CPU time) against this
+/// interpreter's step counts for the same code: tight loops (`while i < n: i += 1`, `for x in
+/// range(n): t += x`) are 3-5 steps per iteration at 70-100 ns per iteration in CPython, so
+/// 35-50 M steps/s; `ast.walk` over a parsed module with an `isinstance` test per node is ~30 M
+/// steps for 5 walks of a 2 MB module (800 K nodes) that CPython parses and walks in ~8 s, so
+/// ~4 M steps/s. Work that CPython finishes in 300 s therefore takes at most ~300 x 50 M steps:
+/// the budget is 15 G. (The old 50 M stood for ~1-12 s of CPython and refused, e.g., five walks
+/// of a 5 MB module, which CPython does in ~20 s.) The cost: a test that loops forever runs
+/// that long here before its verdict, as it runs 300 s under the official harness before its
+/// timeout.
+pub const DEFAULT_STEP_BUDGET: u64 = 15_000_000_000;
+
+/// The default size limit of one collection (items of a list, dict or set, units of a str or
+/// bytes). It guards memory, not time: the browser's wasm32 worker has at most 4 GiB, and 100 M
+/// values of 16 bytes already take 1.6 GiB. CPython builds such sizes in seconds, so they are
+/// legitimate: a 10 MB string or f-string is well inside; past the limit the verdict names it.
+pub const DEFAULT_MAX_COLLECTION_LEN: usize = 100_000_000;
 
 /// Limits of one test-file run.
 #[derive(Debug, Clone, Copy)]
 pub struct RunConfig {
     /// Steps (statements, expressions, loop iterations, native work units) per test file. The budget
     /// is shared by the whole file, as the harness's per-file timeout is: once a method exhausts it,
-    /// the methods after it also end as `error` (StepBudgetExceeded).
+    /// the methods after it also end as `error` (StepBudgetExceeded, naming the budget).
+    ///
+    /// Calibration (see [`DEFAULT_STEP_BUDGET`]): the budget stands for the official harness's
+    /// per-file timeout, so it must not run out on work CPython finishes within it.
     pub step_budget: u64,
     /// Python call depth, as `sys.getrecursionlimit()`.
     pub max_recursion: u32,
-    /// Largest list/str/dict a test may build.
+    /// Largest list/str/dict a test may build ([`DEFAULT_MAX_COLLECTION_LEN`]); past it the
+    /// verdict is `SizeLimitExceeded` (or CPython's MemoryError where CPython could not either).
     pub max_collection_len: usize,
     /// Bytes of native stack the interpreter may use before Python code gets a RecursionError. Must
     /// be below the stack of the thread that runs the scorer (see [`crate::interp::STACK_LIMIT`]).
@@ -41,9 +66,9 @@ pub struct RunConfig {
 impl Default for RunConfig {
     fn default() -> Self {
         RunConfig {
-            step_budget: 50_000_000,
+            step_budget: DEFAULT_STEP_BUDGET,
             max_recursion: 1000,
-            max_collection_len: 10_000_000,
+            max_collection_len: DEFAULT_MAX_COLLECTION_LEN,
             stack_budget: crate::interp::STACK_LIMIT,
             reuse_runs: true,
         }
@@ -329,6 +354,7 @@ fn run_module<'a>(
     tree: &Tree,
     mut ledger: Option<&mut Ledger<'_>>,
 ) -> Vec<TestOutcome> {
+    it.base_depth = harness_depth::MODULE;
     if let Err(e) = it.exec_module(module) {
         return vec![outcome_of(it, "<module>", &e)];
     }
@@ -356,11 +382,13 @@ fn run_module<'a>(
             let same = prev.as_ref().is_some_and(|p| Rc::ptr_eq(p, &class));
             if !same {
                 if let Some(p) = prev.take() {
+                    it.base_depth = harness_depth::TEAR_DOWN_CLASS - 1;
                     tear_down_class(it, &p, &mut out);
                 }
                 prev = Some(class.clone());
                 class_failed = false;
                 if !class_skipped(&class) {
+                    it.base_depth = harness_depth::SET_UP_CLASS - 1;
                     if let Err(e) = call_class_fixture(it, &class, "setUpClass") {
                         class_failed = true;
                         let mut o = outcome_of(
@@ -378,6 +406,7 @@ fn run_module<'a>(
             if class_failed {
                 continue;
             }
+            it.base_depth = harness_depth::METHOD - 1;
             let outcome = match ledger.as_deref_mut() {
                 Some(ledger) => run_one_recorded(it, &class, &m, tree, ledger),
                 None => run_one(it, &class, &m),
@@ -386,6 +415,7 @@ fn run_module<'a>(
         }
     }
     if let Some(p) = prev.take() {
+        it.base_depth = harness_depth::LAST_TEAR_DOWN_CLASS - 1;
         tear_down_class(it, &p, &mut out);
     }
     out

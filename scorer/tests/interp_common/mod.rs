@@ -83,18 +83,21 @@ class R(unittest.TestResult):
             self.fin(self.cur)
         self.cur = None
         super().stopTest(t)
-try:
-    spec = importlib.util.spec_from_file_location("refactorbench_official_test", test_path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-except BaseException:
-    o = {"id": "<module>", "status": "error"}
-    o.update({k: v for k, v in rec(sys.exc_info()).items() if v is not None})
-    print(json.dumps([o]))
-    sys.exit(0)
-suite = unittest.TestLoader().loadTestsFromModule(mod)
-suite.run(R())
-print(json.dumps(out))
+# Inside main(), as the official runner: a test method then runs as deep as there.
+def main():
+    try:
+        spec = importlib.util.spec_from_file_location("refactorbench_official_test", test_path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+    except BaseException:
+        o = {"id": "<module>", "status": "error"}
+        o.update({k: v for k, v in rec(sys.exc_info()).items() if v is not None})
+        print(json.dumps([o]))
+        return
+    suite = unittest.TestLoader().loadTestsFromModule(mod)
+    suite.run(R())
+    print(json.dumps(out))
+main()
 "#;
 
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
@@ -105,6 +108,16 @@ pub fn run_both(
     name: &str,
     files: &[(&str, &[u8])],
     test_source: &str,
+) -> (serde_json::Value, serde_json::Value) {
+    run_both_with(name, files, test_source, RunConfig::default())
+}
+
+/// [`run_both`] with the scorer's limits given (e.g. the CLI's big stack budget).
+pub fn run_both_with(
+    name: &str,
+    files: &[(&str, &[u8])],
+    test_source: &str,
+    config: RunConfig,
 ) -> (serde_json::Value, serde_json::Value) {
     let n = COUNTER.fetch_add(1, Ordering::SeqCst);
     let root: PathBuf =
@@ -140,7 +153,7 @@ pub fn run_both(
         .unwrap_or_else(|e| {
             panic!("python output {stdout:?} {}: {e}", String::from_utf8_lossy(&out.stderr))
         });
-    let mut scorer = Scorer::new(RunConfig::default());
+    let mut scorer = Scorer::new(config);
     let mine = scorer.run_test_file(&tree, name, test_source);
     (py, serde_json::to_value(&mine).expect("json"))
 }
