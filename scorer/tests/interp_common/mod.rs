@@ -155,7 +155,14 @@ pub fn run_both_with(
         });
     let mut scorer = Scorer::new(config);
     let mine = scorer.run_test_file(&tree, name, test_source);
-    (py, serde_json::to_value(&mine).expect("json"))
+    let mut mine = serde_json::to_value(&mine).expect("json");
+    // The runner reports verdicts only; per-method reads are held to CPython in `file_access.rs`.
+    for m in mine.as_array_mut().into_iter().flatten() {
+        if let Some(o) = m.as_object_mut() {
+            o.remove("reads");
+        }
+    }
+    (py, mine)
 }
 
 /// Asserts that the scorer gives python3's outcomes, method by method.
