@@ -367,6 +367,16 @@ impl<'a> Interp<'a> {
                 }
                 false
             }
+            (_, Value::Native(n)) if matches!(&**n, Native::Union(_)) => {
+                if let Native::Union(items) = &**n {
+                    for k in items {
+                        if self.issubclass_one(c, k)? {
+                            return Ok(true);
+                        }
+                    }
+                }
+                false
+            }
             (Value::Class(a), Value::Class(b)) => a.is_subclass(b),
             (Value::AstClass(a), Value::AstClass(b)) => super::astmod::class_is_subclass(*a, *b),
             (Value::Type(a), Value::Type(b)) => {

@@ -397,6 +397,16 @@ impl<'a> Interp<'a> {
             Value::Ellipsis => 0xe111,
             Value::NotImplemented => 0xe112,
             Value::AstClass(c) => hash_bytes(c.name().as_bytes()),
+            // `union_hash`: of the member set, so `int | str` and `str | int` agree.
+            Value::Native(n) if matches!(&**n, Native::Union(_)) => {
+                let mut h: u64 = 0x5a17;
+                if let Native::Union(args) = &**n {
+                    for a in args {
+                        h ^= self.hash(a)?.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                    }
+                }
+                h
+            }
             Value::Instance(i) if i.exc.is_none() => {
                 // A user `__hash__`; a class defining `__eq__` without it is unhashable.
                 let mro = i.class.mro.borrow().clone();
@@ -664,6 +674,19 @@ impl<'a> Interp<'a> {
         b: &Value<'a>,
     ) -> PyResult<'a, Value<'a>> {
         use ast::CmpOp as C;
+        if let (Value::Int(x), Value::Int(y)) = (a, b) {
+            // The common case, without the dunder look-ups.
+            let r = match op {
+                C::Eq => x == y,
+                C::NotEq => x != y,
+                C::Lt => x < y,
+                C::LtE => x <= y,
+                C::Gt => x > y,
+                C::GtE => x >= y,
+                _ => return Ok(Value::Bool(self.compare(op, a, b)?)),
+            };
+            return Ok(Value::Bool(r));
+        }
         let (name, refl) = match op {
             C::Eq => ("__eq__", "__eq__"),
             C::NotEq => ("__ne__", "__ne__"),
@@ -1754,6 +1777,11 @@ impl<'a> Interp<'a> {
             Value::Instance(i) if i.class.lookup("__getitem__").is_some() => {
                 let m = i.class.lookup("__getitem__").unwrap_or(Value::None);
                 self.call(&m, vec![o.clone(), k.clone()], vec![])
+            }
+            // `union_getitem` on a union without type variables.
+            Value::Native(n) if matches!(&**n, Native::Union(_)) => {
+                let r = self.repr(o)?;
+                Err(self.err("TypeError", format!("{r} is not a generic class")))
             }
             _ => Err(self
                 .err("TypeError", format!("'{}' object is not subscriptable", self.type_name(o)))),
