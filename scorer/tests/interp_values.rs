@@ -534,7 +534,7 @@ fn union_types_match_python() {
     );
 }
 
-/// `int()` and `float()` read non-ASCII decimal digits and Unicode whitespace, as CPython's
+/// `int()`, `float()` and `complex()` read non-ASCII decimal digits and Unicode whitespace, as CPython's
 /// `_PyUnicode_TransformDecimalAndSpaceToASCII` makes them, with its errors otherwise.
 #[test]
 fn int_and_float_read_unicode_digits_as_python() {
@@ -584,6 +584,13 @@ fn int_and_float_read_unicode_digits_as_python() {
             r"int('1\x1f')",
             r"int('\x0b1\x0c')",
             r"float('\x0b1\x0c')",
+            r"complex('\x1c1')",
+            r"complex('( \x1f1)')",
+            r"complex('\u0663+\u0664j')",
+            r"complex('\u3000(\u2003\u0661j)\u3000')",
+            r"complex('\u0661\u00e9j')",
+            r"complex('\u00b2j')",
+            r"complex('\x0b(1+2j)\x0c')",
         ],
     );
 }

@@ -1168,7 +1168,7 @@ impl<'a> Interp<'a> {
         };
         match args {
             [] => Ok(Value::Complex(0.0, 0.0)),
-            [Value::Str(s)] => parse_complex(s)
+            [Value::Str(s)] => parse_complex(&decimal_and_space_to_ascii(s))
                 .map(|(r, i)| Value::Complex(r, i))
                 .ok_or_else(|| self.err("ValueError", "complex() arg is a malformed string")),
             [Value::Str(_), _] => {
@@ -2844,9 +2844,9 @@ impl<'a> Interp<'a> {
 
 /// `complex("…")`: `[sign]real`, `[sign]imagj`, `real±imagj`, optionally in parentheses.
 fn parse_complex(s: &str) -> Option<(f64, f64)> {
-    let t = s.trim_matches(py_isspace);
+    let t = s.trim_matches(ascii_isspace);
     let t = match t.strip_prefix('(') {
-        Some(inner) => inner.strip_suffix(')')?.trim_matches(py_isspace),
+        Some(inner) => inner.strip_suffix(')')?.trim_matches(ascii_isspace),
         None => t,
     };
     let float = |x: &str| -> Option<f64> {
