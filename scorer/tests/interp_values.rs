@@ -393,6 +393,11 @@ class L:
         return 'L.lt'
 
 
+class R:
+    def __eq__(self, o):
+        return self == o
+
+
 k = K()
 n = N()
 s = S()
@@ -472,6 +477,7 @@ s = S()
             "[1, 2].index(K())",
             "[E(), 2].count(2)",
             "max([1, 2], key=lambda x: x)",
+            "R() == 1",
         ],
     );
 }
@@ -534,8 +540,9 @@ fn union_types_match_python() {
     );
 }
 
-/// `int()`, `float()` and `complex()` read non-ASCII decimal digits and Unicode whitespace, as CPython's
-/// `_PyUnicode_TransformDecimalAndSpaceToASCII` makes them, with its errors otherwise.
+/// `int()`, `float()` and `complex()` read non-ASCII decimal digits and Unicode whitespace,
+/// as CPython's `_PyUnicode_TransformDecimalAndSpaceToASCII` makes them, with its errors
+/// otherwise.
 #[test]
 fn int_and_float_read_unicode_digits_as_python() {
     compare_exprs(
