@@ -109,8 +109,6 @@ pub enum BType {
     StaticMethod,
     Enumerate,
     Zip,
-    /// `types.UnionType`, the type of `int | None`.
-    UnionType,
 }
 
 impl BType {
@@ -145,7 +143,6 @@ impl BType {
             BType::StaticMethod => "staticmethod",
             BType::Enumerate => "enumerate",
             BType::Zip => "zip",
-            BType::UnionType => "types.UnionType",
         }
     }
 }
@@ -663,9 +660,6 @@ pub enum Native<'a> {
     RePattern(Rc<super::remod::RePattern>),
     /// A successful `re` match.
     ReMatch(super::remod::ReMatch),
-    /// A PEP 604 union (`int | None`): its distinct member types, in order (`None` as
-    /// `NoneType`), at least two.
-    Union(Vec<Value<'a>>),
 }
 
 pub struct FileObj {
