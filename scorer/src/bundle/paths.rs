@@ -118,7 +118,7 @@ fn looks_like_file_name(s: &str) -> bool {
     let Some((stem, ext)) = s.rsplit_once('.') else { return false };
     !stem.is_empty()
         && PATH_EXTENSIONS.contains(&ext)
-        && s.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '-' | '/'))
+        && s.chars().all(|c| crate::unicode::is_alnum(c) || matches!(c, '_' | '.' | '-' | '/'))
 }
 
 /// The paths a test file names, resolved against the repository (`exists` answers for files,
@@ -136,7 +136,7 @@ pub fn test_paths(
     let mut dirs: BTreeSet<String> = BTreeSet::new();
     for lit in literals {
         let v = lit.value.as_str();
-        if v.chars().any(char::is_whitespace) {
+        if v.chars().any(crate::unicode::is_space) {
             continue;
         }
         if let Some(rest) = v.strip_prefix("../") {
@@ -178,7 +178,7 @@ pub fn test_paths(
 pub fn instruction_mentions(text: &str) -> BTreeSet<String> {
     const EXTS: &[&str] =
         &["py", "pyi", "json", "txt", "rst", "md", "cfg", "toml", "ini", "yml", "yaml"];
-    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let word = |c: char| crate::unicode::is_alnum(c) || c == '_';
     let allowed = |c: char| word(c) || matches!(c, '.' | '/' | '-');
     let chars: Vec<char> = text.chars().collect();
     let mut out = BTreeSet::new();
@@ -227,15 +227,15 @@ pub fn instruction_mentions(text: &str) -> BTreeSet<String> {
 /// end in a file extension count too (`a.py` then looks for `a/py.py`, which costs nothing).
 pub fn instruction_modules(text: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
-    for raw in text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.')) {
+    for raw in text.split(|c: char| !(crate::unicode::is_alnum(c) || c == '_' || c == '.')) {
         let w = raw.trim_matches('.');
         let parts: Vec<&str> = w.split('.').collect();
         if parts.len() < 2 {
             continue;
         }
         let ident = |p: &&str| {
-            p.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
-                && p.chars().all(|c| c.is_alphanumeric() || c == '_')
+            p.chars().next().is_some_and(|c| crate::unicode::is_alpha(c) || c == '_')
+                && p.chars().all(|c| crate::unicode::is_alnum(c) || c == '_')
         };
         if parts.iter().all(ident) {
             out.insert(w.to_string());

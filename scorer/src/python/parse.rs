@@ -574,7 +574,7 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
     let trimmed = line.trim_start();
     let indent = line.len() - trimmed.len();
     let first_word: String =
-        trimmed.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        trimmed.chars().take_while(|c| crate::unicode::is_alnum(*c) || *c == '_').collect();
     let se = |msg: &str, at: usize| Some(ctx.error(msg.to_string(), at, ErrorKind::SyntaxError));
 
     // `print x` / `exec x` (Python 2 statements).
@@ -661,7 +661,7 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
         }
         let b2 = before.trim_end_matches(',').trim_end();
         let word_start =
-            b2.rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |p| p + 1);
+            b2.rfind(|c: char| !(crate::unicode::is_alnum(c) || c == '_')).map_or(0, |p| p + 1);
         if in_params
             && before.ends_with(',')
             && b2[..word_start].ends_with("**")
@@ -714,7 +714,7 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
         } else if t.ends_with(']') {
             Some("subscript")
         } else if t.contains('.')
-            && t.chars().last().is_some_and(|c| c.is_alphanumeric() || c == '_')
+            && t.chars().last().is_some_and(|c| crate::unicode::is_alnum(c) || c == '_')
         {
             Some("attribute")
         } else {
@@ -730,7 +730,7 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
     if matches!(tok, Tok::Equal) && open.last().is_some_and(|(c, _)| *c == b'(') {
         let (start, text) = previous_operand(src, off);
         let t = text.trim();
-        if !t.is_empty() && !t.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        if !t.is_empty() && !t.chars().all(|c| crate::unicode::is_alnum(c) || c == '_') {
             return se("expression cannot contain assignment, perhaps you meant \"==\"?", start);
         }
     }
@@ -739,7 +739,7 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
         let (start, text) = previous_operand(src, off);
         let t = text.trim();
         let t = t.strip_prefix(first_word.as_str()).unwrap_or(t).trim_start();
-        if !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        if !t.is_empty() && t.chars().all(|c| crate::unicode::is_alnum(c) || c == '_') {
             let at = start + text.trim_end().len() - t.len();
             return se("invalid syntax. Maybe you meant '==' or ':=' instead of '='?", at.min(off));
         }
@@ -762,7 +762,7 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
             || prev >= 0x80;
         if ends_expr && !NON_EXPR_END_WORDS.contains(&prev_word) {
             let (start, text) = previous_operand(src, off);
-            let single_name = text.trim().chars().all(|c| c.is_alphanumeric() || c == '_');
+            let single_name = text.trim().chars().all(|c| crate::unicode::is_alnum(c) || c == '_');
             let is_string = matches!(tok, Tok::String { .. });
             if !(single_name && is_string) {
                 return se("invalid syntax. Perhaps you forgot a comma?", start);
