@@ -276,25 +276,11 @@ pub fn evaluate_submission(
     base: &Tree,
     submission: &Submission,
 ) -> TaskResult {
-    let mut r = match evaluate_combined(scorer, task, base, &submission.patch) {
-        Ok(c) => c.to_task_result(),
+    match evaluate_combined(scorer, task, base, &submission.patch) {
+        Ok(c) => crate::submission::finish_result(c.to_task_result(), task, submission),
         // Not a combined task: scored as a plain one.
-        Err(_) => crate::evaluate::evaluate(
-            scorer,
-            &submission.instance_id,
-            base,
-            &task.test.name,
-            &task.test.source,
-            &submission.patch,
-        ),
-    };
-    if r.patch_status == PatchStatus::Failed {
-        r.subtests_total = u32::try_from(task.methods.len()).unwrap_or(u32::MAX);
+        Err(_) => crate::submission::evaluate_submission(scorer, base, task, submission),
     }
-    r.model_name_or_path = submission.model_name_or_path.clone();
-    r.instruction_set = submission.instruction_set;
-    r.source = Some(submission.source.clone());
-    r
 }
 
 #[cfg(test)]

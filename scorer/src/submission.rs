@@ -98,7 +98,7 @@ pub fn evaluate_submission(
     task: &crate::bundle::TaskData,
     submission: &Submission,
 ) -> crate::report::TaskResult {
-    let mut r = crate::evaluate::evaluate(
+    let r = crate::evaluate::evaluate(
         scorer,
         &submission.instance_id,
         base,
@@ -106,6 +106,17 @@ pub fn evaluate_submission(
         &task.test.source,
         &submission.patch,
     );
+    finish_result(r, task, submission)
+}
+
+/// The end of [`evaluate_submission`], shared with combined tasks: a failed patch counts every
+/// method of `task` as not passed, and the result carries the submission's model, instruction
+/// set and source.
+pub(crate) fn finish_result(
+    mut r: crate::report::TaskResult,
+    task: &crate::bundle::TaskData,
+    submission: &Submission,
+) -> crate::report::TaskResult {
     if r.patch_status == crate::patch::PatchStatus::Failed {
         r.subtests_total = u32::try_from(task.methods.len()).unwrap_or(u32::MAX);
     }
@@ -691,7 +702,7 @@ pub fn instruction_set_from_path(path: &str) -> Option<InstructionSet> {
     })
 }
 
-fn json_type(v: &Value) -> &'static str {
+pub(crate) fn json_type(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

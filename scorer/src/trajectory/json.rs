@@ -7,16 +7,8 @@ use super::TrajectoryError;
 
 pub(crate) type Result<T> = std::result::Result<T, TrajectoryError>;
 
-pub(crate) fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-    }
-}
+/// The JSON type named as error messages name it (one wording with the predictions reader).
+pub(crate) use crate::submission::json_type as type_name;
 
 pub(crate) fn wrong(
     step: Option<usize>,
