@@ -559,21 +559,22 @@ fn run_rates_carry_numerator_denominator_and_groups() {
     assert_eq!(serde_json::from_str::<RunFailureSummary>(&json).ok(), Some(s));
 }
 
-const LITERAL_TEST: &str = "import ast, os, unittest\n\
-\n\
-class T(unittest.TestCase):\n\
-    def setUp(self):\n\
-        self.base = '../pkg/./sub/../'\n\
-        with open('../pkg/sub/../a.py') as f:\n\
-            self.a = f.read()\n\
-\n\
-    def test_b(self):\n\
-        with open('../docs/../pkg/b.py') as f:\n\
-            tree = ast.parse(f.read())\n\
-        self.assertTrue(os.path.exists('../utils/iam.py'))\n\
-\n\
-    def test_c(self):\n\
-        self.assertIn('x', '../../outside.py')\n";
+const LITERAL_TEST: &str = r#"import ast, os, unittest
+
+class T(unittest.TestCase):
+    def setUp(self):
+        self.base = '../pkg/./sub/../'
+        with open('../pkg/sub/../a.py') as f:
+            self.a = f.read()
+
+    def test_b(self):
+        with open('../docs/../pkg/b.py') as f:
+            tree = ast.parse(f.read())
+        self.assertTrue(os.path.exists('../utils/iam.py'))
+
+    def test_c(self):
+        self.assertIn('x', '../../outside.py')
+"#;
 
 /// R(t) takes the `../` literals of the method and its `setUp`, resolved from the test's
 /// working directory `<repo>/refactorbench_eval/` (`.`/`..` folded, paths outside dropped).
@@ -646,21 +647,22 @@ fn fm1_ignores_the_salt_iam_path() {
     assert_eq!(run(&t, Some(&only("other_refactor"))).facts.untouched_failing, 1);
 }
 
-const TEMP_ERROR_TEST: &str = "import ast, unittest\n\
-\n\
-def defines(tree, name):\n\
-    return any(isinstance(n, ast.FunctionDef) and n.name == name for n in ast.walk(tree))\n\
-\n\
-class T(unittest.TestCase):\n\
-    def test_defined(self):\n\
-        with open('../pkg/money.py') as f:\n\
-            self.assertTrue(defines(ast.parse(f.read()), 'parse_money'))\n\
-\n\
-    def test_imported(self):\n\
-        with open('../pkg/journal.py') as f:\n\
-            tree = ast.parse(f.read())\n\
-        names = [a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names]\n\
-        self.assertIn('parse_money', names)\n";
+const TEMP_ERROR_TEST: &str = r#"import ast, unittest
+
+def defines(tree, name):
+    return any(isinstance(n, ast.FunctionDef) and n.name == name for n in ast.walk(tree))
+
+class T(unittest.TestCase):
+    def test_defined(self):
+        with open('../pkg/money.py') as f:
+            self.assertTrue(defines(ast.parse(f.read()), 'parse_money'))
+
+    def test_imported(self):
+        with open('../pkg/journal.py') as f:
+            tree = ast.parse(f.read())
+        names = [a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names]
+        self.assertIn('parse_money', names)
+"#;
 
 /// FM-3's static companion: one test checks `parse_money` is imported in journal.py, another
 /// that it is defined in money.py (through a helper).
