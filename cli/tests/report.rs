@@ -132,6 +132,19 @@ fn unreadable_reports_exit_2_naming_the_file() {
 #[test]
 fn failure_modes_of_the_demo_run() {
     let tmp = Temp::new("fm");
+    // The solving log's submission is the demo's solve patch, byte for byte.
+    let solve: serde_json::Value = serde_json::from_slice(
+        &fs::read(demo().join("trajectories/move-strip-html-to-sanitize.traj.json")).expect("log"),
+    )
+    .expect("json");
+    assert_eq!(
+        solve["info"]["submission"].as_str(),
+        Some(
+            fs::read_to_string(demo().join("submissions/move-strip-html-to-sanitize.solve.patch"))
+                .expect("patch")
+                .as_str()
+        )
+    );
     score(&tmp, "run.json", &["trajectories"]);
     let run = tmp.0.join("run");
     fs::create_dir_all(&run).expect("run dir");
