@@ -172,7 +172,7 @@ fn failure_modes_of_the_demo_run() {
     assert_eq!(code, 0, "{err}");
     let out = redact(&out, &hash);
     assert!(
-        out.contains("trajectories: 3 read, 3 paired with results of run.json, 2 not read"),
+        out.contains("trajectories: 4 read, 4 paired with results of run.json, 2 not read"),
         "{out}"
     );
     assert!(out.contains("not read: run/broken.traj: step 1: `action` must be"), "{out}");
@@ -184,9 +184,10 @@ fn failure_modes_of_the_demo_run() {
         "[rename-feed-item-to-entry] unresolved set=lazy exit=submitted primary=untouched_target",
         "[rename-parse-amount] unresolved set=base exit=auto_submitted_after_limit primary=limit",
         "loop/same_failed_edit_reissued @4,5",
-        "resolved                                     1/3 (33.3%)",
+        "resolved                                     1/4 (25.0%)",
+        "rename-feed-item-to-entry: location guidance gap lazy - descriptive +50.0 points",
         "instruction set lazy: 1 trajectories",
-        "repository tinyfeed_refactor: 2 trajectories",
+        "repository tinyfeed_refactor: 3 trajectories",
     ] {
         assert!(out.contains(want), "missing {want:?} in\n{out}");
     }
@@ -197,7 +198,7 @@ fn failure_modes_of_the_demo_run() {
     );
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&json).expect("json");
-    assert_eq!(v["trajectories"].as_array().map(Vec::len), Some(3));
+    assert_eq!(v["trajectories"].as_array().map(Vec::len), Some(4));
     assert_eq!(v["errors"].as_array().map(Vec::len), Some(2));
     insta::assert_snapshot!("failure_modes_json", redact(&json, &hash));
     // Without the bundle there are no pristine verdicts: FM-1 says why instead of 0.

@@ -201,6 +201,25 @@ def untouched_loop():
     write("%s.traj.json" % task, data)
 
 
+# --------------------------------------------------------------------------- 2b: the same agent, descriptive
+def guided():
+    """The agent of `untouched_loop` on the same task under the descriptive instructions: it
+    finds most files, misses one constructor call in parser.py and the guide (FM-8's input)."""
+    task = "rename-feed-item-to-entry"
+    fresh("tinyfeed_refactor")
+    m = Mini(task, problem("descriptive", "tinyfeed_refactor", task), "demo/looper-1", tools=True)
+    m.act("List every mention of FeedItem.", "grep -rn FeedItem --include=*.py --include=*.md .")
+    m.act("Rename it in the files the instructions name.",
+          "sed -i 's/FeedItem/FeedEntry/g' tinyfeed/models.py tinyfeed/merge.py tinyfeed/__init__.py "
+          "tests/test_parser.py tests/test_merge.py README.md")
+    m.act("Now parser.py: the import and the constructor call.",
+          "sed -i 's/import Feed, FeedItem/import Feed, FeedEntry/; 0,/FeedItem(/s//FeedEntry(/' "
+          "tinyfeed/parser.py && grep -n 'Feed[A-Z][a-z]*(' tinyfeed/parser.py")
+    m.act("Check that the package still imports.", "python3 -c 'import tinyfeed'")
+    data = m.submit("The rename is done; submit.")
+    write("%s.descriptive.traj.json" % task, data)
+
+
 # --------------------------------------------------------------------------- 3: linter-rejected edits (0.x)
 ROOT = "/ledgerly_refactor"
 SYSTEM_0X = ("SETTING: You are an autonomous programmer, and you're working directly in the command line "
@@ -316,6 +335,7 @@ if __name__ == "__main__":
     try:
         solve()
         untouched_loop()
+        guided()
         lint_rejected()
     finally:
         shutil.rmtree(TMP, ignore_errors=True)
