@@ -7,6 +7,7 @@
 mod bundle_dir;
 mod checkout;
 mod combine;
+mod failure_report;
 mod import;
 mod run;
 mod score;
@@ -99,9 +100,17 @@ enum Command {
         #[arg(long)]
         csv: bool,
         /// The bundle the report was scored against, for the breakdowns by repository and by
-        /// number of inspected files.
+        /// number of inspected files (and, with --trajectories, the pristine verdicts, test
+        /// sources and instruction texts the failure modes need).
         #[arg(long)]
         tasks: Option<PathBuf>,
+        /// Agent logs of the run (files or folders, any supported format): add the failure-mode
+        /// section, each log paired with its result in REPORT by instance id.
+        #[arg(long, num_args = 1.., conflicts_with_all = ["compare", "csv"])]
+        trajectories: Vec<PathBuf>,
+        /// With --trajectories: print the failure-mode section as JSON (only it).
+        #[arg(long, requires = "trajectories")]
+        json: bool,
     },
     /// Print an agent trajectory (SWE-agent, mini-swe-agent, OpenHands, Inspect, ATIF, Claude
     /// Code, Codex), normalised: steps, edits with their status, submission, exit, cost.
@@ -151,11 +160,12 @@ fn main() -> ExitCode {
                 eprintln!("refscore combine: error: {e:#}");
                 ExitCode::from(2)
             }),
-        Command::Report { report, compare, csv, tasks } => {
-            run_report(&report, compare.as_deref(), csv, tasks.as_deref()).unwrap_or_else(|e| {
-                eprintln!("refscore report: error: {e:#}");
-                ExitCode::from(2)
-            })
+        Command::Report { report, compare, csv, tasks, trajectories, json } => {
+            run_report(&report, compare.as_deref(), csv, tasks.as_deref(), &trajectories, json)
+                .unwrap_or_else(|e| {
+                    eprintln!("refscore report: error: {e:#}");
+                    ExitCode::from(2)
+                })
         }
     }
 }
@@ -173,11 +183,13 @@ fn run_report(
     compare: Option<&std::path::Path>,
     csv: bool,
     tasks: Option<&std::path::Path>,
+    trajectories: &[std::path::PathBuf],
+    json: bool,
 ) -> anyhow::Result<ExitCode> {
     let report = read_report(path)?;
-    let meta = match tasks {
-        Some(dir) => {
-            let bundle = bundle_dir::BundleDir::open(dir)?;
+    let bundle = tasks.map(bundle_dir::BundleDir::open).transpose()?;
+    let meta = match (tasks, &bundle) {
+        (Some(dir), Some(bundle)) => {
             if bundle.hash() != report.bundle.hash {
                 eprintln!(
                     "refscore report: warning: {} was scored against bundle {}, --tasks {} is bundle {}",
@@ -189,9 +201,26 @@ fn run_report(
             }
             Some(bundle.task_meta()?)
         }
-        None => None,
+        _ => None,
     };
     let name = path.to_string_lossy();
+    if !trajectories.is_empty() {
+        let section = failure_report::section(&name, &report, trajectories, bundle.as_ref())?;
+        let text = if json {
+            let mut t = serde_json::to_string_pretty(&section)?;
+            t.push('\n');
+            t
+        } else {
+            let tasks = meta.as_deref().unwrap_or(&[]);
+            let stats = scorer::stats::run_stats(&report, tasks);
+            let mut t = show::run_summary(&name, &report, &stats, meta.is_some());
+            t.push('\n');
+            t.push_str(&failure_report::text(&section));
+            t
+        };
+        let _ = std::io::stdout().write_all(text.as_bytes());
+        return Ok(ExitCode::SUCCESS);
+    }
     let text = match compare {
         Some(other_path) => {
             let other = read_report(other_path)?;

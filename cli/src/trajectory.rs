@@ -7,13 +7,13 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use scorer::report::SourceRef;
+use scorer::report::{SourceRef, TaskResult};
 use scorer::submission::{evaluate_submission, Submission};
 use scorer::trajectory::analysis::{analyse, TaskContext};
 use scorer::trajectory::{failure, read, view, Trajectory};
 use scorer::unittest::Scorer;
 
-use crate::bundle_dir::BundleDir;
+use crate::bundle_dir::{BundleDir, LoadedTask};
 use crate::run::{run_config, THREAD_STACK};
 
 pub fn run(file: &Path, tasks: Option<&Path>, json: bool) -> Result<ExitCode> {
@@ -113,42 +113,85 @@ fn is_many(bytes: &[u8]) -> bool {
 /// The task facts the analysis uses: the test file and the verdicts of the submitted patch and
 /// of the empty patch, scored on a thread with the scorer's stack.
 fn task_context(bundle: &BundleDir, t: &Trajectory, name: &str) -> Result<Option<TaskContext>> {
-    let Some(id) = t.instance_id.as_deref().filter(|id| bundle.has_task(id)) else {
+    let id = instance_of(t, name);
+    let Some(id) = id.as_deref().filter(|id| bundle.has_task(id)) else {
         eprintln!(
             "refscore trajectory: {name}: instance {:?} is not a task of the bundle; analysing without it",
-            t.instance_id.as_deref().unwrap_or("(none)")
+            id.as_deref().unwrap_or("(none)")
         );
         return Ok(None);
     };
     let task = bundle.load_task(id)?;
-    let submission = |patch: &str| Submission {
-        instance_id: id.to_string(),
-        model_name_or_path: t.model.clone(),
-        instruction_set: None,
-        patch: patch.as_bytes().to_vec(),
-        source: SourceRef { file: name.to_string(), line: None },
-    };
     let patch = t.submission.clone().unwrap_or_default();
-    let (final_result, pristine_result) = std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .stack_size(THREAD_STACK)
-            .spawn_scoped(s, || {
-                let mut scorer = Scorer::new(run_config());
-                let fin =
-                    evaluate_submission(&mut scorer, &task.base, &task.data, &submission(&patch));
-                let pristine =
-                    evaluate_submission(&mut scorer, &task.base, &task.data, &submission(""));
-                (Some(fin), Some(pristine))
-            })
-            .map(|h| h.join().unwrap_or((None, None)))
-            .unwrap_or((None, None))
-    });
-    Ok(Some(TaskContext {
-        instance_id: id.to_string(),
+    let mut results = score_patches(&task, t.model.clone(), name, &[&patch, ""]).into_iter();
+    let (final_result, pristine_result) = (results.next().flatten(), results.next().flatten());
+    Ok(Some(context_of(&task, final_result, pristine_result)))
+}
+
+/// The trajectory's instance id: its own, else the file name without `.traj.json` / `.traj`
+/// (SWE-agent names its logs `<instance_id>.traj`), as `score --predictions` reads it.
+pub(crate) fn instance_of(t: &Trajectory, file: &str) -> Option<String> {
+    if let Some(id) = t.instance_id.clone() {
+        return Some(id);
+    }
+    let base = Path::new(file).file_name()?.to_string_lossy().into_owned();
+    let lower = base.to_ascii_lowercase();
+    [".traj.json", ".traj"]
+        .iter()
+        .find(|ext| lower.ends_with(*ext))
+        .map(|ext| base[..base.len() - ext.len()].to_string())
+}
+
+/// The analysis context of a bundle task with the verdicts given.
+pub(crate) fn context_of(
+    task: &LoadedTask,
+    final_result: Option<TaskResult>,
+    pristine_result: Option<TaskResult>,
+) -> TaskContext {
+    TaskContext {
+        instance_id: task.data.id.clone(),
         test_source: Some(task.data.test.source.clone()),
         final_result,
         pristine_result,
         instructions: TaskContext::instructions_of(&task.data.instructions),
         repo: Some(task.data.repo.clone()),
-    }))
+    }
+}
+
+/// Scores each patch (an empty one is the pristine repository) of a bundle task on a thread
+/// with the scorer's stack, sharing one `Scorer`; `None` for all when that thread failed.
+pub(crate) fn score_patches(
+    task: &LoadedTask,
+    model: Option<String>,
+    source: &str,
+    patches: &[&str],
+) -> Vec<Option<TaskResult>> {
+    let submission = |patch: &str| Submission {
+        instance_id: task.data.id.clone(),
+        model_name_or_path: model.clone(),
+        instruction_set: None,
+        patch: patch.as_bytes().to_vec(),
+        source: SourceRef { file: source.to_string(), line: None },
+    };
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(THREAD_STACK)
+            .spawn_scoped(s, || {
+                let mut scorer = Scorer::new(run_config());
+                patches
+                    .iter()
+                    .map(|p| {
+                        Some(evaluate_submission(
+                            &mut scorer,
+                            &task.base,
+                            &task.data,
+                            &submission(p),
+                        ))
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .ok()
+            .and_then(|h| h.join().ok())
+            .unwrap_or_else(|| vec![None; patches.len()])
+    })
 }

@@ -124,3 +124,90 @@ fn unreadable_reports_exit_2_naming_the_file() {
     let (code, _, _) = report(&tmp, &["report"]);
     assert_eq!(code, 2);
 }
+
+/// The demo agent run (tasks/demo/trajectories: our own logs) scored with `score --predictions`,
+/// then `report --trajectories` with the bundle: every rate as n / d under its definition id, by
+/// instruction set and repository; a broken log is listed with its step or line and does not stop
+/// the others. Text and JSON pinned by snapshots.
+#[test]
+fn failure_modes_of_the_demo_run() {
+    let tmp = Temp::new("fm");
+    // The solving log's submission is the demo's solve patch, byte for byte.
+    let solve: serde_json::Value = serde_json::from_slice(
+        &fs::read(demo().join("trajectories/move-strip-html-to-sanitize.traj.json")).expect("log"),
+    )
+    .expect("json");
+    assert_eq!(
+        solve["info"]["submission"].as_str(),
+        Some(
+            fs::read_to_string(demo().join("submissions/move-strip-html-to-sanitize.solve.patch"))
+                .expect("patch")
+                .as_str()
+        )
+    );
+    score(&tmp, "run.json", &["trajectories"]);
+    let run = tmp.0.join("run");
+    fs::create_dir_all(&run).expect("run dir");
+    for e in fs::read_dir(demo().join("trajectories")).expect("demo trajectories") {
+        let p = e.expect("entry").path();
+        fs::copy(&p, run.join(p.file_name().expect("name"))).expect("copy");
+    }
+    // A SWE-agent log with a wrong type at step 1, and a cut-off file.
+    fs::write(
+        run.join("broken.traj"),
+        r#"{"environment": "swe_main", "info": {"exit_status": "submitted"}, "history": [],
+            "trajectory": [{"action": "ls\n", "observation": "", "state": "{}", "thought": ""},
+                           {"action": 7, "observation": "", "state": "{}", "thought": ""}]}"#,
+    )
+    .expect("write");
+    fs::write(
+        run.join("cut.traj.json"),
+        "{\n  \"trajectory_format\": \"mini-swe-agent-1.1\",\n  \"messages\": [\n",
+    )
+    .expect("write");
+    fs::write(run.join("notes.txt"), "not a log").expect("write");
+    let hash = bundle_hash(&bundle("report"));
+    let (code, out, err) =
+        report(&tmp, &["report", "run.json", "--trajectories", "run", "--tasks", b_static()]);
+    assert_eq!(code, 0, "{err}");
+    let out = redact(&out, &hash);
+    assert!(
+        out.contains("trajectories: 4 read, 4 paired with results of run.json, 2 not read"),
+        "{out}"
+    );
+    assert!(out.contains("not read: run/broken.traj: step 1: `action` must be"), "{out}");
+    assert!(out.contains("not read: run/cut.traj.json: "), "{out}");
+    assert!(out.contains("invalid JSON: EOF while parsing a list at line 4 column 0"), "{out}");
+    assert!(!out.contains("notes.txt"), "{out}");
+    for want in [
+        "[move-strip-html-to-sanitize] resolved set=descriptive exit=submitted primary=-",
+        "[rename-feed-item-to-entry] unresolved set=lazy exit=submitted primary=untouched_target",
+        "[rename-parse-amount] unresolved set=base exit=auto_submitted_after_limit primary=limit",
+        "loop/same_failed_edit_reissued @4,5",
+        "resolved                                     1/4 (25.0%)",
+        "rename-feed-item-to-entry: location guidance gap lazy - descriptive +50.0 points",
+        "instruction set lazy: 1 trajectories",
+        "repository tinyfeed_refactor: 3 trajectories",
+    ] {
+        assert!(out.contains(want), "missing {want:?} in\n{out}");
+    }
+    insta::assert_snapshot!("failure_modes_text", out);
+    let (code, json, err) = report(
+        &tmp,
+        &["report", "run.json", "--trajectories", "run", "--tasks", b_static(), "--json"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(v["trajectories"].as_array().map(Vec::len), Some(4));
+    assert_eq!(v["errors"].as_array().map(Vec::len), Some(2));
+    insta::assert_snapshot!("failure_modes_json", redact(&json, &hash));
+    // Without the bundle there are no pristine verdicts: FM-1 says why instead of 0.
+    let (code, out, _) = report(&tmp, &["report", "run.json", "--trajectories", "run"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains(
+            "fm1.untouched_of_failing_change_checking     not computable: no change-checking test"
+        ),
+        "{out}"
+    );
+}

@@ -133,6 +133,38 @@ fn pydicom_lint_rejections_are_rejected_edits() {
     assert_eq!(t.exit_status.as_deref(), Some("submitted"));
     assert_eq!(t.model_stats.as_ref().and_then(|m| m.cost_usd), Some(1.26719));
     assert!(t.submission.as_deref().is_some_and(|s| s.contains("diff --git a/pydicom/")));
+    let a = analyse(&t, None);
+    // The lint-rejected edits are edit errors; the identical edit re-issued at step 7 is a loop.
+    let fm = |id: &str, rule: &str| {
+        a.failure_modes
+            .iter()
+            .find(|m| m.id == id && m.rule == rule)
+            .unwrap_or_else(|| panic!("no {id}/{rule}: {:#?}", a.failure_modes))
+    };
+    let errors = fm("edit_error", "rejected");
+    assert!([5, 6, 7].iter().all(|i| errors.steps.contains(i)), "{:?}", errors.steps);
+    assert!(!errors.steps.contains(&8) && !errors.steps.contains(&1), "{:?}", errors.steps);
+    let reissued = fm("loop", "same_failed_edit_reissued");
+    assert!(reissued.steps.contains(&6) && reissued.steps.contains(&7), "{:?}", reissued.steps);
+    // σ after step 8 covers the lines the submitted hunk changes (288, 290-291 of the new file:
+    // `edit 287:296` wrote 11 lines over 10).
+    let after = &a.edit_state[8];
+    assert_eq!(after.step, 8);
+    let f = after
+        .files
+        .iter()
+        .find(|f| f.path == "pydicom/pixel_data_handlers/numpy_handler.py")
+        .expect("numpy_handler.py in σ after step 8");
+    assert!(f.ranges.iter().any(|r| r[0] <= 288 && r[1] >= 291), "{:?}", f.ranges);
+    assert_eq!(f.failed_edits, 3);
+    let before = &a.edit_state[7];
+    assert!(
+        before.files.iter().all(
+            |f| f.path != "pydicom/pixel_data_handlers/numpy_handler.py" || f.ranges.is_empty()
+        ),
+        "no applied edit of numpy_handler.py before step 8: {:?}",
+        before.files
+    );
 }
 
 /// Costs of zero are "no data", never $0: the marshmallow replay and the crashed astroid run.

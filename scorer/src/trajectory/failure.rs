@@ -34,7 +34,7 @@ pub const INTERPRETATIONS: &[(&str, &str)] = &[
     ("fm7.breadth_proxy", "Breadth = number of files the change-checking tests read (a lower-bound proxy for the files the reference solution edits, which are withheld); flagged above 6, the paper's largest solved count."),
     ("fm8.guidance", "Ours, per trajectory: untouched targets under an instruction set without file-location guidance (lazy or base); per run the rates are compared across the three sets."),
     ("fm9.state", "Ours: redundant re-edit (old text of an earlier applied replace), self-revert (inverse of an earlier applied replace), duplicate insert (text an earlier applied insert already wrote), lost edit (edited file absent from the patch), stale line edit (a line-addressed edit after an earlier edit above it shifted lines, with no observation of the file in between)."),
-    ("fm10.style", "Reproduction or test scripts created outside the test tree or left out of the patch, test-runner commands, and patch changes to test files no task test reads."),
+    ("fm10.style", "Reproduction or test scripts created outside the test tree or left out of the patch, test-runner commands, and patch changes to test files no task test reads and the instructions do not name."),
     ("fm0.primary", "Ours: one label per failed task by precedence not_scored, no_patch, limit, untouched_target, edit_errors (a rejected edit on a file of the breadth set), incomplete."),
 ];
 
@@ -228,7 +228,17 @@ fn in_test_tree(path: &str) -> bool {
         || name.ends_with("_test.py")
 }
 
-/// Per test: its reads in the pristine and final runs together.
+/// Paths a benchmark test checks that can never exist, by repository (shared/benchmark-facts.md:
+/// salt `iam-to-aws` checks `../utils/iam.py`; the file is `salt/utils/iam.py`). FM-1 ignores them.
+pub const NEVER_EXISTS: &[(&str, &str)] = &[("salt_refactor", "utils/iam.py")];
+
+fn never_exists(repo: Option<&str>, path: &str) -> bool {
+    NEVER_EXISTS.iter().any(|(r, p)| *p == path && repo.is_none_or(|repo| repo == *r))
+}
+
+/// Per test: R(t), its reads in the pristine and final runs together with the `../` string
+/// literals of the method and its class's `setUp` (a method that fails early reads fewer files),
+/// less the paths that can never exist.
 fn test_reads(task: &TaskContext) -> BTreeMap<String, BTreeSet<String>> {
     let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for r in [&task.pristine_result, &task.final_result].into_iter().flatten() {
@@ -236,7 +246,166 @@ fn test_reads(task: &TaskContext) -> BTreeMap<String, BTreeSet<String>> {
             out.entry(t.id.clone()).or_default().extend(t.reads.iter().cloned());
         }
     }
+    if let Some(src) = task.test_source.as_deref() {
+        for (id, paths) in literal_reads(src) {
+            // Only methods the runs know (a literal scan of a file that did not run adds none).
+            if let Some(r) = out.get_mut(&id) {
+                r.extend(paths);
+            }
+        }
+    }
+    let repo = task.repo.as_deref();
+    for r in out.values_mut() {
+        r.retain(|p| !never_exists(repo, p));
+    }
     out
+}
+
+/// A test's `'../x'` string resolved as the test resolves it: against its working directory
+/// `<repo>/refactorbench_eval/`, `.` and `..` segments folded; `None` outside the repository.
+pub fn resolve_test_path(literal: &str) -> Option<String> {
+    if !literal.starts_with("../") || literal.chars().any(char::is_whitespace) {
+        return None;
+    }
+    let mut parts: Vec<&str> = vec!["refactorbench_eval"];
+    for seg in literal.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    (!parts.is_empty() && !literal.ends_with('/')).then(|| parts.join("/"))
+}
+
+/// What a static scan of a test file learns about one test method.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct MethodScan {
+    id: String,
+    /// Resolved `../` literals of the method and its class's `setUp`.
+    reads: BTreeSet<String>,
+    /// String literals that are Python identifiers (the names the method looks for).
+    names: BTreeSet<String>,
+    /// The method (or a helper it calls) inspects `Import`/`ImportFrom` nodes.
+    imports: bool,
+    /// The method (or a helper it calls) inspects `FunctionDef`/`ClassDef` nodes.
+    defs: bool,
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut c = s.chars();
+    c.next().is_some_and(|f| f == '_' || f.is_ascii_alphabetic())
+        && c.all(|x| x == '_' || x.is_ascii_alphanumeric())
+}
+
+/// Every test method of a test file with its literals and what kind of node it inspects. Empty
+/// when the source does not parse. Helpers (any other function of the file) pass their kinds on
+/// to the methods that call them by name.
+fn scan_methods(source: &str) -> Vec<MethodScan> {
+    use crate::python::syntax::{self, Ranged};
+    let Ok(scan) = crate::bundle::paths::scan_test(source, "test.py") else { return Vec::new() };
+    let Ok(module) = crate::python::parse_module(source, "test.py") else { return Vec::new() };
+    let index = crate::python::LineIndex::new(source);
+    let span = |r: syntax::text_size::TextRange| {
+        let (a, b) = (u32::from(r.start()), u32::from(r.end()));
+        let text = source.get(a as usize..b as usize).unwrap_or("");
+        (index.position(a).0, index.position(b).0, text)
+    };
+    let kinds = |text: &str| {
+        (
+            text.contains("ImportFrom") || text.contains("ast.Import") || text.contains(".names"),
+            text.contains("FunctionDef") || text.contains("ClassDef"),
+        )
+    };
+    let lits = |a: u32, b: u32| scan.literals.iter().filter(move |l| l.line >= a && l.line <= b);
+    let fn_of = |s: &syntax::Stmt| match s {
+        syntax::Stmt::FunctionDef(f) => Some((f.name.to_string(), f.range())),
+        syntax::Stmt::AsyncFunctionDef(f) => Some((f.name.to_string(), f.range())),
+        _ => None,
+    };
+    // Helpers: module-level functions and non-test methods, with their kinds.
+    let mut helpers: Vec<(String, (bool, bool))> = Vec::new();
+    for stmt in &module.body {
+        if let Some((name, r)) = fn_of(stmt) {
+            helpers.push((name, kinds(span(r).2)));
+        }
+        if let syntax::Stmt::ClassDef(c) = stmt {
+            for s in &c.body {
+                if let Some((name, r)) = fn_of(s).filter(|(n, _)| !n.starts_with("test")) {
+                    helpers.push((name, kinds(span(r).2)));
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for stmt in &module.body {
+        let syntax::Stmt::ClassDef(class) = stmt else { continue };
+        let mut setup = BTreeSet::new();
+        let mut methods = Vec::new();
+        for s in &class.body {
+            let Some((name, range)) = fn_of(s) else { continue };
+            let (a, b, text) = span(range);
+            if name == "setUp" {
+                setup.extend(lits(a, b).filter_map(|l| resolve_test_path(&l.value)));
+            } else if name.starts_with("test") {
+                let (mut imports, mut defs) = kinds(text);
+                for (h, (i, d)) in &helpers {
+                    if text.contains(&format!("{h}(")) {
+                        imports |= i;
+                        defs |= d;
+                    }
+                }
+                methods.push(MethodScan {
+                    id: format!("{}.{name}", class.name),
+                    reads: lits(a, b).filter_map(|l| resolve_test_path(&l.value)).collect(),
+                    names: lits(a, b)
+                        .filter(|l| is_identifier(&l.value))
+                        .map(|l| l.value.clone())
+                        .collect(),
+                    imports,
+                    defs,
+                });
+            }
+        }
+        for mut m in methods {
+            m.reads.extend(setup.iter().cloned());
+            out.push(m);
+        }
+    }
+    out
+}
+
+/// Per test method (`Class.method`): the resolved `../` string literals of its body and of its
+/// class's `setUp`. Empty when the source does not parse.
+pub fn literal_reads(source: &str) -> BTreeMap<String, BTreeSet<String>> {
+    scan_methods(source).into_iter().map(|m| (m.id, m.reads)).collect()
+}
+
+/// FM-3's task-level companion, static, from the test file: names `x` that one test checks is
+/// imported in file A while another checks `x` is defined (def/class) in file B ≠ A, as
+/// `(x, A, B)`. Edits that each keep every file free of F821 errors can do such a task only in
+/// the right order (define first), so a lint gate may reject the other order. Heuristic: a
+/// method counts when it reads exactly one repository file and inspects the node kind itself or
+/// through a helper of the file it calls.
+pub fn static_temporary_errors(source: &str) -> Vec<(String, String, String)> {
+    let methods = scan_methods(source);
+    let single = |m: &MethodScan| (m.reads.len() == 1).then(|| m.reads.iter().next().cloned());
+    let mut out = BTreeSet::new();
+    for a in methods.iter().filter(|m| m.imports) {
+        let Some(Some(file_a)) = single(a) else { continue };
+        for b in methods.iter().filter(|m| m.defs) {
+            let Some(Some(file_b)) = single(b) else { continue };
+            if file_a == file_b {
+                continue;
+            }
+            for x in a.names.intersection(&b.names) {
+                out.insert((x.clone(), file_a.clone(), file_b.clone()));
+            }
+        }
+    }
+    out.into_iter().collect()
 }
 
 fn verdicts(r: &TaskResult) -> BTreeMap<&str, Status> {
@@ -532,6 +701,7 @@ impl<'a> Ctx<'a> {
 
     /// FM-3 necessary temporary errors.
     fn temporary_error(&self, out: &mut Vec<FailureMode>) {
+        self.task_needs_temporary_error(out);
         let added: String = self
             .t
             .submission
@@ -583,6 +753,30 @@ impl<'a> Ctx<'a> {
             format!(
                 "{n} lint-rejected edits failed only on undefined names defined later ({})",
                 names_all.into_iter().collect::<Vec<_>>().join(", ")
+            ),
+            "fm3.undefined_names",
+        ));
+    }
+
+    /// FM-3's static companion: the task's tests check a name imported in one file and defined
+    /// in another ([`static_temporary_errors`]).
+    fn task_needs_temporary_error(&self, out: &mut Vec<FailureMode>) {
+        let Some(src) = self.task.and_then(|t| t.test_source.as_deref()) else { return };
+        let found = static_temporary_errors(src);
+        if found.is_empty() {
+            return;
+        }
+        let pairs: Vec<String> = found
+            .iter()
+            .map(|(x, a, b)| format!("`{x}` imported in {a}, defined in {b}"))
+            .collect();
+        out.push(flag(
+            "temporary_error_blocked",
+            "task_needs_temporary_error",
+            Vec::new(),
+            format!(
+                "the task's tests check {}: under an F821 lint gate the definition must come first",
+                pairs.join("; ")
             ),
             "fm3.undefined_names",
         ));
@@ -977,9 +1171,13 @@ impl<'a> Ctx<'a> {
         if let (Some(task), Some(p)) = (self.task, &self.p) {
             if task.final_result.is_some() || task.pristine_result.is_some() {
                 let read: BTreeSet<String> = test_reads(task).into_values().flatten().collect();
+                // A test file the agent's instructions name was asked for, not drift.
+                let asked = self.t.task.as_deref().unwrap_or("");
                 let unread: Vec<&str> = p
                     .iter()
-                    .filter(|f| in_test_tree(f) && !read.contains(*f))
+                    .filter(|f| {
+                        in_test_tree(f) && !read.contains(*f) && !asked.contains(f.as_str())
+                    })
                     .map(String::as_str)
                     .collect();
                 if !unread.is_empty() {
@@ -1158,16 +1356,44 @@ pub struct Rate {
     pub id: String,
     pub n: u64,
     pub d: u64,
+    /// Why the rate cannot be computed from what was given, when `d` is 0 ("not computable: …"
+    /// is shown instead of a 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_computable: Option<String>,
 }
 
 impl Rate {
     fn new(id: &str, n: u64, d: u64) -> Rate {
-        Rate { id: id.to_string(), n, d }
+        let not_computable = (d == 0).then(|| not_computable(id).to_string());
+        Rate { id: id.to_string(), n, d, not_computable }
     }
 
     /// `n / d`, `None` when `d` is 0.
     pub fn value(&self) -> Option<f64> {
         (self.d > 0).then(|| self.n as f64 / self.d as f64)
+    }
+}
+
+/// Why a rate has no denominator: what its definition needs that the input lacks.
+fn not_computable(id: &str) -> &'static str {
+    let prefix = id.split('_').next().unwrap_or(id);
+    match id {
+        "resolved" | "fm2.edit_error_of_unresolved" | "fm3.task_needs_temporary_error_of_scored" => {
+            "no trajectory was paired with a scored result (give the report and --tasks)"
+        }
+        "fm7.over_6_of_with_breadth" | "fm7.resolved_over_6" | "fm7.resolved_in_bucket" => {
+            "no breadth: needs the per-test reads of the pristine and final runs (a report and --tasks)"
+        }
+        _ if prefix.starts_with("fm1.") => {
+            "no change-checking test: needs per-test verdicts and reads of the pristine and final runs (a report and --tasks)"
+        }
+        "fm2.edit_error_of_editing" | "fm2.edit_rejection_of_editing" => {
+            "no edit step recognised in these logs"
+        }
+        "fm3.blocked_of_lint_rejecting" => {
+            "no lint-rejected edit (the agent's editor has no lint gate, or it never rejected)"
+        }
+        _ => "no trajectories",
     }
 }
 
@@ -1256,8 +1482,13 @@ fn group(entries: &[RunEntry<'_>]) -> GroupRates {
         ),
         Rate::new(
             "fm3.blocked_of_lint_rejecting",
-            count(&|d| has(d, "temporary_error_blocked")),
+            count(&|d| has_rule(d, "temporary_error_blocked", "blocked_by_linter")),
             lint_rejecting,
+        ),
+        Rate::new(
+            "fm3.task_needs_temporary_error_of_scored",
+            count(&|d| has_rule(d, "temporary_error_blocked", "task_needs_temporary_error")),
+            scored,
         ),
         Rate::new("fm4.flooded_of_all", count(&|d| has(d, "context_flooding")), all),
         Rate::new("fm5.loop_of_all", count(&|d| has(d, "loop")), all),
@@ -1296,6 +1527,7 @@ fn group(entries: &[RunEntry<'_>]) -> GroupRates {
                 .or_insert_with(|| Rate::new("fm7.resolved_in_bucket", 0, 0));
             rate.d += 1;
             rate.n += u64::from(r);
+            rate.not_computable = None;
         }
         if let (Some(p), Some(t)) = (f.subtests_passed, f.subtests_total) {
             if t > 0 {
@@ -1360,6 +1592,156 @@ pub fn summarise_run(entries: &[RunEntry<'_>]) -> RunFailureSummary {
     }
 }
 
+/// One trajectory of a run with the task it worked on, for FM-8's per-task comparison.
+#[derive(Debug, Clone, Copy)]
+pub struct TaskEntry<'a> {
+    pub instance_id: &'a str,
+    pub entry: RunEntry<'a>,
+}
+
+/// FM-8 for one task under one instruction set.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TaskSetRates {
+    pub trajectories: u64,
+    pub resolved: Rate,
+    pub mean_subtests_passed: Option<f64>,
+    /// FM-1 primary: untouched-target failures / failing change-checking tests.
+    pub fm1: Rate,
+    /// FM-2 primary: trajectories with an erroring edit step / trajectories with edit steps.
+    pub fm2: Rate,
+}
+
+/// FM-8 (P8–P10): the same agent's trajectories on several instruction sets, per task × set, and
+/// the location-guidance gap per task (FM-1 rate under lazy or base minus under descriptive).
+/// The input is one agent's run(s): the caller groups trajectories by agent (model); the set of
+/// each trajectory is the one detected from its task text ([`detect_instruction_set`]).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SetComparison {
+    /// Instruction sets found, with their trajectory counts.
+    pub sets: BTreeMap<String, u64>,
+    pub by_task: BTreeMap<String, BTreeMap<String, TaskSetRates>>,
+    pub gap_by_task: BTreeMap<String, BTreeMap<String, f64>>,
+    /// Why the comparison cannot be made from these trajectories, when it cannot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_computable: Option<String>,
+}
+
+/// FM-8's comparison over one agent's trajectories.
+pub fn compare_instruction_sets(entries: &[TaskEntry<'_>]) -> SetComparison {
+    let mut cells: BTreeMap<String, BTreeMap<String, Vec<&TaskEntry<'_>>>> = BTreeMap::new();
+    let mut sets: BTreeMap<String, u64> = BTreeMap::new();
+    for e in entries {
+        let set = e.entry.detection.facts.instruction_set.map_or("unknown", InstructionSet::as_str);
+        *sets.entry(set.to_string()).or_default() += 1;
+        cells
+            .entry(e.instance_id.to_string())
+            .or_default()
+            .entry(set.to_string())
+            .or_default()
+            .push(e);
+    }
+    let mut by_task = BTreeMap::new();
+    let mut gap_by_task = BTreeMap::new();
+    for (task, per_set) in &cells {
+        let mut rates: BTreeMap<String, TaskSetRates> = BTreeMap::new();
+        for (set, es) in per_set {
+            let f = |e: &&TaskEntry<'_>| e.entry.detection.facts.clone();
+            let facts: Vec<Facts> = es.iter().map(f).collect();
+            let shares: Vec<f64> = facts
+                .iter()
+                .filter_map(|f| match (f.subtests_passed, f.subtests_total) {
+                    (Some(p), Some(t)) if t > 0 => Some(f64::from(p) / f64::from(t)),
+                    _ => None,
+                })
+                .collect();
+            let n = |p: &dyn Fn(&Facts) -> bool| facts.iter().filter(|f| p(f)).count() as u64;
+            let sum = |p: &dyn Fn(&Facts) -> u32| facts.iter().map(|f| u64::from(p(f))).sum();
+            rates.insert(
+                set.clone(),
+                TaskSetRates {
+                    trajectories: facts.len() as u64,
+                    resolved: Rate::new(
+                        "resolved",
+                        n(&|f| f.resolved == Some(true)),
+                        n(&|f| f.resolved.is_some()),
+                    ),
+                    mean_subtests_passed: (!shares.is_empty())
+                        .then(|| shares.iter().sum::<f64>() / shares.len() as f64),
+                    fm1: Rate::new(
+                        "fm1.untouched_of_failing_change_checking",
+                        sum(&|f| f.untouched_failing),
+                        sum(&|f| f.change_checking_failing),
+                    ),
+                    fm2: Rate::new(
+                        "fm2.edit_error_of_editing",
+                        n(&|f| f.erroring_edit_steps > 0),
+                        n(&|f| f.edit_steps > 0),
+                    ),
+                },
+            );
+        }
+        if let Some(desc) = rates.get("descriptive").and_then(|r| r.fm1.value()) {
+            for set in ["lazy", "base"] {
+                if let Some(v) = rates.get(set).and_then(|r| r.fm1.value()) {
+                    gap_by_task
+                        .entry(task.clone())
+                        .or_insert_with(BTreeMap::new)
+                        .insert(set.to_string(), v - desc);
+                }
+            }
+        }
+        by_task.insert(task.clone(), rates);
+    }
+    let known = sets.keys().filter(|k| *k != "unknown").count();
+    let not_computable = if known < 2 {
+        Some(format!(
+            "needs the same agent's trajectories under two or more instruction sets (found: {})",
+            sets.iter().map(|(k, n)| format!("{k} {n}")).collect::<Vec<_>>().join(", ")
+        ))
+    } else if gap_by_task.is_empty() {
+        Some(
+            "no task has FM-1 rates under descriptive and under lazy or base (needs a report and \
+             --tasks, and the same task run under both)"
+                .to_string(),
+        )
+    } else {
+        None
+    };
+    SetComparison { sets, by_task, gap_by_task, not_computable }
+}
+
+/// [`SetComparison`] as plain text: a row per task × set, the gaps, or why it is not computable.
+pub fn set_comparison_text(c: &SetComparison) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    for (task, per_set) in &c.by_task {
+        for (set, r) in per_set {
+            let sub =
+                r.mean_subtests_passed.map_or("-".to_string(), |m| format!("{:.1}%", m * 100.0));
+            let _ = writeln!(
+                out,
+                "  {task} [{set}]: resolved {}, subtests {sub}, fm1 {}, fm2 {}",
+                rate_text(&r.resolved),
+                rate_text(&r.fm1),
+                rate_text(&r.fm2)
+            );
+        }
+    }
+    for (task, gaps) in &c.gap_by_task {
+        for (set, g) in gaps {
+            let _ = writeln!(
+                out,
+                "  {task}: location guidance gap {set} - descriptive {:+.1} points",
+                g * 100.0
+            );
+        }
+    }
+    if let Some(why) = &c.not_computable {
+        let _ = writeln!(out, "  location guidance gap per task: not computable: {why}");
+    }
+    out
+}
+
 #[cfg(test)]
 #[path = "failure_tests.rs"]
 mod tests;
@@ -1374,8 +1756,15 @@ fn rate_text(r: &Rate) -> String {
 fn group_text(out: &mut String, title: &str, g: &GroupRates) {
     use std::fmt::Write;
     let _ = writeln!(out, "{title}: {} trajectories", g.trajectories);
-    for r in g.rates.iter().filter(|r| r.d > 0) {
-        let _ = writeln!(out, "  {:<44} {}", r.id, rate_text(r));
+    for r in &g.rates {
+        match (&r.not_computable, r.d) {
+            (Some(why), 0) => {
+                let _ = writeln!(out, "  {:<44} not computable: {why}", r.id);
+            }
+            _ => {
+                let _ = writeln!(out, "  {:<44} {}", r.id, rate_text(r));
+            }
+        }
     }
     if let Some(m) = g.mean_tokens_per_lint_rejection {
         let est = if g.tokens_exact { "" } else { " (est.)" };
@@ -1425,6 +1814,15 @@ pub fn run_summary_text(s: &RunFailureSummary) -> String {
             out,
             "fm8.location_guidance_gap {set} - descriptive: {:+.1} points",
             gap * 100.0
+        );
+    }
+    if s.location_guidance_gap.is_empty() {
+        let sets: Vec<&str> = s.by_instruction_set.keys().map(String::as_str).collect();
+        let _ = writeln!(
+            out,
+            "fm8.location_guidance_gap not computable: needs FM-1 rates under the descriptive set and \
+             under lazy or base (sets found: {})",
+            sets.join(", ")
         );
     }
     out.push_str("definitions:\n");

@@ -558,3 +558,184 @@ fn run_rates_carry_numerator_denominator_and_groups() {
     let json = serde_json::to_string(&s).expect("json");
     assert_eq!(serde_json::from_str::<RunFailureSummary>(&json).ok(), Some(s));
 }
+
+const LITERAL_TEST: &str = r#"import ast, os, unittest
+
+class T(unittest.TestCase):
+    def setUp(self):
+        self.base = '../pkg/./sub/../'
+        with open('../pkg/sub/../a.py') as f:
+            self.a = f.read()
+
+    def test_b(self):
+        with open('../docs/../pkg/b.py') as f:
+            tree = ast.parse(f.read())
+        self.assertTrue(os.path.exists('../utils/iam.py'))
+
+    def test_c(self):
+        self.assertIn('x', '../../outside.py')
+"#;
+
+/// R(t) takes the `../` literals of the method and its `setUp`, resolved from the test's
+/// working directory `<repo>/refactorbench_eval/` (`.`/`..` folded, paths outside dropped).
+#[test]
+fn fm1_literal_reads_resolve_dot_dot_segments() {
+    let r = literal_reads(LITERAL_TEST);
+    let b: Vec<&str> = r["T.test_b"].iter().map(String::as_str).collect();
+    assert_eq!(b, ["pkg/a.py", "pkg/b.py", "utils/iam.py"]);
+    let c: Vec<&str> = r["T.test_c"].iter().map(String::as_str).collect();
+    assert_eq!(c, ["pkg/a.py"]);
+    assert_eq!(resolve_test_path("../a/./b/../c.py").as_deref(), Some("a/c.py"));
+    assert_eq!(resolve_test_path("../../x.py"), None);
+    assert_eq!(resolve_test_path("a.py"), None);
+}
+
+/// T.test_b failed early in both runs (recorded reads: none). Its literals name pkg/b.py, which
+/// the patch touches: not untouched. Without the literals it would be (the bug this fixes).
+#[test]
+fn fm1_untouched_uses_literal_reads_of_an_early_failing_method() {
+    let ctx = |src: Option<&str>| {
+        let mut c = task(
+            vec![outcome("T.test_b", Status::Error, &[]), outcome("T.test_c", Status::Pass, &[])],
+            vec![outcome("T.test_b", Status::Error, &[]), outcome("T.test_c", Status::Pass, &[])],
+        );
+        c.test_source = src.map(str::to_string);
+        c
+    };
+    let t = traj(Vec::new(), Some(&patch_of(&["pkg/b.py"])), "submitted");
+    let d = run(&t, Some(&ctx(Some(LITERAL_TEST))));
+    assert!(rules(&d, "untouched_target").is_empty(), "{:#?}", d.failure_modes);
+    assert_eq!((d.facts.untouched_failing, d.facts.partially_touched), (0, 1));
+    // A patch that touches none of the literal paths shows the mode.
+    let t = traj(Vec::new(), Some(&patch_of(&["pkg/other.py"])), "submitted");
+    let d = run(&t, Some(&ctx(Some(LITERAL_TEST))));
+    assert_eq!(the(&d, "untouched_target", "untouched_target_failure").tests, ["T.test_b"]);
+    // Without the test source there is nothing to go on: no reads, no verdict on it.
+    let d = run(&t, Some(&ctx(None)));
+    assert_eq!(d.facts.untouched_failing, 0);
+}
+
+/// The salt `iam-to-aws` path `../utils/iam.py` can never exist (the file is
+/// `salt/utils/iam.py`): in salt it is no target, so a patch touching the real targets touches
+/// all of them; in another repository the same path counts.
+#[test]
+fn fm1_ignores_the_salt_iam_path() {
+    let ctx = |repo: &str| {
+        let mut c = task(
+            vec![outcome("T.a", Status::Fail, &["salt/utils/iam.py", "utils/iam.py"])],
+            vec![outcome("T.a", Status::Fail, &["salt/utils/iam.py", "utils/iam.py"])],
+        );
+        c.repo = Some(repo.into());
+        c
+    };
+    let t = traj(Vec::new(), Some(&patch_of(&["salt/utils/iam.py"])), "submitted");
+    let d = run(&t, Some(&ctx("salt_refactor")));
+    assert_eq!(d.facts.partially_touched, 0);
+    let d = run(&t, Some(&ctx("other_refactor")));
+    assert_eq!(d.facts.partially_touched, 1);
+    // Only the impossible path read, in salt: no target at all, so not untouched either.
+    let only = |repo: &str| {
+        let mut c = task(
+            vec![outcome("T.a", Status::Fail, &["utils/iam.py"])],
+            vec![outcome("T.a", Status::Fail, &["utils/iam.py"])],
+        );
+        c.repo = Some(repo.into());
+        c
+    };
+    let t = traj(Vec::new(), Some(&patch_of(&["x.py"])), "submitted");
+    assert_eq!(run(&t, Some(&only("salt_refactor"))).facts.untouched_failing, 0);
+    assert_eq!(run(&t, Some(&only("other_refactor"))).facts.untouched_failing, 1);
+}
+
+const TEMP_ERROR_TEST: &str = r#"import ast, unittest
+
+def defines(tree, name):
+    return any(isinstance(n, ast.FunctionDef) and n.name == name for n in ast.walk(tree))
+
+class T(unittest.TestCase):
+    def test_defined(self):
+        with open('../pkg/money.py') as f:
+            self.assertTrue(defines(ast.parse(f.read()), 'parse_money'))
+
+    def test_imported(self):
+        with open('../pkg/journal.py') as f:
+            tree = ast.parse(f.read())
+        names = [a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names]
+        self.assertIn('parse_money', names)
+"#;
+
+/// FM-3's static companion: one test checks `parse_money` is imported in journal.py, another
+/// that it is defined in money.py (through a helper).
+#[test]
+fn fm3_static_task_needs_a_temporary_error() {
+    assert_eq!(
+        static_temporary_errors(TEMP_ERROR_TEST),
+        [("parse_money".to_string(), "pkg/journal.py".to_string(), "pkg/money.py".to_string())]
+    );
+    let mut ctx = task(vec![outcome("T.test_defined", Status::Fail, &[])], vec![]);
+    ctx.test_source = Some(TEMP_ERROR_TEST.into());
+    let d = run(&traj(Vec::new(), None, "submitted"), Some(&ctx));
+    let m = the(&d, "temporary_error_blocked", "task_needs_temporary_error");
+    assert!(m.detail.contains("`parse_money` imported in pkg/journal.py, defined in pkg/money.py"));
+    // Both checks on one file: no order problem.
+    let same = TEMP_ERROR_TEST.replace("../pkg/journal.py", "../pkg/money.py");
+    assert!(static_temporary_errors(&same).is_empty());
+    ctx.test_source = Some(same);
+    let d = run(&traj(Vec::new(), None, "submitted"), Some(&ctx));
+    assert!(rules(&d, "temporary_error_blocked").is_empty());
+}
+
+/// A rate whose definition needs what the input lacks says why instead of showing 0.
+#[test]
+fn rates_without_denominator_are_not_computable() {
+    let t = traj(vec![step(0, "ls", "a.py")], None, "submitted");
+    let d = run(&t, None);
+    let s = summarise_run(&[RunEntry { detection: &d, cost_usd: None }]);
+    let fm1 = s
+        .overall
+        .rates
+        .iter()
+        .find(|r| r.id == "fm1.untouched_of_failing_change_checking")
+        .expect("fm1 rate");
+    assert_eq!((fm1.n, fm1.d), (0, 0));
+    assert!(fm1.not_computable.as_deref().is_some_and(|w| w.contains("pristine")));
+    let text = run_summary_text(&s);
+    assert!(text.contains("fm2.edit_error_of_editing"), "{text}");
+    assert!(text.contains("not computable: no edit step recognised"), "{text}");
+    assert!(text.contains("fm8.location_guidance_gap not computable"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.trim_start().starts_with("cost_per_solved") && l.ends_with(" no data")),
+        "{text}"
+    );
+    let all = s.overall.rates.iter().find(|r| r.id == "fm4.flooded_of_all").expect("fm4");
+    assert_eq!((all.d, all.not_computable.as_deref()), (1, None));
+}
+
+/// FM-8: the same agent on one task under lazy and descriptive; the gap is the lazy FM-1 rate
+/// minus the descriptive one. With one set only, the comparison is not computable.
+#[test]
+fn fm8_compares_instruction_sets_per_task() {
+    let det = |set: InstructionSet, untouched: u32, failing: u32| Detection {
+        facts: Facts {
+            instruction_set: Some(set),
+            untouched_failing: untouched,
+            change_checking_failing: failing,
+            resolved: Some(false),
+            ..Facts::default()
+        },
+        ..Detection::default()
+    };
+    let lazy = det(InstructionSet::Lazy, 3, 4);
+    let desc = det(InstructionSet::Descriptive, 1, 4);
+    let e = |d| TaskEntry { instance_id: "t1", entry: RunEntry { detection: d, cost_usd: None } };
+    let c = compare_instruction_sets(&[e(&lazy), e(&desc)]);
+    assert_eq!(c.not_computable, None);
+    assert_eq!(c.gap_by_task["t1"]["lazy"], 0.5);
+    assert_eq!((c.by_task["t1"]["lazy"].fm1.n, c.by_task["t1"]["lazy"].fm1.d), (3, 4));
+    assert!(set_comparison_text(&c)
+        .contains("t1: location guidance gap lazy - descriptive +50.0 points"));
+    let c = compare_instruction_sets(&[e(&lazy)]);
+    assert!(c.gap_by_task.is_empty());
+    assert!(c.not_computable.as_deref().is_some_and(|w| w.contains("found: lazy 1")), "{c:?}");
+}

@@ -61,37 +61,10 @@ pub(crate) fn split(src: &str) -> Vec<Command> {
         let c = chars[i];
         let slot = out.len();
         match c {
-            '\'' => {
-                in_word = true;
-                i += 1;
-                while i < chars.len() && chars[i] != '\'' {
-                    word.push(chars[i]);
-                    i += 1;
-                }
-            }
-            '"' => {
-                in_word = true;
-                i += 1;
-                while i < chars.len() && chars[i] != '"' {
-                    if chars[i] == '\\' && i + 1 < chars.len() && "\"\\$`\n".contains(chars[i + 1])
-                    {
-                        i += 1;
-                        if chars[i] != '\n' {
-                            word.push(chars[i]);
-                        }
-                    } else {
-                        word.push(chars[i]);
-                    }
-                    i += 1;
-                }
-            }
-            '\\' => {
-                if i + 1 < chars.len() {
-                    i += 1;
-                    if chars[i] != '\n' {
-                        in_word = true;
-                        word.push(chars[i]);
-                    }
+            '\'' | '"' | '\\' => {
+                if let Some((end, made)) = quoted_piece(&chars, i, &mut word) {
+                    i = end;
+                    in_word |= made;
                 }
             }
             '$' if chars.get(i + 1) == Some(&'(') => {
@@ -227,6 +200,48 @@ pub(crate) fn split(src: &str) -> Vec<Command> {
     out
 }
 
+/// One quoted piece of a word as bash reads it, starting at `chars[i]`: `'…'` verbatim; `"…"`
+/// with `\"`, `\\`, `\$` and `` \` `` unescaped and `\<newline>` removed; or a backslash escape
+/// outside quotes (`\<newline>` removed). Appends the text to `word` and returns the index of the
+/// piece's last character and whether it made a word (a removed line continuation alone does
+/// not); `None` when `chars[i]` starts no such piece (a trailing backslash).
+fn quoted_piece(chars: &[char], mut i: usize, word: &mut String) -> Option<(usize, bool)> {
+    match chars.get(i)? {
+        '\'' => {
+            i += 1;
+            while i < chars.len() && chars[i] != '\'' {
+                word.push(chars[i]);
+                i += 1;
+            }
+            Some((i, true))
+        }
+        '"' => {
+            i += 1;
+            while i < chars.len() && chars[i] != '"' {
+                if chars[i] == '\\' && i + 1 < chars.len() && "\"\\$`\n".contains(chars[i + 1]) {
+                    i += 1;
+                    if chars[i] != '\n' {
+                        word.push(chars[i]);
+                    }
+                } else {
+                    word.push(chars[i]);
+                }
+                i += 1;
+            }
+            Some((i, true))
+        }
+        '\\' if i + 1 < chars.len() => {
+            i += 1;
+            let made = chars[i] != '\n';
+            if made {
+                word.push(chars[i]);
+            }
+            Some((i, made))
+        }
+        _ => None,
+    }
+}
+
 /// Splits one argument string the way a shell would (quotes, backslashes); for SWE-agent's
 /// text-mode tool arguments.
 pub(crate) fn words(src: &str) -> Vec<String> {
@@ -238,29 +253,11 @@ pub(crate) fn words(src: &str) -> Vec<String> {
     while i < chars.len() {
         let c = chars[i];
         match c {
-            '\'' => {
-                in_word = true;
-                i += 1;
-                while i < chars.len() && chars[i] != '\'' {
-                    word.push(chars[i]);
-                    i += 1;
+            '\'' | '"' | '\\' if c != '\\' || i + 1 < chars.len() => {
+                if let Some((end, made)) = quoted_piece(&chars, i, &mut word) {
+                    i = end;
+                    in_word |= made;
                 }
-            }
-            '"' => {
-                in_word = true;
-                i += 1;
-                while i < chars.len() && chars[i] != '"' {
-                    if chars[i] == '\\' && i + 1 < chars.len() && "\"\\$`".contains(chars[i + 1]) {
-                        i += 1;
-                    }
-                    word.push(chars[i]);
-                    i += 1;
-                }
-            }
-            '\\' if i + 1 < chars.len() => {
-                i += 1;
-                in_word = true;
-                word.push(chars[i]);
             }
             c if c.is_whitespace() => {
                 if in_word {
@@ -305,5 +302,17 @@ mod tests {
     #[test]
     fn argument_words() {
         assert_eq!(words("'a b' \"c\\\"d\" e\\ f"), ["a b", "c\"d", "e f"]);
+    }
+
+    /// `split` and `words` read quotes with the one `quoted_piece`: the same words, line
+    /// continuations (`\<newline>`, inside double quotes too) removed as bash removes them.
+    #[test]
+    fn split_and_words_quote_alike() {
+        for src in ["'a b' \"c\\\"d\\$x\" e\\ f", "x\\\ny \"p\\\nq\" 'r\\\ns'", "\"\" ''"] {
+            let from_split: Vec<String> = split(src).into_iter().flat_map(|c| c.words).collect();
+            assert_eq!(words(src), from_split, "{src:?}");
+        }
+        assert_eq!(words("x\\\ny \"p\\\nq\" 'r\\\ns'"), ["xy", "pq", "r\\\ns"]);
+        assert_eq!(words("\"\" ''"), ["", ""]);
     }
 }
