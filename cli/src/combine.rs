@@ -39,6 +39,7 @@ pub fn build(bundle: &BundleDir, ids: &[String], id: Option<&str>) -> Result<Loa
 /// Writes a bundle holding the one combined task: its data, its repository's manifest (without
 /// the pack) and the blobs it carries, hashed as `refscore import` does.
 pub fn write_bundle(bundle: &BundleDir, task: &TaskData, out: &Path) -> Result<String> {
+    crate::atomic::check_dir_target("--out", out)?;
     let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     let src = bundle.manifest_of(&task.repo)?;
     let manifest = Manifest { pack: None, ..Manifest::clone(&src) };

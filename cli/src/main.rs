@@ -4,6 +4,7 @@
 //! `score` submissions against a bundle, `report` on a scored run. Exit codes: 0 scored; 1 scored but
 //! some entries could not be scored; 2 usage error or unreadable input.
 
+mod atomic;
 mod bundle_dir;
 mod checkout;
 mod combine;
@@ -98,6 +99,9 @@ enum Command {
         /// CSV instead of a table (one row per result, or per change with --compare).
         #[arg(long)]
         csv: bool,
+        /// Write the table or CSV to this file (atomically) instead of stdout.
+        #[arg(long)]
+        out: Option<PathBuf>,
         /// The bundle the report was scored against, for the breakdowns by repository and by
         /// number of inspected files.
         #[arg(long)]
@@ -119,6 +123,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    atomic::install_interrupt_handler();
     match cli.command {
         Command::Import { from, out } => run_import(&from, &out),
         Command::Score { tasks, task, patch, combine, predictions, out, json, jobs } => {
@@ -151,8 +156,9 @@ fn main() -> ExitCode {
                 eprintln!("refscore combine: error: {e:#}");
                 ExitCode::from(2)
             }),
-        Command::Report { report, compare, csv, tasks } => {
-            run_report(&report, compare.as_deref(), csv, tasks.as_deref()).unwrap_or_else(|e| {
+        Command::Report { report, compare, csv, out, tasks } => {
+            let opts = ReportOptions { compare: compare.as_deref(), csv, out: out.as_deref() };
+            run_report(&report, &opts, tasks.as_deref()).unwrap_or_else(|e| {
                 eprintln!("refscore report: error: {e:#}");
                 ExitCode::from(2)
             })
@@ -167,13 +173,25 @@ fn read_report(path: &std::path::Path) -> anyhow::Result<scorer::report::Report>
     Ok(scorer::report::Report::from_json(&text, &name)?)
 }
 
+/// `refscore report`'s output choices.
+struct ReportOptions<'a> {
+    compare: Option<&'a std::path::Path>,
+    csv: bool,
+    out: Option<&'a std::path::Path>,
+}
+
 /// `refscore report`: a summary, or a comparison, as a table or CSV.
 fn run_report(
     path: &std::path::Path,
-    compare: Option<&std::path::Path>,
-    csv: bool,
+    opts: &ReportOptions<'_>,
     tasks: Option<&std::path::Path>,
 ) -> anyhow::Result<ExitCode> {
+    let (compare, csv) = (opts.compare, opts.csv);
+    if let Some(out) = opts.out {
+        let mut inputs = vec![path];
+        inputs.extend(compare);
+        atomic::check_file_target("--out", out, &inputs)?;
+    }
     let report = read_report(path)?;
     let meta = match tasks {
         Some(dir) => {
@@ -212,6 +230,10 @@ fn run_report(
             }
         }
     };
+    if let Some(out) = opts.out {
+        atomic::write_file(out, text.as_bytes())?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let _ = std::io::stdout().write_all(text.as_bytes());
     Ok(ExitCode::SUCCESS)
 }

@@ -39,6 +39,15 @@ pub struct Options {
 /// Runs the command; usage and unreadable-input errors come back as `Err` (exit 2).
 pub fn run(opts: &Options) -> Result<ExitCode> {
     let bundle = BundleDir::open(&opts.tasks)?;
+    if let Some(out) = &opts.out {
+        let inputs: Vec<&Path> = match &opts.input {
+            Input::Single { patch, .. } | Input::Combine { patch, .. } => vec![patch.as_path()],
+            Input::Predictions(paths) => paths.iter().map(PathBuf::as_path).collect(),
+        };
+        let mut inputs = inputs;
+        inputs.push(opts.tasks.as_path());
+        crate::atomic::check_file_target("--out", out, &inputs)?;
+    }
     if let Input::Combine { ids, patch } = &opts.input {
         return combined(&bundle, ids, patch, opts);
     }
@@ -46,6 +55,10 @@ pub fn run(opts: &Options) -> Result<ExitCode> {
         Input::Single { task, patch } => vec![single(&bundle, task, patch)?],
         Input::Predictions(paths) => {
             let files = expand(paths)?;
+            if let Some(target) = &opts.out {
+                let inputs: Vec<&Path> = files.iter().map(|(_, p)| p.as_path()).collect();
+                crate::atomic::check_file_target("--out", target, &inputs)?;
+            }
             let mut out = Vec::new();
             for (name, path) in files {
                 let bytes =
@@ -87,11 +100,9 @@ pub fn run(opts: &Options) -> Result<ExitCode> {
     let report = Report::new(bundle.hash(), results, errors);
     let json = report.to_json();
     if let Some(out) = &opts.out {
-        if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-            fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
+        if let Err(e) = crate::atomic::write_file(out, json.as_bytes()) {
+            return Ok(write_failed(out, &e, &json));
         }
-        fs::write(out, &json)
-            .with_context(|| format!("{}: cannot write the report", out.display()))?;
     }
     let text = if opts.json {
         json
@@ -133,11 +144,10 @@ fn combined(bundle: &BundleDir, ids: &[String], patch: &Path, opts: &Options) ->
     row.source = Some(SourceRef { file: patch.to_string_lossy().into_owned(), line: None });
     let report = Report::new(bundle.hash(), vec![row], Vec::new());
     if let Some(out) = &opts.out {
-        if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-            fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
+        let json = report.to_json();
+        if let Err(e) = crate::atomic::write_file(out, json.as_bytes()) {
+            return Ok(write_failed(out, &e, &json));
         }
-        fs::write(out, report.to_json())
-            .with_context(|| format!("{}: cannot write the report", out.display()))?;
     }
     let text = if opts.json {
         let mut s = serde_json::to_string_pretty(&result)?;
@@ -171,6 +181,18 @@ fn combined(bundle: &BundleDir, ids: &[String], patch: &Path, opts: &Options) ->
     };
     let _ = std::io::stdout().write_all(text.as_bytes());
     Ok(ExitCode::SUCCESS)
+}
+
+/// The report could not be written (full disk, file-size limit, ...): the scores are not lost, the
+/// report goes to stdout instead, and the exit code says the command failed.
+fn write_failed(out: &Path, e: &anyhow::Error, json: &str) -> ExitCode {
+    eprintln!(
+        "refscore score: error: {e:#}\nrefscore score: the report is printed to stdout instead, so no \
+         score is lost ({} was not changed)",
+        out.display()
+    );
+    let _ = std::io::stdout().write_all(json.as_bytes());
+    ExitCode::from(2)
 }
 
 /// Removes the trajectory copies of `preds.json` entries ([`trajectory_copies`]); returns how many.

@@ -556,3 +556,169 @@ fn a_run_folder_s_trajectory_copies_are_scored_once() {
         ]
     );
 }
+
+/// A predictions file with `n` distinct entries (the solving patch of one task under `n` model
+/// names), large enough that scoring it takes a while.
+fn many_predictions(dir: &Path, n: usize) -> std::path::PathBuf {
+    let solve =
+        fs::read_to_string(demo().join("submissions/rename-parse-amount.solve.patch")).unwrap();
+    let body: String = (0..n)
+        .map(|i| {
+            let l = json!({"instance_id": "rename-parse-amount", "model_name_or_path": format!("m{i}"),
+                           "model_patch": solve});
+            format!("{l}\n")
+        })
+        .collect();
+    let p = dir.join("preds.jsonl");
+    fs::write(&p, body).unwrap();
+    p
+}
+
+fn leftovers(dir: &Path) -> Vec<String> {
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".refscore-"))
+        .collect()
+}
+
+#[test]
+fn out_targets_that_cannot_be_written_are_refused_before_scoring() {
+    let tmp = Temp::new("out-check");
+    many_predictions(&tmp.0, 2);
+    let before = fs::read(tmp.0.join("preds.jsonl")).unwrap();
+    fs::create_dir(tmp.0.join("folder")).unwrap();
+    for (out, needle) in [
+        ("folder", "is a folder"),
+        ("preds.jsonl", "is one of the inputs"),
+        ("preds.jsonl/r.json", "is not a folder"),
+    ] {
+        let o = refscore_in(
+            &tmp.0,
+            &["score", "--tasks", &b(), "--predictions", "preds.jsonl", "--out", out],
+        );
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{out}: {err}");
+        assert!(err.contains(needle), "{out}: {err}");
+        assert!(!err.contains("submissions scored"), "refused before any scoring: {err}");
+    }
+    assert_eq!(fs::read(tmp.0.join("preds.jsonl")).unwrap(), before, "the input is untouched");
+    // `report --out` and `import --out` check theirs too.
+    let o = refscore_in(&tmp.0, &["report", "preds.jsonl", "--out", "preds.jsonl"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("is one of the inputs"), "{}", text(&o.stderr));
+    let demo_dir = demo();
+    let o = refscore_in(
+        &tmp.0,
+        &["import", "--from", demo_dir.to_str().unwrap(), "--out", "preds.jsonl"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("not a folder"), "{}", text(&o.stderr));
+}
+
+/// Runs `refscore` under a shell with a file-size limit of 512 or 1024 bytes (the shell's unit) and
+/// SIGXFSZ ignored, so a write past it fails with EFBIG as a full disk would fail it.
+fn refscore_with_file_limit(cwd: &Path, args: &[&str]) -> Option<Output> {
+    let sh = std::process::Command::new("sh")
+        .current_dir(cwd)
+        .arg("-c")
+        .arg("ulimit -f 1 && trap '' XFSZ && exec \"$@\"")
+        .arg("sh")
+        .arg(env!("CARGO_BIN_EXE_refscore"))
+        .args(args)
+        .output();
+    match sh {
+        Ok(o) => Some(o),
+        Err(e) => {
+            eprintln!("skipped: no sh to set a file-size limit ({e})");
+            None
+        }
+    }
+}
+
+#[test]
+fn a_report_that_cannot_be_written_leaves_the_previous_one_and_is_printed() {
+    let tmp = Temp::new("out-full");
+    many_predictions(&tmp.0, 3);
+    fs::write(tmp.0.join("r.json"), b"previous").unwrap();
+    let Some(o) = refscore_with_file_limit(
+        &tmp.0,
+        &["score", "--tasks", &b(), "--predictions", "preds.jsonl", "--out", "r.json"],
+    ) else {
+        return;
+    };
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("printed to stdout instead"), "{err}");
+    assert_eq!(fs::read(tmp.0.join("r.json")).unwrap(), b"previous");
+    assert!(leftovers(&tmp.0).is_empty(), "{:?}", leftovers(&tmp.0));
+    // The scores are on stdout, as the report would have been.
+    let report: Value = serde_json::from_slice(&o.stdout).expect("the report on stdout");
+    assert_eq!(report["results"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn an_import_that_cannot_be_written_leaves_the_previous_bundle() {
+    let tmp = Temp::new("import-full");
+    let out = tmp.0.join("bundle");
+    let demo_dir = demo();
+    let first = refscore_in(
+        &tmp.0,
+        &["import", "--from", demo_dir.to_str().unwrap(), "--out", "bundle"],
+    );
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    fs::write(out.join("NOTES.md"), b"kept").unwrap();
+    let index = fs::read(out.join("index.json")).unwrap();
+    let Some(o) = refscore_with_file_limit(
+        &tmp.0,
+        &["import", "--from", demo_dir.to_str().unwrap(), "--out", "bundle"],
+    ) else {
+        return;
+    };
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("left as it was"), "{}", text(&o.stderr));
+    assert_eq!(fs::read(out.join("index.json")).unwrap(), index);
+    assert!(leftovers(&tmp.0).is_empty(), "{:?}", leftovers(&tmp.0));
+    // A second import without a limit replaces the bundle and keeps the user's file.
+    let again = refscore_in(
+        &tmp.0,
+        &["import", "--from", demo_dir.to_str().unwrap(), "--out", "bundle"],
+    );
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    assert_eq!(fs::read(out.join("NOTES.md")).unwrap(), b"kept");
+    assert!(leftovers(&tmp.0).is_empty(), "{:?}", leftovers(&tmp.0));
+}
+
+#[test]
+fn an_interrupted_run_leaves_the_previous_report_and_says_so() {
+    let tmp = Temp::new("sigterm");
+    many_predictions(&tmp.0, 4000);
+    fs::write(tmp.0.join("r.json"), b"previous").unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_refscore"))
+        .current_dir(&tmp.0)
+        .args(["score", "--tasks", &b(), "--predictions", "preds.jsonl", "--out", "r.json"])
+        .args(["--jobs", "1"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    if child.try_wait().unwrap().is_some() {
+        eprintln!("skipped: the run finished before it could be interrupted");
+        return;
+    }
+    let kill = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    if !kill.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: no kill command");
+        let _ = child.kill();
+        return;
+    }
+    let o = child.wait_with_output().unwrap();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(err.contains("refscore: interrupted"), "{err}");
+    assert_eq!(fs::read(tmp.0.join("r.json")).unwrap(), b"previous");
+    assert!(leftovers(&tmp.0).is_empty(), "{:?}", leftovers(&tmp.0));
+}
