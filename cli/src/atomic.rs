@@ -199,8 +199,9 @@ pub fn write_dir(
         let entry = entry.with_context(|| format!("reading {}", target.display()))?;
         let name = entry.file_name();
         if !replaced.contains(&name.to_string_lossy().as_ref()) {
-            fs::rename(entry.path(), tmp.join(&name))
-                .with_context(|| format!("moving {} into the new bundle", entry.path().display()))?;
+            fs::rename(entry.path(), tmp.join(&name)).with_context(|| {
+                format!("moving {} into the new bundle", entry.path().display())
+            })?;
         }
     }
     let backup = staging_path(target, "old");
@@ -246,7 +247,9 @@ mod tests {
         let err = |r: Result<()>| format!("{:#}", r.unwrap_err());
         assert!(err(check_file_target("--out", &d, &[])).contains("is a folder"));
         assert!(err(check_file_target("--out", &input, &[&input])).contains("one of the inputs"));
-        assert!(err(check_file_target("--out", &input.join("x.json"), &[])).contains("not a folder"));
+        assert!(
+            err(check_file_target("--out", &input.join("x.json"), &[])).contains("not a folder")
+        );
         check_file_target("--out", &d.join("new/r.json"), &[&input]).unwrap();
         assert!(err(check_dir_target("--out", &input)).contains("not a folder"));
         assert!(err(check_dir_target("--out", &d)).contains("holds no bundle"));

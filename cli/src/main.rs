@@ -169,8 +169,14 @@ fn main() -> ExitCode {
 fn read_report(path: &std::path::Path) -> anyhow::Result<scorer::report::Report> {
     use anyhow::Context;
     let name = path.to_string_lossy();
-    let text = std::fs::read_to_string(path).with_context(|| format!("{name}: cannot read"))?;
-    Ok(scorer::report::Report::from_json(&text, &name)?)
+    let bytes = std::fs::read(path).with_context(|| format!("{name}: cannot read"))?;
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    if scorer::submission::looks_utf16(bytes) {
+        anyhow::bail!("{name}: the file is UTF-16 text, which is not supported: save it as UTF-8");
+    }
+    let text = std::str::from_utf8(bytes)
+        .with_context(|| format!("{name}: not a refscore report: not UTF-8 text"))?;
+    Ok(scorer::report::Report::from_json(text, &name)?)
 }
 
 /// `refscore report`'s output choices.

@@ -115,7 +115,7 @@ pub fn run(opts: &Options) -> Result<ExitCode> {
     // A closed stdout (`| head`) is not a scoring failure.
     let _ = std::io::stdout().write_all(text.as_bytes());
     for e in &report.errors {
-        eprintln!("{}: {}", e.source, e.message);
+        eprintln!("{}: {}", show::term(&e.source.to_string()), show::term(&e.message));
     }
     Ok(if report.errors.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

@@ -7,8 +7,34 @@ use scorer::patch::PatchStatus;
 use scorer::report::{Report, TaskResult};
 use scorer::stats::{Comparison, Group, RunStats, Tally, TaskMeta};
 
-/// Left-aligned columns separated by two spaces; trailing spaces trimmed.
+/// The widest a table cell is shown; longer text (a 65,536-character model name) is cut with `…`.
+const MAX_CELL: usize = 240;
+
+/// `s` safe to print on a terminal: control characters (ANSI escapes, CR, LF, ...) become visible
+/// escapes (`\u{1b}`, `\r`, `\n`), so a name in a predictions file cannot move the cursor, recolour
+/// or overwrite what refscore prints.
+pub fn term(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Left-aligned columns separated by two spaces; trailing spaces trimmed. Cells are escaped for the
+/// terminal ([`term`]) and cut to [`MAX_CELL`] characters; padding is written by hand, since a
+/// format width over 65,535 panics.
 fn table(header: &[&str], rows: &[Vec<String>]) -> String {
+    let rows: Vec<Vec<String>> =
+        rows.iter().map(|r| r.iter().map(|c| cut(&term(c), MAX_CELL)).collect()).collect();
+    let rows = rows.as_slice();
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for r in rows {
         for (i, c) in r.iter().enumerate() {
@@ -23,7 +49,8 @@ fn table(header: &[&str], rows: &[Vec<String>]) -> String {
         let mut line = String::new();
         for (i, c) in r.iter().enumerate() {
             let w = widths.get(i).copied().unwrap_or(0);
-            let _ = write!(line, "{c:<w$}  ");
+            line.push_str(c);
+            line.extend(std::iter::repeat_n(' ', w.saturating_sub(c.chars().count()) + 2));
         }
         out.push_str(line.trim_end());
         out.push('\n');

@@ -662,10 +662,8 @@ fn an_import_that_cannot_be_written_leaves_the_previous_bundle() {
     let tmp = Temp::new("import-full");
     let out = tmp.0.join("bundle");
     let demo_dir = demo();
-    let first = refscore_in(
-        &tmp.0,
-        &["import", "--from", demo_dir.to_str().unwrap(), "--out", "bundle"],
-    );
+    let first =
+        refscore_in(&tmp.0, &["import", "--from", demo_dir.to_str().unwrap(), "--out", "bundle"]);
     assert!(first.status.success(), "{}", text(&first.stderr));
     fs::write(out.join("NOTES.md"), b"kept").unwrap();
     let index = fs::read(out.join("index.json")).unwrap();
@@ -680,10 +678,8 @@ fn an_import_that_cannot_be_written_leaves_the_previous_bundle() {
     assert_eq!(fs::read(out.join("index.json")).unwrap(), index);
     assert!(leftovers(&tmp.0).is_empty(), "{:?}", leftovers(&tmp.0));
     // A second import without a limit replaces the bundle and keeps the user's file.
-    let again = refscore_in(
-        &tmp.0,
-        &["import", "--from", demo_dir.to_str().unwrap(), "--out", "bundle"],
-    );
+    let again =
+        refscore_in(&tmp.0, &["import", "--from", demo_dir.to_str().unwrap(), "--out", "bundle"]);
     assert!(again.status.success(), "{}", text(&again.stderr));
     assert_eq!(fs::read(out.join("NOTES.md")).unwrap(), b"kept");
     assert!(leftovers(&tmp.0).is_empty(), "{:?}", leftovers(&tmp.0));
@@ -707,9 +703,7 @@ fn an_interrupted_run_leaves_the_previous_report_and_says_so() {
         eprintln!("skipped: the run finished before it could be interrupted");
         return;
     }
-    let kill = std::process::Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status();
+    let kill = std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
     if !kill.is_ok_and(|s| s.success()) {
         eprintln!("skipped: no kill command");
         let _ = child.kill();
@@ -721,4 +715,76 @@ fn an_interrupted_run_leaves_the_previous_report_and_says_so() {
     assert!(err.contains("refscore: interrupted"), "{err}");
     assert_eq!(fs::read(tmp.0.join("r.json")).unwrap(), b"previous");
     assert!(leftovers(&tmp.0).is_empty(), "{:?}", leftovers(&tmp.0));
+}
+
+#[test]
+fn hostile_names_cannot_break_or_drive_the_output() {
+    let tmp = Temp::new("hostile-names");
+    let solve =
+        fs::read_to_string(demo().join("submissions/rename-parse-amount.solve.patch")).unwrap();
+    let lines = [
+        json!({"instance_id": "rename-parse-amount", "model_name_or_path": "M".repeat(65_536), "model_patch": solve}),
+        json!({"instance_id": "rename-parse-amount", "model_name_or_path": "evil\u{1b}[31mred\rX\n", "model_patch": solve}),
+        json!({"instance_id": "=cmd|calc", "model_name_or_path": "=HYPERLINK(1)", "model_patch": solve}),
+    ];
+    let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    fs::write(tmp.0.join("p.jsonl"), body).unwrap();
+    let o = refscore_in(
+        &tmp.0,
+        &["score", "--tasks", &b(), "--predictions", "p.jsonl", "--out", "r.json"],
+    );
+    // Scored (exit 1: the third entry names no task), no panic on the 65,536-character name.
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let table = text(&o.stdout);
+    assert!(!table.contains('\u{1b}') && !table.contains('\r'), "{table:?}");
+    assert!(table.contains("evil\\u{1b}[31mred\\rX\\n"), "{table}");
+    assert!(table.lines().all(|l| l.chars().count() < 600), "long cells are cut");
+    assert!(table.contains('…'));
+    // The CSV neutralises formula cells.
+    let csv = refscore_in(&tmp.0, &["report", "r.json", "--csv"]);
+    assert!(csv.status.success(), "{}", text(&csv.stderr));
+    let csv = text(&csv.stdout);
+    assert!(csv.contains("\n'=cmd|calc,,'=HYPERLINK(1),"), "{csv}");
+}
+
+#[test]
+fn utf16_and_inconsistent_files_get_plain_messages() {
+    let tmp = Temp::new("utf16");
+    let utf16: Vec<u8> =
+        "\u{feff}{\"instance_id\": \"x\"}\n".encode_utf16().flat_map(u16::to_le_bytes).collect();
+    fs::write(tmp.0.join("p.jsonl"), &utf16).unwrap();
+    let o = refscore_in(&tmp.0, &["score", "--tasks", &b(), "--predictions", "p.jsonl"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr)
+            .contains("p.jsonl: the file is UTF-16 text, which is not supported: save it as UTF-8"),
+        "{}",
+        text(&o.stderr)
+    );
+    fs::write(tmp.0.join("r16.json"), &utf16).unwrap();
+    let o = refscore_in(&tmp.0, &["report", "r16.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("UTF-16"), "{}", text(&o.stderr));
+    // A report whose numbers contradict each other is refused, naming the result.
+    let ok = refscore_in(
+        &tmp.0,
+        &[
+            "score",
+            "--tasks",
+            &b(),
+            "--task",
+            "rename-parse-amount",
+            "--patch",
+            "/dev/null",
+            "--out",
+            "r.json",
+        ],
+    );
+    assert!(ok.status.success(), "{}", text(&ok.stderr));
+    let mut r: Value = report_at(&tmp.0.join("r.json"));
+    r["results"][0]["subtests_passed"] = json!(1000);
+    fs::write(tmp.0.join("bad.json"), r.to_string()).unwrap();
+    let o = refscore_in(&tmp.0, &["report", "bad.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("bad.json: result 0 (rename-parse-amount) is inconsistent: subtests_passed 1000 > subtests_total"), "{}", text(&o.stderr));
 }

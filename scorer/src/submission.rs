@@ -173,12 +173,35 @@ fn sort_errors(errors: &mut [EntryError]) {
     errors.sort_by_key(|e| e.source.line);
 }
 
+/// UTF-16 text (a byte-order mark, or the NUL of every other byte that ASCII text in UTF-16 has):
+/// an editor's "Unicode" save, which no JSON reader here accepts; said plainly instead of a JSON
+/// error.
+pub fn looks_utf16(bytes: &[u8]) -> bool {
+    if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
+        return true;
+    }
+    let head = &bytes[..bytes.len().min(64)];
+    head.len() >= 4
+        && (head.iter().skip(1).step_by(2).all(|b| *b == 0)
+            || head.iter().step_by(2).all(|b| *b == 0))
+}
+
 /// Reads the submissions of one file. `file_name` is the path as the user gave it: it names the
 /// source of every entry, decides the kind by its extension (`.jsonl`, `.traj`, `.traj.json`,
 /// `.json`; anything else by content) and may name the instruction set (see
 /// [`instruction_set_from_path`]).
 pub fn parse_submissions(file_name: &str, bytes: &[u8]) -> Parsed {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if looks_utf16(bytes) {
+        let mut out = Parsed::default();
+        out.errors.push(EntryError {
+            source: SourceRef { file: file_name.to_string(), line: None },
+            instance_id: None,
+            model_name_or_path: None,
+            message: "the file is UTF-16 text, which is not supported: save it as UTF-8".into(),
+        });
+        return out;
+    }
     #[cfg(feature = "trajectories")]
     if let Some(parsed) = trajectory_submissions(file_name, bytes) {
         return parsed;
