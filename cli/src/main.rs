@@ -8,6 +8,7 @@ mod atomic;
 mod bundle_dir;
 mod checkout;
 mod combine;
+mod fsread;
 mod import;
 mod run;
 mod score;
@@ -169,7 +170,7 @@ fn main() -> ExitCode {
 fn read_report(path: &std::path::Path) -> anyhow::Result<scorer::report::Report> {
     use anyhow::Context;
     let name = path.to_string_lossy();
-    let bytes = std::fs::read(path).with_context(|| format!("{name}: cannot read"))?;
+    let bytes = fsread::read_file(path, fsread::MAX_INPUT_BYTES)?;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
     if scorer::submission::looks_utf16(bytes) {
         anyhow::bail!("{name}: the file is UTF-16 text, which is not supported: save it as UTF-8");

@@ -61,8 +61,8 @@ pub fn run(opts: &Options) -> Result<ExitCode> {
             }
             let mut out = Vec::new();
             for (name, path) in files {
-                let bytes =
-                    fs::read(&path).with_context(|| format!("{name}: cannot read the file"))?;
+                let bytes = crate::fsread::read_file(&path, crate::fsread::MAX_INPUT_BYTES)
+                    .with_context(|| format!("{name}: cannot read the file"))?;
                 let mut p = parse_submissions(&name, &bytes);
                 p.retain_known(|id| bundle.has_task(id));
                 out.push(p);
@@ -125,8 +125,8 @@ pub fn run(opts: &Options) -> Result<ExitCode> {
 /// prints the per-constituent result; the table names each constituent's verdict.
 fn combined(bundle: &BundleDir, ids: &[String], patch: &Path, opts: &Options) -> Result<ExitCode> {
     let task = crate::combine::build(bundle, ids, None)?;
-    let bytes =
-        fs::read(patch).with_context(|| format!("{}: cannot read the patch", patch.display()))?;
+    let bytes = crate::fsread::read_file(patch, crate::fsread::MAX_INPUT_BYTES)
+        .with_context(|| format!("{}: cannot read the patch", patch.display()))?;
     // On a scoring thread's stack, which `run_config`'s stack budget assumes.
     let result = std::thread::scope(|scope| {
         std::thread::Builder::new()
@@ -215,8 +215,8 @@ fn single(bundle: &BundleDir, task: &str, patch: &Path) -> Result<Parsed> {
         );
     }
     // Bytes as they are, as `git apply` reads them: a patch need not be UTF-8.
-    let bytes =
-        fs::read(patch).with_context(|| format!("{}: cannot read the patch", patch.display()))?;
+    let bytes = crate::fsread::read_file(patch, crate::fsread::MAX_INPUT_BYTES)
+        .with_context(|| format!("{}: cannot read the patch", patch.display()))?;
     Ok(Parsed {
         submissions: vec![Submission {
             instance_id: task.to_string(),
@@ -239,9 +239,15 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<(String, PathBuf)>> {
     for p in paths {
         let meta = fs::metadata(p).with_context(|| format!("{}: cannot read", p.display()))?;
         if meta.is_dir() {
-            let mut found = Vec::new();
-            walk(p, &mut found)?;
-            found.sort();
+            let keep = |name: &str| {
+                let lower = name.to_ascii_lowercase();
+                [".traj", ".json", ".jsonl", ".eval"].iter().any(|x| lower.ends_with(x))
+            };
+            let walked = crate::fsread::walk(p, &keep)?;
+            for (rel, why) in &walked.skipped {
+                eprintln!("{}/{}: left out: {why}", p.display(), show::term(rel));
+            }
+            let found: Vec<String> = walked.files.into_iter().map(|(rel, _)| rel).collect();
             if found.is_empty() {
                 bail!(
                     "{}: the folder holds no .traj, .traj.json, .json, .jsonl or .eval file",
@@ -257,27 +263,6 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<(String, PathBuf)>> {
         }
     }
     Ok(out)
-}
-
-fn walk(dir: &Path, out: &mut Vec<String>) -> Result<()> {
-    fn go(root: &Path, rel: &str, out: &mut Vec<String>) -> Result<()> {
-        let dir = if rel.is_empty() { root.to_path_buf() } else { root.join(rel) };
-        for e in fs::read_dir(&dir).with_context(|| format!("{}: cannot list", dir.display()))? {
-            let e = e.with_context(|| format!("{}: cannot list", dir.display()))?;
-            let name = e.file_name().to_string_lossy().into_owned();
-            let child = if rel.is_empty() { name.clone() } else { format!("{rel}/{name}") };
-            if e.path().is_dir() {
-                go(root, &child, out)?;
-            } else {
-                let lower = name.to_ascii_lowercase();
-                if [".traj", ".json", ".jsonl", ".eval"].iter().any(|x| lower.ends_with(x)) {
-                    out.push(child);
-                }
-            }
-        }
-        Ok(())
-    }
-    go(dir, "", out)
 }
 
 /// Results in input order; the entries that could not be read, per file in line order, files in

@@ -788,3 +788,115 @@ fn utf16_and_inconsistent_files_get_plain_messages() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("bad.json: result 0 (rename-parse-amount) is inconsistent: subtests_passed 1000 > subtests_total"), "{}", text(&o.stderr));
 }
+
+/// Copies the demo bundle into `to` (files only).
+fn copy_bundle(to: &Path) {
+    copy_dir(Path::new(&b()), to);
+}
+
+/// Rewrites `dir/index.json` with `edit` applied and a bundle hash that matches again, as an
+/// attacker who knows the format would.
+fn rehash_index(dir: &Path, edit: impl FnOnce(&mut scorer::bundle::BundleIndex)) {
+    let text = fs::read_to_string(dir.join("index.json")).unwrap();
+    let mut index = scorer::bundle::BundleIndex::from_json(&text).unwrap();
+    edit(&mut index);
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    fn walk(root: &Path, rel: &str, out: &mut Vec<(String, Vec<u8>)>) {
+        for e in fs::read_dir(root.join(rel)).unwrap() {
+            let e = e.unwrap();
+            let child = format!("{rel}/{}", e.file_name().to_string_lossy());
+            if e.file_type().unwrap().is_dir() {
+                walk(root, &child, out);
+            } else {
+                out.push((child, fs::read(e.path()).unwrap()));
+            }
+        }
+    }
+    for sub in ["tasks", "repos", "blobs", "packs"] {
+        if dir.join(sub).is_dir() {
+            walk(dir, sub, &mut files);
+        }
+    }
+    let input = index.hash_input();
+    index.bundle_hash = scorer::bundle::bundle_hash(
+        files
+            .iter()
+            .map(|(p, b)| (p.as_str(), b.as_slice()))
+            .chain(std::iter::once(("index.json", input.as_slice()))),
+    );
+    fs::write(dir.join("index.json"), scorer::bundle::canonical_json(&index)).unwrap();
+}
+
+#[test]
+fn bundles_cannot_lead_outside_their_folder() {
+    let tmp = Temp::new("bundle-escape");
+    let dir = tmp.0.join("bundle");
+    copy_bundle(&dir);
+    let task = {
+        let text = fs::read_to_string(dir.join("index.json")).unwrap();
+        scorer::bundle::BundleIndex::from_json(&text).unwrap().tasks[0].id.clone()
+    };
+    rehash_index(&dir, |i| i.tasks[0].data = "../../../../../../etc/hostname".into());
+    let o = refscore_in(
+        &tmp.0,
+        &["score", "--tasks", "bundle", "--task", &task, "--patch", "/dev/null"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("a path outside the bundle folder; refused"),
+        "{}",
+        text(&o.stderr)
+    );
+    // A link inside the bundle is refused before anything is read through it.
+    let dir2 = tmp.0.join("linked");
+    copy_bundle(&dir2);
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("/etc/hostname", dir2.join("blobs/zz-link")).unwrap();
+        let o = refscore_in(
+            &tmp.0,
+            &["score", "--tasks", "linked", "--task", &task, "--patch", "/dev/null"],
+        );
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains("holds only folders and regular files"),
+            "{}",
+            text(&o.stderr)
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn special_files_in_a_predictions_folder_are_left_out_not_opened() {
+    let tmp = Temp::new("fifo");
+    let run = tmp.0.join("run");
+    fs::create_dir_all(&run).unwrap();
+    many_predictions(&run, 1);
+    let made = std::process::Command::new("mkfifo").arg(run.join("pipe.jsonl")).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: no mkfifo");
+        return;
+    }
+    std::os::unix::fs::symlink(&tmp.0, run.join("loop")).unwrap();
+    std::os::unix::fs::symlink(run.join("preds.jsonl"), run.join("again.jsonl")).unwrap();
+    // Opening the FIFO would block forever; the run must finish and score the real file once.
+    let o = refscore_in(&tmp.0, &["score", "--tasks", &b(), "--predictions", "run", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(err.contains("pipe.jsonl: left out: a FIFO (named pipe)"), "{err}");
+    let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        report["results"].as_array().unwrap().len(),
+        1,
+        "the linked copy is not scored twice"
+    );
+    // Named explicitly, it is refused by type (exit 2), not opened.
+    let o = refscore_in(&tmp.0, &["score", "--tasks", &b(), "--predictions", "run/pipe.jsonl"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("is a FIFO (named pipe), not a file; refused"),
+        "{}",
+        text(&o.stderr)
+    );
+}
