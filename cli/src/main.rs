@@ -71,7 +71,8 @@ enum Command {
         /// constituent task and for the whole).
         #[arg(long)]
         json: bool,
-        /// Scoring threads (default: all cores).
+        /// Scoring threads (default: all cores). Each keeps a cache of parsed files; together
+        /// they hold at most a quarter of the machine's memory (oldest parses dropped first).
         #[arg(long, default_value_t = 0)]
         jobs: usize,
     },
