@@ -85,8 +85,7 @@ pub fn score_all(
     let reused_methods = AtomicUsize::new(0);
     let cache_budget = parse_cache_budget(threads);
     let worker = || {
-        let mut scorer =
-            Scorer::new(RunConfig { parse_cache_bytes: cache_budget, ..run_config() });
+        let mut scorer = Scorer::new(RunConfig { parse_cache_bytes: cache_budget, ..run_config() });
         loop {
             let g = next.fetch_add(1, Ordering::Relaxed);
             let Some((id, members)) = groups.get(g) else { break };

@@ -78,6 +78,11 @@ pub fn run(opts: &Options) -> Result<ExitCode> {
              preds.json (same instance, same patch), which is scored instead"
         );
     }
+    let mut warnings: Vec<EntryError> = parsed.iter().flat_map(|p| p.warnings.clone()).collect();
+    warnings.extend(drop_superseded(&mut parsed));
+    for w in &warnings {
+        eprintln!("{}: warning: {}", show::term(&w.source.to_string()), show::term(&w.message));
+    }
     let subs: Vec<Submission> = parsed.iter().flat_map(|p| p.submissions.iter().cloned()).collect();
 
     let bar = progress(subs.len() as u64);
@@ -97,7 +102,8 @@ pub fn run(opts: &Options) -> Result<ExitCode> {
     }
 
     let (results, errors) = assemble(&parsed, scoring.scored);
-    let report = Report::new(bundle.hash(), results, errors);
+    let mut report = Report::new(bundle.hash(), results, errors);
+    report.warnings = warnings;
     let json = report.to_json();
     if let Some(out) = &opts.out {
         if let Err(e) = crate::atomic::write_file(out, json.as_bytes()) {
@@ -195,6 +201,23 @@ fn write_failed(out: &Path, e: &anyhow::Error, json: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// Removes the entries a later entry of the same instance, model and instruction set replaces
+/// ([`scorer::submission::superseded`]: the last wins); returns a warning for each.
+fn drop_superseded(parsed: &mut [Parsed]) -> Vec<EntryError> {
+    let all: Vec<&Submission> = parsed.iter().flat_map(|p| &p.submissions).collect();
+    let replaced = scorer::submission::superseded(all.iter().copied());
+    let warnings: Vec<EntryError> = replaced
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| r.map(|j| scorer::submission::superseded_warning(all[i], all[j])))
+        .collect();
+    let mut marks = replaced.iter();
+    for p in parsed.iter_mut() {
+        p.submissions.retain(|_| marks.next().is_some_and(Option::is_none));
+    }
+    warnings
+}
+
 /// Removes the trajectory copies of `preds.json` entries ([`trajectory_copies`]); returns how many.
 fn drop_trajectory_copies(parsed: &mut [Parsed]) -> usize {
     let marked = trajectory_copies(parsed.iter().flat_map(|p| &p.submissions));
@@ -228,6 +251,7 @@ fn single(bundle: &BundleDir, task: &str, patch: &Path) -> Result<Parsed> {
             source: SourceRef { file: patch.to_string_lossy().into_owned(), line: None },
         }],
         errors: Vec::new(),
+        warnings: Vec::new(),
     })
 }
 

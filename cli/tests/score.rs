@@ -900,3 +900,61 @@ fn special_files_in_a_predictions_folder_are_left_out_not_opened() {
         text(&o.stderr)
     );
 }
+
+#[test]
+fn duplicate_entries_are_scored_once_the_last_winning_with_a_warning() {
+    let tmp = Temp::new("dupes");
+    let solve =
+        fs::read_to_string(demo().join("submissions/rename-parse-amount.solve.patch")).unwrap();
+    let lines = [
+        json!({"instance_id": "rename-parse-amount", "model_name_or_path": "m", "model_patch": ""}),
+        json!({"instance_id": "rename-parse-amount", "model_name_or_path": "other", "model_patch": ""}),
+        json!({"instance_id": "rename-parse-amount", "model_name_or_path": "m", "model_patch": solve}),
+    ];
+    let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    fs::write(tmp.0.join("p.jsonl"), body).unwrap();
+    let o = refscore_in(
+        &tmp.0,
+        &["score", "--tasks", &b(), "--predictions", "p.jsonl", "--out", "r.json"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(err.contains("p.jsonl:1: warning: replaced by a later entry for the same instance, model m at p.jsonl:3"), "{err}");
+    let r = report_at(&tmp.0.join("r.json"));
+    let results = r["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2, "m once (the last, which solves), other once");
+    assert_eq!(
+        (results[0]["model_name_or_path"].as_str(), results[0]["resolved"].as_bool()),
+        (Some("other"), Some(false))
+    );
+    assert_eq!(
+        (results[1]["model_name_or_path"].as_str(), results[1]["resolved"].as_bool()),
+        (Some("m"), Some(true))
+    );
+    assert_eq!(r["warnings"].as_array().unwrap().len(), 1);
+    // The same file given twice: every entry of the first copy is replaced by the second's.
+    let o = refscore_in(
+        &tmp.0,
+        &["score", "--tasks", &b(), "--predictions", "p.jsonl", "p.jsonl", "--json"],
+    );
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(r["results"].as_array().unwrap().len(), 2);
+    assert_eq!(r["warnings"].as_array().unwrap().len(), 4);
+    // A dict with a repeated key: the last value, as json.load, and a warning naming the line.
+    let dict = format!(
+        "{{\n\"rename-parse-amount\": {},\n\"rename-parse-amount\": {}\n}}\n",
+        json!({"model_name_or_path": "d", "model_patch": ""}),
+        json!({"model_name_or_path": "d", "model_patch": solve})
+    );
+    fs::write(tmp.0.join("d.json"), dict).unwrap();
+    let o = refscore_in(&tmp.0, &["score", "--tasks", &b(), "--predictions", "d.json", "--json"]);
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(r["results"].as_array().unwrap().len(), 1);
+    assert_eq!(r["results"][0]["resolved"], true);
+    assert!(
+        text(&o.stderr)
+            .contains("d.json:2: warning: key \"rename-parse-amount\" appears again at line 3"),
+        "{}",
+        text(&o.stderr)
+    );
+}

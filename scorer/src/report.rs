@@ -258,6 +258,11 @@ pub struct Report {
     pub results: Vec<TaskResult>,
     #[serde(default)]
     pub errors: Vec<EntryError>,
+    /// Entries read and left out on purpose (a duplicate replaced by a later entry, a repeated
+    /// JSON key): scored runs are not changed by them, but the user is told. Absent when empty,
+    /// so reports without warnings keep their bytes (and content hash).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<EntryError>,
     pub summary: Summary,
 }
 
@@ -309,6 +314,7 @@ impl Report {
             bundle: BundleRef { hash: bundle_hash.to_string() },
             results,
             errors,
+            warnings: Vec::new(),
             summary,
         }
     }

@@ -38,6 +38,10 @@ pub struct Submission {
 pub struct Parsed {
     pub submissions: Vec<Submission>,
     pub errors: Vec<EntryError>,
+    /// Entries read but worth a word: a key repeated in a JSON object (the last value is used, as
+    /// Python's `json.load` uses it).
+    #[serde(default)]
+    pub warnings: Vec<EntryError>,
 }
 
 /// The shape an input file was recognised as.
@@ -375,6 +379,24 @@ fn parse_value_document(
                 // each entry's line by its key instead of its position.
                 let keys = top_level_keys(bytes);
                 for (key, v) in &entries {
+                    let lines: Vec<u32> = keys
+                        .iter()
+                        .filter(|(k, _)| k == key)
+                        .map(|&(_, off)| line_of(bytes, off))
+                        .collect();
+                    if let [earlier @ .., last] = lines.as_slice() {
+                        for line in earlier {
+                            out.warnings.push(EntryError {
+                                source: source(Some(*line)),
+                                instance_id: Some(key.clone()),
+                                model_name_or_path: None,
+                                message: format!(
+                                    "key {key:?} appears again at line {last}; the last value is \
+                                     used, as Python's json.load uses it"
+                                ),
+                            });
+                        }
+                    }
                     let line = keys
                         .iter()
                         .rev()
@@ -704,6 +726,37 @@ pub fn trajectory_copies<'s>(subs: impl IntoIterator<Item = &'s Submission>) -> 
             })
         })
         .collect()
+}
+
+/// Duplicates across everything handed in at once (files, folders, entries): for each submission,
+/// the index of a later one with the same instance id, model and instruction set that replaces
+/// it, or `None` when it is the one scored. The last entry wins, as in SWE-bench's harness (its
+/// predictions become a dict keyed by instance id); the CLI and the app both apply this rule and
+/// report each replaced entry as a warning ([`superseded_warning`]).
+pub fn superseded<'s>(subs: impl IntoIterator<Item = &'s Submission>) -> Vec<Option<usize>> {
+    let subs: Vec<&Submission> = subs.into_iter().collect();
+    let key =
+        |s: &Submission| (s.instance_id.clone(), s.model_name_or_path.clone(), s.instruction_set);
+    let mut last: HashMap<_, usize> = HashMap::new();
+    for (i, s) in subs.iter().enumerate() {
+        last.insert(key(s), i);
+    }
+    subs.iter().enumerate().map(|(i, s)| last.get(&key(s)).copied().filter(|&j| j != i)).collect()
+}
+
+/// The warning entry for `old`, replaced by `new` ([`superseded`]).
+pub fn superseded_warning(old: &Submission, new: &Submission) -> EntryError {
+    let model = old.model_name_or_path.as_deref().map_or(String::new(), |m| format!(", model {m}"));
+    EntryError {
+        source: old.source.clone(),
+        instance_id: Some(old.instance_id.clone()),
+        model_name_or_path: old.model_name_or_path.clone(),
+        message: format!(
+            "replaced by a later entry for the same instance{model} at {}: the last one is \
+             scored, as SWE-bench's harness keeps the last prediction per instance",
+            new.source
+        ),
+    }
 }
 
 /// The instruction set a path names: a folder or a `-`/`_`/`.`-separated token of a path segment
