@@ -344,13 +344,12 @@ async fn score_inputs(
     let copies = scorer::submission::trajectory_copies(&submissions);
     let mut marks = copies.iter();
     submissions.retain(|_| !marks.next().copied().unwrap_or(false));
-    // The same instance, model and instruction set twice: the last is scored (as the CLI does).
-    let replaced = scorer::submission::superseded(&submissions);
-    warnings.extend(replaced.iter().enumerate().filter_map(|(i, r)| {
-        r.map(|j| scorer::submission::superseded_warning(&submissions[i], &submissions[j]))
+    // The same instance, model and instruction set twice: both scored, each repeat a warning (as
+    // the CLI does).
+    let repeats = scorer::submission::repeats(&submissions);
+    warnings.extend(repeats.iter().enumerate().filter_map(|(i, r)| {
+        r.map(|j| scorer::submission::repeat_warning(&submissions[i], &submissions[j]))
     }));
-    let mut marks = replaced.iter();
-    submissions.retain(|_| marks.next().is_some_and(Option::is_none));
     let total = u32::try_from(submissions.len()).unwrap_or(u32::MAX);
     // Many submissions: one pack request per repository instead of one per blob.
     if submissions.len() > 3 {

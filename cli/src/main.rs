@@ -234,7 +234,7 @@ fn run_report(
                 report.to_csv(tasks)
             } else {
                 let stats = scorer::stats::run_stats(&report, tasks);
-                show::run_summary(&name, &report, &stats, meta.is_some())
+                show::run_summary(&name, &report, &stats, meta.as_ref().map(Vec::len))
             }
         }
     };

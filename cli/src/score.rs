@@ -79,7 +79,7 @@ pub fn run(opts: &Options) -> Result<ExitCode> {
         );
     }
     let mut warnings: Vec<EntryError> = parsed.iter().flat_map(|p| p.warnings.clone()).collect();
-    warnings.extend(drop_superseded(&mut parsed));
+    warnings.extend(repeat_warnings(&parsed));
     for w in &warnings {
         eprintln!("{}: warning: {}", show::term(&w.source.to_string()), show::term(&w.message));
     }
@@ -201,21 +201,15 @@ fn write_failed(out: &Path, e: &anyhow::Error, json: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// Removes the entries a later entry of the same instance, model and instruction set replaces
-/// ([`scorer::submission::superseded`]: the last wins); returns a warning for each.
-fn drop_superseded(parsed: &mut [Parsed]) -> Vec<EntryError> {
+/// A warning for each entry that repeats an earlier one's instance, model and instruction set
+/// ([`scorer::submission::repeats`]; both are scored).
+fn repeat_warnings(parsed: &[Parsed]) -> Vec<EntryError> {
     let all: Vec<&Submission> = parsed.iter().flat_map(|p| &p.submissions).collect();
-    let replaced = scorer::submission::superseded(all.iter().copied());
-    let warnings: Vec<EntryError> = replaced
+    scorer::submission::repeats(all.iter().copied())
         .iter()
         .enumerate()
-        .filter_map(|(i, r)| r.map(|j| scorer::submission::superseded_warning(all[i], all[j])))
-        .collect();
-    let mut marks = replaced.iter();
-    for p in parsed.iter_mut() {
-        p.submissions.retain(|_| marks.next().is_some_and(Option::is_none));
-    }
-    warnings
+        .filter_map(|(i, r)| r.map(|j| scorer::submission::repeat_warning(all[i], all[j])))
+        .collect()
 }
 
 /// Removes the trajectory copies of `preds.json` entries ([`trajectory_copies`]); returns how many.

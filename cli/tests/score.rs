@@ -291,7 +291,7 @@ fn mixed_good_and_bad_entries_are_scored_and_recorded() {
     assert!(stderr.contains("mixed.jsonl:2: invalid JSON line"), "{stderr}");
     assert!(stderr.contains("mixed.jsonl:4: unknown instance id \"no-such-task\""), "{stderr}");
     // A patch git cannot parse is scored as failed, not an entry error.
-    assert!(!stderr.contains("mixed.jsonl:5"), "{stderr}");
+    assert!(!stderr.contains("mixed.jsonl:5:"), "{stderr}");
     let failed = &report["results"][1];
     assert_eq!(failed["source"]["line"], 5);
     assert_eq!(failed["patch_error"], "corrupt patch at line 5");
@@ -902,7 +902,7 @@ fn special_files_in_a_predictions_folder_are_left_out_not_opened() {
 }
 
 #[test]
-fn duplicate_entries_are_scored_once_the_last_winning_with_a_warning() {
+fn repeated_entries_are_all_scored_and_each_repeat_is_a_warning() {
     let tmp = Temp::new("dupes");
     let solve =
         fs::read_to_string(demo().join("submissions/rename-parse-amount.solve.patch")).unwrap();
@@ -919,26 +919,23 @@ fn duplicate_entries_are_scored_once_the_last_winning_with_a_warning() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let err = text(&o.stderr);
-    assert!(err.contains("p.jsonl:1: warning: replaced by a later entry for the same instance, model m at p.jsonl:3"), "{err}");
+    assert!(
+        err.contains(
+            "p.jsonl:3: warning: repeats the instance, model m of p.jsonl:1 (both are scored"
+        ),
+        "{err}"
+    );
     let r = report_at(&tmp.0.join("r.json"));
-    let results = r["results"].as_array().unwrap();
-    assert_eq!(results.len(), 2, "m once (the last, which solves), other once");
-    assert_eq!(
-        (results[0]["model_name_or_path"].as_str(), results[0]["resolved"].as_bool()),
-        (Some("other"), Some(false))
-    );
-    assert_eq!(
-        (results[1]["model_name_or_path"].as_str(), results[1]["resolved"].as_bool()),
-        (Some("m"), Some(true))
-    );
+    assert_eq!(r["results"].as_array().unwrap().len(), 3);
     assert_eq!(r["warnings"].as_array().unwrap().len(), 1);
-    // The same file given twice: every entry of the first copy is replaced by the second's.
+    assert_eq!(r["warnings"][0]["source"], json!({"file": "p.jsonl", "line": 3}));
+    // The same file given twice: every entry of the second copy repeats the first's.
     let o = refscore_in(
         &tmp.0,
         &["score", "--tasks", &b(), "--predictions", "p.jsonl", "p.jsonl", "--json"],
     );
     let r: Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(r["results"].as_array().unwrap().len(), 2);
+    assert_eq!(r["results"].as_array().unwrap().len(), 6);
     assert_eq!(r["warnings"].as_array().unwrap().len(), 4);
     // A dict with a repeated key: the last value, as json.load, and a warning naming the line.
     let dict = format!(

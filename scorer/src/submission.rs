@@ -729,32 +729,38 @@ pub fn trajectory_copies<'s>(subs: impl IntoIterator<Item = &'s Submission>) -> 
 }
 
 /// Duplicates across everything handed in at once (files, folders, entries): for each submission,
-/// the index of a later one with the same instance id, model and instruction set that replaces
-/// it, or `None` when it is the one scored. The last entry wins, as in SWE-bench's harness (its
-/// predictions become a dict keyed by instance id); the CLI and the app both apply this rule and
-/// report each replaced entry as a warning ([`superseded_warning`]).
-pub fn superseded<'s>(subs: impl IntoIterator<Item = &'s Submission>) -> Vec<Option<usize>> {
-    let subs: Vec<&Submission> = subs.into_iter().collect();
-    let key =
-        |s: &Submission| (s.instance_id.clone(), s.model_name_or_path.clone(), s.instruction_set);
-    let mut last: HashMap<_, usize> = HashMap::new();
-    for (i, s) in subs.iter().enumerate() {
-        last.insert(key(s), i);
-    }
-    subs.iter().enumerate().map(|(i, s)| last.get(&key(s)).copied().filter(|&j| j != i)).collect()
+/// the index of an earlier one with the same instance id, model and instruction set, or `None`.
+/// Both are scored (repeated samples of one agent are a legitimate input, and identical ones are
+/// answered from the first run); the CLI and the app report each repeat as a warning
+/// ([`repeat_warning`]) so that rates are not compared unknowingly over repeated entries.
+pub fn repeats<'s>(subs: impl IntoIterator<Item = &'s Submission>) -> Vec<Option<usize>> {
+    let mut first: HashMap<(&str, Option<&str>, Option<InstructionSet>), usize> = HashMap::new();
+    subs.into_iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let key = (s.instance_id.as_str(), s.model_name_or_path.as_deref(), s.instruction_set);
+            match first.get(&key) {
+                Some(&j) => Some(j),
+                None => {
+                    first.insert(key, i);
+                    None
+                }
+            }
+        })
+        .collect()
 }
 
-/// The warning entry for `old`, replaced by `new` ([`superseded`]).
-pub fn superseded_warning(old: &Submission, new: &Submission) -> EntryError {
-    let model = old.model_name_or_path.as_deref().map_or(String::new(), |m| format!(", model {m}"));
+/// The warning entry for `repeat`, which repeats `first` ([`repeats`]).
+pub fn repeat_warning(repeat: &Submission, first: &Submission) -> EntryError {
+    let model =
+        repeat.model_name_or_path.as_deref().map_or(String::new(), |m| format!(", model {m}"));
     EntryError {
-        source: old.source.clone(),
-        instance_id: Some(old.instance_id.clone()),
-        model_name_or_path: old.model_name_or_path.clone(),
+        source: repeat.source.clone(),
+        instance_id: Some(repeat.instance_id.clone()),
+        model_name_or_path: repeat.model_name_or_path.clone(),
         message: format!(
-            "replaced by a later entry for the same instance{model} at {}: the last one is \
-             scored, as SWE-bench's harness keeps the last prediction per instance",
-            new.source
+            "repeats the instance{model} of {} (both are scored; each counts in the run's rates)",
+            first.source
         ),
     }
 }
