@@ -26,9 +26,9 @@ cargo test --workspace --locked
 step "scorer builds for wasm32-unknown-unknown"
 cargo build -p scorer --target wasm32-unknown-unknown --release --locked
 
-step "release site (dist/ and dist-subpath/ under /refscore/)"
+step "release site (dist/), and the test build under /refscore/ (dist-subpath/, with test hooks)"
 scripts/build-site.sh dist /
-scripts/build-site.sh dist-subpath /refscore/
+REFSCORE_TEST_HOOKS=1 scripts/build-site.sh dist-subpath /refscore/
 
 step "browser tests (headless Chromium)"
 node --test --test-concurrency=1 tests/e2e/

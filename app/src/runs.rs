@@ -301,6 +301,7 @@ async fn score_inputs(
     let mut sources = Vec::new();
     let mut submissions: Vec<Submission> = Vec::new();
     let mut errors: Vec<EntryError> = Vec::new();
+    let mut warnings: Vec<EntryError> = Vec::new();
     for (i, input) in inputs.into_iter().enumerate() {
         if cancelled.get() {
             return Outcome::Cancelled { done: 0, total: 0 };
@@ -327,6 +328,7 @@ async fn score_inputs(
                     parsed.retain_known(|id| known.contains(id));
                     submissions.extend(parsed.submissions);
                     errors.extend(parsed.errors);
+                    warnings.extend(parsed.warnings);
                 }
                 Err(JobError::Cancelled) => return Outcome::Cancelled { done: 0, total: 0 },
                 Err(e) => errors.push(EntryError {
@@ -342,6 +344,12 @@ async fn score_inputs(
     let copies = scorer::submission::trajectory_copies(&submissions);
     let mut marks = copies.iter();
     submissions.retain(|_| !marks.next().copied().unwrap_or(false));
+    // The same instance, model and instruction set twice: both scored, each repeat a warning (as
+    // the CLI does).
+    let repeats = scorer::submission::repeats(&submissions);
+    warnings.extend(repeats.iter().enumerate().filter_map(|(i, r)| {
+        r.map(|j| scorer::submission::repeat_warning(&submissions[i], &submissions[j]))
+    }));
     let total = u32::try_from(submissions.len()).unwrap_or(u32::MAX);
     // Many submissions: one pack request per repository instead of one per blob.
     if submissions.len() > 3 {
@@ -382,7 +390,8 @@ async fn score_inputs(
     let first = scored.values().next().map(|(r, _)| r.instance_id.clone());
     let (results, patches): (Vec<TaskResult>, Vec<String>) = scored.into_values().unzip();
     errors.extend(score_errors.into_values());
-    let report = Report::new(&index.bundle_hash, results, errors);
+    let mut report = Report::new(&index.bundle_hash, results, errors);
+    report.warnings = warnings;
     let id = new_run_id();
     let meta = meta_for(id.clone(), name, bundle, &report, sources, false);
     let run = StoredRun { meta, report, tasks: tasks.into_values().collect(), patches };

@@ -103,6 +103,9 @@
 #[path = "../src/bundle_dir.rs"]
 #[allow(dead_code)]
 mod bundle_dir;
+#[path = "../src/fsread.rs"]
+#[allow(dead_code)]
+mod fsread;
 #[path = "../src/run.rs"]
 #[allow(dead_code)]
 mod run;

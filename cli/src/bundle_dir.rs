@@ -39,15 +39,24 @@ impl BundleDir {
             );
         }
         let index_path = dir.join("index.json");
-        let text = fs::read_to_string(&index_path)
-            .with_context(|| format!("{}: cannot read the bundle index", index_path.display()))?;
+        let text = String::from_utf8(crate::fsread::read_file(
+            &index_path,
+            crate::fsread::MAX_BUNDLE_FILE_BYTES,
+        )?)
+        .with_context(|| format!("{}: cannot read the bundle index", index_path.display()))?;
         let index = BundleIndex::from_json(&text)
             .with_context(|| format!("{}: not a bundle index", index_path.display()))?;
         let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+        let mut total = 0u64;
         for sub in BUNDLE_DIRS {
             let root = dir.join(sub);
-            if root.is_dir() {
-                walk(&root, sub, &mut files)?;
+            if fs::symlink_metadata(&root).is_ok_and(|m| m.is_dir()) {
+                walk(&root, sub, &mut files, &mut total)?;
+            } else if root.exists() {
+                bail!(
+                    "{}: is not a folder of the bundle (a link or a file); refused",
+                    root.display()
+                );
             }
         }
         let index_input = index.hash_input();
@@ -75,9 +84,11 @@ impl BundleDir {
         self.index.tasks.iter().any(|t| t.id == id)
     }
 
-    fn read(&self, rel: &str) -> Result<Vec<u8>> {
-        let p = self.dir.join(rel);
-        fs::read(&p).with_context(|| format!("{}: cannot read bundle file", p.display()))
+    /// A file the index names, refused unless it lies inside the bundle folder.
+    pub(crate) fn read(&self, rel: &str) -> Result<Vec<u8>> {
+        let p = crate::fsread::inside(&self.dir, rel)?;
+        crate::fsread::read_file(&p, crate::fsread::MAX_BUNDLE_FILE_BYTES)
+            .with_context(|| format!("{}: cannot read bundle file", p.display()))
     }
 
     /// The task's data alone (no tree).
@@ -146,20 +157,37 @@ impl BundleDir {
     }
 }
 
-/// Every file below `dir` as (`prefix/relative path`, bytes).
-fn walk(dir: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>) -> Result<()> {
+/// Every file below `dir` as (`prefix/relative path`, bytes). A bundle as the importer writes it
+/// holds only folders and regular files: links (which could lead out of the bundle or loop), FIFOs,
+/// sockets and devices are refused by type before anything is opened, and sizes are checked before
+/// reading ([`crate::fsread::MAX_BUNDLE_FILE_BYTES`] a file, [`crate::fsread::MAX_BUNDLE_BYTES`] in all).
+fn walk(dir: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>, total: &mut u64) -> Result<()> {
     let entries = fs::read_dir(dir).with_context(|| format!("{}: cannot list", dir.display()))?;
     for e in entries {
         let e = e.with_context(|| format!("{}: cannot list", dir.display()))?;
         let name = e.file_name().to_string_lossy().into_owned();
         let rel = format!("{prefix}/{name}");
         let path = e.path();
-        if path.is_dir() {
-            walk(&path, &rel, out)?;
-        } else {
-            let bytes =
-                fs::read(&path).with_context(|| format!("{}: cannot read", path.display()))?;
+        let t = e.file_type().with_context(|| format!("{}: cannot read", path.display()))?;
+        if t.is_dir() {
+            walk(&path, &rel, out, total)?;
+        } else if t.is_file() {
+            let len = e.metadata().map(|m| m.len()).unwrap_or(0);
+            *total = total.saturating_add(len);
+            if *total > crate::fsread::MAX_BUNDLE_BYTES {
+                bail!(
+                    "{}: the bundle is over {} MiB; refused",
+                    dir.display(),
+                    crate::fsread::MAX_BUNDLE_BYTES >> 20
+                );
+            }
+            let bytes = crate::fsread::read_file(&path, crate::fsread::MAX_BUNDLE_FILE_BYTES)?;
             out.push((rel, bytes));
+        } else {
+            bail!(
+                "{}: a bundle holds only folders and regular files, this is not one; refused",
+                path.display()
+            );
         }
     }
     Ok(())

@@ -113,7 +113,8 @@ pub fn read_tasks(root: &Path) -> Result<Vec<TaskRef>> {
 
 /// Reads a UTF-8 text file, naming it (checkout-relative) in errors.
 pub fn read_text(path: &Path, rel: &str) -> Result<String> {
-    let bytes = fs::read(path).with_context(|| format!("reading {rel}"))?;
+    let bytes = crate::fsread::read_file(path, crate::fsread::MAX_INPUT_BYTES)
+        .with_context(|| format!("reading {rel}"))?;
     String::from_utf8(bytes).with_context(|| format!("{rel} is not UTF-8"))
 }
 
@@ -152,6 +153,12 @@ pub fn list_files(repo_root: &Path, repo: &str) -> Result<Vec<(RepoPath, PathBuf
                 .with_context(|| format!("reading repositories/{repo}/{child}"))?;
             if kind.is_dir() {
                 stack.push((entry.path(), child));
+            } else if !kind.is_file() && !kind.is_symlink() {
+                // git tracks files, executables and links; a FIFO would block the reader.
+                bail!(
+                    "repositories/{repo}/{child}: not a file, folder or symlink (a FIFO, socket or \
+                     device); a repository holds none; refused"
+                );
             } else {
                 let path = RepoPath::new(&child)
                     .with_context(|| format!("repositories/{repo}/{child}: unusable path"))?;
@@ -189,7 +196,8 @@ pub fn blob_bytes(abs: &Path, mode: FileMode, rel: &str) -> Result<Vec<u8>> {
         let Some(t) = target.to_str() else { bail!("{rel}: symlink target is not UTF-8") };
         Ok(t.as_bytes().to_vec())
     } else {
-        fs::read(abs).with_context(|| format!("reading {rel}"))
+        crate::fsread::read_file(abs, crate::fsread::MAX_INPUT_BYTES)
+            .with_context(|| format!("reading {rel}"))
     }
 }
 

@@ -3,7 +3,6 @@
 //! bundle of their own that `score` reads like any other.
 
 use std::collections::BTreeMap;
-use std::fs;
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
@@ -39,6 +38,7 @@ pub fn build(bundle: &BundleDir, ids: &[String], id: Option<&str>) -> Result<Loa
 /// Writes a bundle holding the one combined task: its data, its repository's manifest (without
 /// the pack) and the blobs it carries, hashed as `refscore import` does.
 pub fn write_bundle(bundle: &BundleDir, task: &TaskData, out: &Path) -> Result<String> {
+    crate::atomic::check_dir_target("--out", out)?;
     let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     let src = bundle.manifest_of(&task.repo)?;
     let manifest = Manifest { pack: None, ..Manifest::clone(&src) };
@@ -48,8 +48,7 @@ pub fn write_bundle(bundle: &BundleDir, task: &TaskData, out: &Path) -> Result<S
     let mut blob_bytes = 0;
     for need in &task.files {
         let name = blob_file(&need.blob);
-        let p = bundle.dir.join(&name);
-        let bytes = fs::read(&p).with_context(|| format!("{}: cannot read", p.display()))?;
+        let bytes = bundle.read(&name)?;
         blob_bytes += bytes.len() as u64;
         files.insert(name, bytes);
     }

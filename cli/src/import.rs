@@ -2,12 +2,11 @@
 //! from an official-layout checkout. Deterministic: the same checkout gives the same bytes.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs;
 use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use scorer::bundle::{
     addressed_name, blob_file, bundle_hash, canonical_json, paths, BundleIndex, InspectedPath,
@@ -47,6 +46,7 @@ pub struct Summary {
 
 /// Imports `from` into `out`.
 pub fn run(from: &Path, out: &Path) -> Result<Summary> {
+    crate::atomic::check_dir_target("--out", out)?;
     let result = build(from);
     let files = result?;
     write_out(out, &files.files)?;
@@ -436,43 +436,10 @@ fn gzip_len(bytes: &[u8]) -> Result<u64> {
 /// Entries of an output folder that a bundle consists of (and that a new import replaces).
 const BUNDLE_ENTRIES: [&str; 5] = ["index.json", "tasks", "repos", "blobs", "packs"];
 
-/// Writes the bundle into `out`. An existing bundle there is replaced; a non-empty folder that is
-/// not a bundle is refused, so an import never deletes unrelated files.
+/// Writes the bundle into `out` atomically (staged beside it, swapped in whole). An existing bundle
+/// there is replaced; a non-empty folder that is not a bundle is refused, so an import never deletes
+/// unrelated files; files the user keeps beside a bundle stay.
 pub(crate) fn write_out(out: &Path, files: &BTreeMap<String, Vec<u8>>) -> Result<()> {
-    if out.exists() {
-        if !out.is_dir() {
-            bail!("--out {}: exists and is not a folder", out.display());
-        }
-        let mut entries = fs::read_dir(out)
-            .with_context(|| format!("reading {}", out.display()))?
-            .filter_map(|e| e.ok())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .peekable();
-        let has_index = out.join("index.json").is_file();
-        if entries.peek().is_some() && !has_index {
-            bail!(
-                "--out {}: the folder is not empty and holds no bundle (index.json); refusing to write there",
-                out.display()
-            );
-        }
-        for name in entries {
-            if !BUNDLE_ENTRIES.contains(&name.as_str()) {
-                continue;
-            }
-            let p = out.join(&name);
-            if p.is_dir() {
-                fs::remove_dir_all(&p).with_context(|| format!("removing {}", p.display()))?;
-            } else {
-                fs::remove_file(&p).with_context(|| format!("removing {}", p.display()))?;
-            }
-        }
-    }
-    for (name, bytes) in files {
-        let path = out.join(name);
-        if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
-        }
-        fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
-    }
-    Ok(())
+    crate::atomic::check_dir_target("--out", out)?;
+    crate::atomic::write_dir(out, files, &BUNDLE_ENTRIES)
 }

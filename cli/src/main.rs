@@ -4,10 +4,12 @@
 //! `score` submissions against a bundle, `report` on a scored run. Exit codes: 0 scored; 1 scored but
 //! some entries could not be scored; 2 usage error or unreadable input.
 
+mod atomic;
 mod bundle_dir;
 mod checkout;
 mod combine;
 mod failure_report;
+mod fsread;
 mod import;
 mod run;
 mod score;
@@ -70,7 +72,8 @@ enum Command {
         /// constituent task and for the whole).
         #[arg(long)]
         json: bool,
-        /// Scoring threads (default: all cores).
+        /// Scoring threads (default: all cores). Each keeps a cache of parsed files; together
+        /// they hold at most a quarter of the machine's memory (oldest parses dropped first).
         #[arg(long, default_value_t = 0)]
         jobs: usize,
     },
@@ -99,6 +102,9 @@ enum Command {
         /// CSV instead of a table (one row per result, or per change with --compare).
         #[arg(long)]
         csv: bool,
+        /// Write the table or CSV to this file (atomically) instead of stdout.
+        #[arg(long)]
+        out: Option<PathBuf>,
         /// The bundle the report was scored against, for the breakdowns by repository and by
         /// number of inspected files (and, with --trajectories, the pristine verdicts, test
         /// sources and instruction texts the failure modes need).
@@ -128,6 +134,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    atomic::install_interrupt_handler();
     match cli.command {
         Command::Import { from, out } => run_import(&from, &out),
         Command::Score { tasks, task, patch, combine, predictions, out, json, jobs } => {
@@ -160,12 +167,18 @@ fn main() -> ExitCode {
                 eprintln!("refscore combine: error: {e:#}");
                 ExitCode::from(2)
             }),
-        Command::Report { report, compare, csv, tasks, trajectories, json } => {
-            run_report(&report, compare.as_deref(), csv, tasks.as_deref(), &trajectories, json)
-                .unwrap_or_else(|e| {
-                    eprintln!("refscore report: error: {e:#}");
-                    ExitCode::from(2)
-                })
+        Command::Report { report, compare, csv, out, tasks, trajectories, json } => {
+            let opts = ReportOptions {
+                compare: compare.as_deref(),
+                csv,
+                out: out.as_deref(),
+                trajectories: &trajectories,
+                json,
+            };
+            run_report(&report, &opts, tasks.as_deref()).unwrap_or_else(|e| {
+                eprintln!("refscore report: error: {e:#}");
+                ExitCode::from(2)
+            })
         }
     }
 }
@@ -173,19 +186,39 @@ fn main() -> ExitCode {
 fn read_report(path: &std::path::Path) -> anyhow::Result<scorer::report::Report> {
     use anyhow::Context;
     let name = path.to_string_lossy();
-    let text = std::fs::read_to_string(path).with_context(|| format!("{name}: cannot read"))?;
-    Ok(scorer::report::Report::from_json(&text, &name)?)
+    let bytes = fsread::read_file(path, fsread::MAX_INPUT_BYTES)?;
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    if scorer::submission::looks_utf16(bytes) {
+        anyhow::bail!("{name}: the file is UTF-16 text, which is not supported: save it as UTF-8");
+    }
+    let text = std::str::from_utf8(bytes)
+        .with_context(|| format!("{name}: not a refscore report: not UTF-8 text"))?;
+    Ok(scorer::report::Report::from_json(text, &name)?)
+}
+
+/// `refscore report`'s output choices.
+struct ReportOptions<'a> {
+    compare: Option<&'a std::path::Path>,
+    csv: bool,
+    out: Option<&'a std::path::Path>,
+    /// Agent logs for the failure-mode section.
+    trajectories: &'a [PathBuf],
+    /// The failure-mode section as JSON.
+    json: bool,
 }
 
 /// `refscore report`: a summary, or a comparison, as a table or CSV.
 fn run_report(
     path: &std::path::Path,
-    compare: Option<&std::path::Path>,
-    csv: bool,
+    opts: &ReportOptions<'_>,
     tasks: Option<&std::path::Path>,
-    trajectories: &[std::path::PathBuf],
-    json: bool,
 ) -> anyhow::Result<ExitCode> {
+    let (compare, csv, trajectories, json) = (opts.compare, opts.csv, opts.trajectories, opts.json);
+    if let Some(out) = opts.out {
+        let mut inputs = vec![path];
+        inputs.extend(compare);
+        atomic::check_file_target("--out", out, &inputs)?;
+    }
     let report = read_report(path)?;
     let bundle = tasks.map(bundle_dir::BundleDir::open).transpose()?;
     let meta = match (tasks, &bundle) {
@@ -213,13 +246,12 @@ fn run_report(
         } else {
             let tasks = meta.as_deref().unwrap_or(&[]);
             let stats = scorer::stats::run_stats(&report, tasks);
-            let mut t = show::run_summary(&name, &report, &stats, meta.is_some());
+            let mut t = show::run_summary(&name, &report, &stats, meta.as_ref().map(Vec::len));
             t.push('\n');
             t.push_str(&failure_report::text(&section));
             t
         };
-        let _ = std::io::stdout().write_all(text.as_bytes());
-        return Ok(ExitCode::SUCCESS);
+        return emit(opts.out, &text);
     }
     let text = match compare {
         Some(other_path) => {
@@ -237,11 +269,22 @@ fn run_report(
                 report.to_csv(tasks)
             } else {
                 let stats = scorer::stats::run_stats(&report, tasks);
-                show::run_summary(&name, &report, &stats, meta.is_some())
+                show::run_summary(&name, &report, &stats, meta.as_ref().map(Vec::len))
             }
         }
     };
-    let _ = std::io::stdout().write_all(text.as_bytes());
+    emit(opts.out, &text)
+}
+
+/// `report`'s output: to `--out` (atomically) or stdout.
+fn emit(out: Option<&std::path::Path>, text: &str) -> anyhow::Result<ExitCode> {
+    match out {
+        Some(out) => atomic::write_file(out, text.as_bytes())?,
+        // A closed stdout (`| head`) is not a failure.
+        None => {
+            let _ = std::io::stdout().write_all(text.as_bytes());
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -23,6 +23,22 @@ pub fn run_config() -> RunConfig {
     RunConfig { stack_budget: THREAD_STACK / 2, ..RunConfig::default() }
 }
 
+/// The parse-cache budget of each of `threads` scoring threads: a quarter of the machine's memory
+/// (`MemTotal` of /proc/meminfo; 8 GiB where it cannot be read) shared between them, at least
+/// 64 MiB a thread. `refscore score --help` states this rule.
+pub fn parse_cache_budget(threads: usize) -> usize {
+    let total = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|t| {
+            let line = t.lines().find(|l| l.starts_with("MemTotal:"))?;
+            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kib.saturating_mul(1024))
+        })
+        .unwrap_or(8 << 30);
+    let per_thread = total / 4 / threads.max(1) as u64;
+    usize::try_from(per_thread).unwrap_or(usize::MAX).max(64 << 20)
+}
+
 /// The outcome of one submission (a patch git refuses is a `failed` result too).
 pub type Scored = TaskResult;
 
@@ -67,8 +83,9 @@ pub fn score_all(
     let next = AtomicUsize::new(0);
     let reused = AtomicUsize::new(0);
     let reused_methods = AtomicUsize::new(0);
+    let cache_budget = parse_cache_budget(threads);
     let worker = || {
-        let mut scorer = Scorer::new(run_config());
+        let mut scorer = Scorer::new(RunConfig { parse_cache_bytes: cache_budget, ..run_config() });
         loop {
             let g = next.fetch_add(1, Ordering::Relaxed);
             let Some((id, members)) = groups.get(g) else { break };

@@ -39,6 +39,15 @@ pub struct Options {
 /// Runs the command; usage and unreadable-input errors come back as `Err` (exit 2).
 pub fn run(opts: &Options) -> Result<ExitCode> {
     let bundle = BundleDir::open(&opts.tasks)?;
+    if let Some(out) = &opts.out {
+        let inputs: Vec<&Path> = match &opts.input {
+            Input::Single { patch, .. } | Input::Combine { patch, .. } => vec![patch.as_path()],
+            Input::Predictions(paths) => paths.iter().map(PathBuf::as_path).collect(),
+        };
+        let mut inputs = inputs;
+        inputs.push(opts.tasks.as_path());
+        crate::atomic::check_file_target("--out", out, &inputs)?;
+    }
     if let Input::Combine { ids, patch } = &opts.input {
         return combined(&bundle, ids, patch, opts);
     }
@@ -46,10 +55,14 @@ pub fn run(opts: &Options) -> Result<ExitCode> {
         Input::Single { task, patch } => vec![single(&bundle, task, patch)?],
         Input::Predictions(paths) => {
             let files = expand(paths)?;
+            if let Some(target) = &opts.out {
+                let inputs: Vec<&Path> = files.iter().map(|(_, p)| p.as_path()).collect();
+                crate::atomic::check_file_target("--out", target, &inputs)?;
+            }
             let mut out = Vec::new();
             for (name, path) in files {
-                let bytes =
-                    fs::read(&path).with_context(|| format!("{name}: cannot read the file"))?;
+                let bytes = crate::fsread::read_file(&path, crate::fsread::MAX_INPUT_BYTES)
+                    .with_context(|| format!("{name}: cannot read the file"))?;
                 let mut p = parse_submissions(&name, &bytes);
                 p.retain_known(|id| bundle.has_task(id));
                 out.push(p);
@@ -64,6 +77,11 @@ pub fn run(opts: &Options) -> Result<ExitCode> {
             "{copies} trajectory submissions left out: each repeats an entry of its run folder's \
              preds.json (same instance, same patch), which is scored instead"
         );
+    }
+    let mut warnings: Vec<EntryError> = parsed.iter().flat_map(|p| p.warnings.clone()).collect();
+    warnings.extend(repeat_warnings(&parsed));
+    for w in &warnings {
+        eprintln!("{}: warning: {}", show::term(&w.source.to_string()), show::term(&w.message));
     }
     let subs: Vec<Submission> = parsed.iter().flat_map(|p| p.submissions.iter().cloned()).collect();
 
@@ -84,14 +102,13 @@ pub fn run(opts: &Options) -> Result<ExitCode> {
     }
 
     let (results, errors) = assemble(&parsed, scoring.scored);
-    let report = Report::new(bundle.hash(), results, errors);
+    let mut report = Report::new(bundle.hash(), results, errors);
+    report.warnings = warnings;
     let json = report.to_json();
     if let Some(out) = &opts.out {
-        if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-            fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
+        if let Err(e) = crate::atomic::write_file(out, json.as_bytes()) {
+            return Ok(write_failed(out, &e, &json));
         }
-        fs::write(out, &json)
-            .with_context(|| format!("{}: cannot write the report", out.display()))?;
     }
     let text = if opts.json {
         json
@@ -104,7 +121,7 @@ pub fn run(opts: &Options) -> Result<ExitCode> {
     // A closed stdout (`| head`) is not a scoring failure.
     let _ = std::io::stdout().write_all(text.as_bytes());
     for e in &report.errors {
-        eprintln!("{}: {}", e.source, e.message);
+        eprintln!("{}: {}", show::term(&e.source.to_string()), show::term(&e.message));
     }
     Ok(if report.errors.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
@@ -114,8 +131,8 @@ pub fn run(opts: &Options) -> Result<ExitCode> {
 /// prints the per-constituent result; the table names each constituent's verdict.
 fn combined(bundle: &BundleDir, ids: &[String], patch: &Path, opts: &Options) -> Result<ExitCode> {
     let task = crate::combine::build(bundle, ids, None)?;
-    let bytes =
-        fs::read(patch).with_context(|| format!("{}: cannot read the patch", patch.display()))?;
+    let bytes = crate::fsread::read_file(patch, crate::fsread::MAX_INPUT_BYTES)
+        .with_context(|| format!("{}: cannot read the patch", patch.display()))?;
     // On a scoring thread's stack, which `run_config`'s stack budget assumes.
     let result = std::thread::scope(|scope| {
         std::thread::Builder::new()
@@ -133,11 +150,10 @@ fn combined(bundle: &BundleDir, ids: &[String], patch: &Path, opts: &Options) ->
     row.source = Some(SourceRef { file: patch.to_string_lossy().into_owned(), line: None });
     let report = Report::new(bundle.hash(), vec![row], Vec::new());
     if let Some(out) = &opts.out {
-        if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-            fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
+        let json = report.to_json();
+        if let Err(e) = crate::atomic::write_file(out, json.as_bytes()) {
+            return Ok(write_failed(out, &e, &json));
         }
-        fs::write(out, report.to_json())
-            .with_context(|| format!("{}: cannot write the report", out.display()))?;
     }
     let text = if opts.json {
         let mut s = serde_json::to_string_pretty(&result)?;
@@ -173,6 +189,29 @@ fn combined(bundle: &BundleDir, ids: &[String], patch: &Path, opts: &Options) ->
     Ok(ExitCode::SUCCESS)
 }
 
+/// The report could not be written (full disk, file-size limit, ...): the scores are not lost, the
+/// report goes to stdout instead, and the exit code says the command failed.
+fn write_failed(out: &Path, e: &anyhow::Error, json: &str) -> ExitCode {
+    eprintln!(
+        "refscore score: error: {e:#}\nrefscore score: the report is printed to stdout instead, so no \
+         score is lost ({} was not changed)",
+        out.display()
+    );
+    let _ = std::io::stdout().write_all(json.as_bytes());
+    ExitCode::from(2)
+}
+
+/// A warning for each entry that repeats an earlier one's instance, model and instruction set
+/// ([`scorer::submission::repeats`]; both are scored).
+fn repeat_warnings(parsed: &[Parsed]) -> Vec<EntryError> {
+    let all: Vec<&Submission> = parsed.iter().flat_map(|p| &p.submissions).collect();
+    scorer::submission::repeats(all.iter().copied())
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| r.map(|j| scorer::submission::repeat_warning(all[i], all[j])))
+        .collect()
+}
+
 /// Removes the trajectory copies of `preds.json` entries ([`trajectory_copies`]); returns how many.
 fn drop_trajectory_copies(parsed: &mut [Parsed]) -> usize {
     let marked = trajectory_copies(parsed.iter().flat_map(|p| &p.submissions));
@@ -193,8 +232,8 @@ fn single(bundle: &BundleDir, task: &str, patch: &Path) -> Result<Parsed> {
         );
     }
     // Bytes as they are, as `git apply` reads them: a patch need not be UTF-8.
-    let bytes =
-        fs::read(patch).with_context(|| format!("{}: cannot read the patch", patch.display()))?;
+    let bytes = crate::fsread::read_file(patch, crate::fsread::MAX_INPUT_BYTES)
+        .with_context(|| format!("{}: cannot read the patch", patch.display()))?;
     Ok(Parsed {
         submissions: vec![Submission {
             instance_id: task.to_string(),
@@ -206,6 +245,7 @@ fn single(bundle: &BundleDir, task: &str, patch: &Path) -> Result<Parsed> {
             source: SourceRef { file: patch.to_string_lossy().into_owned(), line: None },
         }],
         errors: Vec::new(),
+        warnings: Vec::new(),
     })
 }
 
@@ -217,9 +257,15 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<(String, PathBuf)>> {
     for p in paths {
         let meta = fs::metadata(p).with_context(|| format!("{}: cannot read", p.display()))?;
         if meta.is_dir() {
-            let mut found = Vec::new();
-            walk(p, &mut found)?;
-            found.sort();
+            let keep = |name: &str| {
+                let lower = name.to_ascii_lowercase();
+                [".traj", ".json", ".jsonl", ".eval"].iter().any(|x| lower.ends_with(x))
+            };
+            let walked = crate::fsread::walk(p, &keep)?;
+            for (rel, why) in &walked.skipped {
+                eprintln!("{}/{}: left out: {why}", p.display(), show::term(rel));
+            }
+            let found: Vec<String> = walked.files.into_iter().map(|(rel, _)| rel).collect();
             if found.is_empty() {
                 bail!(
                     "{}: the folder holds no .traj, .traj.json, .json, .jsonl or .eval file",
@@ -235,27 +281,6 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<(String, PathBuf)>> {
         }
     }
     Ok(out)
-}
-
-fn walk(dir: &Path, out: &mut Vec<String>) -> Result<()> {
-    fn go(root: &Path, rel: &str, out: &mut Vec<String>) -> Result<()> {
-        let dir = if rel.is_empty() { root.to_path_buf() } else { root.join(rel) };
-        for e in fs::read_dir(&dir).with_context(|| format!("{}: cannot list", dir.display()))? {
-            let e = e.with_context(|| format!("{}: cannot list", dir.display()))?;
-            let name = e.file_name().to_string_lossy().into_owned();
-            let child = if rel.is_empty() { name.clone() } else { format!("{rel}/{name}") };
-            if e.path().is_dir() {
-                go(root, &child, out)?;
-            } else {
-                let lower = name.to_ascii_lowercase();
-                if [".traj", ".json", ".jsonl", ".eval"].iter().any(|x| lower.ends_with(x)) {
-                    out.push(child);
-                }
-            }
-        }
-        Ok(())
-    }
-    go(dir, "", out)
 }
 
 /// Results in input order; the entries that could not be read, per file in line order, files in

@@ -7,8 +7,34 @@ use scorer::patch::PatchStatus;
 use scorer::report::{Report, TaskResult};
 use scorer::stats::{Comparison, Group, RunStats, Tally, TaskMeta};
 
-/// Left-aligned columns separated by two spaces; trailing spaces trimmed.
+/// The widest a table cell is shown; longer text (a 65,536-character model name) is cut with `…`.
+const MAX_CELL: usize = 240;
+
+/// `s` safe to print on a terminal: control characters (ANSI escapes, CR, LF, ...) become visible
+/// escapes (`\u{1b}`, `\r`, `\n`), so a name in a predictions file cannot move the cursor, recolour
+/// or overwrite what refscore prints.
+pub fn term(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Left-aligned columns separated by two spaces; trailing spaces trimmed. Cells are escaped for the
+/// terminal ([`term`]) and cut to [`MAX_CELL`] characters; padding is written by hand, since a
+/// format width over 65,535 panics.
 fn table(header: &[&str], rows: &[Vec<String>]) -> String {
+    let rows: Vec<Vec<String>> =
+        rows.iter().map(|r| r.iter().map(|c| cut(&term(c), MAX_CELL)).collect()).collect();
+    let rows = rows.as_slice();
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for r in rows {
         for (i, c) in r.iter().enumerate() {
@@ -23,7 +49,8 @@ fn table(header: &[&str], rows: &[Vec<String>]) -> String {
         let mut line = String::new();
         for (i, c) in r.iter().enumerate() {
             let w = widths.get(i).copied().unwrap_or(0);
-            let _ = write!(line, "{c:<w$}  ");
+            line.push_str(c);
+            line.extend(std::iter::repeat_n(' ', w.saturating_sub(c.chars().count()) + 2));
         }
         out.push_str(line.trim_end());
         out.push('\n');
@@ -131,6 +158,40 @@ pub fn score_table(report: &Report, tasks: &[TaskMeta]) -> String {
     let stats = scorer::stats::run_stats(report, tasks);
     out.push('\n');
     out.push_str(&totals(&stats.overall, stats.entry_errors));
+    out.push_str(&of_bundle(report, tasks.len()));
+    out
+}
+
+/// Resolved rates over the whole bundle, as leaderboards count them (a task not submitted is a
+/// task not solved): one line per model and instruction set of the run. Empty without the bundle.
+fn of_bundle(report: &Report, bundle_tasks: usize) -> String {
+    if bundle_tasks == 0 {
+        return String::new();
+    }
+    let mut groups: std::collections::BTreeMap<(String, String), (u32, u32)> = Default::default();
+    for r in &report.results {
+        let key = (
+            r.model_name_or_path.clone().unwrap_or_else(|| "-".into()),
+            r.instruction_set.map_or("-", |s| s.as_str()).to_string(),
+        );
+        let g = groups.entry(key).or_default();
+        g.0 += u32::from(r.resolved);
+        g.1 += 1;
+    }
+    let mut out = String::new();
+    for ((model, set), (resolved, submitted)) in &groups {
+        let whose = match (model.as_str(), set.as_str()) {
+            ("-", "-") => String::new(),
+            ("-", set) => format!(" ({set})"),
+            (model, "-") => format!(" ({})", cut(&term(model), MAX_CELL)),
+            (model, set) => format!(" ({}, {set})", cut(&term(model), MAX_CELL)),
+        };
+        out.push_str(&format!(
+            "resolved {resolved} of {bundle_tasks} tasks of the bundle ({:.1}%){whose}; {resolved} of {submitted} submitted ({:.1}%)\n",
+            100.0 * f64::from(*resolved) / bundle_tasks as f64,
+            100.0 * f64::from(*resolved) / f64::from((*submitted).max(1)),
+        ));
+    }
     out
 }
 
@@ -174,12 +235,20 @@ fn groups(title: &str, key: &str, gs: &[Group]) -> String {
 
 /// `refscore report REPORT`: the run summary. `with_tasks` says whether task metadata was given
 /// (without it the repository and breadth breakdowns are unknown).
-pub fn run_summary(name: &str, report: &Report, stats: &RunStats, with_tasks: bool) -> String {
+/// `bundle_tasks`: the number of tasks of the bundle, when it was given (`--tasks`).
+pub fn run_summary(
+    name: &str,
+    report: &Report,
+    stats: &RunStats,
+    bundle_tasks: Option<usize>,
+) -> String {
+    let with_tasks = bundle_tasks.is_some();
     let mut out = format!(
         "report   {name}\nscorer   {} {}\nbundle   {}\n\n",
         report.scorer.name, report.scorer.version, report.bundle.hash
     );
     out.push_str(&totals(&stats.overall, stats.entry_errors));
+    out.push_str(&of_bundle(report, bundle_tasks.unwrap_or(0)));
     if with_tasks {
         out.push_str(&groups("by repository", "repository", &stats.by_repo));
     }

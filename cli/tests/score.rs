@@ -291,7 +291,7 @@ fn mixed_good_and_bad_entries_are_scored_and_recorded() {
     assert!(stderr.contains("mixed.jsonl:2: invalid JSON line"), "{stderr}");
     assert!(stderr.contains("mixed.jsonl:4: unknown instance id \"no-such-task\""), "{stderr}");
     // A patch git cannot parse is scored as failed, not an entry error.
-    assert!(!stderr.contains("mixed.jsonl:5"), "{stderr}");
+    assert!(!stderr.contains("mixed.jsonl:5:"), "{stderr}");
     let failed = &report["results"][1];
     assert_eq!(failed["source"]["line"], 5);
     assert_eq!(failed["patch_error"], "corrupt patch at line 5");
@@ -554,5 +554,404 @@ fn a_run_folder_s_trajectory_copies_are_scored_once() {
             ("move-format-table", "run/preds.json", "none"),
             ("rename-parse-amount", "run/preds.json", "none"),
         ]
+    );
+}
+
+/// A predictions file with `n` distinct entries (the solving patch of one task under `n` model
+/// names), large enough that scoring it takes a while.
+fn many_predictions(dir: &Path, n: usize) -> std::path::PathBuf {
+    let solve =
+        fs::read_to_string(demo().join("submissions/rename-parse-amount.solve.patch")).unwrap();
+    let body: String = (0..n)
+        .map(|i| {
+            let l = json!({"instance_id": "rename-parse-amount", "model_name_or_path": format!("m{i}"),
+                           "model_patch": solve});
+            format!("{l}\n")
+        })
+        .collect();
+    let p = dir.join("preds.jsonl");
+    fs::write(&p, body).unwrap();
+    p
+}
+
+fn leftovers(dir: &Path) -> Vec<String> {
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".refscore-"))
+        .collect()
+}
+
+#[test]
+fn out_targets_that_cannot_be_written_are_refused_before_scoring() {
+    let tmp = Temp::new("out-check");
+    many_predictions(&tmp.0, 2);
+    let before = fs::read(tmp.0.join("preds.jsonl")).unwrap();
+    fs::create_dir(tmp.0.join("folder")).unwrap();
+    for (out, needle) in [
+        ("folder", "is a folder"),
+        ("preds.jsonl", "is one of the inputs"),
+        ("preds.jsonl/r.json", "is not a folder"),
+    ] {
+        let o = refscore_in(
+            &tmp.0,
+            &["score", "--tasks", &b(), "--predictions", "preds.jsonl", "--out", out],
+        );
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{out}: {err}");
+        assert!(err.contains(needle), "{out}: {err}");
+        assert!(!err.contains("submissions scored"), "refused before any scoring: {err}");
+    }
+    assert_eq!(fs::read(tmp.0.join("preds.jsonl")).unwrap(), before, "the input is untouched");
+    // `report --out` and `import --out` check theirs too.
+    let o = refscore_in(&tmp.0, &["report", "preds.jsonl", "--out", "preds.jsonl"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("is one of the inputs"), "{}", text(&o.stderr));
+    let demo_dir = demo();
+    let o = refscore_in(
+        &tmp.0,
+        &["import", "--from", demo_dir.to_str().unwrap(), "--out", "preds.jsonl"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("not a folder"), "{}", text(&o.stderr));
+}
+
+/// Runs `refscore` under a shell with a file-size limit of 512 or 1024 bytes (the shell's unit) and
+/// SIGXFSZ ignored, so a write past it fails with EFBIG as a full disk would fail it.
+fn refscore_with_file_limit(cwd: &Path, args: &[&str]) -> Option<Output> {
+    let sh = std::process::Command::new("sh")
+        .current_dir(cwd)
+        .arg("-c")
+        .arg("ulimit -f 1 && trap '' XFSZ && exec \"$@\"")
+        .arg("sh")
+        .arg(env!("CARGO_BIN_EXE_refscore"))
+        .args(args)
+        .output();
+    match sh {
+        Ok(o) => Some(o),
+        Err(e) => {
+            eprintln!("skipped: no sh to set a file-size limit ({e})");
+            None
+        }
+    }
+}
+
+#[test]
+fn a_report_that_cannot_be_written_leaves_the_previous_one_and_is_printed() {
+    let tmp = Temp::new("out-full");
+    many_predictions(&tmp.0, 3);
+    fs::write(tmp.0.join("r.json"), b"previous").unwrap();
+    let Some(o) = refscore_with_file_limit(
+        &tmp.0,
+        &["score", "--tasks", &b(), "--predictions", "preds.jsonl", "--out", "r.json"],
+    ) else {
+        return;
+    };
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("printed to stdout instead"), "{err}");
+    assert_eq!(fs::read(tmp.0.join("r.json")).unwrap(), b"previous");
+    assert!(leftovers(&tmp.0).is_empty(), "{:?}", leftovers(&tmp.0));
+    // The scores are on stdout, as the report would have been.
+    let report: Value = serde_json::from_slice(&o.stdout).expect("the report on stdout");
+    assert_eq!(report["results"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn an_import_that_cannot_be_written_leaves_the_previous_bundle() {
+    let tmp = Temp::new("import-full");
+    let out = tmp.0.join("bundle");
+    let demo_dir = demo();
+    let first =
+        refscore_in(&tmp.0, &["import", "--from", demo_dir.to_str().unwrap(), "--out", "bundle"]);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    fs::write(out.join("NOTES.md"), b"kept").unwrap();
+    let index = fs::read(out.join("index.json")).unwrap();
+    let Some(o) = refscore_with_file_limit(
+        &tmp.0,
+        &["import", "--from", demo_dir.to_str().unwrap(), "--out", "bundle"],
+    ) else {
+        return;
+    };
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("left as it was"), "{}", text(&o.stderr));
+    assert_eq!(fs::read(out.join("index.json")).unwrap(), index);
+    assert!(leftovers(&tmp.0).is_empty(), "{:?}", leftovers(&tmp.0));
+    // A second import without a limit replaces the bundle and keeps the user's file.
+    let again =
+        refscore_in(&tmp.0, &["import", "--from", demo_dir.to_str().unwrap(), "--out", "bundle"]);
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    assert_eq!(fs::read(out.join("NOTES.md")).unwrap(), b"kept");
+    assert!(leftovers(&tmp.0).is_empty(), "{:?}", leftovers(&tmp.0));
+}
+
+#[test]
+fn an_interrupted_run_leaves_the_previous_report_and_says_so() {
+    let tmp = Temp::new("sigterm");
+    many_predictions(&tmp.0, 4000);
+    fs::write(tmp.0.join("r.json"), b"previous").unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_refscore"))
+        .current_dir(&tmp.0)
+        .args(["score", "--tasks", &b(), "--predictions", "preds.jsonl", "--out", "r.json"])
+        .args(["--jobs", "1"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    if child.try_wait().unwrap().is_some() {
+        eprintln!("skipped: the run finished before it could be interrupted");
+        return;
+    }
+    let kill = std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+    if !kill.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: no kill command");
+        let _ = child.kill();
+        return;
+    }
+    let o = child.wait_with_output().unwrap();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(err.contains("refscore: interrupted"), "{err}");
+    assert_eq!(fs::read(tmp.0.join("r.json")).unwrap(), b"previous");
+    assert!(leftovers(&tmp.0).is_empty(), "{:?}", leftovers(&tmp.0));
+}
+
+#[test]
+fn hostile_names_cannot_break_or_drive_the_output() {
+    let tmp = Temp::new("hostile-names");
+    let solve =
+        fs::read_to_string(demo().join("submissions/rename-parse-amount.solve.patch")).unwrap();
+    let lines = [
+        json!({"instance_id": "rename-parse-amount", "model_name_or_path": "M".repeat(65_536), "model_patch": solve}),
+        json!({"instance_id": "rename-parse-amount", "model_name_or_path": "evil\u{1b}[31mred\rX\n", "model_patch": solve}),
+        json!({"instance_id": "=cmd|calc", "model_name_or_path": "=HYPERLINK(1)", "model_patch": solve}),
+    ];
+    let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    fs::write(tmp.0.join("p.jsonl"), body).unwrap();
+    let o = refscore_in(
+        &tmp.0,
+        &["score", "--tasks", &b(), "--predictions", "p.jsonl", "--out", "r.json"],
+    );
+    // Scored (exit 1: the third entry names no task), no panic on the 65,536-character name.
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let table = text(&o.stdout);
+    assert!(!table.contains('\u{1b}') && !table.contains('\r'), "{table:?}");
+    assert!(table.contains("evil\\u{1b}[31mred\\rX\\n"), "{table}");
+    assert!(table.lines().all(|l| l.chars().count() < 600), "long cells are cut");
+    assert!(table.contains('…'));
+    // The CSV neutralises formula cells.
+    let csv = refscore_in(&tmp.0, &["report", "r.json", "--csv"]);
+    assert!(csv.status.success(), "{}", text(&csv.stderr));
+    let csv = text(&csv.stdout);
+    assert!(csv.contains("\n'=cmd|calc,,'=HYPERLINK(1),"), "{csv}");
+}
+
+#[test]
+fn utf16_and_inconsistent_files_get_plain_messages() {
+    let tmp = Temp::new("utf16");
+    let utf16: Vec<u8> =
+        "\u{feff}{\"instance_id\": \"x\"}\n".encode_utf16().flat_map(u16::to_le_bytes).collect();
+    fs::write(tmp.0.join("p.jsonl"), &utf16).unwrap();
+    let o = refscore_in(&tmp.0, &["score", "--tasks", &b(), "--predictions", "p.jsonl"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr)
+            .contains("p.jsonl: the file is UTF-16 text, which is not supported: save it as UTF-8"),
+        "{}",
+        text(&o.stderr)
+    );
+    fs::write(tmp.0.join("r16.json"), &utf16).unwrap();
+    let o = refscore_in(&tmp.0, &["report", "r16.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("UTF-16"), "{}", text(&o.stderr));
+    // A report whose numbers contradict each other is refused, naming the result.
+    let ok = refscore_in(
+        &tmp.0,
+        &[
+            "score",
+            "--tasks",
+            &b(),
+            "--task",
+            "rename-parse-amount",
+            "--patch",
+            "/dev/null",
+            "--out",
+            "r.json",
+        ],
+    );
+    assert!(ok.status.success(), "{}", text(&ok.stderr));
+    let mut r: Value = report_at(&tmp.0.join("r.json"));
+    r["results"][0]["subtests_passed"] = json!(1000);
+    fs::write(tmp.0.join("bad.json"), r.to_string()).unwrap();
+    let o = refscore_in(&tmp.0, &["report", "bad.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("bad.json: result 0 (rename-parse-amount) is inconsistent: subtests_passed 1000 > subtests_total"), "{}", text(&o.stderr));
+}
+
+/// Copies the demo bundle into `to` (files only).
+fn copy_bundle(to: &Path) {
+    copy_dir(Path::new(&b()), to);
+}
+
+/// Rewrites `dir/index.json` with `edit` applied and a bundle hash that matches again, as an
+/// attacker who knows the format would.
+fn rehash_index(dir: &Path, edit: impl FnOnce(&mut scorer::bundle::BundleIndex)) {
+    let text = fs::read_to_string(dir.join("index.json")).unwrap();
+    let mut index = scorer::bundle::BundleIndex::from_json(&text).unwrap();
+    edit(&mut index);
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    fn walk(root: &Path, rel: &str, out: &mut Vec<(String, Vec<u8>)>) {
+        for e in fs::read_dir(root.join(rel)).unwrap() {
+            let e = e.unwrap();
+            let child = format!("{rel}/{}", e.file_name().to_string_lossy());
+            if e.file_type().unwrap().is_dir() {
+                walk(root, &child, out);
+            } else {
+                out.push((child, fs::read(e.path()).unwrap()));
+            }
+        }
+    }
+    for sub in ["tasks", "repos", "blobs", "packs"] {
+        if dir.join(sub).is_dir() {
+            walk(dir, sub, &mut files);
+        }
+    }
+    let input = index.hash_input();
+    index.bundle_hash = scorer::bundle::bundle_hash(
+        files
+            .iter()
+            .map(|(p, b)| (p.as_str(), b.as_slice()))
+            .chain(std::iter::once(("index.json", input.as_slice()))),
+    );
+    fs::write(dir.join("index.json"), scorer::bundle::canonical_json(&index)).unwrap();
+}
+
+#[test]
+fn bundles_cannot_lead_outside_their_folder() {
+    let tmp = Temp::new("bundle-escape");
+    let dir = tmp.0.join("bundle");
+    copy_bundle(&dir);
+    let task = {
+        let text = fs::read_to_string(dir.join("index.json")).unwrap();
+        scorer::bundle::BundleIndex::from_json(&text).unwrap().tasks[0].id.clone()
+    };
+    rehash_index(&dir, |i| i.tasks[0].data = "../../../../../../etc/hostname".into());
+    let o = refscore_in(
+        &tmp.0,
+        &["score", "--tasks", "bundle", "--task", &task, "--patch", "/dev/null"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("a path outside the bundle folder; refused"),
+        "{}",
+        text(&o.stderr)
+    );
+    // A link inside the bundle is refused before anything is read through it.
+    let dir2 = tmp.0.join("linked");
+    copy_bundle(&dir2);
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("/etc/hostname", dir2.join("blobs/zz-link")).unwrap();
+        let o = refscore_in(
+            &tmp.0,
+            &["score", "--tasks", "linked", "--task", &task, "--patch", "/dev/null"],
+        );
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains("holds only folders and regular files"),
+            "{}",
+            text(&o.stderr)
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn special_files_in_a_predictions_folder_are_left_out_not_opened() {
+    let tmp = Temp::new("fifo");
+    let run = tmp.0.join("run");
+    fs::create_dir_all(&run).unwrap();
+    many_predictions(&run, 1);
+    let made = std::process::Command::new("mkfifo").arg(run.join("pipe.jsonl")).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: no mkfifo");
+        return;
+    }
+    std::os::unix::fs::symlink(&tmp.0, run.join("loop")).unwrap();
+    std::os::unix::fs::symlink(run.join("preds.jsonl"), run.join("again.jsonl")).unwrap();
+    // Opening the FIFO would block forever; the run must finish and score the real file once.
+    let o = refscore_in(&tmp.0, &["score", "--tasks", &b(), "--predictions", "run", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(err.contains("pipe.jsonl: left out: a FIFO (named pipe)"), "{err}");
+    let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        report["results"].as_array().unwrap().len(),
+        1,
+        "the linked copy is not scored twice"
+    );
+    // Named explicitly, it is refused by type (exit 2), not opened.
+    let o = refscore_in(&tmp.0, &["score", "--tasks", &b(), "--predictions", "run/pipe.jsonl"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("is a FIFO (named pipe), not a file; refused"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn repeated_entries_are_all_scored_and_each_repeat_is_a_warning() {
+    let tmp = Temp::new("dupes");
+    let solve =
+        fs::read_to_string(demo().join("submissions/rename-parse-amount.solve.patch")).unwrap();
+    let lines = [
+        json!({"instance_id": "rename-parse-amount", "model_name_or_path": "m", "model_patch": ""}),
+        json!({"instance_id": "rename-parse-amount", "model_name_or_path": "other", "model_patch": ""}),
+        json!({"instance_id": "rename-parse-amount", "model_name_or_path": "m", "model_patch": solve}),
+    ];
+    let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    fs::write(tmp.0.join("p.jsonl"), body).unwrap();
+    let o = refscore_in(
+        &tmp.0,
+        &["score", "--tasks", &b(), "--predictions", "p.jsonl", "--out", "r.json"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains(
+            "p.jsonl:3: warning: repeats the instance, model m of p.jsonl:1 (both are scored"
+        ),
+        "{err}"
+    );
+    let r = report_at(&tmp.0.join("r.json"));
+    assert_eq!(r["results"].as_array().unwrap().len(), 3);
+    assert_eq!(r["warnings"].as_array().unwrap().len(), 1);
+    assert_eq!(r["warnings"][0]["source"], json!({"file": "p.jsonl", "line": 3}));
+    // The same file given twice: every entry of the second copy repeats the first's.
+    let o = refscore_in(
+        &tmp.0,
+        &["score", "--tasks", &b(), "--predictions", "p.jsonl", "p.jsonl", "--json"],
+    );
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(r["results"].as_array().unwrap().len(), 6);
+    assert_eq!(r["warnings"].as_array().unwrap().len(), 4);
+    // A dict with a repeated key: the last value, as json.load, and a warning naming the line.
+    let dict = format!(
+        "{{\n\"rename-parse-amount\": {},\n\"rename-parse-amount\": {}\n}}\n",
+        json!({"model_name_or_path": "d", "model_patch": ""}),
+        json!({"model_name_or_path": "d", "model_patch": solve})
+    );
+    fs::write(tmp.0.join("d.json"), dict).unwrap();
+    let o = refscore_in(&tmp.0, &["score", "--tasks", &b(), "--predictions", "d.json", "--json"]);
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(r["results"].as_array().unwrap().len(), 1);
+    assert_eq!(r["results"][0]["resolved"], true);
+    assert!(
+        text(&o.stderr)
+            .contains("d.json:2: warning: key \"rename-parse-amount\" appears again at line 3"),
+        "{}",
+        text(&o.stderr)
     );
 }

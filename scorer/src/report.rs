@@ -258,6 +258,11 @@ pub struct Report {
     pub results: Vec<TaskResult>,
     #[serde(default)]
     pub errors: Vec<EntryError>,
+    /// Entries read and left out on purpose (a duplicate replaced by a later entry, a repeated
+    /// JSON key): scored runs are not changed by them, but the user is told. Absent when empty,
+    /// so reports without warnings keep their bytes (and content hash).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<EntryError>,
     pub summary: Summary,
 }
 
@@ -268,6 +273,15 @@ pub fn csv_row(out: &mut String, cells: &[&str]) {
         if i > 0 {
             out.push(',');
         }
+        // A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first) gets a
+        // leading `'`, as OWASP's CSV-injection guidance says; numbers such as `-2` stay numbers.
+        let neutralised;
+        let c = if c.starts_with(['=', '+', '-', '@', '\t', '\r']) && c.parse::<f64>().is_err() {
+            neutralised = format!("'{c}");
+            neutralised.as_str()
+        } else {
+            c
+        };
         if c.contains([',', '"', '\n', '\r']) {
             out.push('"');
             out.push_str(&c.replace('"', "\"\""));
@@ -286,6 +300,8 @@ pub enum ReportError {
     Json { file: String, source: serde_json::Error },
     #[error("{file}: report schema_version {found} is not supported (this build reads {OLDEST_SCHEMA_VERSION} to {SCHEMA_VERSION})")]
     Version { file: String, found: u64 },
+    #[error("{file}: result {index} ({instance_id}) is inconsistent: {detail}")]
+    Inconsistent { file: String, index: usize, instance_id: String, detail: String },
 }
 
 impl Report {
@@ -298,6 +314,7 @@ impl Report {
             bundle: BundleRef { hash: bundle_hash.to_string() },
             results,
             errors,
+            warnings: Vec::new(),
             summary,
         }
     }
@@ -313,6 +330,26 @@ impl Report {
         }
         let mut report: Report = serde_json::from_value(value).map_err(json)?;
         report.upgrade();
+        for (index, r) in report.results.iter().enumerate() {
+            let bad = |detail: String| ReportError::Inconsistent {
+                file: file.to_string(),
+                index,
+                instance_id: r.instance_id.clone(),
+                detail,
+            };
+            if r.subtests_passed > r.subtests_total {
+                return Err(bad(format!(
+                    "subtests_passed {} > subtests_total {}",
+                    r.subtests_passed, r.subtests_total
+                )));
+            }
+            if r.resolved && r.subtests_total > 0 && r.subtests_passed < r.subtests_total {
+                return Err(bad(format!(
+                    "resolved with {} of {} subtests passed",
+                    r.subtests_passed, r.subtests_total
+                )));
+            }
+        }
         Ok(report)
     }
 
@@ -410,6 +447,13 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn csv_cells_a_spreadsheet_would_run_are_neutralised() {
+        let mut out = String::new();
+        csv_row(&mut out, &["=1+2", "+x", "-x", "@SUM(A1)", "\tx", "-2", "+1.5", "a=b", "x,y"]);
+        assert_eq!(out, "'=1+2,'+x,'-x,'@SUM(A1),'\tx,-2,+1.5,a=b,\"x,y\"\n");
+    }
     use crate::patch::PatchStatus;
 
     fn result(id: &str, status: PatchStatus, resolved: bool) -> TaskResult {

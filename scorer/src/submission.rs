@@ -38,6 +38,10 @@ pub struct Submission {
 pub struct Parsed {
     pub submissions: Vec<Submission>,
     pub errors: Vec<EntryError>,
+    /// Entries read but worth a word: a key repeated in a JSON object (the last value is used, as
+    /// Python's `json.load` uses it).
+    #[serde(default)]
+    pub warnings: Vec<EntryError>,
 }
 
 /// The shape an input file was recognised as.
@@ -173,12 +177,35 @@ fn sort_errors(errors: &mut [EntryError]) {
     errors.sort_by_key(|e| e.source.line);
 }
 
+/// UTF-16 text (a byte-order mark, or the NUL of every other byte that ASCII text in UTF-16 has):
+/// an editor's "Unicode" save, which no JSON reader here accepts; said plainly instead of a JSON
+/// error.
+pub fn looks_utf16(bytes: &[u8]) -> bool {
+    if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
+        return true;
+    }
+    let head = &bytes[..bytes.len().min(64)];
+    head.len() >= 4
+        && (head.iter().skip(1).step_by(2).all(|b| *b == 0)
+            || head.iter().step_by(2).all(|b| *b == 0))
+}
+
 /// Reads the submissions of one file. `file_name` is the path as the user gave it: it names the
 /// source of every entry, decides the kind by its extension (`.jsonl`, `.traj`, `.traj.json`,
 /// `.json`; anything else by content) and may name the instruction set (see
 /// [`instruction_set_from_path`]).
 pub fn parse_submissions(file_name: &str, bytes: &[u8]) -> Parsed {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if looks_utf16(bytes) {
+        let mut out = Parsed::default();
+        out.errors.push(EntryError {
+            source: SourceRef { file: file_name.to_string(), line: None },
+            instance_id: None,
+            model_name_or_path: None,
+            message: "the file is UTF-16 text, which is not supported: save it as UTF-8".into(),
+        });
+        return out;
+    }
     #[cfg(feature = "trajectories")]
     if let Some(parsed) = trajectory_submissions(file_name, bytes) {
         return parsed;
@@ -352,6 +379,24 @@ fn parse_value_document(
                 // each entry's line by its key instead of its position.
                 let keys = top_level_keys(bytes);
                 for (key, v) in &entries {
+                    let lines: Vec<u32> = keys
+                        .iter()
+                        .filter(|(k, _)| k == key)
+                        .map(|&(_, off)| line_of(bytes, off))
+                        .collect();
+                    if let [earlier @ .., last] = lines.as_slice() {
+                        for line in earlier {
+                            out.warnings.push(EntryError {
+                                source: source(Some(*line)),
+                                instance_id: Some(key.clone()),
+                                model_name_or_path: None,
+                                message: format!(
+                                    "key {key:?} appears again at line {last}; the last value is \
+                                     used, as Python's json.load uses it"
+                                ),
+                            });
+                        }
+                    }
                     let line = keys
                         .iter()
                         .rev()
@@ -681,6 +726,43 @@ pub fn trajectory_copies<'s>(subs: impl IntoIterator<Item = &'s Submission>) -> 
             })
         })
         .collect()
+}
+
+/// Duplicates across everything handed in at once (files, folders, entries): for each submission,
+/// the index of an earlier one with the same instance id, model and instruction set, or `None`.
+/// Both are scored (repeated samples of one agent are a legitimate input, and identical ones are
+/// answered from the first run); the CLI and the app report each repeat as a warning
+/// ([`repeat_warning`]) so that rates are not compared unknowingly over repeated entries.
+pub fn repeats<'s>(subs: impl IntoIterator<Item = &'s Submission>) -> Vec<Option<usize>> {
+    let mut first: HashMap<(&str, Option<&str>, Option<InstructionSet>), usize> = HashMap::new();
+    subs.into_iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let key = (s.instance_id.as_str(), s.model_name_or_path.as_deref(), s.instruction_set);
+            match first.get(&key) {
+                Some(&j) => Some(j),
+                None => {
+                    first.insert(key, i);
+                    None
+                }
+            }
+        })
+        .collect()
+}
+
+/// The warning entry for `repeat`, which repeats `first` ([`repeats`]).
+pub fn repeat_warning(repeat: &Submission, first: &Submission) -> EntryError {
+    let model =
+        repeat.model_name_or_path.as_deref().map_or(String::new(), |m| format!(", model {m}"));
+    EntryError {
+        source: repeat.source.clone(),
+        instance_id: Some(repeat.instance_id.clone()),
+        model_name_or_path: repeat.model_name_or_path.clone(),
+        message: format!(
+            "repeats the instance{model} of {} (both are scored; each counts in the run's rates)",
+            first.source
+        ),
+    }
 }
 
 /// The instruction set a path names: a folder or a `-`/`_`/`.`-separated token of a path segment

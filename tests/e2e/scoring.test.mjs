@@ -463,9 +463,25 @@ test('progress bar, responsive page and cancel on a long run', async () => {
   assert.deepEqual(errors, [], errors.join('\n'));
 });
 
-test('a worker that traps is restarted and only its item is marked error', async () => {
+test('the release build has no test hooks: ?test-trap= scores the task normally', async () => {
   const { page, errors } = await newPage();
   await page.goto(`${server.url}score?test-trap=move-format-table`);
+  await waitWorker(page);
+  await page.setInputFiles('#upload-files', path.join(SUBS, 'predictions.jsonl'));
+  await page.locator('#upload-list').waitFor({ timeout: T });
+  await page.click('#score-start');
+  await page.waitForURL(/\/runs\/[0-9a-f]+$/, { timeout: T });
+  await page.locator('#run-results').waitFor({ timeout: T });
+  assert.equal(await page.locator('#run-errors').count(), 0);
+  assert.equal(await page.locator('#worker-restarts').count(), 0);
+  assert.deepEqual(errors, [], errors.join('\n'));
+});
+
+test('a worker that traps is restarted and only its item is marked error', async () => {
+  // The test hook exists only in the sub-path test build (REFSCORE_TEST_HOOKS=1).
+  const hooked = await serve('dist-subpath', '/refscore/');
+  const { page, errors } = await newPage();
+  await page.goto(`${hooked.url}score?test-trap=move-format-table`);
   await waitWorker(page);
   await page.setInputFiles('#upload-files', path.join(SUBS, 'predictions.jsonl'));
   await page.locator('#upload-list').waitFor({ timeout: T });
@@ -482,4 +498,5 @@ test('a worker that traps is restarted and only its item is marked error', async
   await screenshot(page, 'run-with-worker-crash');
   // The trap is reported by the browser (the panic hook's message and the RuntimeError).
   assert.ok(errors.every((e) => /unreachable|abort|panicked|RuntimeError/i.test(e)), errors.join('\n'));
+  hooked.close();
 });

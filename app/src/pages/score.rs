@@ -34,8 +34,11 @@ pub fn task_for_patch_name(index: &BundleIndex, path: &str) -> Option<String> {
         .map(|t| t.id.clone())
 }
 
-/// The test hook of [`worker::ToWorker::Score`]: `?test-trap=<instance id>`.
+/// The test hook of [`worker::ToWorker::Score`]: `?test-trap=<instance id>`. Compiled in only when
+/// the site is built with `REFSCORE_TEST_HOOKS=1` (the browser tests' sub-path build); in a release
+/// build the constant is absent and the hook is dead code, so no crafted link can crash a task.
 fn trap_param() -> Option<String> {
+    option_env!("REFSCORE_TEST_HOOKS")?;
     web_sys::window()
         .and_then(|w| w.location().search().ok())
         .and_then(|q| query_value(&q, "test-trap"))

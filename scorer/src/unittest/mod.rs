@@ -61,6 +61,9 @@ pub struct RunConfig {
     /// of single test methods that can be proven to come out the same (see [`Ledger`]). Off:
     /// every run interprets every method.
     pub reuse_runs: bool,
+    /// Memory the parse cache may hold (sources and their trees, estimated); the oldest parses
+    /// are dropped past it ([`crate::interp::ParseCache`]).
+    pub parse_cache_bytes: usize,
 }
 
 impl Default for RunConfig {
@@ -71,6 +74,7 @@ impl Default for RunConfig {
             max_collection_len: DEFAULT_MAX_COLLECTION_LEN,
             stack_budget: crate::interp::STACK_LIMIT,
             reuse_runs: true,
+            parse_cache_bytes: crate::interp::DEFAULT_PARSE_CACHE_BYTES,
         }
     }
 }
@@ -194,9 +198,10 @@ pub struct Scorer {
 
 impl Scorer {
     pub fn new(config: RunConfig) -> Self {
+        let cache = Rc::new(RefCell::new(ParseCache::with_budget(config.parse_cache_bytes)));
         Scorer {
             config,
-            cache: Rc::new(RefCell::new(ParseCache::default())),
+            cache,
             modules: HashMap::new(),
             remembered: HashMap::new(),
             reused: 0,
@@ -217,6 +222,11 @@ impl Scorer {
     /// Number of distinct parsed trees held by the cache (for tests and diagnostics).
     pub fn cached_trees(&self) -> usize {
         self.cache.borrow().trees.len()
+    }
+
+    /// Estimated bytes the parse cache holds (for tests and diagnostics).
+    pub fn cached_bytes(&self) -> usize {
+        self.cache.borrow().held_bytes()
     }
 
     /// Runs one unittest file (name e.g. "rename-foo-test.py", source text) against `tree` with
