@@ -73,6 +73,8 @@ pub fn base_path() -> String {
 }
 
 /// An absolute in-app URL for `route` (which starts with `/`), under the site's base path.
+/// For links (`<a href>`). Router navigation to such a URL needs `resolve: false`: otherwise the
+/// router prefixes the base again (`/refscore/refscore/runs/…` under a sub-path).
 pub fn href(route: &str) -> String {
     format!("{}{route}", base_path())
 }

@@ -109,7 +109,7 @@ pub fn RunPage() -> impl IntoView {
         leptos::task::spawn_local(async move {
             if crate::store::delete_run(&id).await.is_ok() {
                 session.runs_version.update(|v| *v += 1);
-                navigate(&href("/runs"), NavigateOptions::default());
+                navigate(&href("/runs"), NavigateOptions { resolve: false, ..Default::default() });
             }
         });
     };

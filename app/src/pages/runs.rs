@@ -40,7 +40,10 @@ pub fn RunsPage() -> impl IntoView {
             match crate::runs::import_report(&bundle, &file.name(), &text).await {
                 Ok(id) => {
                     session.runs_version.update(|v| *v += 1);
-                    navigate(&href(&format!("/runs/{id}")), NavigateOptions::default());
+                    navigate(
+                        &href(&format!("/runs/{id}")),
+                        NavigateOptions { resolve: false, ..Default::default() },
+                    );
                 }
                 Err(e) => set_import_error.set(Some(e)),
             }

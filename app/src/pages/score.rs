@@ -61,7 +61,7 @@ fn follow_outcome(open_result: bool) {
                 (true, Some(instance)) => href(&format!("/runs/{run}/{instance}")),
                 _ => href(&format!("/runs/{run}")),
             };
-            navigate(&to, NavigateOptions::default());
+            navigate(&to, NavigateOptions { resolve: false, ..Default::default() });
         }
     });
 }
