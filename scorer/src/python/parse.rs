@@ -1002,8 +1002,9 @@ fn map_lexical(ctx: &Ctx, lex: &LexicalErrorType, off: usize) -> SyntaxError {
 }
 
 /// The first `\N{name}` escape of a (parsed) source that 3.11 cannot resolve: the parser crates
-/// resolve Unicode 16.0's names, 3.11 knows 14.0's. Returns CPython's message and the offset it
-/// reports (the token after the implicitly concatenated strings), and where the string starts.
+/// read names more leniently than 3.11 (lower-case CJK hex digits), and rustpython's error for an
+/// unknown name is not CPython's. Returns CPython's message and the offset it reports (the token
+/// after the implicitly concatenated strings), and where the string starts.
 /// Malformed escapes (`\N` without `{...}`) are reported too.
 fn unknown_named_escape(src: &str) -> Option<(String, usize, usize)> {
     let b = src.as_bytes();
