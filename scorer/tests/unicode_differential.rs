@@ -455,6 +455,18 @@ fn named_escapes_parse_as_in_3_11_on_every_path() {
         "x = \"\\N{WIRELESS}\"\n\u{1E030} = 1\n",
         "x = \"\\N{CJK UNIFIED IDEOGRAPH-31350}\"\ny = (\n",
         "y = \u{1F4CD}\nx = '\\N{SHAKING FACE}'\n",
+        // A tokenizer error anywhere wins over an unknown name (CPython tokenizes the whole source
+        // after a SyntaxError raised while parsing).
+        "x = \"\\N{FOO}\"\nz = \u{1F4CD}\n",
+        "x = \"\\N{FOO}\"\ny = (\nz = \u{1F4CD}\n",
+        "x = \"\\N{FOO}\" + \u{1F4CD}\n",
+        "x = \"\\N{FOO}\"\ny = \"abc\n",
+        "x = \"\\N{SHAKING FACE}\"\n  y = 1\n",
+        // Names in raw strings, bytes and comments are never resolved.
+        "x = r'\\N{FOO}'\ndef f(a, a): pass\n",
+        "x = '\\N{FOO}'; y = r'\\N{BAR}'\n",
+        "# \\N{FOO}\nx = b'\\N{FOO}' + \u{1F4CD}\n",
+        "y = f\"{'\\n'}\"\nx = '\\N{EM}'\n",
     ] {
         sources.push(s.to_string());
     }
