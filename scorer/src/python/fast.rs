@@ -9,7 +9,8 @@
 //! builds:
 //! - the pre-scan found anything (a tokenizer error, tabs in indentation, an f-string backslash);
 //! - a name has a character that is not XID in Unicode 14.0 (ruff knows a newer Unicode), or the
-//!   source has a `\N{` (ruff resolves Unicode 16.0's names; it rejects a `\N` without `{`);
+//!   source has a `\N{` (the reference pipeline holds every `\N{...}` to 3.11; ruff rejects a
+//!   `\N` without `{`);
 //! - the source has a `\r` (CPython's positions inside f-strings with CRLF need the reference's
 //!   folding) or a form feed (it resets CPython's indentation column);
 //! - ruff reports any error, or syntax newer than 3.11 (PEP 701 f-strings, type parameters,

@@ -105,8 +105,12 @@ pub(crate) fn parse(source: &str, filename: &str, ast_mode: bool) -> Result<Pars
         match syntax::ModModule::parse(&text, filename) {
             Ok(module) => {
                 if let Some(e) = &scanned.reject {
-                    // rustpython accepted something CPython rejects (f-string backslash).
-                    return Err(ctx.scan_error(e));
+                    // rustpython accepted something CPython rejects (f-string backslash); CPython
+                    // meets an unknown `\N{...}` earlier in the source first.
+                    let named_first = unknown_named_escape(source).is_some_and(|n| n.2 < e.at);
+                    if e.fatal || !named_first {
+                        return Err(ctx.scan_error(e));
+                    }
                 }
                 if may_have_emoji(&text) {
                     if let Some((c, at)) = newer_name_before(&text, text.len()) {
@@ -123,6 +127,14 @@ pub(crate) fn parse(source: &str, filename: &str, ast_mode: bool) -> Result<Pars
                 return Ok(Parsed { module, renames, placeholders });
             }
             Err(e) => {
+                // rustpython refuses a `\N{...}` name it cannot resolve where CPython goes on
+                // (see `neutralize_unknown_names`); the tree is never returned.
+                if let Some(new) =
+                    unknown_named_escape(&text).and_then(|_| neutralize_unknown_names(&text))
+                {
+                    text = Cow::Owned(new);
+                    continue;
+                }
                 if replaced < MAX_PLACEHOLDERS {
                     if let Some(new) = replace_newer_identifier(&text, &e, &mut placeholders) {
                         replaced += 1;
@@ -407,7 +419,19 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
         }
     }
     // rustpython stops at a malformed or unknown `\N{...}` with various errors (or later).
-    if let Some((msg, at, _)) = unknown_named_escape(src).filter(|&(_, _, start)| start <= off) {
+    // CPython raises it while parsing, then tokenizes the whole source: a tokenizer error anywhere
+    // (an unrecognised character here, before or after the string) wins.
+    let unrecognized =
+        matches!(&e.error, ParseErrorType::Lexical(LexicalErrorType::UnrecognizedToken { .. }));
+    if let Some((msg, at, _)) =
+        unknown_named_escape(src).filter(|&(_, _, start)| start <= off).filter(|_| !unrecognized)
+    {
+        if let Some((c, at)) = newer_name_before(src, src.len()) {
+            return ctx.error(validate::invalid_character(c), at, ErrorKind::SyntaxError);
+        }
+        if let Some(se) = &scanned.error {
+            return ctx.scan_error(se);
+        }
         return ctx.error(msg, at, ErrorKind::SyntaxError);
     }
     if let Some((c, at)) = newer_name_before(src, off) {
@@ -1001,9 +1025,41 @@ fn map_lexical(ctx: &Ctx, lex: &LexicalErrorType, off: usize) -> SyntaxError {
     }
 }
 
+/// `text` with every `\N{name}` whose name `unicode_names2` does not know replaced by an escape of
+/// the same length (`\x41AAA...`), or `None` when there is none. CPython raises the unknown name
+/// while parsing and then tokenizes the whole source (a tokenizer error anywhere wins), so the
+/// parse goes on past it. Called only when `unknown_named_escape` finds one, which then reports it
+/// on the original source, so a tree parsed from the replaced text (raw strings and comments
+/// included) is never returned. Positions are unchanged.
+fn neutralize_unknown_names(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let mut out: Option<Vec<u8>> = None;
+    let mut from = 0;
+    while let Some(i) = memchr::memmem::find(&b[from..], b"\\N{").map(|i| i + from) {
+        from = i + 3;
+        let Some(len) = b[i + 3..].iter().position(|&c| matches!(c, b'}' | b'\n' | b'\r' | b'\\'))
+        else {
+            break;
+        };
+        if b[i + 3 + len] != b'}' {
+            continue;
+        }
+        let name = &text[i + 3..i + 3 + len];
+        if name.contains(['"', '\'']) || unicode_names2::character(name).is_some() {
+            continue;
+        }
+        let o = out.get_or_insert_with(|| b.to_vec());
+        o[i..i + 4].copy_from_slice(b"\\x41");
+        o[i + 4..i + 4 + len].fill(b'A');
+        from = i + 4 + len;
+    }
+    out.and_then(|o| String::from_utf8(o).ok())
+}
+
 /// The first `\N{name}` escape of a (parsed) source that 3.11 cannot resolve: the parser crates
-/// resolve Unicode 16.0's names, 3.11 knows 14.0's. Returns CPython's message and the offset it
-/// reports (the token after the implicitly concatenated strings), and where the string starts.
+/// read names more leniently than 3.11 (lower-case CJK hex digits), and rustpython's error for an
+/// unknown name is not CPython's. Returns CPython's message and the offset it reports (the token
+/// after the implicitly concatenated strings), and where the string starts.
 /// Malformed escapes (`\N` without `{...}`) are reported too.
 fn unknown_named_escape(src: &str) -> Option<(String, usize, usize)> {
     let b = src.as_bytes();

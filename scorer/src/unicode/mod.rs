@@ -351,8 +351,9 @@ pub fn all(s: &str, f: fn(char) -> bool) -> bool {
     !s.is_empty() && s.chars().all(f)
 }
 
-/// Aliases of Unicode 15.0 and later that `unicode_names2` resolves but 3.11's `\N{...}` does not
-/// know (NameAliases.txt of the crate's Unicode 16.0 against `unicodedata.lookup` of 3.11).
+/// Aliases of Unicode 15.0 and later that the crates.io `unicode_names2` (Unicode 16.0) resolved but
+/// 3.11's `\N{...}` does not know. The workspace now patches that crate with `unicode-names/`
+/// (3.11's own names and aliases), which refuses them itself; kept as a guard.
 const NEW_ALIASES: [&str; 7] = [
     "EM",
     "ARABIC SMALL HIGH LIGATURE ALEF WITH YEH BARREE",
@@ -363,9 +364,10 @@ const NEW_ALIASES: [&str; 7] = [
     "MENDE KIKAKUI SYLLABLE M174 MBOO",
 ];
 
-/// Would 3.11 resolve `name` in `\N{name}`, given that the parser crate (Unicode 16.0) resolved it to
-/// `c`? Names never change, so a newer name is exactly one of a character unassigned in 14.0, or a
-/// newer alias.
+/// Would 3.11 resolve `name` in `\N{name}`, given that `unicode_names2::character` resolved it to
+/// `c`? That reads CJK hex digits case-insensitively, 3.11 does not. (The other checks are guards
+/// from when the crate was Unicode 16.0's: a newer name is one of a character unassigned in 14.0,
+/// or a newer alias.)
 pub fn name_known_to_3_11(name: &str, c: char) -> bool {
     // 3.11 reads the code point of `CJK UNIFIED IDEOGRAPH-XXXX` in upper-case hex only.
     let cjk = "CJK UNIFIED IDEOGRAPH-";

@@ -1,0 +1,146 @@
+//! Character names as CPython 3.11 resolves them in `\N{...}` (Unicode 14.0.0), behind the one
+//! function of the `unicode_names2` crate that refscore's parser crates call, [`character`]; the
+//! workspace patches `unicode_names2` to this crate.
+//!
+//! `tables.rs` is generated from CPython 3.11 by `scripts/gen-unicode-names.py`: the names
+//! `unicodedata.name` gives and the aliases `unicodedata.lookup` resolves. The names are stored
+//! front-coded in code-point order (about 100 KB gzip, against about 300 KB for the phrasebook
+//! and hash tables of `unicode_names2`) and looked up by one scan: `\N{...}` escapes are rare.
+//!
+//! Matching is as `unicode_names2` 1.3 did it: ASCII case-insensitive, Hangul syllables read
+//! greedily jamo by jamo, CJK unified ideographs from one to five hex digits.
+
+#![no_std]
+
+extern crate alloc;
+
+// Generated: kept as the generator writes it, so a test can compare the two.
+#[rustfmt::skip]
+mod tables;
+
+pub use tables::UNIDATA_VERSION;
+use tables::{ALIASES, CJK_UNIFIED, MAX_NAME_LENGTH, NAMES};
+
+const HANGUL_SYLLABLE: &[u8] = b"HANGUL SYLLABLE ";
+const CJK_UNIFIED_IDEOGRAPH: &[u8] = b"CJK UNIFIED IDEOGRAPH-";
+
+/// The character named `name` (or one of its aliases), ASCII case-insensitively; `None` for a
+/// name CPython 3.11 does not know.
+pub fn character(name: &str) -> Option<char> {
+    let mut buf = [0u8; MAX_NAME_LENGTH];
+    let upper = buf.get_mut(..name.len())?;
+    for (place, byte) in upper.iter_mut().zip(name.bytes()) {
+        *place = byte.to_ascii_uppercase();
+    }
+    let name = &*upper;
+    if let Some(rest) = name.strip_prefix(HANGUL_SYLLABLE) {
+        return hangul(rest);
+    }
+    if let Some(rest) = name.strip_prefix(CJK_UNIFIED_IDEOGRAPH) {
+        return cjk(rest);
+    }
+    find(NAMES, name).or_else(|| find(ALIASES, name)).and_then(char::from_u32)
+}
+
+/// The code point of `name` in a table of `tables.rs`'s encoding: one pass keeping the length of
+/// the prefix the current name shares with `name`, so most names are skipped without a compare.
+fn find(table: &[u8], name: &[u8]) -> Option<u32> {
+    // Code points step from -1 (wrapping), so the first name's step is its code point plus one.
+    let mut cp = u32::MAX;
+    let mut step: Option<u32> = None;
+    // The current name's length so far, and how much of it equals the start of `name`.
+    let (mut len, mut common) = (0usize, 0usize);
+    let found = |cp: u32, len: usize, common: usize| {
+        (cp != u32::MAX && len == name.len() && common == len).then_some(cp)
+    };
+    for &b in table {
+        if b < 0x20 {
+            step = Some(step.unwrap_or(0) * 32 + u32::from(b));
+        } else if b >= 0x80 {
+            if let Some(cp) = found(cp, len, common) {
+                return Some(cp);
+            }
+            cp = cp.wrapping_add(step.take().unwrap_or(1));
+            len = usize::from(b - 0x80);
+            common = common.min(len);
+        } else {
+            if common == len && name.get(len) == Some(&b) {
+                common += 1;
+            }
+            len += 1;
+        }
+    }
+    found(cp, len, common)
+}
+
+/// Every stored name with its character, in code-point order (not the computed CJK unified
+/// ideograph and Hangul syllable names, nor aliases): for tests that need names to write.
+pub fn names() -> impl Iterator<Item = (char, alloc::string::String)> {
+    let mut cp = u32::MAX;
+    let mut step: Option<u32> = None;
+    let mut name = alloc::vec::Vec::new();
+    let mut bytes = NAMES.iter().copied().peekable();
+    core::iter::from_fn(move || loop {
+        let b = bytes.next()?;
+        if b < 0x20 {
+            step = Some(step.unwrap_or(0) * 32 + u32::from(b));
+            continue;
+        }
+        cp = cp.wrapping_add(step.take().unwrap_or(1));
+        name.truncate(usize::from(b - 0x80));
+        while let Some(c) = bytes.next_if(|&c| (0x20..0x80).contains(&c)) {
+            name.push(c);
+        }
+        let c = char::from_u32(cp)?;
+        return Some((c, name.iter().map(|&b| char::from(b)).collect()));
+    })
+}
+
+fn cjk(hex: &[u8]) -> Option<char> {
+    if hex.len() > 5 {
+        return None;
+    }
+    let mut v = 0u32;
+    for &c in hex {
+        let d = match c {
+            b'0'..=b'9' => c - b'0',
+            b'A'..=b'F' => c - b'A' + 10,
+            _ => return None,
+        };
+        v = (v << 4) | u32::from(d);
+    }
+    CJK_UNIFIED.iter().any(|&(lo, hi)| (lo..=hi).contains(&v)).then(|| char::from_u32(v)).flatten()
+}
+
+/// Jamo names of Hangul syllables (initial, medial, final), from Unicode's Jamo.txt.
+const CHOSEONG: [&[u8]; 19] = [
+    b"G", b"GG", b"N", b"D", b"DD", b"R", b"M", b"B", b"BB", b"S", b"SS", b"", b"J", b"JJ", b"C",
+    b"K", b"T", b"P", b"H",
+];
+const JUNGSEONG: [&[u8]; 21] = [
+    b"A", b"AE", b"YA", b"YAE", b"EO", b"E", b"YEO", b"YE", b"O", b"WA", b"WAE", b"OE", b"YO",
+    b"U", b"WEO", b"WE", b"WI", b"YU", b"EU", b"YI", b"I",
+];
+const JONGSEONG: [&[u8]; 28] = [
+    b"", b"G", b"GG", b"GS", b"N", b"NJ", b"NH", b"D", b"L", b"LG", b"LM", b"LB", b"LS", b"LT",
+    b"LP", b"LH", b"M", b"B", b"BS", b"S", b"SS", b"NG", b"J", b"C", b"K", b"T", b"P", b"H",
+];
+
+/// The jamo `s` starts with, reading as `unicode_names2` does: the longest jamo name that is a
+/// prefix of `s` (the empty name when the list has one and nothing longer matches).
+fn shift<'n>(s: &'n [u8], jamos: &[&[u8]]) -> Option<(u32, &'n [u8])> {
+    let (i, j) =
+        jamos.iter().enumerate().filter(|(_, j)| s.starts_with(j)).max_by_key(|(_, j)| j.len())?;
+    Some((i as u32, &s[j.len()..]))
+}
+
+/// `HANGUL SYLLABLE <initial><medial><final>`, the whole rest read.
+fn hangul(rest: &[u8]) -> Option<char> {
+    let (l, rest) = shift(rest, &CHOSEONG)?;
+    let (v, rest) = shift(rest, &JUNGSEONG)?;
+    let (t, rest) = shift(rest, &JONGSEONG)?;
+    if !rest.is_empty() {
+        return None;
+    }
+    char::from_u32(0xac00 + (l * 21 + v) * 28 + t)
+}
