@@ -1231,10 +1231,26 @@ impl<'a> Interp<'a> {
         match e {
             E::Compare(c) => {
                 let mut left = self.eval(f, &c.left)?;
-                for (op, right) in c.ops.iter().zip(c.comparators.iter()) {
+                let n = c.ops.len();
+                for (k, (op, right)) in c.ops.iter().zip(c.comparators.iter()).enumerate() {
                     let r = self.eval(f, right)?;
-                    if !self.compare(*op, &left, &r)? {
-                        return Ok(Value::Bool(false));
+                    // A rich comparison's own result is the value (of the last, or of the
+                    // first that is false in a chain); `in`/`is` give bools.
+                    let v = match op {
+                        ast::CmpOp::In | ast::CmpOp::NotIn | ast::CmpOp::Is | ast::CmpOp::IsNot => {
+                            Value::Bool(self.compare(*op, &left, &r)?)
+                        }
+                        _ => self.rich_compare(*op, &left, &r)?,
+                    };
+                    if k + 1 == n {
+                        return Ok(v);
+                    }
+                    let t = match v {
+                        Value::Bool(t) => t,
+                        ref other => self.truthy(other)?,
+                    };
+                    if !t {
+                        return Ok(v);
                     }
                     left = r;
                 }

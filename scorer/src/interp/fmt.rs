@@ -32,6 +32,7 @@ pub fn type_name(v: &Value<'_>) -> String {
             Native::AssertRaises(..) => "_AssertRaisesContext".into(),
             Native::RePattern(_) => "re.Pattern".into(),
             Native::ReMatch(_) => "re.Match".into(),
+            Native::Union(_) => "types.UnionType".into(),
         },
         other => btype_of(other).name().into(),
     }
@@ -66,6 +67,7 @@ pub fn btype_of(v: &Value<'_>) -> BType {
             _ => BType::Iterator,
         },
         Value::Slice(_) => BType::Slice,
+        Value::Native(n) if matches!(&**n, Native::Union(_)) => BType::UnionType,
         Value::Instance(_) | Value::Node(_) | Value::Native(_) | Value::DictView(..) => {
             BType::Object
         }
@@ -412,6 +414,21 @@ impl<'a> Interp<'a> {
                     }
                 }
                 Native::Sha256(_) => "<sha256 _hashlib.HASH object @ 0x0>".into(),
+                Native::Union(args) => {
+                    // `union_repr`: `None` for NoneType, a class by its (module.)qualname.
+                    let mut parts = Vec::with_capacity(args.len());
+                    for a in args {
+                        parts.push(match a {
+                            Value::Type(BType::NoneType) => "None".to_string(),
+                            Value::Type(t) => t.name().to_string(),
+                            Value::AstClass(c) => format!("ast.{}", c.name()),
+                            Value::Class(c) if &*c.module == "builtins" => c.qualname.to_string(),
+                            Value::Class(c) => format!("{}.{}", c.module, c.qualname),
+                            other => self.repr(other)?,
+                        });
+                    }
+                    parts.join(" | ")
+                }
                 _ => format!("<{} object at 0x0>", type_name(v)),
             },
         })
