@@ -40,6 +40,9 @@ pub(crate) struct Scan {
     /// The deepest expression nesting met (depth-increasing tokens, or a run of prefix
     /// operators): what the parsers' recursion is bounded by.
     pub deepest: usize,
+    /// Words holding non-ASCII bytes outside strings and comments (start, end): the candidates
+    /// for identifiers with letters rustpython's tables lack.
+    pub words: Vec<(usize, usize)>,
 }
 
 /// CPython's MAXLEVEL.
@@ -441,6 +444,9 @@ impl Scanner<'_> {
                         self.i += 1;
                     }
                     let word = &self.s[start..self.i];
+                    if !word.is_ascii() {
+                        self.out.words.push((start, self.i));
+                    }
                     if matches!(self.s.get(self.i), Some(b'\'' | b'"')) && is_prefix(word) {
                         let f = word.iter().any(|c| matches!(c, b'f' | b'F'));
                         if !self.string(start, self.i, f) {
@@ -757,6 +763,18 @@ impl Scanner<'_> {
                     }
                     b'#' if in_expr => {
                         fstring_error.get_or_insert("f-string expression part cannot include '#'");
+                    }
+                    c if in_expr && c >= 0x80 => {
+                        // A name of the expression (its ASCII head is already passed).
+                        let mut start = self.i;
+                        while start > q && is_ident_char(self.s[start - 1]) {
+                            start -= 1;
+                        }
+                        while self.i < self.s.len() && is_ident_char(self.s[self.i]) {
+                            self.i += 1;
+                        }
+                        self.out.words.push((start, self.i));
+                        continue;
                     }
                     b'\'' | b'"' if in_expr => {
                         // A nested string of the other quote kind: skip it.
