@@ -186,3 +186,46 @@ fn flat_constructs_are_not_nesting_and_huge_ones_fail_as_in_cpython() {
     }
     compare("depth_flat.py", src);
 }
+
+/// `repr` and `str` of nested containers count one C recursion level per object, as CPython
+/// 3.11's `PyObject_Repr` does (they used to fail 50 levels later, without the harness's
+/// frames): repr / ascii / str / print / f-string / %-format of nested lists, tuples and dicts,
+/// around the threshold, from three call depths.
+#[test]
+fn nested_container_reprs_fail_at_cpythons_depth() {
+    if !python3_present() {
+        return;
+    }
+    let mut src = PRELUDE.to_string();
+    src.push_str(
+        "def nest(kind, n):\n    x = 0\n    for _ in range(n):\n        x = {'list': lambda: [x], 'tuple': lambda: (x,), 'dict': lambda: {1: x}}[kind]()\n    return x\n",
+    );
+    src.push_str("class T(unittest.TestCase):\n");
+    let ops = [
+        ("repr", "repr(x)", 2),
+        ("ascii", "ascii(x)", 2),
+        ("str", "str(x)", 2),
+        ("print", "print(x)", 2),
+        ("fstr", "f'{x}'", 2),
+        ("fstr_r", "f'{x!r}'", 1),
+        ("pct", "'%s' % (x,)", 1),
+    ];
+    let mut cases = 0;
+    for kind in ["list", "tuple", "dict"] {
+        for (name, op, extra) in ops {
+            for k in [0u32, 5, 50] {
+                // test method (11) -> deep x (k + 1) -> lambda, then the op's levels.
+                let last_ok = 1000 - 11 - (k + 1) - 1 - extra - 1;
+                for n in last_ok - 2..=last_ok + 2 {
+                    src.push_str(&format!(
+                        "    def test_{kind}_{name}_{k:02}_{n}(self):\n        x = nest('{kind}', {n})\n        deep({k}, lambda: {op})\n"
+                    ));
+                    cases += 1;
+                }
+            }
+        }
+    }
+    let (n, agree) = compare("depth_repr.py", src);
+    assert_eq!(n, cases);
+    eprintln!("nested repr cases compared with python3: {n}, {agree} agree");
+}

@@ -1512,7 +1512,11 @@ impl<'a> Interp<'a> {
             }
             None => String::new(),
         };
-        self.format_value(&v, &spec)
+        // `PyObject_Format` calls `__format__` (one recursion level) unless `v` is a str or int.
+        if matches!(v, Value::Str(_) | Value::Int(_) | Value::Big(_)) {
+            return self.format_value(&v, &spec);
+        }
+        self.c_level(" while calling a Python object", |it| it.format_value(&v, &spec))
     }
 
     fn eval_elts(

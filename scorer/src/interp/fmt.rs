@@ -226,18 +226,28 @@ pub fn float_repr(f: f64) -> String {
 }
 
 impl<'a> Interp<'a> {
+    /// `PyObject_Repr`: one level of CPython 3.11's recursion count (shared with Python frames)
+    /// per object, so a nested container fails at the depth CPython's does (measured with
+    /// python3 3.11.7: `repr` of n nested lists needs n + 2 levels above the caller's frame, the
+    /// call of `repr` and the innermost leaf included).
     pub fn repr(&mut self, v: &Value<'a>) -> PyResult<'a, String> {
-        self.depth += 1;
-        if self.depth > self.limits.max_recursion + 50
+        self.c_level(" while getting the repr of an object", |it| it.repr_inner(v))
+    }
+
+    /// Runs `f` one C recursion level deeper (`_Py_EnterRecursiveCall(where)`): a RecursionError
+    /// when CPython's count (frames and C levels) is at its limit.
+    pub fn c_level<T>(
+        &mut self,
+        at: &str,
+        f: impl FnOnce(&mut Self) -> PyResult<'a, T>,
+    ) -> PyResult<'a, T> {
+        if self.cpython_depth() >= self.limits.max_recursion
             || self.stack_used() > self.limits.stack_budget
         {
-            self.depth -= 1;
-            return Err(self.err(
-                "RecursionError",
-                "maximum recursion depth exceeded while getting the repr of an object",
-            ));
+            return Err(self.err("RecursionError", format!("maximum recursion depth exceeded{at}")));
         }
-        let r = self.repr_inner(v);
+        self.depth += 1;
+        let r = f(self);
         self.depth -= 1;
         r
     }
