@@ -229,3 +229,139 @@ fn nested_container_reprs_fail_at_cpythons_depth() {
     assert_eq!(n, cases);
     eprintln!("nested repr cases compared with python3: {n}, {agree} agree");
 }
+
+/// Statement contexts of a deep chain (`BODY` is replaced by a statement form).
+const CONTEXTS: &[(&str, &str)] = &[
+    ("module", "BODY\n"),
+    ("semicolon", "y = 1; BODY\n"),
+    ("def", "def f():\n    BODY\n"),
+    ("def_def", "def f():\n    def g():\n        BODY\n"),
+    ("def5", "def a():\n def b():\n  def c():\n   def d():\n    def e():\n     BODY\n"),
+    ("class", "class C:\n    BODY\n"),
+    ("class_method", "class C:\n    def m(self):\n        BODY\n"),
+    ("decorated", "@d\ndef f():\n    BODY\n"),
+    ("if", "if a:\n    BODY\n"),
+    ("elif", "if a:\n    pass\nelif b:\n    BODY\n"),
+    ("elif2", "if a:\n    pass\nelif b:\n    pass\nelif c:\n    BODY\n"),
+    ("elif2_else", "if a:\n    pass\nelif b:\n    pass\nelif c:\n    pass\nelse:\n    BODY\n"),
+    ("else", "if a:\n    pass\nelse:\n    BODY\n"),
+    ("try", "try:\n    BODY\nexcept E:\n    pass\n"),
+    ("except", "try:\n    pass\nexcept E:\n    BODY\n"),
+    ("finally", "try:\n    pass\nfinally:\n    BODY\n"),
+    ("for", "for a in b:\n    BODY\n"),
+    ("for_else", "for a in b:\n    pass\nelse:\n    BODY\n"),
+    ("while", "while a:\n    BODY\n"),
+    ("with", "with a:\n    BODY\n"),
+    ("async_with", "async def f():\n    async with a:\n        BODY\n"),
+    ("match", "match a:\n    case 1:\n        BODY\n"),
+    ("inline_if", "if a: BODY\n"),
+    ("inline_def", "def f(): BODY\n"),
+    ("if_in_def", "def f():\n    if a:\n        y = 1\n        BODY\n"),
+    ("after_dedent", "def f():\n    if a:\n        pass\n    BODY\n"),
+];
+
+/// Statement forms (`E` is the chain) and chains (`N` its length).
+const FORMS: &[(&str, &str)] = &[
+    ("assign", "x = E"),
+    ("expr", "E"),
+    ("return", "return E"),
+    ("assert", "assert E"),
+    ("annotated", "x: int = E"),
+    ("augmented", "x += E"),
+];
+const CHAINS: &[(&str, &str)] = &[
+    ("unary", "'-' * N + '1'"),
+    ("not", "'not ' * N + '1'"),
+    ("power", "'a' + '**a' * N"),
+    ("lambda", "'lambda: ' * N + '1'"),
+];
+
+/// A generated method: form, chain, index of its case.
+type Method = (&'static str, &'static str, usize);
+
+/// python3 finds, for each context x form x chain, the first length the 3.11 parser refuses
+/// (MemoryError); one line per case, in order.
+const PY_FIRST_MEMORY_ERROR: &str = r#"
+import ast, json, sys
+cases = json.loads(sys.stdin.read())
+for tmpl, chain in cases:
+    def fails(n):
+        src = tmpl.replace("E", eval(chain.replace("N", str(n))))
+        try:
+            compile(src, "<s>", "exec", ast.PyCF_ONLY_AST)
+        except MemoryError:
+            return True
+        except Exception:
+            pass
+        return False
+    lo, hi = (5700, 6100) if "'-'" in chain or "not" in chain else (2800, 3100)
+    while lo + 1 < hi:
+        m = (lo + hi) // 2
+        if fails(m): hi = m
+        else: lo = m
+    print(hi)
+"#;
+
+/// CPython's parser runs out of its 6000 levels earlier inside blocks, after `;`, in `return`
+/// or `assert` statements than in a module-level assignment (the scanner used one constant):
+/// every context x form x chain, at the five lengths around the first refused one, parsed by
+/// `ast.parse` in a test method (MemoryError from the parser, RecursionError converting the
+/// tree below it).
+#[test]
+fn parser_stack_depends_on_the_statement_context() {
+    if !python3_present() {
+        return;
+    }
+    // The levels add up (context + form + chain): every context with an assignment, every
+    // form in three contexts.
+    let mut cases = Vec::new();
+    let mut files: Vec<(&str, Vec<Method>)> = Vec::new();
+    for (cname, ctx) in CONTEXTS {
+        let mut methods = Vec::new();
+        for (fname, form) in FORMS {
+            if *fname != "assign" && !matches!(*cname, "module" | "def_def" | "elif2") {
+                continue;
+            }
+            for (chname, chain) in CHAINS {
+                methods.push((*fname, *chname, cases.len()));
+                cases.push((ctx.replace("BODY", form), chain.to_string()));
+            }
+        }
+        files.push((*cname, methods));
+    }
+    let out = std::process::Command::new("python3")
+        .args(["-c", PY_FIRST_MEMORY_ERROR])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            let input = serde_json::to_string(&cases).expect("json");
+            c.stdin.take().expect("stdin").write_all(input.as_bytes())?;
+            c.wait_with_output()
+        })
+        .expect("python3");
+    let firsts: Vec<u32> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.trim().parse().expect("a length"))
+        .collect();
+    assert_eq!(firsts.len(), cases.len());
+    let mut total = 0;
+    for (cname, methods) in files {
+        let mut src = PRELUDE.to_string();
+        src.push_str("class T(unittest.TestCase):\n");
+        for (fname, chname, i) in methods {
+            let (tmpl, chain) = &cases[i];
+            for n in firsts[i] - 2..=firsts[i] + 2 {
+                let e = chain.replace('N', &n.to_string());
+                src.push_str(&format!(
+                    "    def test_{fname}_{chname}_{n}(self):\n        ast.parse({tmpl:?}.replace('E', {e}))\n"
+                ));
+            }
+        }
+        let (n, agree) = compare(&format!("depth_ctx_{cname}.py"), src);
+        assert_eq!(n, agree);
+        total += n;
+    }
+    eprintln!("parser stack cases compared with python3: {total}, all agree");
+}
