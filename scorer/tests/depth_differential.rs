@@ -48,10 +48,8 @@ const HUGE: &[(&str, &str)] = &[
     ("attr_9000", "'x = a' + '.b' * 9000 + '\\n'"),
 ];
 
-/// CPython 3.11 specialises `ast.py`'s calls of builtins after the first few calls of a process;
-/// until then each such call counts one more C level (measured: the first two or three
-/// `ast.parse` calls of a file fail three tree levels earlier). The scorer models the
-/// specialised state, so the files warm up first (a known difference for the first calls).
+/// The files warm `ast.parse` up first (its first seven calls of a process convert trees three
+/// levels shallower: `ast_parse_warms_up_after_seven_calls` holds the scorer to that).
 const PRELUDE: &str = "import unittest, ast\n\
 for _ in range(20):\n    ast.dump(ast.parse('x = -1'))\n\
 def deep(k, f):\n    return f() if k == 0 else deep(k - 1, f)\n\
@@ -364,4 +362,46 @@ fn parser_stack_depends_on_the_statement_context() {
         total += n;
     }
     eprintln!("parser stack cases compared with python3: {total}, all agree");
+}
+
+/// CPython 3.11 quickens `ast.parse` at its 8th call of the process; before, its `compile` call
+/// counts one more recursion level, so a tree three levels shallower fails. unittest's
+/// traceback formatting calls `ast.parse` too (for the carets of each frame), so failures and
+/// errors before count. Each file is a fresh python3 process, as the harness runs one per task.
+#[test]
+fn ast_parse_warms_up_after_seven_calls() {
+    if !python3_present() {
+        return;
+    }
+    // In a test method (11 deep) -> ast.parse: the largest unary chain that converts warm.
+    let warm_ok = 3000 - 3 * (11 + 1) - 2 - 1;
+    let parse = |n: u32| format!("ast.parse('x = ' + '-' * {n} + '1')");
+    let mut total = 0;
+    let before: &[(&str, &str)] = &[
+        ("plain", ""),
+        ("failures", "self.fail('no')"),
+        ("errors", "raise ValueError('no')"),
+        ("subtests", "for i in range(2):\n            with self.subTest(i=i):\n                self.assertEqual(i, 5)"),
+        ("literal_eval", "ast.literal_eval('1')"),
+        ("passes", "self.assertTrue(True)"),
+    ];
+    for (name, body) in before {
+        for k in [1u32, 3, 6] {
+            let mut src = "import unittest, ast\n\nclass T(unittest.TestCase):\n".to_string();
+            for i in 0..k {
+                if !body.is_empty() {
+                    src.push_str(&format!("    def test_0{i}(self):\n        {body}\n"));
+                }
+            }
+            for i in 0..10 {
+                for (tag, n) in [("a", warm_ok - 3), ("b", warm_ok), ("c", warm_ok + 1)] {
+                    src.push_str(&format!("    def test_{i}_{tag}(self):\n        {}\n", parse(n)));
+                }
+            }
+            let (n, agree) = compare(&format!("warmup_{name}_{k}.py"), src);
+            assert_eq!(n, agree);
+            total += n;
+        }
+    }
+    eprintln!("ast.parse warm-up cases compared with python3: {total}, all agree");
 }

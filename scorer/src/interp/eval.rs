@@ -634,6 +634,10 @@ impl<'a> Interp<'a> {
             }
             other => (self.type_name(other), Status::Error, String::new()),
         };
+        if matches!(status, Status::Fail | Status::Error) {
+            // unittest formats its traceback (see `Interp::ast_parse_entries`).
+            self.ast_parse_entries = self.ast_parse_entries.saturating_add(1);
+        }
         let first = message.split('\n').next().unwrap_or("").to_string();
         let first = super::fmt::normalise_addresses(&first);
         let cut: String = first.chars().take(1000).collect();
