@@ -383,10 +383,24 @@ fn ast_parse_warms_up_after_seven_calls() {
         ("errors", "raise ValueError('no')"),
         ("subtests", "for i in range(2):\n            with self.subTest(i=i):\n                self.assertEqual(i, 5)"),
         ("literal_eval", "ast.literal_eval('1')"),
-        ("passes", "self.assertTrue(True)"),
     ];
     for (name, body) in before {
-        for k in [1u32, 3, 6] {
+        for k in [1u32, 4] {
+            let mut src = "import unittest, ast\n\nclass T(unittest.TestCase):\n".to_string();
+            for i in 0..k {
+                if !body.is_empty() {
+                    src.push_str(&format!("    def test_0{i}(self):\n        {body}\n"));
+                }
+            }
+            for i in 0..4 {
+                for (tag, n) in [("a", warm_ok - 3), ("b", warm_ok), ("c", warm_ok + 1)] {
+                    src.push_str(&format!("    def test_{i}_{tag}(self):\n        {}\n", parse(n)));
+                }
+            }
+            let (n, agree) = compare(&format!("warmup_{name}_{k}.py"), src);
+            assert_eq!(n, agree);
+            total += n;
+            // Only the size that fails cold and converts warm, call after call.
             let mut src = "import unittest, ast\n\nclass T(unittest.TestCase):\n".to_string();
             for i in 0..k {
                 if !body.is_empty() {
@@ -394,11 +408,9 @@ fn ast_parse_warms_up_after_seven_calls() {
                 }
             }
             for i in 0..10 {
-                for (tag, n) in [("a", warm_ok - 3), ("b", warm_ok), ("c", warm_ok + 1)] {
-                    src.push_str(&format!("    def test_{i}_{tag}(self):\n        {}\n", parse(n)));
-                }
+                src.push_str(&format!("    def test_1{i}(self):\n        {}\n", parse(warm_ok)));
             }
-            let (n, agree) = compare(&format!("warmup_{name}_{k}.py"), src);
+            let (n, agree) = compare(&format!("warmup_{name}_{k}_b.py"), src);
             assert_eq!(n, agree);
             total += n;
         }
