@@ -48,10 +48,8 @@ const HUGE: &[(&str, &str)] = &[
     ("attr_9000", "'x = a' + '.b' * 9000 + '\\n'"),
 ];
 
-/// CPython 3.11 specialises `ast.py`'s calls of builtins after the first few calls of a process;
-/// until then each such call counts one more C level (measured: the first two or three
-/// `ast.parse` calls of a file fail three tree levels earlier). The scorer models the
-/// specialised state, so the files warm up first (a known difference for the first calls).
+/// The files warm `ast.parse` up first (its first seven calls of a process convert trees three
+/// levels shallower: `ast_parse_warms_up_after_seven_calls` holds the scorer to that).
 const PRELUDE: &str = "import unittest, ast\n\
 for _ in range(20):\n    ast.dump(ast.parse('x = -1'))\n\
 def deep(k, f):\n    return f() if k == 0 else deep(k - 1, f)\n\
@@ -185,4 +183,237 @@ fn flat_constructs_are_not_nesting_and_huge_ones_fail_as_in_cpython() {
         src.push_str(&format!("    def test_{name}(self):\n        ast.parse({expr})\n"));
     }
     compare("depth_flat.py", src);
+}
+
+/// `repr` and `str` of nested containers count one C recursion level per object, as CPython
+/// 3.11's `PyObject_Repr` does (they used to fail 50 levels later, without the harness's
+/// frames): repr / ascii / str / print / f-string / %-format of nested lists, tuples and dicts,
+/// around the threshold, from three call depths.
+#[test]
+fn nested_container_reprs_fail_at_cpythons_depth() {
+    if !python3_present() {
+        return;
+    }
+    let mut src = PRELUDE.to_string();
+    src.push_str(
+        "def nest(kind, n):\n    x = 0\n    for _ in range(n):\n        x = {'list': lambda: [x], 'tuple': lambda: (x,), 'dict': lambda: {1: x}}[kind]()\n    return x\n",
+    );
+    src.push_str("class T(unittest.TestCase):\n");
+    let ops = [
+        ("repr", "repr(x)", 2),
+        ("ascii", "ascii(x)", 2),
+        ("str", "str(x)", 2),
+        ("print", "print(x)", 2),
+        ("fstr", "f'{x}'", 2),
+        ("fstr_r", "f'{x!r}'", 1),
+        ("pct", "'%s' % (x,)", 1),
+    ];
+    let mut cases = 0;
+    for kind in ["list", "tuple", "dict"] {
+        for (name, op, extra) in ops {
+            for k in [0u32, 5, 50] {
+                // test method (11) -> deep x (k + 1) -> lambda, then the op's levels.
+                let last_ok = 1000 - 11 - (k + 1) - 1 - extra - 1;
+                for n in last_ok - 2..=last_ok + 2 {
+                    src.push_str(&format!(
+                        "    def test_{kind}_{name}_{k:02}_{n}(self):\n        x = nest('{kind}', {n})\n        deep({k}, lambda: {op})\n"
+                    ));
+                    cases += 1;
+                }
+            }
+        }
+    }
+    let (n, agree) = compare("depth_repr.py", src);
+    assert_eq!(n, cases);
+    eprintln!("nested repr cases compared with python3: {n}, {agree} agree");
+}
+
+/// Statement contexts of a deep chain (`BODY` is replaced by a statement form).
+const CONTEXTS: &[(&str, &str)] = &[
+    ("module", "BODY\n"),
+    ("semicolon", "y = 1; BODY\n"),
+    ("def", "def f():\n    BODY\n"),
+    ("def_def", "def f():\n    def g():\n        BODY\n"),
+    ("def5", "def a():\n def b():\n  def c():\n   def d():\n    def e():\n     BODY\n"),
+    ("class", "class C:\n    BODY\n"),
+    ("class_method", "class C:\n    def m(self):\n        BODY\n"),
+    ("decorated", "@d\ndef f():\n    BODY\n"),
+    ("if", "if a:\n    BODY\n"),
+    ("elif", "if a:\n    pass\nelif b:\n    BODY\n"),
+    ("elif2", "if a:\n    pass\nelif b:\n    pass\nelif c:\n    BODY\n"),
+    ("elif2_else", "if a:\n    pass\nelif b:\n    pass\nelif c:\n    pass\nelse:\n    BODY\n"),
+    ("else", "if a:\n    pass\nelse:\n    BODY\n"),
+    ("try", "try:\n    BODY\nexcept E:\n    pass\n"),
+    ("except", "try:\n    pass\nexcept E:\n    BODY\n"),
+    ("finally", "try:\n    pass\nfinally:\n    BODY\n"),
+    ("for", "for a in b:\n    BODY\n"),
+    ("for_else", "for a in b:\n    pass\nelse:\n    BODY\n"),
+    ("while", "while a:\n    BODY\n"),
+    ("with", "with a:\n    BODY\n"),
+    ("async_with", "async def f():\n    async with a:\n        BODY\n"),
+    ("match", "match a:\n    case 1:\n        BODY\n"),
+    ("inline_if", "if a: BODY\n"),
+    ("inline_def", "def f(): BODY\n"),
+    ("if_in_def", "def f():\n    if a:\n        y = 1\n        BODY\n"),
+    ("after_dedent", "def f():\n    if a:\n        pass\n    BODY\n"),
+];
+
+/// Statement forms (`E` is the chain) and chains (`N` its length).
+const FORMS: &[(&str, &str)] = &[
+    ("assign", "x = E"),
+    ("expr", "E"),
+    ("return", "return E"),
+    ("assert", "assert E"),
+    ("annotated", "x: int = E"),
+    ("augmented", "x += E"),
+];
+const CHAINS: &[(&str, &str)] = &[
+    ("unary", "'-' * N + '1'"),
+    ("not", "'not ' * N + '1'"),
+    ("power", "'a' + '**a' * N"),
+    ("lambda", "'lambda: ' * N + '1'"),
+];
+
+/// A generated method: form, chain, index of its case.
+type Method = (&'static str, &'static str, usize);
+
+/// python3 finds, for each context x form x chain, the first length the 3.11 parser refuses
+/// (MemoryError); one line per case, in order.
+const PY_FIRST_MEMORY_ERROR: &str = r#"
+import ast, json, sys
+cases = json.loads(sys.stdin.read())
+for tmpl, chain in cases:
+    def fails(n):
+        src = tmpl.replace("E", eval(chain.replace("N", str(n))))
+        try:
+            compile(src, "<s>", "exec", ast.PyCF_ONLY_AST)
+        except MemoryError:
+            return True
+        except Exception:
+            pass
+        return False
+    lo, hi = (5700, 6100) if "'-'" in chain or "not" in chain else (2800, 3100)
+    while lo + 1 < hi:
+        m = (lo + hi) // 2
+        if fails(m): hi = m
+        else: lo = m
+    print(hi)
+"#;
+
+/// CPython's parser runs out of its 6000 levels earlier inside blocks, after `;`, in `return`
+/// or `assert` statements than in a module-level assignment (the scanner used one constant):
+/// every context x form x chain, at the five lengths around the first refused one, parsed by
+/// `ast.parse` in a test method (MemoryError from the parser, RecursionError converting the
+/// tree below it).
+#[test]
+fn parser_stack_depends_on_the_statement_context() {
+    if !python3_present() {
+        return;
+    }
+    // The levels add up (context + form + chain): every context with an assignment, every
+    // form in three contexts.
+    let mut cases = Vec::new();
+    let mut files: Vec<(&str, Vec<Method>)> = Vec::new();
+    for (cname, ctx) in CONTEXTS {
+        let mut methods = Vec::new();
+        for (fname, form) in FORMS {
+            if *fname != "assign" && !matches!(*cname, "module" | "def_def" | "elif2") {
+                continue;
+            }
+            for (chname, chain) in CHAINS {
+                methods.push((*fname, *chname, cases.len()));
+                cases.push((ctx.replace("BODY", form), chain.to_string()));
+            }
+        }
+        files.push((*cname, methods));
+    }
+    let out = std::process::Command::new("python3")
+        .args(["-c", PY_FIRST_MEMORY_ERROR])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            let input = serde_json::to_string(&cases).expect("json");
+            c.stdin.take().expect("stdin").write_all(input.as_bytes())?;
+            c.wait_with_output()
+        })
+        .expect("python3");
+    let firsts: Vec<u32> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.trim().parse().expect("a length"))
+        .collect();
+    assert_eq!(firsts.len(), cases.len());
+    let mut total = 0;
+    for (cname, methods) in files {
+        let mut src = PRELUDE.to_string();
+        src.push_str("class T(unittest.TestCase):\n");
+        for (fname, chname, i) in methods {
+            let (tmpl, chain) = &cases[i];
+            for n in firsts[i] - 2..=firsts[i] + 2 {
+                let e = chain.replace('N', &n.to_string());
+                src.push_str(&format!(
+                    "    def test_{fname}_{chname}_{n}(self):\n        ast.parse({tmpl:?}.replace('E', {e}))\n"
+                ));
+            }
+        }
+        let (n, agree) = compare(&format!("depth_ctx_{cname}.py"), src);
+        assert_eq!(n, agree);
+        total += n;
+    }
+    eprintln!("parser stack cases compared with python3: {total}, all agree");
+}
+
+/// CPython 3.11 quickens `ast.parse` at its 8th call of the process; before, its `compile` call
+/// counts one more recursion level, so a tree three levels shallower fails. unittest's
+/// traceback formatting calls `ast.parse` too (for the carets of each frame), so failures and
+/// errors before count. Each file is a fresh python3 process, as the harness runs one per task.
+#[test]
+fn ast_parse_warms_up_after_seven_calls() {
+    if !python3_present() {
+        return;
+    }
+    // In a test method (11 deep) -> ast.parse: the largest unary chain that converts warm.
+    let warm_ok = 3000 - 3 * (11 + 1) - 2 - 1;
+    let parse = |n: u32| format!("ast.parse('x = ' + '-' * {n} + '1')");
+    let mut total = 0;
+    let before: &[(&str, &str)] = &[
+        ("plain", ""),
+        ("failures", "self.fail('no')"),
+        ("errors", "raise ValueError('no')"),
+        ("subtests", "for i in range(2):\n            with self.subTest(i=i):\n                self.assertEqual(i, 5)"),
+        ("literal_eval", "ast.literal_eval('1')"),
+    ];
+    for (name, body) in before {
+        for k in [1u32, 4] {
+            let mut src = "import unittest, ast\n\nclass T(unittest.TestCase):\n".to_string();
+            for i in 0..k {
+                if !body.is_empty() {
+                    src.push_str(&format!("    def test_0{i}(self):\n        {body}\n"));
+                }
+            }
+            for i in 0..4 {
+                for (tag, n) in [("a", warm_ok - 3), ("b", warm_ok), ("c", warm_ok + 1)] {
+                    src.push_str(&format!("    def test_{i}_{tag}(self):\n        {}\n", parse(n)));
+                }
+            }
+            let (n, agree) = compare(&format!("warmup_{name}_{k}.py"), src);
+            assert_eq!(n, agree);
+            total += n;
+            // Only the size that fails cold and converts warm, call after call.
+            let mut src = "import unittest, ast\n\nclass T(unittest.TestCase):\n".to_string();
+            for i in 0..k {
+                if !body.is_empty() {
+                    src.push_str(&format!("    def test_0{i}(self):\n        {body}\n"));
+                }
+            }
+            for i in 0..10 {
+                src.push_str(&format!("    def test_1{i}(self):\n        {}\n", parse(warm_ok)));
+            }
+            let (n, agree) = compare(&format!("warmup_{name}_{k}_b.py"), src);
+            assert_eq!(n, agree);
+            total += n;
+        }
+    }
+    eprintln!("ast.parse warm-up cases compared with python3: {total}, all agree");
 }

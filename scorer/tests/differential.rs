@@ -582,10 +582,16 @@ fn symlink_test_source() -> String {
         ),
         ("realpath", "self.fail(show(os.path.realpath(P)))"),
         ("readlink", "self.fail(repr(os.readlink(P)))"),
+        ("stat", "self.fail(show_stat(os.stat(P)))"),
+        ("lstat", "self.fail(show_stat(os.lstat(P)))"),
     ];
     let mut src = String::from(
-        "import hashlib\nimport os\nimport unittest\n\n\
+        "import hashlib\nimport os\nimport stat\nimport unittest\n\n\
          ROOT = os.path.realpath('..')\n\n\n\
+         def show_stat(st):\n    \
+             m = st.st_mode\n    \
+             kind = (stat.S_ISDIR(m), stat.S_ISREG(m), stat.S_ISLNK(m), stat.S_IFMT(m))\n    \
+             return repr((kind, oct(stat.S_IMODE(m)), 'dir' if stat.S_ISDIR(m) else st.st_size))\n\n\n\
          def show(p):\n    \
              if p == ROOT or p.startswith(ROOT + '/'):\n        \
                  return 'ROOT' + p[len(ROOT):]\n    \
@@ -619,6 +625,9 @@ fn symlink_test_source() -> String {
         ("islink_int", "os.path.islink(3)"),
         ("lexists_none", "os.path.lexists(None)"),
         ("readlink_int", "os.readlink(3)"),
+        ("lstat_none", "os.lstat(None)"),
+        ("stat_list", "os.stat([])"),
+        ("s_isdir_str", "stat.S_ISDIR('x')"),
     ] {
         src.push_str(&format!("    def test_type_{name}(self):\n        {call}\n\n"));
     }

@@ -496,3 +496,67 @@ fn backslash_names_and_control_characters_in_messages() {
         Some("patch fragment without header at line 1: @@ -1 +1 @@?")
     );
 }
+
+/// zlib's own message for broken deflate streams, as `git apply` prints it for a binary hunk:
+/// python3's `zlib` (the same zlib) decompresses valid streams of stored, fixed and dynamic
+/// blocks with one byte changed at every position, and its error text is held against
+/// `patch::inflate_error` (git reports these as `inflate: data stream error (...)`).
+#[test]
+fn broken_deflate_streams_are_named_as_zlib_names_them() {
+    const PY: &str = r#"
+import zlib, random, json
+rng = random.Random(7)
+out = []
+texts = [bytes(rng.randrange(256) for _ in range(300)), b"abc" * 200, bytes(range(256)) * 3,
+         b"hello world, " * 40 + bytes(rng.randrange(4) for _ in range(500)), b"x", b""]
+for t in texts:
+    for level in (0, 1, 6, 9):
+        for strategy in (zlib.Z_DEFAULT_STRATEGY, zlib.Z_FIXED, zlib.Z_HUFFMAN_ONLY):
+            c = zlib.compressobj(level, zlib.DEFLATED, 15, 9, strategy)
+            good = c.compress(t) + c.flush()
+            for pos in range(2, len(good) - 4):
+                for v in (good[pos] ^ (1 << rng.randrange(8)), rng.randrange(256), 0xff):
+                    bad = good[:pos] + bytes([v]) + good[pos + 1:]
+                    try:
+                        zlib.decompress(bad)
+                        msg = None
+                    except zlib.error as e:
+                        msg = str(e)
+                    out.append([bad.hex(), msg])
+print(json.dumps(out))
+"#;
+    let Ok(o) = std::process::Command::new("python3").args(["-c", PY]).output() else {
+        eprintln!("skipped: python3 is not available");
+        return;
+    };
+    let cases: Vec<(String, Option<String>)> =
+        serde_json::from_slice(&o.stdout).expect("python3 output");
+    let (mut named, mut bad) = (0, Vec::new());
+    for (hex, msg) in &cases {
+        let data: Vec<u8> = (0..hex.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"))
+            .collect();
+        // zlib's data errors ("Error -3 ...: <msg>"); truncation (-5) and the check sum are
+        // reported elsewhere (no message, and miniz_oxide's Adler-32 check).
+        let theirs = msg
+            .as_deref()
+            .and_then(|m| m.strip_prefix("Error -3 while decompressing data: "))
+            .filter(|m| *m != "incorrect data check");
+        let ours = scorer::patch::inflate_error(&data, u64::MAX);
+        if theirs.is_some() {
+            named += 1;
+        }
+        if ours != theirs {
+            bad.push(format!("{hex}: zlib {msg:?}, ours {ours:?}"));
+        }
+    }
+    let n = bad.len();
+    bad.truncate(5);
+    assert!(n == 0, "{n} of {} streams differ:\n{}", cases.len(), bad.join("\n"));
+    assert!(named > 100, "only {named} broken streams");
+    eprintln!(
+        "{} changed deflate streams ({named} broken with a zlib message): all as zlib",
+        cases.len()
+    );
+}

@@ -494,3 +494,134 @@ fn generated_table_is_up_to_date() {
     );
     assert_eq!(committed.matches("14.0.0").count(), 2);
 }
+
+/// Does rustpython's lexer (Unicode 10.0 identifier tables) take `x{c}` as one name?
+fn rustpython_lexes(c: char) -> bool {
+    let word = format!("x{c}");
+    let first = rustpython_parser::lexer::lex(&word, rustpython_parser::Mode::Module).next();
+    matches!(first, Some(Ok((rustpython_parser::Tok::Name { name }, _))) if name == word)
+}
+
+/// The identifier characters the interpreter tests use: every one 3.11 accepts that rustpython's
+/// tables lack (the letters of Unicode 11.0-14.0, parsed behind placeholders), a stride of the
+/// older ones, a stride of those NFKC changes (ligatures, mathematical and full-width letters)
+/// and chosen ones.
+fn identifier_chars() -> (Vec<char>, usize) {
+    use unicode_normalization::UnicodeNormalization;
+    let xid: Vec<char> =
+        all_chars().filter(|&c| !c.is_ascii() && unicode::is_xid_continue(c)).collect();
+    let mut cs: Vec<char> = xid.iter().copied().filter(|&c| !rustpython_lexes(c)).collect();
+    let newer = cs.len();
+    cs.extend(xid.iter().step_by(401).filter(|&&c| rustpython_lexes(c)));
+    let nfkc: Vec<char> =
+        xid.iter().copied().filter(|c| c.to_string().nfkc().ne(Some(*c))).collect();
+    cs.extend(nfkc.iter().step_by(13));
+    cs.extend(['ﬁ', 'ℌ', 'ℍ', 'Ａ', 'ｚ', '\u{FF3F}', 'ª', 'ⁱ', 'Ⅻ', 'ǅ', 'é', 'µ', 'ſ', 'K']);
+    (cs, newer)
+}
+
+/// A name made of `c` (at the start when it may start one).
+fn base_name(c: char) -> String {
+    if unicode::is_xid_start(c) {
+        c.to_string()
+    } else {
+        format!("x{c}")
+    }
+}
+
+/// One unittest file using each character's names as module global, local, function, parameter,
+/// keyword argument, class, class attribute, method, instance attribute and test method names,
+/// and (a stride of them) in `ast.parse` + `ast.dump`; every method fails with what it saw, so the message compares
+/// the names CPython stored.
+fn identifier_test_file(cs: &[char]) -> String {
+    let mut src = String::from("import ast\nimport unittest\n\n");
+    for &c in cs {
+        src.push_str(&format!("{}_G = {:?}\n", base_name(c), c as u32));
+    }
+    src.push_str("\n\nclass TestNames(unittest.TestCase):\n");
+    for (i, &c) in cs.iter().enumerate() {
+        let b = base_name(c);
+        let h = format!("{:X}", c as u32);
+        src.push_str(&format!(
+            r#"    def test_{h}_{b}(self):
+        {b} = {b}_G
+        def {b}_f({b}_p=2, **kw):
+            return [sorted(kw), {b}_p]
+        class {b}_K:
+            {b}_a = 3
+            def {b}_m(self):
+                return {b}
+        o = {b}_K()
+        o.{b}_b = 4
+        self.fail(ascii([{b}, {b}_f.__name__, {b}_f.__qualname__, {b}_K.__name__, {b}_K.__qualname__,
+            repr({b}_K), [k for k in dir({b}_K) if not k.startswith("__")], sorted(o.__dict__),
+            {b}_f({b}_p=5), {b}_f({b}_q=6), hasattr(o, "{b}_b"), {b}_K.{b}_m.__name__, o.{b}_m()]))
+
+"#
+        ));
+        // Every path of `ast.parse` is held to CPython for each character below; here a stride.
+        if i % 8 != 0 {
+            continue;
+        }
+        src.push_str(&format!(
+            r#"    def test_{h}_ast(self):
+        src = "{b}.{b}_a({b}_p={b})\nimport {b}.{b}_a as {b}_m\nfrom .{b} import {b}_a\ndef {b}_f({b}_p, *{b}_v, {b}_k, **{b}_w): global {b}\nclass {b}_K: {b}_a: int\n"
+        self.fail(ascii(ast.dump(ast.parse(src))))
+
+"#
+        ));
+    }
+    src
+}
+
+/// Identifiers of every character 3.11 accepts that rustpython's tables lack, and samples of the
+/// rest, bound, shown and compared in the interpreter and through `ast.parse` as python3 does
+/// (the interpreter used to run the parser's placeholders and the source spelling, not NFKC).
+#[test]
+fn identifiers_in_the_interpreter_are_cpythons() {
+    if python311("", "").is_none() {
+        return;
+    }
+    let (cs, newer) = identifier_chars();
+    let (mut compared, mut bad) = (0, Vec::new());
+    for chunk in cs.chunks(1200) {
+        let src = identifier_test_file(chunk);
+        let (py, mine) = interp_common::run_both("identifiers_test.py", &[], &src);
+        let (pa, ma) = (
+            py.as_array().cloned().unwrap_or_default(),
+            mine.as_array().cloned().unwrap_or_default(),
+        );
+        assert_eq!(pa.len(), ma.len(), "methods run: {py} / {mine}");
+        for (p, m) in pa.iter().zip(&ma) {
+            compared += 1;
+            if p != m {
+                bad.push(format!("python: {p}\n mine:  {m}"));
+            }
+        }
+    }
+    let n = bad.len();
+    bad.truncate(6);
+    assert!(n == 0, "{n} of {compared} methods differ from python3:\n{}", bad.join("\n"));
+    eprintln!(
+        "{} identifier characters ({newer} that rustpython's tables lack): {compared} methods as python3",
+        cs.len()
+    );
+}
+
+/// `ast.parse` + `ast.dump` of every such character's names on every parse path.
+#[test]
+fn newer_identifiers_parse_as_in_3_11_on_every_path() {
+    let (cs, _) = identifier_chars();
+    let sources: Vec<String> = cs
+        .iter()
+        .map(|&c| {
+            let b = base_name(c);
+            format!("{b}.{b}_a({b}_p={b})\nimport {b}.{b}_a as {b}_m\nfrom .{b} import {b}_a\ndef {b}_f({b}_p, *{b}_v, {b}_k, **{b}_w): global {b}\nclass {b}_K: {b}_a: int\nf'{{{b}}}'\n")
+        })
+        .collect();
+    let Some((ok, err)) = parse_like_cpython(&sources) else { return };
+    eprintln!(
+        "{} sources of identifiers: {ok} accepted, {err} rejected, as python3",
+        sources.len()
+    );
+}

@@ -634,6 +634,10 @@ impl<'a> Interp<'a> {
             }
             other => (self.type_name(other), Status::Error, String::new()),
         };
+        if matches!(status, Status::Fail | Status::Error) {
+            // unittest formats its traceback (see `Interp::ast_parse_entries`).
+            self.ast_parse_entries = self.ast_parse_entries.saturating_add(1);
+        }
         let first = message.split('\n').next().unwrap_or("").to_string();
         let first = super::fmt::normalise_addresses(&first);
         let cut: String = first.chars().take(1000).collect();
@@ -1231,10 +1235,26 @@ impl<'a> Interp<'a> {
         match e {
             E::Compare(c) => {
                 let mut left = self.eval(f, &c.left)?;
-                for (op, right) in c.ops.iter().zip(c.comparators.iter()) {
+                let n = c.ops.len();
+                for (k, (op, right)) in c.ops.iter().zip(c.comparators.iter()).enumerate() {
                     let r = self.eval(f, right)?;
-                    if !self.compare(*op, &left, &r)? {
-                        return Ok(Value::Bool(false));
+                    // A rich comparison's own result is the value (of the last, or of the
+                    // first that is false in a chain); `in`/`is` give bools.
+                    let v = match op {
+                        ast::CmpOp::In | ast::CmpOp::NotIn | ast::CmpOp::Is | ast::CmpOp::IsNot => {
+                            Value::Bool(self.compare(*op, &left, &r)?)
+                        }
+                        _ => self.rich_compare(*op, &left, &r)?,
+                    };
+                    if k + 1 == n {
+                        return Ok(v);
+                    }
+                    let t = match v {
+                        Value::Bool(t) => t,
+                        ref other => self.truthy(other)?,
+                    };
+                    if !t {
+                        return Ok(v);
                     }
                     left = r;
                 }
@@ -1496,7 +1516,11 @@ impl<'a> Interp<'a> {
             }
             None => String::new(),
         };
-        self.format_value(&v, &spec)
+        // `PyObject_Format` calls `__format__` (one recursion level) unless `v` is a str or int.
+        if matches!(v, Value::Str(_) | Value::Int(_) | Value::Big(_)) {
+            return self.format_value(&v, &spec);
+        }
+        self.c_level(" while calling a Python object", |it| it.format_value(&v, &spec))
     }
 
     fn eval_elts(

@@ -174,6 +174,11 @@ pub struct Interp<'a> {
     pub limits: Limits,
     /// Python frames the interpreter has entered (calls of Python functions and their like).
     pub depth: u32,
+    /// Entries into CPython's `ast.parse` so far in the process (saturating): the test's calls
+    /// (and `ast.literal_eval`'s), and one per traceback unittest formats for a failure or an
+    /// error (3.11's `traceback` parses the line of each frame with `ast.parse` to place its
+    /// carets; counted as one frame, the test method's). Decides [`astmod::WARM_AFTER`].
+    pub ast_parse_entries: u32,
     /// CPython's recursion depth below the code running at `depth` 0: the frames the official
     /// harness has on the stack (its runner, unittest's suite and case machinery, the import
     /// system), set by the unittest runner per phase ([`harness_depth`]). CPython raises
@@ -262,6 +267,7 @@ impl<'a> Interp<'a> {
             steps: 0,
             limits,
             depth: 0,
+            ast_parse_entries: 0,
             base_depth: 0,
             cache,
             scope_infos: HashMap::new(),
@@ -437,9 +443,11 @@ impl<'a> Interp<'a> {
     /// one (`PyAST_mod2obj`: starts at 3 x the current depth, fails past 3 x the limit with
     /// "maximum recursion depth exceeded during ast construction"). So the same file parses in
     /// a test method and fails in a helper 30 calls deeper, as in CPython.
-    pub fn ast_construction_check(&self, tree_depth: u32) -> PyResult<'a, ()> {
+    /// While `ast.parse` is `cold` ([`astmod::WARM_AFTER`]) its `compile` call counts one more
+    /// level.
+    pub fn ast_construction_check(&self, tree_depth: u32, cold: bool) -> PyResult<'a, ()> {
         self.check_depth()?;
-        let parse_frame = u64::from(self.cpython_depth()) + 1;
+        let parse_frame = u64::from(self.cpython_depth()) + 1 + u64::from(cold);
         let limit = u64::from(self.limits.max_recursion) * 3;
         if 3 * parse_frame + u64::from(tree_depth) > limit {
             return Err(self.err(

@@ -139,6 +139,44 @@ fn op_symbol(op: ast::Operator) -> &'static str {
     }
 }
 
+/// `a | b` for types (`type.__or__`, PEP 604): a `types.UnionType` of the distinct members
+/// of both (flattening unions), the type itself when only one remains; None when the
+/// operands are not both types, unions or `None` (or both `None`).
+fn union_of<'a>(a: &Value<'a>, b: &Value<'a>) -> Option<Value<'a>> {
+    if matches!((a, b), (Value::None, Value::None)) {
+        return None;
+    }
+    let mut args: Vec<Value<'a>> = Vec::new();
+    for v in [a, b] {
+        let members: Vec<Value<'a>> = match v {
+            Value::None => vec![Value::Type(BType::NoneType)],
+            Value::Type(_) | Value::Class(_) | Value::AstClass(_) => vec![v.clone()],
+            Value::Native(n) => match &**n {
+                Native::Union(m) => m.clone(),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        for m in members {
+            if !args.iter().any(|x| x.is(&m)) {
+                args.push(m);
+            }
+        }
+    }
+    if args.len() == 1 {
+        return args.pop();
+    }
+    Some(Value::Native(Rc::new(Native::Union(args))))
+}
+
+/// A dunder a user class (not an exception) defines for instance `v`.
+fn user_dunder<'a>(v: &Value<'a>, name: &str) -> Option<Value<'a>> {
+    match v {
+        Value::Instance(i) if i.exc.is_none() => i.class.lookup(name),
+        _ => None,
+    }
+}
+
 fn cmp_symbol(op: ast::CmpOp) -> &'static str {
     use ast::CmpOp as C;
     match op {
@@ -272,13 +310,22 @@ impl<'a> Interp<'a> {
                 let (l1, l2) = (range_len(*a1, *b1, *s1), range_len(*a2, *b2, *s2));
                 l1 == l2 && (l1 == 0 || (a1 == a2 && (l1 == 1 || s1 == s2)))
             }
-            (V::Instance(i), _) if i.exc.is_none() && i.class.lookup("__eq__").is_some() => {
-                let m = i.class.lookup("__eq__").unwrap_or(Value::None);
-                let r = self.call(&m, vec![a.clone(), b.clone()], vec![])?;
-                if matches!(r, V::NotImplemented) {
-                    a.is(b)
-                } else {
-                    self.truthy(&r)?
+            (V::Instance(_), _) | (_, V::Instance(_))
+                if user_dunder(a, "__eq__").is_some() || user_dunder(b, "__eq__").is_some() =>
+            {
+                let r = self.rich_compare(ast::CmpOp::Eq, a, b)?;
+                self.truthy(&r)?
+            }
+            (V::Native(x), V::Native(y))
+                if matches!((&**x, &**y), (Native::Union(_), Native::Union(_))) =>
+            {
+                // `union_richcompare`: the member sets are equal.
+                match (&**x, &**y) {
+                    (Native::Union(p), Native::Union(q)) => {
+                        p.iter().all(|t| q.iter().any(|u| t.is(u)))
+                            && q.iter().all(|t| p.iter().any(|u| t.is(u)))
+                    }
+                    _ => false,
                 }
             }
             (V::Slice(x), V::Slice(y)) => {
@@ -350,6 +397,16 @@ impl<'a> Interp<'a> {
             Value::Ellipsis => 0xe111,
             Value::NotImplemented => 0xe112,
             Value::AstClass(c) => hash_bytes(c.name().as_bytes()),
+            // `union_hash`: of the member set, so `int | str` and `str | int` agree.
+            Value::Native(n) if matches!(&**n, Native::Union(_)) => {
+                let mut h: u64 = 0x5a17;
+                if let Native::Union(args) = &**n {
+                    for a in args {
+                        h ^= self.hash(a)?.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                    }
+                }
+                h
+            }
             Value::Instance(i) if i.exc.is_none() => {
                 // A user `__hash__`; a class defining `__eq__` without it is unhashable.
                 let mro = i.class.mro.borrow().clone();
@@ -591,15 +648,151 @@ impl<'a> Interp<'a> {
         }
     }
 
+    /// `a op b` as a bool (what `sorted`, `min` and containers ask).
     pub fn compare(&mut self, op: ast::CmpOp, a: &Value<'a>, b: &Value<'a>) -> PyResult<'a, bool> {
         use ast::CmpOp as C;
         match op {
-            C::Eq => self.py_eq(a, b),
-            C::NotEq => Ok(!self.py_eq(a, b)?),
             C::Is => Ok(a.is(b)),
             C::IsNot => Ok(!a.is(b)),
             C::In => self.contains(b, a),
             C::NotIn => Ok(!self.contains(b, a)?),
+            _ => match self.rich_compare(op, a, b)? {
+                Value::Bool(t) => Ok(t),
+                r => self.truthy(&r),
+            },
+        }
+    }
+
+    /// `a op b` as CPython's rich comparison: a user `__eq__`/`__lt__`/... result is returned
+    /// as it is (not made a bool); the reflected dunder is tried when the first gives
+    /// `NotImplemented` (first when the right operand's class subclasses the left's), then
+    /// identity for `==`/`!=` and a TypeError for ordering.
+    pub fn rich_compare(
+        &mut self,
+        op: ast::CmpOp,
+        a: &Value<'a>,
+        b: &Value<'a>,
+    ) -> PyResult<'a, Value<'a>> {
+        use ast::CmpOp as C;
+        if let (Value::Int(x), Value::Int(y)) = (a, b) {
+            // The common case, without the dunder look-ups.
+            let r = match op {
+                C::Eq => x == y,
+                C::NotEq => x != y,
+                C::Lt => x < y,
+                C::LtE => x <= y,
+                C::Gt => x > y,
+                C::GtE => x >= y,
+                _ => return Ok(Value::Bool(self.compare(op, a, b)?)),
+            };
+            return Ok(Value::Bool(r));
+        }
+        let (name, refl) = match op {
+            C::Eq => ("__eq__", "__eq__"),
+            C::NotEq => ("__ne__", "__ne__"),
+            C::Lt => ("__lt__", "__gt__"),
+            C::LtE => ("__le__", "__ge__"),
+            C::Gt => ("__gt__", "__lt__"),
+            C::GtE => ("__ge__", "__le__"),
+            _ => return Ok(Value::Bool(self.compare(op, a, b)?)),
+        };
+        let has = |v: &Value<'a>, m: &str| {
+            user_dunder(v, m).is_some() || (m == "__ne__" && user_dunder(v, "__eq__").is_some())
+        };
+        if !has(a, name) && !has(b, refl) {
+            if !matches!(op, C::Eq | C::NotEq) {
+                // `list_richcompare`/`tuplerichcompare`: the first items that differ decide,
+                // with their own comparison's result.
+                let seqs = match (a, b) {
+                    (Value::List(x), Value::List(y)) => {
+                        Some((Rc::new(x.borrow().clone()), Rc::new(y.borrow().clone())))
+                    }
+                    (Value::Tuple(x), Value::Tuple(y)) => Some((x.clone(), y.clone())),
+                    _ => None,
+                };
+                if let Some((x, y)) = seqs {
+                    for (p, q) in x.iter().zip(y.iter()) {
+                        if !(p.is(q) || self.py_eq(p, q)?) {
+                            return self.rich_compare(op, p, q);
+                        }
+                    }
+                    let ord = x.len().cmp(&y.len());
+                    return Ok(Value::Bool(match op {
+                        C::Lt => ord == Ordering::Less,
+                        C::LtE => ord != Ordering::Greater,
+                        C::Gt => ord == Ordering::Greater,
+                        _ => ord != Ordering::Less,
+                    }));
+                }
+            }
+            return Ok(Value::Bool(self.builtin_compare(op, a, b)?));
+        }
+        let b_first = match (a, b) {
+            (Value::Instance(x), Value::Instance(y)) => {
+                !Rc::ptr_eq(&x.class, &y.class) && y.class.is_subclass(&x.class)
+            }
+            _ => false,
+        };
+        let tries =
+            if b_first { [(b, a, refl), (a, b, name)] } else { [(a, b, name), (b, a, refl)] };
+        for (x, y, m) in tries {
+            if let Some(r) = self.try_dunder(x, y, m)? {
+                return Ok(r);
+            }
+        }
+        match op {
+            C::Eq => Ok(Value::Bool(a.is(b))),
+            C::NotEq => Ok(Value::Bool(!a.is(b))),
+            _ => Err(self.err(
+                "TypeError",
+                format!(
+                    "'{}' not supported between instances of '{}' and '{}'",
+                    cmp_symbol(op),
+                    self.type_name(a),
+                    self.type_name(b)
+                ),
+            )),
+        }
+    }
+
+    /// `x.m(y)` for a user dunder, None when absent or `NotImplemented`; a missing `__ne__`
+    /// inverts `__eq__` as `object.__ne__` does.
+    fn try_dunder(
+        &mut self,
+        x: &Value<'a>,
+        y: &Value<'a>,
+        m: &str,
+    ) -> PyResult<'a, Option<Value<'a>>> {
+        let (f, invert) = match user_dunder(x, m) {
+            Some(f) => (f, false),
+            None if m == "__ne__" => match user_dunder(x, "__eq__") {
+                Some(f) => (f, true),
+                None => return Ok(None),
+            },
+            None => return Ok(None),
+        };
+        let r = self.call(&f, vec![x.clone(), y.clone()], vec![])?;
+        if matches!(r, Value::NotImplemented) {
+            return Ok(None);
+        }
+        if invert {
+            return Ok(Some(Value::Bool(!self.truthy(&r)?)));
+        }
+        Ok(Some(r))
+    }
+
+    /// Comparison of values without user dunders.
+    fn builtin_compare(
+        &mut self,
+        op: ast::CmpOp,
+        a: &Value<'a>,
+        b: &Value<'a>,
+    ) -> PyResult<'a, bool> {
+        use ast::CmpOp as C;
+        match op {
+            C::Eq => self.py_eq(a, b),
+            C::NotEq => Ok(!self.py_eq(a, b)?),
+            C::Is | C::IsNot | C::In | C::NotIn => self.compare(op, a, b),
             _ => {
                 let ord = self.order(op, a, b)?;
                 Ok(match op {
@@ -687,6 +880,12 @@ impl<'a> Interp<'a> {
     ) -> PyResult<'a, Ordering> {
         for (p, q) in x.iter().zip(y.iter()) {
             if !(p.is(q) || self.py_eq(p, q)?) {
+                if matches!(p, Value::Instance(_)) || matches!(q, Value::Instance(_)) {
+                    // The first differing items decide, through their own dunders.
+                    let t = self.compare(op, p, q)?;
+                    let less = matches!(op, ast::CmpOp::Lt | ast::CmpOp::LtE) == t;
+                    return Ok(if less { Ordering::Less } else { Ordering::Greater });
+                }
                 return self.order(op, p, q);
             }
         }
@@ -757,6 +956,11 @@ impl<'a> Interp<'a> {
             };
             if let Some(r) = r {
                 return Ok(V::Int(r));
+            }
+        }
+        if matches!(op, O::BitOr) {
+            if let Some(u) = union_of(a, b) {
+                return Ok(u);
             }
         }
         if matches!(op, O::Sub | O::BitAnd | O::BitOr | O::BitXor)
@@ -1573,6 +1777,11 @@ impl<'a> Interp<'a> {
             Value::Instance(i) if i.class.lookup("__getitem__").is_some() => {
                 let m = i.class.lookup("__getitem__").unwrap_or(Value::None);
                 self.call(&m, vec![o.clone(), k.clone()], vec![])
+            }
+            // `union_getitem` on a union without type variables.
+            Value::Native(n) if matches!(&**n, Native::Union(_)) => {
+                let r = self.repr(o)?;
+                Err(self.err("TypeError", format!("{r} is not a generic class")))
             }
             _ => Err(self
                 .err("TypeError", format!("'{}' object is not subscriptable", self.type_name(o)))),

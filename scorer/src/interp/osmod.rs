@@ -43,6 +43,38 @@ impl FileAccess {
     }
 }
 
+/// File type bits of `st_mode` (`stat.S_IFDIR`, `S_IFREG`, `S_IFLNK`).
+const S_IFDIR: i64 = 0o040000;
+const S_IFREG: i64 = 0o100000;
+const S_IFLNK: i64 = 0o120000;
+
+/// The builtin name of a `stat` module function.
+fn stat_fn(n: &str) -> &'static str {
+    match n {
+        "S_ISDIR" => "stat.S_ISDIR",
+        "S_ISREG" => "stat.S_ISREG",
+        "S_ISLNK" => "stat.S_ISLNK",
+        "S_IFMT" => "stat.S_IFMT",
+        _ => "stat.S_IMODE",
+    }
+}
+
+/// `os.stat_result`: what `os.stat` returns, with `st_mode` and `st_size` (the fields a tree
+/// can answer; inode numbers, owners and times are the host's).
+fn stat_result_class<'a>() -> Rc<Class<'a>> {
+    let c = Rc::new(Class {
+        name: Rc::from("stat_result"),
+        qualname: Rc::from("stat_result"),
+        module: Rc::from("os"),
+        bases: vec![],
+        mro: Mut::new(vec![]),
+        dict: Mut::new(NameMap::default()),
+        kind: ClassKind::Native,
+    });
+    c.mro.borrow_mut().push(c.clone());
+    c
+}
+
 /// The virtual repository root, as absolute paths (`__file__`, `os.getcwd()`) spell it.
 const ROOT: &str = "/refactorbench";
 
@@ -606,6 +638,8 @@ impl<'a> Interp<'a> {
                     ("walk", Self::builtin_fn("os.walk")),
                     ("getcwd", Self::builtin_fn("os.getcwd")),
                     ("stat", Self::builtin_fn("os.stat")),
+                    ("lstat", Self::builtin_fn("os.lstat")),
+                    ("stat_result", Value::Class(stat_result_class())),
                     ("readlink", Self::builtin_fn("os.readlink")),
                     ("sep", Value::str("/")),
                     ("curdir", Value::str(".")),
@@ -614,6 +648,22 @@ impl<'a> Interp<'a> {
                     ("name", Value::str("posix")),
                 ],
             ),
+            "stat" => {
+                let mut e: Vec<(&str, Value<'a>)> = Vec::new();
+                for n in ["S_ISDIR", "S_ISREG", "S_ISLNK", "S_IFMT", "S_IMODE"] {
+                    e.push((n, Value::Builtin(Rc::new(Builtin { name: stat_fn(n), this: None }))));
+                }
+                for (n, v) in [
+                    ("S_IFDIR", S_IFDIR),
+                    ("S_IFREG", S_IFREG),
+                    ("S_IFLNK", S_IFLNK),
+                    ("ST_MODE", 0),
+                    ("ST_SIZE", 6),
+                ] {
+                    e.push((n, Value::Int(v)));
+                }
+                self.new_module("stat", e)
+            }
             "hashlib" => self.new_module(
                 "hashlib",
                 vec![
@@ -944,6 +994,74 @@ impl<'a> Interp<'a> {
                     ),
                 )),
             },
+            "os.stat" | "os.lstat" => {
+                let follow = name == "os.stat";
+                let p = match &a0 {
+                    Value::Int(_) | Value::Bool(_) if follow => {
+                        return Err(self.unsupported("os.stat of a file descriptor"))
+                    }
+                    Value::Str(_) | Value::Bytes(_) => self.path_arg(&a0, "stat")?,
+                    other if follow => {
+                        return Err(self.err(
+                            "TypeError",
+                            format!(
+                            "stat: path should be string, bytes, os.PathLike or integer, not {}",
+                            type_name(other)
+                        ),
+                        ))
+                    }
+                    other => self.path_arg(other, "lstat")?,
+                };
+                let r = if follow { self.resolve(&p)? } else { self.resolve_no_follow(&p)? };
+                // Modes as a git checkout under umask 022 leaves them; a folder's size is
+                // ext4's block, a link's the length of its target.
+                let (mode, size) = match r {
+                    Resolved::File(f) => {
+                        let exec = RepoPath::new(&f)
+                            .ok()
+                            .and_then(|rp| self.tree_entry(&rp))
+                            .is_some_and(|e| e.mode == FileMode::Executable);
+                        let size = self.file_bytes(&f, &p)?.len() as i64;
+                        (S_IFREG | if exec { 0o755 } else { 0o644 }, size)
+                    }
+                    Resolved::Dir(_) => (S_IFDIR | 0o755, 4096),
+                    Resolved::Link(path, content) => {
+                        (S_IFLNK | 0o777, self.link_target(&path, content)?.len() as i64)
+                    }
+                    other => return Err(self.lookup_error(&other, &p)),
+                };
+                let mut d = NameMap::default();
+                d.insert(Rc::from("st_mode"), Value::Int(mode));
+                d.insert(Rc::from("st_size"), Value::Int(size));
+                let os = self.modules.get("os").cloned();
+                let class = match os.map(|m| self.getattr(&m, "stat_result")) {
+                    Some(Ok(Value::Class(c))) => c,
+                    _ => stat_result_class(),
+                };
+                Ok(Value::Instance(Rc::new(Instance { class, dict: Mut::new(d), exc: None })))
+            }
+            "stat.S_ISDIR" | "stat.S_ISREG" | "stat.S_ISLNK" | "stat.S_IFMT" | "stat.S_IMODE" => {
+                let m = match (&a0, args.len()) {
+                    (Value::Int(m), 1) => *m,
+                    (Value::Bool(b), 1) => i64::from(*b),
+                    (_, 1) => {
+                        return Err(self.err("TypeError", "an integer is required"));
+                    }
+                    (_, n) => {
+                        return Err(self.err(
+                            "TypeError",
+                            format!("{}() takes exactly one argument ({n} given)", &name[5..]),
+                        ))
+                    }
+                };
+                Ok(match name {
+                    "stat.S_ISDIR" => Value::Bool(m & 0o170000 == S_IFDIR),
+                    "stat.S_ISREG" => Value::Bool(m & 0o170000 == S_IFREG),
+                    "stat.S_ISLNK" => Value::Bool(m & 0o170000 == S_IFLNK),
+                    "stat.S_IFMT" => Value::Int(m & 0o170000),
+                    _ => Value::Int(m & 0o7777),
+                })
+            }
             "json.load" => {
                 let m = self.get_method(&a0, "read")?;
                 let text = self.call_meth(m, vec![], vec![])?;

@@ -109,6 +109,8 @@ pub enum BType {
     StaticMethod,
     Enumerate,
     Zip,
+    /// `types.UnionType`, the type of `int | None`.
+    UnionType,
 }
 
 impl BType {
@@ -143,6 +145,7 @@ impl BType {
             BType::StaticMethod => "staticmethod",
             BType::Enumerate => "enumerate",
             BType::Zip => "zip",
+            BType::UnionType => "types.UnionType",
         }
     }
 }
@@ -660,6 +663,9 @@ pub enum Native<'a> {
     RePattern(Rc<super::remod::RePattern>),
     /// A successful `re` match.
     ReMatch(super::remod::ReMatch),
+    /// A PEP 604 union (`int | None`): its distinct member types, in order (`None` as
+    /// `NoneType`), at least two.
+    Union(Vec<Value<'a>>),
 }
 
 pub struct FileObj {

@@ -14,12 +14,16 @@ mod apply;
 mod fallback;
 mod parse;
 mod path;
+mod zdiag;
 
 use serde::{Deserialize, Serialize};
 
 use crate::tree::Tree;
 
 pub use parse::parse;
+/// For the differential test against zlib itself.
+#[doc(hidden)]
+pub use zdiag::inflate_error;
 
 /// One parsed patch: the per-file diffs in input order, borrowing the patch text.
 #[derive(Debug, Clone)]

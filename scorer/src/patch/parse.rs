@@ -1190,10 +1190,12 @@ fn inflate_it(data: &[u8], size: u64) -> Result<Vec<u8>, Option<String>> {
             TINFLStatus::Adler32Mismatch => {
                 return Err(Some("inflate: data stream error (incorrect data check)".into()));
             }
-            // zlib names the broken construct; miniz_oxide does not tell which it was. With
-            // the output already full, zlib stops before it reaches the error.
-            TINFLStatus::Failed if out_pos < size => {
-                return Err(Some("inflate: data stream error (invalid deflate data)".into()));
+            // zlib names the broken construct (`zdiag` finds which); with the output already
+            // full, zlib may stop before it reaches the error.
+            TINFLStatus::Failed => {
+                let msg = super::zdiag::inflate_error(data, size as u64)
+                    .or((out_pos < size).then_some("invalid deflate data"));
+                return Err(msg.map(|m| format!("inflate: data stream error ({m})")));
             }
             _ => return Err(None),
         }

@@ -33,12 +33,15 @@
 //! Known differences: lone surrogate escapes (`"\udc80"`) become U+FFFD (a Rust `String` cannot hold
 //! them); trees too deep for any caller are refused here, the RecursionError that depends on the
 //! caller's depth is the interpreter's (`Interp::ast_construction_check`); the typed tree of [`parse_module`] keeps rustpython's positions
-//! and spelling (quirk fixes and NFKC apply to [`parse_tree`] only).
+//! (quirk fixes apply to [`parse_tree`] only); identifiers are CPython's in both trees (NFKC, and
+//! the letters of Unicode 11-14 that rustpython's tables lack, parsed behind placeholders, put back:
+//! `idents.rs`).
 
 mod classes;
 mod decode;
 #[cfg(feature = "fast-parse")]
 mod fast;
+mod idents;
 pub mod node;
 mod parse;
 mod scan;
@@ -208,11 +211,7 @@ pub fn parse_tree_fast(source: &str) -> Option<node::Node> {
 /// (and the only path of builds without the `fast-parse` feature).
 pub fn parse_tree_reference(source: &str, filename: &str) -> Result<node::Node, SyntaxError> {
     let p = parse::parse(source, filename, true)?;
-    let mut tree = node::from_module_renamed(&p.module, &LineIndex::new(source), &p.renames);
-    if !p.placeholders.is_empty() {
-        parse::restore_placeholders(&mut tree, &p.placeholders);
-    }
-    Ok(tree)
+    Ok(node::from_module_renamed(&p.module, &LineIndex::new(source), &p.renames))
 }
 
 /// Decodes the bytes given to `ast.parse(bytes)`: UTF-8 BOM, PEP 263 coding cookie on line 1 or 2

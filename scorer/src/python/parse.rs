@@ -8,20 +8,17 @@ use rustpython_parser::{Parse, ParseError, ParseErrorType, Tok};
 
 use super::scan::{self, ScanError};
 use super::validate;
-use super::{node, syntax, ErrorKind, LineIndex, SyntaxError};
+use super::{idents, node, syntax, ErrorKind, LineIndex, SyntaxError};
 
 pub(crate) struct Parsed {
     pub module: syntax::ModModule,
     /// Duplicate parameter / keyword names renamed before parsing: (byte offset, original).
     pub renames: Vec<(u32, String)>,
-    /// Identifiers with letters of Unicode 11.0-14.0 (rustpython's tables are 10.0's), each
-    /// occurrence replaced before parsing by one same-length ASCII placeholder per name:
-    /// (placeholder, original). `restore_placeholders` puts the originals back in an `ast` tree.
-    pub placeholders: Vec<(String, String)>,
 }
 
-/// How many identifier occurrences with newer letters we replace before giving up (each costs a
-/// re-parse; such identifiers are rare).
+/// How many identifier occurrences with newer letters we replace one parse error at a time
+/// (each costs a re-parse) after [`mask_newer_identifiers`] replaced the ones the pre-scan saw
+/// (only names inside f-string expressions are left to this).
 const MAX_PLACEHOLDERS: usize = 256;
 
 /// How many duplicate names we rename before giving up (each costs a re-parse).
@@ -101,9 +98,14 @@ pub(crate) fn parse(source: &str, filename: &str, ast_mode: bool) -> Result<Pars
             text = Cow::Owned(s);
         }
     }
+    if !scanned.words.is_empty() {
+        if let Some(masked) = mask_newer_identifiers(&text, &scanned.words, &mut placeholders) {
+            text = Cow::Owned(masked);
+        }
+    }
     loop {
         match syntax::ModModule::parse(&text, filename) {
-            Ok(module) => {
+            Ok(mut module) => {
                 if let Some(e) = &scanned.reject {
                     // rustpython accepted something CPython rejects (f-string backslash); CPython
                     // meets an unknown `\N{...}` earlier in the source first.
@@ -121,10 +123,14 @@ pub(crate) fn parse(source: &str, filename: &str, ast_mode: bool) -> Result<Pars
                 if let Some((msg, off, _)) = unknown_named_escape(source) {
                     return Err(ctx.error(msg, off, ErrorKind::SyntaxError));
                 }
-                if let Err(inv) = validate::validate(&module, source) {
-                    return Err(ctx.error(inv.msg, inv.offset, inv.kind));
+                let names = names_of(&placeholders);
+                if !source.is_ascii() {
+                    idents::fix_module(&mut module, &names);
                 }
-                return Ok(Parsed { module, renames, placeholders });
+                if let Err(inv) = validate::validate(&module, source) {
+                    return Err(ctx.error(unmask(&inv.msg, &names), inv.offset, inv.kind));
+                }
+                return Ok(Parsed { module, renames });
             }
             Err(e) => {
                 // rustpython refuses a `\N{...}` name it cannot resolve where CPython goes on
@@ -151,7 +157,11 @@ pub(crate) fn parse(source: &str, filename: &str, ast_mode: bool) -> Result<Pars
                         }
                     }
                 }
-                return Err(map_error(&ctx, &e, &scanned));
+                let mut err = map_error(&ctx, &e, &scanned);
+                if !placeholders.is_empty() {
+                    err.msg = unmask(&err.msg, &names_of(&placeholders));
+                }
+                return Err(err);
             }
         }
     }
@@ -202,6 +212,98 @@ fn replace_newer_identifier(
     Some(format!("{}{placeholder}{}", &text[..start], &text[end..]))
 }
 
+/// Hides, in one pass, every identifier the pre-scan saw whose letters rustpython's tables
+/// (Unicode 10.0) lack but 3.11's (14.0) accept behind a same-length ASCII placeholder (one per
+/// name, unused in the source), so rustpython parses the file once whatever the number of such
+/// names. `None` when there is nothing to hide.
+fn mask_newer_identifiers(
+    text: &str,
+    words: &[(usize, usize)],
+    placeholders: &mut Vec<(String, String)>,
+) -> Option<String> {
+    let b = text.as_bytes();
+    let mut out: Option<Vec<u8>> = None;
+    let mut used: Option<std::collections::HashSet<&[u8]>> = None;
+    let mut given: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    // Next candidate number per placeholder length.
+    let mut next: std::collections::HashMap<usize, u64> = std::collections::HashMap::new();
+    for &(start, end) in words {
+        let Some(word) = text.get(start..end) else { continue };
+        if (start > 0 && is_ident_byte(b[start - 1])) || !crate::unicode::is_identifier(word) {
+            continue;
+        }
+        let lexed = rustpython_parser::lexer::lex(word, rustpython_parser::Mode::Module).next();
+        if matches!(lexed, Some(Ok((Tok::Name { name }, _))) if name == word) {
+            continue;
+        }
+        let i = match given.get(word) {
+            Some(&i) => i,
+            None => {
+                let used = used.get_or_insert_with(|| {
+                    b.split(|&c| !is_ident_byte(c)).filter(|w| w.is_ascii()).collect()
+                });
+                let n = next.entry(word.len()).or_insert(0);
+                let p = loop {
+                    let p = placeholder(*n, word.len())?;
+                    *n += 1;
+                    if !is_keyword(&p)
+                        && !matches!(&*p, "match" | "case" | "type")
+                        && !used.contains(p.as_bytes())
+                    {
+                        break p;
+                    }
+                };
+                placeholders.push((p, word.to_string()));
+                given.insert(word, placeholders.len() - 1);
+                placeholders.len() - 1
+            }
+        };
+        let out = out.get_or_insert_with(|| b.to_vec());
+        out[start..end].copy_from_slice(placeholders[i].0.as_bytes());
+    }
+    out.and_then(|o| String::from_utf8(o).ok())
+}
+
+/// The `n`th ASCII identifier of `len` bytes (letter or `_`, then letters, digits, `_`).
+fn placeholder(mut n: u64, len: usize) -> Option<String> {
+    const ALNUM: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789";
+    let mut p = String::with_capacity(len);
+    for i in 0..len {
+        let radix = if i == 0 { 53 } else { 63 };
+        p.push(ALNUM[(n % radix) as usize] as char);
+        n /= radix;
+    }
+    (n == 0).then_some(p)
+}
+
+/// Placeholder → the NFKC-normalised original, as CPython stores the name.
+fn names_of(placeholders: &[(String, String)]) -> idents::Names {
+    placeholders
+        .iter()
+        .map(|(p, o)| (p.clone(), node::normalize_identifier(o).into_owned()))
+        .collect()
+}
+
+/// `msg` with the placeholders it names given back their names.
+fn unmask(msg: &str, names: &idents::Names) -> String {
+    if names.is_empty() {
+        return msg.to_string();
+    }
+    let mut out = String::with_capacity(msg.len());
+    let mut word = String::new();
+    for c in msg.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        out.push_str(names.get(&word).map_or(&word, |o| o));
+        word.clear();
+        out.push(c);
+    }
+    out.pop();
+    out
+}
+
 /// Could the source hold a character rustpython lexes as a name although it is no letter (an
 /// emoji: U+1xxxx, or U+2300-U+2BFF)? A cheap filter before lexing again.
 fn may_have_emoji(src: &str) -> bool {
@@ -231,34 +333,6 @@ fn newer_name_before(src: &str, off: usize) -> Option<(char, usize)> {
         }
     }
     None
-}
-
-/// Puts back the identifiers `parse` replaced by placeholders (NFKC-normalised, as CPython stores
-/// them), in every string field of the tree, dotted module names included.
-pub(crate) fn restore_placeholders(node: &mut node::Node, placeholders: &[(String, String)]) {
-    fn field(f: &mut node::Field, ph: &[(String, String)]) {
-        match f {
-            node::Field::Node(n) => restore_placeholders(std::rc::Rc::make_mut(n), ph),
-            node::Field::List(items) => items.iter_mut().for_each(|f| field(f, ph)),
-            node::Field::Str(s) => {
-                let parts: Vec<String> = s
-                    .split('.')
-                    .map(|part| match ph.iter().find(|(p, _)| p == part) {
-                        Some((_, orig)) => node::normalize_identifier(orig).into_owned(),
-                        None => part.to_string(),
-                    })
-                    .collect();
-                let joined = parts.join(".");
-                if *joined != **s {
-                    *s = std::rc::Rc::from(joined);
-                }
-            }
-            _ => {}
-        }
-    }
-    for f in node.fields.iter_mut() {
-        field(f, placeholders);
-    }
 }
 
 /// A duplicate parameter or keyword name rustpython rejected but `ast.parse` accepts.

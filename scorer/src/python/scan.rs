@@ -40,6 +40,9 @@ pub(crate) struct Scan {
     /// The deepest expression nesting met (depth-increasing tokens, or a run of prefix
     /// operators): what the parsers' recursion is bounded by.
     pub deepest: usize,
+    /// Words holding non-ASCII bytes outside strings and comments (start, end): the candidates
+    /// for identifiers with letters rustpython's tables lack.
+    pub words: Vec<(usize, usize)>,
 }
 
 /// CPython's MAXLEVEL.
@@ -50,6 +53,52 @@ const MAX_INDENT: usize = 100;
 /// be deeper than CPython accepts (RecursionError) and deep enough to threaten our stack.
 pub(crate) const MAX_EXPR_TOKENS: usize = 8000;
 
+/// Where a statement stands in CPython 3.11's PEG parser: the levels (of its 6000, MAXSTACK)
+/// the rules above a deep expression take, measured with python3 3.11.7 by the first failing
+/// length of `-` and `**` chains (one and two levels per operator): an assignment `x = E` at
+/// module level is the reference (0: `-` fails from 5968 operators, `**` from 2984); an
+/// expression statement -2, `return` -1, `assert` / `raise` -3, a block of `if`, `for`,
+/// `while`, `with`, `try` +6 each, of `def` and `class` +7, of `else` / `finally` +7, of the
+/// k-th `elif` (and an `else` after k `elif`s) +6+k, of `except` +8, of `match` + `case` +8,
+/// a body on its header's line +3 (+4 after `def` / `class`), a statement after `;` +2.
+/// Brackets around the chain add more, unmodelled (the parser's backtracking makes them
+/// irregular); a chain in brackets fails as if outside them.
+#[derive(Default, Clone, Copy)]
+struct Ctx {
+    /// The statement's own levels (its first word, `;`, a body on the header's line).
+    own: i32,
+    /// A body on its header's line: the levels every statement of that line starts from.
+    base: i32,
+    /// The block levels its first word opens for the lines indented below it.
+    opens: i32,
+    /// An `=` at bracket depth 0 made it an assignment (`Some(annotated)`).
+    assign: Option<bool>,
+    /// It starts with a keyword (`return`, `if`...): no expression statement.
+    keyword: bool,
+    /// Its first word was `if`/`def`/... (a `:` at depth 0 ends the header).
+    header: bool,
+    /// A `:` seen at depth 0 in a statement that is no header (an annotation).
+    colon: bool,
+    /// No word of it seen yet (the next one is its first).
+    fresh: bool,
+    /// A `def` or `class` header.
+    def: bool,
+    /// `lambda`s at bracket depth 0 whose `:` is still to come.
+    lambdas: u32,
+}
+
+impl Ctx {
+    fn new(base: i32, own: i32) -> Self {
+        Ctx { own, base, fresh: true, ..Ctx::default() }
+    }
+}
+
+/// Levels of the reference statement (`x = E` at module level) at which a chain fails: CPython
+/// 3.11's parser raises MemoryError when its rule recursion passes MAXSTACK (6000, `p->level` in
+/// Parser/parser.c), whatever the caller's depth; shorter chains fail, if at all, converting
+/// the tree (RecursionError, decided by the interpreter from the caller's depth).
+const PARSER_LEVELS: i32 = 5968;
+
 struct Scanner<'a> {
     s: &'a [u8],
     i: usize,
@@ -58,10 +107,15 @@ struct Scanner<'a> {
     /// Depth-increasing tokens per bracket level (index 0 = outside brackets).
     counts: Vec<usize>,
     indents: Vec<(usize, usize)>,
+    /// Per indentation level: the parser levels CPython's PEG parser spends on the blocks around
+    /// it, and the `elif`s of the `if` chain open at that level (see [`Ctx`]).
+    blocks: Vec<(i32, i32)>,
+    /// The statement being scanned, for the parser levels of a deep run inside it.
+    stmt: Ctx,
     /// Consecutive prefix operators (`-`, `+`, `~`, `not`): CPython's parser recursion.
     unary_run: usize,
     /// A chain of `**` operators or `lambda`s with only names, numbers, dots and colons between
-    /// them: each nests two levels of CPython's parser (see [`MAX_DOUBLE_RUN`]).
+    /// them: each nests two levels of CPython's parser (see [`Ctx`]).
     double_run: usize,
     /// Inside an import statement: its dots separate a dotted name (a string), not attributes.
     in_import: bool,
@@ -87,6 +141,8 @@ pub(crate) fn scan_until(src: &str, stop: usize) -> Scan {
         brackets: Vec::new(),
         counts: vec![0],
         indents: vec![(0, 0)],
+        blocks: vec![(0, 0)],
+        stmt: Ctx::default(),
         unary_run: 0,
         double_run: 0,
         in_import: false,
@@ -112,16 +168,6 @@ pub(crate) fn scan_until(src: &str, stop: usize) -> Scan {
     }
     sc.out
 }
-
-/// CPython's parser overflows its stack (MemoryError) at about this many nested prefix operators.
-const MAX_UNARY_RUN: usize = 5966;
-
-/// CPython 3.11's parser raises MemoryError when its rule recursion passes MAXSTACK (6000,
-/// `p->level` in Parser/parser.c). A right-nested `**` or `lambda` takes two levels
-/// (`x = a**a**...` and `x = lambda: lambda: ...` fail from 2984 operators on, measured with
-/// python3 3.11.7), whatever the caller's depth; shorter chains fail, if at all, converting the
-/// tree (RecursionError, decided by the interpreter from the caller's depth).
-const MAX_DOUBLE_RUN: usize = 2984;
 
 fn is_ident_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_' || c >= 0x80
@@ -156,10 +202,71 @@ impl Scanner<'_> {
         true
     }
 
+    /// The parser levels around a chain starting here (see [`Ctx`]).
+    fn chain_levels(&self) -> i32 {
+        let form = match self.stmt.assign {
+            Some(annotated) => i32::from(annotated),
+            None if self.stmt.keyword => 0,
+            None => -2,
+        };
+        self.blocks.last().map_or(0, |b| b.0) + self.stmt.own + form
+    }
+
+    /// The first word of a statement: its own levels and those of the block it opens.
+    fn first_word(&mut self, word: &[u8], end: usize) {
+        let elifs = self.blocks.last().map_or(0, |b| b.1);
+        let (own, opens, elif) = match word {
+            b"return" => (-1, 0, 0),
+            b"assert" | b"raise" => (-3, 0, 0),
+            b"del" => (3, 0, 0),
+            b"yield" => (0, 0, 0),
+            b"if" | b"while" => (-3, 6, 0),
+            b"elif" => (-3, 7 + elifs, elifs + 1),
+            b"else" => (0, 7 + elifs, elifs),
+            b"for" | b"with" => (-2, 6, 0),
+            b"try" => (0, 6, 0),
+            b"finally" => (0, 7, 0),
+            b"except" => (0, 8, 0),
+            b"def" | b"class" => (0, 7, 0),
+            b"async" if self.s[end..].trim_ascii_start().starts_with(b"def") => (0, 7, 0),
+            b"async" => (-2, 6, 0),
+            b"match" | b"case" => (0, 4, 0),
+            _ => return,
+        };
+        self.stmt.own += own;
+        self.stmt.opens = opens;
+        self.stmt.keyword = true;
+        self.stmt.header = opens > 0;
+        self.stmt.def = matches!(word, b"def" | b"class") || opens == 7 && word == b"async";
+        if let Some(b) = self.blocks.last_mut() {
+            b.1 = elif;
+        }
+    }
+
+    /// A `:` at bracket depth 0: the end of a header (a body may follow on the same line) or an
+    /// annotation.
+    fn colon_at_depth0(&mut self) {
+        if self.stmt.lambdas > 0 {
+            self.stmt.lambdas -= 1;
+            return;
+        }
+        if !self.stmt.header {
+            self.stmt.colon = true;
+            return;
+        }
+        let rest = &self.s[self.i + 1..];
+        let line = &rest[..memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len())];
+        let line = line.trim_ascii();
+        if !line.is_empty() && !line.starts_with(b"#") {
+            let base = self.stmt.base + if self.stmt.def { 4 } else { 3 };
+            self.stmt = Ctx::new(base, base);
+        }
+    }
+
     fn unary(&mut self) -> bool {
         self.unary_run += 1;
         self.out.deepest = self.out.deepest.max(self.unary_run);
-        if self.unary_run >= MAX_UNARY_RUN {
+        if self.unary_run as i32 + self.chain_levels() >= PARSER_LEVELS {
             self.set_error(err("", self.i, ErrorKind::MemoryError, true));
             return false;
         }
@@ -168,7 +275,7 @@ impl Scanner<'_> {
 
     fn double(&mut self) -> bool {
         self.double_run += 1;
-        if self.double_run >= MAX_DOUBLE_RUN {
+        if 2 * self.double_run as i32 + self.chain_levels() >= PARSER_LEVELS {
             self.set_error(err("", self.i, ErrorKind::MemoryError, true));
             return false;
         }
@@ -252,9 +359,12 @@ impl Scanner<'_> {
                 self.set_reject(tab_error());
             }
             self.indents.push((col, altcol));
+            let outer = self.blocks.last().map_or(0, |b| b.0);
+            self.blocks.push((outer + self.stmt.opens, 0));
         } else {
             while self.indents.len() > 1 && self.indents.last().is_some_and(|&(t, _)| col < t) {
                 self.indents.pop();
+                self.blocks.pop();
             }
             let (top, alttop) = self.indents.last().copied().unwrap_or((0, 0));
             if col != top {
@@ -296,6 +406,7 @@ impl Scanner<'_> {
                 if !self.at_line_start() {
                     return;
                 }
+                self.stmt = Ctx::new(0, 0);
                 continue;
             }
             let c = self.s[self.i];
@@ -391,6 +502,19 @@ impl Scanner<'_> {
                 b',' | b';' | b'=' => {
                     if c == b';' {
                         self.in_import = false;
+                        if self.brackets.is_empty() {
+                            self.stmt = Ctx::new(self.stmt.base, self.stmt.base + 2);
+                        }
+                    }
+                    if c == b'='
+                        && self.brackets.is_empty()
+                        && self.s.get(self.i + 1) != Some(&b'=')
+                        && !matches!(
+                            self.s.get(self.i.wrapping_sub(1)),
+                            Some(b'=' | b'!' | b'<' | b'>')
+                        )
+                    {
+                        self.stmt.assign = Some(self.stmt.colon);
                     }
                     // `==` is an operator, not a separator, but counting it as one only lowers
                     // the estimate of a chain that CPython keeps flat anyway (Compare).
@@ -440,7 +564,15 @@ impl Scanner<'_> {
                     while self.i < self.s.len() && is_ident_char(self.s[self.i]) {
                         self.i += 1;
                     }
-                    let word = &self.s[start..self.i];
+                    let src = self.s;
+                    let word = &src[start..self.i];
+                    if !word.is_ascii() {
+                        self.out.words.push((start, self.i));
+                    }
+                    if self.stmt.fresh && self.brackets.is_empty() {
+                        self.stmt.fresh = false;
+                        self.first_word(word, self.i);
+                    }
                     if matches!(self.s.get(self.i), Some(b'\'' | b'"')) && is_prefix(word) {
                         let f = word.iter().any(|c| matches!(c, b'f' | b'F'));
                         if !self.string(start, self.i, f) {
@@ -455,8 +587,13 @@ impl Scanner<'_> {
                         if word == b"import" || (word == b"from" && self.stmt_starts_at(start)) {
                             self.in_import = true;
                         }
-                        if word == b"lambda" && !self.double() {
-                            return;
+                        if word == b"lambda" {
+                            if self.brackets.is_empty() {
+                                self.stmt.lambdas += 1;
+                            }
+                            if !self.double() {
+                                return;
+                            }
                         }
                         // A conditional expression nests at its `else`; the `if`s of a
                         // comprehension are one flat list.
@@ -464,6 +601,12 @@ impl Scanner<'_> {
                             return;
                         }
                     }
+                }
+                b':' => {
+                    if self.brackets.is_empty() && self.s.get(self.i + 1) != Some(&b'=') {
+                        self.colon_at_depth0();
+                    }
+                    self.i += 1;
                 }
                 _ => self.i += 1,
             }
@@ -757,6 +900,18 @@ impl Scanner<'_> {
                     }
                     b'#' if in_expr => {
                         fstring_error.get_or_insert("f-string expression part cannot include '#'");
+                    }
+                    c if in_expr && c >= 0x80 => {
+                        // A name of the expression (its ASCII head is already passed).
+                        let mut start = self.i;
+                        while start > q && is_ident_char(self.s[start - 1]) {
+                            start -= 1;
+                        }
+                        while self.i < self.s.len() && is_ident_char(self.s[self.i]) {
+                            self.i += 1;
+                        }
+                        self.out.words.push((start, self.i));
+                        continue;
                     }
                     b'\'' | b'"' if in_expr => {
                         // A nested string of the other quote kind: skip it.

@@ -113,6 +113,9 @@ struct MethodRun {
     observations: Observations,
     /// Steps of the budget it used (a reuse charges them, so later methods meet the same limit).
     steps: u64,
+    /// Its entries into `ast.parse` (a reuse counts them, so later methods meet the same
+    /// specialisation state: `Interp::ast_parse_entries`).
+    parse_entries: u32,
     /// It wrote only to objects it made and ended within the budget (see [`isolation`]).
     isolated: bool,
     outcome: TestOutcome,
@@ -531,12 +534,14 @@ fn run_one_recorded<'a>(
     let budget = it.limits.step_budget;
     if let Some(m) = ledger.reusable(&id, tree, it.steps, budget) {
         it.steps = it.steps.saturating_add(m.steps);
+        it.ast_parse_entries = it.ast_parse_entries.saturating_add(m.parse_entries);
         ledger.reused += 1;
         ledger.methods.push(m.clone());
         return m.outcome.clone();
     }
     let around = it.observations.replace(RefCell::default());
     let (steps_before, state_before) = (it.steps, frame_state(it));
+    let entries_before = it.ast_parse_entries;
     let generation = isolation::Method::start();
     let outcome = run_one(it, class, method);
     let wrote_only_its_own = generation.is_some_and(isolation::Method::end);
@@ -551,6 +556,7 @@ fn run_one_recorded<'a>(
         id,
         observations,
         steps: it.steps.saturating_sub(steps_before),
+        parse_entries: it.ast_parse_entries.saturating_sub(entries_before),
         isolated,
         outcome: outcome.clone(),
     });
