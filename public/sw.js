@@ -92,10 +92,11 @@ self.addEventListener('message', (event) => {
   }
 });
 
-async function networkFirst(request, key) {
+async function networkFirst(event, request, key) {
   try {
     const resp = await fetch(request);
-    if (resp.ok) await put(key, resp.clone());
+    // Cached in the background: the page gets the response without waiting for the write.
+    if (resp.ok) event.waitUntil(put(key, resp.clone()));
     return resp;
   } catch (err) {
     const cached = await caches.match(key, { ignoreVary: true });
@@ -104,11 +105,11 @@ async function networkFirst(request, key) {
   }
 }
 
-async function cacheFirst(request) {
+async function cacheFirst(event, request) {
   const cached = await caches.match(request, { ignoreVary: true });
   if (cached) return cached;
   const resp = await fetch(request);
-  await put(request, resp.clone());
+  event.waitUntil(put(request, resp.clone()));
   return resp;
 }
 
@@ -119,12 +120,12 @@ self.addEventListener('fetch', (event) => {
   if (rel === null) return;
   if (request.mode === 'navigate') {
     // Every route is the same shell; deep links are routed by the app.
-    event.respondWith(networkFirst(request, SHELL));
+    event.respondWith(networkFirst(event, request, SHELL));
   } else if (immutable(rel)) {
-    event.respondWith(cacheFirst(request));
+    event.respondWith(cacheFirst(event, request));
   } else {
     const url = new URL(request.url);
     url.search = '';
-    event.respondWith(networkFirst(request, url.href));
+    event.respondWith(networkFirst(event, request, url.href));
   }
 });

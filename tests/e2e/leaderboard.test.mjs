@@ -231,12 +231,18 @@ test('under a sub-path the site works with the network cut after the first visit
     // The network is cut: the browser is offline and the server is gone.
     await context.setOffline(true);
     server.close();
+    // Reload the task page, then go to the leaderboard, then load deep links: all from the cache.
     await page.reload();
+    await page.locator('#task-title', { hasText: 'split-storage-loaders' }).waitFor({ timeout: T });
+    await page.locator('#test-source .line').first().waitFor({ timeout: T });
+    await page.locator('nav a', { hasText: 'Leaderboard' }).click();
     await page.locator('#leaderboard tbody tr').first().waitFor({ timeout: T });
     assert.equal(await page.locator('tr[data-entry="paper-sweagent-gpt4-base"]').count(), 1);
+    await page.goto(`${server.url}?set=base`);
+    await page.locator('#leaderboard tbody tr').first().waitFor({ timeout: T });
+    assert.equal(await page.inputValue('#filter-set'), 'base');
     await page.locator('#worker-status', { hasText: 'ready (scorer ' }).waitFor({ timeout: T });
     await shot(page, 'offline-board');
-    // A deep link, loaded offline: the cached shell routes it.
     await page.goto(`${server.url}tasks/split-storage-loaders`);
     await page.locator('#task-title', { hasText: 'split-storage-loaders' }).waitFor({ timeout: T });
     await page.locator('#test-source .line').first().waitFor({ timeout: T });
