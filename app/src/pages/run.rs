@@ -108,6 +108,7 @@ fn file_stem(name: &str) -> String {
 #[component]
 pub fn RunPage() -> impl IntoView {
     let (id, run) = run_resource();
+    let published = use_params_map().read_untracked().get("entry").is_some();
     let query = use_query_map();
     let filter = Memo::new(move |_| {
         ResultFilter::from_name(&query.read().get("filter").unwrap_or_default())
@@ -228,7 +229,8 @@ pub fn RunPage() -> impl IntoView {
     };
     view! {
         <section class="run-page">
-            <p><a href=href("/runs")>"All runs"</a></p>
+            {if published { view! { <p><a href=href("/")>"Leaderboard"</a></p> }.into_any() }
+             else { view! { <p><a href=href("/runs")>"All runs"</a></p> }.into_any() }}
             <Suspense fallback=|| view! { <p class="muted">"Loading the run…"</p> }>
                 {move || run.get().map(|res| match res {
                     Err(e) => view! { <p class="error">{e}</p> }.into_any(),
