@@ -56,7 +56,10 @@ if [ -n "$prebuilt" ]; then
   rm -rf "$out"
   cp -R "$prebuilt" "$out"
 else
-  scripts/build-site.sh "$out" "$base"
+  # Built inside the checkout (Trunk cleans its dist folder), then copied to SITE.
+  scripts/build-site.sh target/leaderboard-site "$base"
+  rm -rf "$out"
+  cp -R target/leaderboard-site "$out"
 fi
 
 # 2. The benchmark, the one bundle the site serves.

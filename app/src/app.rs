@@ -8,8 +8,8 @@ use leptos_router::path;
 use crate::bridge::{ScoringWorker, WorkerStatus};
 use crate::components::header::Header;
 use crate::pages::{
-    about::AboutPage, leaderboard::LeaderboardPage, not_found::NotFound, result::ResultPage, run::RunPage, runs::RunsPage,
-    score::ScorePage, score::TaskScorePage, tasks::TasksPage,
+    about::AboutPage, leaderboard::LeaderboardPage, not_found::NotFound, result::ResultPage,
+    run::RunPage, runs::RunsPage, score::ScorePage, score::TaskScorePage, tasks::TasksPage,
 };
 
 #[component]

@@ -100,12 +100,14 @@ pub fn add(opts: &Add) -> Result<Entry> {
     let stem = stem.as_deref().unwrap_or("report");
     let stem = stem.strip_suffix(".report").unwrap_or(stem);
     let id = opts.id.clone().unwrap_or_else(|| id_from_stem(stem));
-    let model =
-        opts.model.clone().or_else(|| shared(report.results.iter().map(|r| r.model_name_or_path.clone())));
-    let Some(instruction_set) = opts
-        .instruction_set
-        .or_else(|| shared(report.results.iter().map(|r| r.instruction_set.map(|s| s.as_str()))).and_then(InstructionSet::from_name))
-    else {
+    let model = opts
+        .model
+        .clone()
+        .or_else(|| shared(report.results.iter().map(|r| r.model_name_or_path.clone())));
+    let Some(instruction_set) = opts.instruction_set.or_else(|| {
+        shared(report.results.iter().map(|r| r.instruction_set.map(|s| s.as_str())))
+            .and_then(InstructionSet::from_name)
+    }) else {
         bail!(
             "{}: its results do not name one instruction set: give --instruction-set",
             opts.report.display()
@@ -113,7 +115,8 @@ pub fn add(opts: &Add) -> Result<Entry> {
     };
     let agent = opts.agent.clone().or_else(|| model.clone()).unwrap_or_else(|| stem.to_string());
     let file = format!("{id}.json");
-    let label = RunLabel { id: id.clone(), agent, model, instruction_set, report: Some(file.clone()) };
+    let label =
+        RunLabel { id: id.clone(), agent, model, instruction_set, report: Some(file.clone()) };
     let mut entry = leaderboard::entry_from_report(&report, &tasks, label)
         .with_context(|| format!("{}", opts.report.display()))?;
     entry.source = Source {
@@ -142,8 +145,9 @@ pub fn add(opts: &Add) -> Result<Entry> {
     text.push('\n');
     // The result must read back: the new row validates as the published ones do.
     leaderboard::read(text.as_bytes(), &name)?;
-    fs::copy(&opts.report, opts.dir.join(&file))
-        .with_context(|| format!("cannot copy {} into {}", opts.report.display(), opts.dir.display()))?;
+    fs::copy(&opts.report, opts.dir.join(&file)).with_context(|| {
+        format!("cannot copy {} into {}", opts.report.display(), opts.dir.display())
+    })?;
     fs::write(&path, text).with_context(|| format!("{name}: cannot write"))?;
     Ok(entry)
 }

@@ -288,8 +288,16 @@ fn run_leaderboard(action: LeaderboardCmd) -> anyhow::Result<ExitCode> {
             instruction_set,
             source_url,
         } => {
-            let opts =
-                leaderboard::Add { dir, tasks, report, id, agent, model, instruction_set, source_url };
+            let opts = leaderboard::Add {
+                dir,
+                tasks,
+                report,
+                id,
+                agent,
+                model,
+                instruction_set,
+                source_url,
+            };
             let e = leaderboard::add(&opts)?;
             let pct = |p: Option<f64>| p.map_or_else(|| "-".to_string(), |p| format!("{p}%"));
             format!(

@@ -46,7 +46,11 @@ fn a_scored_report_becomes_a_drillable_row_and_checks() {
     let add = ["leaderboard", "add", dir, "--report", r, "--tasks", b, "--instruction-set", "base"];
     let o = refscore_in(&tmp.0, &add);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
-    assert!(text(&o.stdout).starts_with("added demo-agent (demo-agent-a): resolved "), "{}", text(&o.stdout));
+    assert!(
+        text(&o.stdout).starts_with("added demo-agent (demo-agent-a): resolved "),
+        "{}",
+        text(&o.stdout)
+    );
     let json: serde_json::Value =
         serde_json::from_slice(&fs::read(board.join("published.json")).unwrap()).unwrap();
     let entries = json["entries"].as_array().unwrap();
@@ -63,7 +67,8 @@ fn a_scored_report_becomes_a_drillable_row_and_checks() {
     assert_eq!((e["n"].as_u64(), e["submitted"].as_u64()), (Some(9), Some(8)));
     assert_eq!(e["flags"]["partial"], true);
     let scored: serde_json::Value = serde_json::from_slice(&fs::read(&report).unwrap()).unwrap();
-    let resolved = scored["results"].as_array().unwrap().iter().filter(|r| r["resolved"] == true).count();
+    let resolved =
+        scored["results"].as_array().unwrap().iter().filter(|r| r["resolved"] == true).count();
     assert_eq!(e["resolved_count"].as_u64(), Some(resolved as u64));
     assert_eq!(fs::read(board.join("demo-agent.json")).unwrap(), fs::read(&report).unwrap());
 

@@ -587,7 +587,8 @@ impl ViewState {
 fn source_view(e: &Entry) -> AnyView {
     let name = e.source.name.clone();
     let location = e.source.location.clone();
-    let url = e.source.url.clone().filter(|u| u.starts_with("https://") || u.starts_with("http://"));
+    let url =
+        e.source.url.clone().filter(|u| u.starts_with("https://") || u.starts_with("http://"));
     view! {
         {match url {
             Some(u) => view! { <a class="source" href=u rel="noopener noreferrer" target="_blank">{name}</a> }.into_any(),
@@ -692,6 +693,15 @@ fn table_view(id: &'static str, rows: Vec<Row>, state: &ViewState) -> impl IntoV
     }
 }
 
+/// A short label that tells rows of one agent apart in a clipped chart label: setup, model
+/// (without its provider prefix), agent.
+fn chart_label(e: &Entry) -> String {
+    let mut parts: Vec<&str> = e.setup.as_deref().into_iter().collect();
+    parts.extend(e.model.as_deref().map(|m| m.rsplit('/').next().unwrap_or(m)));
+    parts.push(&e.agent);
+    parts.join(" · ")
+}
+
 /// A bar per row with a resolved rate, in the table's order.
 fn set_chart(set: InstructionSet, rows: &[Row]) -> Option<impl IntoView> {
     let bars: Vec<Bar> = rows
@@ -701,7 +711,7 @@ fn set_chart(set: InstructionSet, rows: &[Row]) -> Option<impl IntoView> {
             let p = r.entry.resolved?;
             let tag = if r.local { " (local)" } else { "" };
             let value = (p * 10.0).round().clamp(0.0, 1000.0) as u32;
-            Some(Bar::new(format!("{}{tag}", entry_label(&r.entry)), value, 1000))
+            Some(Bar::new(format!("{}{tag}", chart_label(&r.entry)), value, 1000))
         })
         .collect();
     if bars.is_empty() {

@@ -101,7 +101,8 @@ pub fn ResultPage() -> impl IntoView {
             <Suspense fallback=|| view! { <p class="muted">"Loading the task…"</p> }>
                 {task_view.clone()}
             </Suspense>
-        }.into_any()
+        }
+        .into_any()
     };
     view! {
         <section class="result-page">
