@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: what README.md's test command runs and what .ci/run calls.
 # Installs what is missing (scripts/setup.sh), then: rustfmt, clippy -D warnings (native and wasm32),
-# every native test, the wasm32 build of scorer, the release site (root and sub-path builds), and the
-# browser tests in headless Chromium.
+# every native test, the wasm32 build of scorer, the release site (root and sub-path builds), a
+# leaderboard site built from the demo (dist-board), and the browser tests in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
@@ -29,6 +29,15 @@ cargo build -p scorer --target wasm32-unknown-unknown --release --locked
 step "release site (dist/), and the test build under /refscore/ (dist-subpath/, with test hooks)"
 scripts/build-site.sh dist /
 REFSCORE_TEST_HOOKS=1 scripts/build-site.sh dist-subpath /refscore/
+
+step "leaderboard site (scripts/build-leaderboard-site.sh on tasks/demo and a report the CLI scored)"
+rm -rf test-output/board-reports && mkdir -p test-output/board-reports
+cargo run --quiet --locked -p cli -- score --tasks public/bundles/demo \
+  --predictions tasks/demo/submissions/predictions.jsonl --out test-output/board-reports/demo-agent.json \
+  || [ $? -eq 1 ]
+printf '%s\n' --agent 'Demo agent' --instruction-set base > test-output/board-reports/demo-agent.args
+scripts/build-leaderboard-site.sh --benchmark tasks/demo --reports test-output/board-reports \
+  --out dist-board --base /refscore/ --name demo --prebuilt dist-subpath
 
 step "browser tests (headless Chromium)"
 node --test --test-concurrency=1 tests/e2e/

@@ -8,8 +8,8 @@ use leptos_router::path;
 use crate::bridge::{ScoringWorker, WorkerStatus};
 use crate::components::header::Header;
 use crate::pages::{
-    about::AboutPage, not_found::NotFound, result::ResultPage, run::RunPage, runs::RunsPage,
-    score::ScorePage, score::TaskScorePage, tasks::TasksPage,
+    about::AboutPage, leaderboard::LeaderboardPage, not_found::NotFound, result::ResultPage,
+    run::RunPage, runs::RunsPage, score::ScorePage, score::TaskScorePage, tasks::TasksPage,
 };
 
 #[component]
@@ -25,7 +25,10 @@ pub fn App() -> impl IntoView {
             <Header/>
             <main>
                 <Routes fallback=NotFound>
-                    <Route path=path!("/") view=TasksPage/>
+                    <Route path=path!("/") view=LeaderboardPage/>
+                    <Route path=path!("/tasks") view=TasksPage/>
+                    <Route path=path!("/leaderboard/:entry") view=RunPage/>
+                    <Route path=path!("/leaderboard/:entry/:instance") view=ResultPage/>
                     <Route path=path!("/tasks/:id/score") view=TaskScorePage/>
                     <Route path=path!("/score") view=ScorePage/>
                     <Route path=path!("/runs") view=RunsPage/>

@@ -35,6 +35,20 @@ pub struct RunMeta {
     /// Imported from a report file rather than scored here.
     #[serde(default)]
     pub imported: bool,
+    /// A report published next to the leaderboard, held in memory only (never stored).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub published: bool,
+}
+
+impl RunMeta {
+    /// The run's route: `/leaderboard/<entry>` for a published report, else `/runs/<id>`.
+    pub fn route(&self) -> String {
+        if self.published {
+            format!("/leaderboard/{}", self.id)
+        } else {
+            format!("/runs/{}", self.id)
+        }
+    }
 }
 
 /// A whole stored run.
@@ -94,6 +108,7 @@ fn meta_for(
         resolved: report.summary.resolved_instances,
         errors: u32::try_from(report.errors.len()).unwrap_or(u32::MAX),
         imported,
+        published: false,
     }
 }
 
@@ -526,7 +541,7 @@ async fn score_lane(
 
 /// Parses a report as [`Report::from_json`] does (version first), but straight from the text: the
 /// `serde_json::Value` detour would link a second copy of every report type's deserializer.
-fn parse_report(file: &str, text: &str) -> Result<Report, String> {
+pub fn parse_report(file: &str, text: &str) -> Result<Report, String> {
     #[derive(Deserialize)]
     struct Version {
         schema_version: Option<u64>,

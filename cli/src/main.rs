@@ -11,6 +11,7 @@ mod combine;
 mod failure_report;
 mod fsread;
 mod import;
+mod leaderboard;
 mod run;
 mod score;
 mod show;
@@ -118,6 +119,12 @@ enum Command {
         #[arg(long, requires = "trajectories")]
         json: bool,
     },
+    /// Check a leaderboard folder (published.json and the reports it names), or add a report to
+    /// it as a row drillable to every subtest.
+    Leaderboard {
+        #[command(subcommand)]
+        action: LeaderboardCmd,
+    },
     /// Print an agent trajectory (SWE-agent, mini-swe-agent, OpenHands, Inspect, ATIF, Claude
     /// Code, Codex), normalised: steps, edits with their status, submission, exit, cost.
     Trajectory {
@@ -130,6 +137,46 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+#[derive(Debug, Subcommand)]
+enum LeaderboardCmd {
+    /// Read DIR/published.json with the scorer's reader and every report its entries name.
+    Check {
+        /// The leaderboard folder (holds published.json).
+        dir: PathBuf,
+    },
+    /// Copy a `refscore score --out` report into DIR as `<id>.json` and append its row.
+    Add {
+        /// The leaderboard folder (holds published.json).
+        dir: PathBuf,
+        /// The report.
+        #[arg(long)]
+        report: PathBuf,
+        /// The bundle it was scored against (the row's task denominator).
+        #[arg(long)]
+        tasks: PathBuf,
+        /// Row id (default: the report's file name).
+        #[arg(long)]
+        id: Option<String>,
+        /// Agent or scaffold (default: the model).
+        #[arg(long)]
+        agent: Option<String>,
+        /// Model (default: the one every result names).
+        #[arg(long)]
+        model: Option<String>,
+        /// lazy, base or descriptive (default: the one every result names).
+        #[arg(long, value_parser = parse_set)]
+        instruction_set: Option<scorer::report::InstructionSet>,
+        /// A link to where the run is described.
+        #[arg(long)]
+        source_url: Option<String>,
+    },
+}
+
+fn parse_set(s: &str) -> Result<scorer::report::InstructionSet, String> {
+    scorer::report::InstructionSet::from_name(s)
+        .ok_or_else(|| format!("{s:?} is not lazy, base or descriptive"))
 }
 
 fn main() -> ExitCode {
@@ -167,6 +214,10 @@ fn main() -> ExitCode {
                 eprintln!("refscore combine: error: {e:#}");
                 ExitCode::from(2)
             }),
+        Command::Leaderboard { action } => run_leaderboard(action).unwrap_or_else(|e| {
+            eprintln!("refscore leaderboard: error: {e:#}");
+            ExitCode::from(2)
+        }),
         Command::Report { report, compare, csv, out, tasks, trajectories, json } => {
             let opts = ReportOptions {
                 compare: compare.as_deref(),
@@ -285,6 +336,54 @@ fn emit(out: Option<&std::path::Path>, text: &str) -> anyhow::Result<ExitCode> {
             let _ = std::io::stdout().write_all(text.as_bytes());
         }
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `refscore leaderboard check | add`.
+fn run_leaderboard(action: LeaderboardCmd) -> anyhow::Result<ExitCode> {
+    let text = match action {
+        LeaderboardCmd::Check { dir } => {
+            let (board, reports) = leaderboard::check(&dir)?;
+            format!(
+                "{}: {} entries, {reports} with a report behind them: valid\n",
+                dir.join(leaderboard::FILE).display(),
+                board.entries.len()
+            )
+        }
+        LeaderboardCmd::Add {
+            dir,
+            report,
+            tasks,
+            id,
+            agent,
+            model,
+            instruction_set,
+            source_url,
+        } => {
+            let opts = leaderboard::Add {
+                dir,
+                tasks,
+                report,
+                id,
+                agent,
+                model,
+                instruction_set,
+                source_url,
+            };
+            let e = leaderboard::add(&opts)?;
+            let pct = |p: Option<f64>| p.map_or_else(|| "-".to_string(), |p| format!("{p}%"));
+            format!(
+                "added {} ({}): resolved {} of n = {}, subtests {}, report {}\n",
+                e.id,
+                e.agent,
+                pct(e.resolved),
+                e.n.unwrap_or(0),
+                pct(e.subtests),
+                e.report.as_deref().unwrap_or("")
+            )
+        }
+    };
+    let _ = std::io::stdout().write_all(text.as_bytes());
     Ok(ExitCode::SUCCESS)
 }
 

@@ -56,7 +56,7 @@ test('task list: all demo tasks, counts, repository filter and search kept in th
   const server = await serve('dist', '/');
   const { page, errors, context } = await open();
   try {
-    await page.goto(server.url);
+    await page.goto(`${server.url}tasks`);
     await page.locator('#task-list tbody tr').first().waitFor({ timeout: 20000 });
     assert.deepEqual(await rowIds(page), index.tasks.map((t) => t.id));
     assert.equal(await page.locator('#stat-tasks').textContent(), '9');
@@ -70,7 +70,7 @@ test('task list: all demo tasks, counts, repository filter and search kept in th
     const tinyfeed = index.tasks.filter((t) => t.repo === 'tinyfeed_refactor').map((t) => t.id);
     await page.waitForFunction((n) => document.querySelectorAll('#task-list tbody tr').length === n, tinyfeed.length);
     assert.deepEqual(await rowIds(page), tinyfeed);
-    assert.match(page.url(), /\?repo=tinyfeed_refactor$/);
+    assert.match(page.url(), /\/tasks\?repo=tinyfeed_refactor$/);
     assert.equal(await page.locator('#task-count').textContent(), `${tinyfeed.length} of 9 tasks`);
 
     // Search over the id and the instruction, on top of the filter; then without it.
@@ -137,7 +137,7 @@ async function taskJourney(dir, base, prefix) {
     const { page, errors, context } = await open(scheme);
     try {
       // From the list to a task by clicking.
-      await page.goto(server.url);
+      await page.goto(`${server.url}tasks`);
       await page.locator('#task-list tbody tr').first().waitFor({ timeout: 20000 });
       if (scheme === 'dark') await shot(page, `${prefix}tasks-dark`);
       await workerReady(page);

@@ -127,6 +127,9 @@ pub fn BarChart(
     /// SVG id (optional, for tests and links).
     #[prop(into, optional)]
     id: String,
+    /// Write only the percentage beside a bar (for rates published without their counts).
+    #[prop(optional)]
+    percent_only: bool,
 ) -> impl IntoView {
     let layout = BarLayout::default();
     let geoms = layout.bars(&bars);
@@ -146,7 +149,11 @@ pub fn BarChart(
                     <rect class="bar-track" x=g.x y=bar_y width=g.track height=layout.bar_height rx="2"/>
                     <rect class="bar-fill" x=g.x y=bar_y width=g.w height=layout.bar_height rx="2"/>
                     <text class="bar-value" x={g.x + g.track + 8.0} y=mid dominant-baseline="middle">
-                        {format!("{} ({}/{})", percent(b.value, b.total), b.value, b.total)}
+                        {if percent_only {
+                            percent(b.value, b.total)
+                        } else {
+                            format!("{} ({}/{})", percent(b.value, b.total), b.value, b.total)
+                        }}
                     </text>
                 </g>
             }

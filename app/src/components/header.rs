@@ -43,7 +43,8 @@ pub fn Header() -> impl IntoView {
             <a class="brand" href=href("/")>"refscore"</a>
             <span class="tagline">"RefactorBench scorer and explorer"</span>
             <nav class="nav" aria-label="Main">
-                <A href=href("/")>"Tasks"</A>
+                <A href=href("/") exact=true>"Leaderboard"</A>
+                <A href=href("/tasks")>"Tasks"</A>
                 <A href=href("/score")>"Score"</A>
                 <A href=href("/runs")>"Runs"</A>
                 <A href=href("/about")>"About"</A>

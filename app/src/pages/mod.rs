@@ -1,6 +1,7 @@
 //! One module per route.
 
 pub mod about;
+pub mod leaderboard;
 pub mod not_found;
 pub mod result;
 pub mod run;

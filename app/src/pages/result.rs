@@ -34,7 +34,7 @@ fn result_label(r: &TaskResult) -> String {
 
 #[component]
 pub fn ResultPage() -> impl IntoView {
-    let (run_id, run) = run_resource();
+    let (_, run) = run_resource();
     let params = use_params_map();
     let query = use_query_map();
     let instance = Memo::new(move |_| params.read().get("instance").unwrap_or_default());
@@ -59,11 +59,11 @@ pub fn ResultPage() -> impl IntoView {
         };
         let r = run.report.results[index].clone();
         let others = (all.len() > 1).then(|| {
-            let run_id = run_id.get();
+            let route = run.meta.route();
             view! {
                 <nav class="alternatives" id="result-alternatives" aria-label="Other results for this task">
                     {all.iter().enumerate().map(|(k, &i)| {
-                        let link = href(&format!("/runs/{run_id}/{id}?n={}", k + 1));
+                        let link = href(&format!("{route}/{id}?n={}", k + 1));
                         let label = result_label(&run.report.results[i]);
                         view! { <a href=link aria-current=(i == index).then_some("true")>{format!("{}. {label}", k + 1)}</a> }
                     }).collect_view()}
@@ -94,14 +94,15 @@ pub fn ResultPage() -> impl IntoView {
             <p class="muted" id="result-label">{result_label(&r)}</p>
             {others}
             <p>
-                <a href=href(&format!("/runs/{}", run.meta.id))>{format!("Run: {}", run.meta.name)}</a>
+                <a href=href(&run.meta.route())>{format!("Run: {}", run.meta.name)}</a>
                 " · " <a href=href(&format!("/tasks/{id}"))>"Task"</a>
                 {imported.then_some(" · the patch is not part of an imported report")}
             </p>
             <Suspense fallback=|| view! { <p class="muted">"Loading the task…"</p> }>
                 {task_view.clone()}
             </Suspense>
-        }.into_any()
+        }
+        .into_any()
     };
     view! {
         <section class="result-page">

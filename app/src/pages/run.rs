@@ -21,15 +21,26 @@ pub fn pct(p: Option<f64>) -> String {
 /// A stored run, loaded from IndexedDB (`None`: no such run in this browser).
 pub type RunResource = LocalResource<Result<Option<Arc<StoredRun>>, String>>;
 
-/// The stored run the route names (shared by the run and result pages).
+/// The run the route names (shared by the run and result pages): a stored run (`/runs/:run`), or
+/// the report behind a leaderboard entry (`/leaderboard/:entry`, loaded into memory only).
 pub fn run_resource() -> (Memo<String>, RunResource) {
     let params = use_params_map();
-    let id = Memo::new(move |_| params.read().get("run").unwrap_or_default());
+    let published = Memo::new(move |_| params.read().get("entry").is_some());
+    let id = Memo::new(move |_| {
+        let p = params.read();
+        p.get("entry").or_else(|| p.get("run")).unwrap_or_default()
+    });
     let session = use_session();
     let run = LocalResource::new(move || {
-        let id = id.get();
+        let (id, published) = (id.get(), published.get());
         session.runs_version.track();
-        async move { crate::store::load_run(&id).await }
+        async move {
+            if published {
+                crate::pages::leaderboard::load_published_run(id).await
+            } else {
+                crate::store::load_run(&id).await
+            }
+        }
     });
     (id, run)
 }
@@ -97,6 +108,7 @@ fn file_stem(name: &str) -> String {
 #[component]
 pub fn RunPage() -> impl IntoView {
     let (id, run) = run_resource();
+    let published = use_params_map().read_untracked().get("entry").is_some();
     let query = use_query_map();
     let filter = Memo::new(move |_| {
         ResultFilter::from_name(&query.read().get("filter").unwrap_or_default())
@@ -125,10 +137,10 @@ pub fn RunPage() -> impl IntoView {
             let name = format!("{}.report.csv", file_stem(&r2.meta.name));
             let _ = crate::upload::download(&name, "text/csv", &r2.report.to_csv(&r2.tasks));
         };
-        let run_id = run.meta.id.clone();
+        let route = run.meta.route();
         let rows = {
             let run = run.clone();
-            let run_id = run_id.clone();
+            let route = route.clone();
             move || {
                 let f = filter.get();
                 let mut seen: std::collections::HashMap<String, usize> = Default::default();
@@ -140,9 +152,9 @@ pub fn RunPage() -> impl IntoView {
                         return None;
                     }
                     let link = if nth == 1 {
-                        href(&format!("/runs/{run_id}/{}", r.instance_id))
+                        href(&format!("{route}/{}", r.instance_id))
                     } else {
-                        href(&format!("/runs/{run_id}/{}?n={nth}", r.instance_id))
+                        href(&format!("{route}/{}?n={nth}", r.instance_id))
                     };
                     let verdict = if r.resolved { "resolved" } else if r.patch_status == PatchStatus::Failed { "patch failed" } else { "unresolved" };
                     Some(view! {
@@ -162,7 +174,7 @@ pub fn RunPage() -> impl IntoView {
         let filters = ResultFilter::ALL
             .into_iter()
             .map(|f| {
-                let link = href(&format!("/runs/{run_id}?filter={}", f.as_str()));
+                let link = href(&format!("{route}?filter={}", f.as_str()));
                 view! {
                     <a href=link class="filter" id=format!("filter-{}", f.as_str())
                         aria-current=move || (filter.get() == f).then_some("true")>{f.label()}</a>
@@ -176,13 +188,16 @@ pub fn RunPage() -> impl IntoView {
                 {format!("Bundle {} ({}…) · scorer {} {} · {}", run.meta.bundle,
                     run.report.bundle.hash.chars().take(12).collect::<String>(),
                     run.report.scorer.name, run.report.scorer.version,
-                    crate::pages::runs::when(run.meta.created_ms))}
-                {run.meta.imported.then_some(" · imported")}
+                    if run.meta.published { "published with the leaderboard".to_string() }
+                    else { crate::pages::runs::when(run.meta.created_ms) })}
+                {(run.meta.imported && !run.meta.published).then_some(" · imported")}
             </p>
             <div class="run-actions">
                 <button id="export-json" type="button" on:click=export_json>"Export JSON report"</button>
                 <button id="export-csv" type="button" on:click=export_csv>"Export CSV"</button>
-                <button id="delete-run" type="button" on:click=delete.clone()>"Delete run"</button>
+                {(!run.meta.published).then(|| view! {
+                    <button id="delete-run" type="button" on:click=delete.clone()>"Delete run"</button>
+                })}
             </div>
             <Tiles overall=stats.overall.clone() entry_errors=stats.entry_errors/>
             <div class="breakdowns">
@@ -214,7 +229,8 @@ pub fn RunPage() -> impl IntoView {
     };
     view! {
         <section class="run-page">
-            <p><a href=href("/runs")>"All runs"</a></p>
+            {if published { view! { <p><a href=href("/")>"Leaderboard"</a></p> }.into_any() }
+             else { view! { <p><a href=href("/runs")>"All runs"</a></p> }.into_any() }}
             <Suspense fallback=|| view! { <p class="muted">"Loading the run…"</p> }>
                 {move || run.get().map(|res| match res {
                     Err(e) => view! { <p class="error">{e}</p> }.into_any(),

@@ -123,7 +123,7 @@ fn TaskList(index: BundleIndex) -> impl IntoView {
             }
             let qs = if parts.is_empty() { String::new() } else { format!("?{}", parts.join("&")) };
             navigate(
-                &format!("{base}/{qs}"),
+                &format!("{base}/tasks{qs}"),
                 NavigateOptions {
                     resolve: false,
                     replace: true,
@@ -236,7 +236,7 @@ fn TaskList(index: BundleIndex) -> impl IntoView {
 }
 
 /// Percent-encodes a query value (everything but unreserved characters).
-fn encode(s: &str) -> String {
+pub fn encode(s: &str) -> String {
     let mut out = String::new();
     for b in s.bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
