@@ -35,6 +35,14 @@ pub struct RunMeta {
     /// Imported from a report file rather than scored here.
     #[serde(default)]
     pub imported: bool,
+    /// `Report::content_hash` of the run's report: comparison links name runs by it. Empty for
+    /// runs stored by an older build ([`runs_by_hash`] computes theirs).
+    #[serde(default)]
+    pub hash: String,
+    /// The agent (model names) and instruction sets the results carry: a run of one model on one
+    /// set can be lined up with the same model's runs on the other sets. `None`: an older build.
+    #[serde(default)]
+    pub profile: Option<scorer::stats::RunProfile>,
 }
 
 /// A whole stored run.
@@ -94,7 +102,29 @@ fn meta_for(
         resolved: report.summary.resolved_instances,
         errors: u32::try_from(report.errors.len()).unwrap_or(u32::MAX),
         imported,
+        hash: report.content_hash(),
+        profile: Some(scorer::stats::RunProfile::of(report)),
     }
+}
+
+/// The stored runs whose reports have these content hashes, in the order asked (`None`: this
+/// browser has no such run; the first stored run of a hash wins).
+pub async fn runs_by_hash(hashes: &[String]) -> Result<Vec<Option<std::sync::Arc<StoredRun>>>, String> {
+    let mut found: Vec<Option<std::sync::Arc<StoredRun>>> = vec![None; hashes.len()];
+    for meta in crate::store::list_runs().await?.into_iter().rev() {
+        let wanted = |h: &str| hashes.iter().any(|x| x == h);
+        if !meta.hash.is_empty() && !wanted(&meta.hash) {
+            continue;
+        }
+        let Some(run) = crate::store::load_run(&meta.id).await? else { continue };
+        let hash = if meta.hash.is_empty() { run.report.content_hash() } else { meta.hash };
+        for (slot, h) in found.iter_mut().zip(hashes) {
+            if *h == hash && slot.is_none() {
+                *slot = Some(run.clone());
+            }
+        }
+    }
+    Ok(found)
 }
 
 /// The task table filter of a run page.
@@ -517,7 +547,7 @@ async fn score_lane(
 
 /// Parses a report as [`Report::from_json`] does (version first), but straight from the text: the
 /// `serde_json::Value` detour would link a second copy of every report type's deserializer.
-fn parse_report(file: &str, text: &str) -> Result<Report, String> {
+pub fn parse_report(file: &str, text: &str) -> Result<Report, String> {
     #[derive(Deserialize)]
     struct Version {
         schema_version: Option<u64>,
@@ -539,7 +569,12 @@ fn parse_report(file: &str, text: &str) -> Result<Report, String> {
 }
 
 /// Imports a CLI report: its tasks' metadata come from the bundle if the bundle knows them.
-pub async fn import_report(bundle: &str, file_name: &str, text: &str) -> Result<String, String> {
+/// Returns the new run's id and its report's content hash.
+pub async fn import_report(
+    bundle: &str,
+    file_name: &str,
+    text: &str,
+) -> Result<(String, String), String> {
     let report = parse_report(file_name, text)?;
     let mut tasks = Vec::new();
     let mut ids: Vec<&str> = report.results.iter().map(|r| r.instance_id.as_str()).collect();
@@ -554,9 +589,10 @@ pub async fn import_report(bundle: &str, file_name: &str, text: &str) -> Result<
     let id = new_run_id();
     let name = format!("Imported {file_name}");
     let meta = meta_for(id.clone(), name, bundle, &report, vec![file_name.to_string()], true);
+    let hash = meta.hash.clone();
     let run = StoredRun { meta, report, tasks, patches: Vec::new() };
     crate::store::save_run(&run).await?;
-    Ok(id)
+    Ok((id, hash))
 }
 
 #[cfg(test)]

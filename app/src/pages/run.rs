@@ -183,6 +183,7 @@ pub fn RunPage() -> impl IntoView {
                 <button id="export-json" type="button" on:click=export_json>"Export JSON report"</button>
                 <button id="export-csv" type="button" on:click=export_csv>"Export CSV"</button>
                 <button id="delete-run" type="button" on:click=delete.clone()>"Delete run"</button>
+                <crate::pages::compare::CompareWith hash=run.meta.hash.clone()/>
             </div>
             <Tiles overall=stats.overall.clone() entry_errors=stats.entry_errors/>
             <div class="breakdowns">
