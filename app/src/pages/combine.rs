@@ -108,16 +108,18 @@ pub fn CombinePage() -> impl IntoView {
                         view! { <option value=r.clone() selected=selected>{r.clone()}</option> }
                     })
                     .collect_view();
+                // (id, repository, methods): plain data, so the reactive list below may hold it.
+                let all: Vec<(String, String, u32)> =
+                    index.tasks.iter().map(|t| (t.id.clone(), t.repo.clone(), t.methods)).collect();
                 let tasks = {
-                    let index = index.clone();
                     move || {
                         let r = repo.get();
-                        index
-                            .tasks
+                        all
                             .iter()
-                            .filter(|t| t.repo == r)
-                            .map(|t| {
-                                let id = t.id.clone();
+                            .filter(|(_, repo, _)| *repo == r)
+                            .map(|(id, _, methods)| {
+                                let label = id.clone();
+                                let id = id.clone();
                                 let checked = picked.get_untracked().contains(&id);
                                 view! {
                                     <li><label><input type="checkbox" class="combine-pick" value=id.clone()
@@ -129,7 +131,7 @@ pub fn CombinePage() -> impl IntoView {
                                                 if on { p.push(id.clone()); }
                                             });
                                         }/>
-                                        " " {t.id.clone()} <span class="muted">{format!(" ({} test methods)", t.methods)}</span>
+                                        " " {label} <span class="muted">{format!(" ({methods} test methods)")}</span>
                                     </label></li>
                                 }
                             })
