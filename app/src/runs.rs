@@ -109,7 +109,9 @@ fn meta_for(
 
 /// The stored runs whose reports have these content hashes, in the order asked (`None`: this
 /// browser has no such run; the first stored run of a hash wins).
-pub async fn runs_by_hash(hashes: &[String]) -> Result<Vec<Option<std::sync::Arc<StoredRun>>>, String> {
+pub async fn runs_by_hash(
+    hashes: &[String],
+) -> Result<Vec<Option<std::sync::Arc<StoredRun>>>, String> {
     let mut found: Vec<Option<std::sync::Arc<StoredRun>>> = vec![None; hashes.len()];
     for meta in crate::store::list_runs().await?.into_iter().rev() {
         let wanted = |h: &str| hashes.iter().any(|x| x == h);

@@ -30,7 +30,7 @@ fn result_view(r: CombinedResult) -> impl IntoView {
         None => format!("patch {}", r.patch_status.as_str()),
     };
     view! {
-        <div id="combined-result" class=if r.resolved { "verdict-resolved" } else { "verdict-unresolved" }>
+        <div id="combined-result" data-resolved=r.resolved.to_string()>
             <p id="combined-verdict" class="tile-value">{r.verdict()}</p>
             <p class="muted">{format!("{} · {}", r.id, patch)}
                 {format!(" · the combined task is {}", if r.resolved { "resolved" } else { "not resolved" })}</p>
@@ -83,9 +83,8 @@ pub fn CombinePage() -> impl IntoView {
         let Some(worker) = worker.map(|w| w.get_value()) else { return };
         let ids = picked.get_untracked();
         // A chosen file's bytes as they are (`git apply` reads bytes), else the pasted text.
-        let bytes = file
-            .get_untracked()
-            .map_or_else(|| patch.get_untracked().into_bytes(), |(_, b)| b);
+        let bytes =
+            file.get_untracked().map_or_else(|| patch.get_untracked().into_bytes(), |(_, b)| b);
         let bundle = bundle.selected.get_untracked();
         busy.set(true);
         outcome.set(None);

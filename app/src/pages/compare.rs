@@ -47,7 +47,8 @@ struct Filters {
 impl Filters {
     fn keeps_key(&self, key: &RunKey, repo: Option<&str>) -> bool {
         (self.repo.is_empty() || repo == Some(self.repo.as_str()))
-            && (self.set.is_empty() || key.instruction_set.map(|s| s.as_str()) == Some(self.set.as_str()))
+            && (self.set.is_empty()
+                || key.instruction_set.map(|s| s.as_str()) == Some(self.set.as_str()))
     }
 }
 
@@ -185,11 +186,18 @@ fn delta(d: Option<f64>) -> String {
 }
 
 /// A breakdown across runs: each run's resolved count and rate, and its delta from the first.
-fn groups_table(id: &'static str, title: &'static str, groups: Vec<GroupAcross>) -> impl IntoView {
+fn groups_table(
+    id: &'static str,
+    title: &'static str,
+    labels: &[String],
+    groups: Vec<GroupAcross>,
+) -> impl IntoView {
+    let head = labels.iter().map(|l| view! { <th class="num">{l.clone()}</th> }).collect_view();
     (!groups.is_empty()).then(|| {
         view! {
             <h3>{title}</h3>
             <table class="table compact" id=id>
+                <thead><tr><th></th>{head}</tr></thead>
                 <tbody>
                     {groups.into_iter().map(|g| {
                         let cells = (0..g.tallies.len()).map(|i| {
@@ -305,7 +313,8 @@ fn compared(runs: Vec<Arc<StoredRun>>, hashes: String, f: Filters) -> impl IntoV
     let labels: Vec<String> = runs.iter().zip(&profiles).map(|(r, p)| label(r, p)).collect();
     let all_stats: Vec<RunStats> = reports.iter().map(|r| stats::run_stats(r, &tasks)).collect();
     let ag = stats::aggregates(&all_stats);
-    let repo_of = |k: &RunKey| tasks.iter().find(|t| t.instance_id == k.instance_id).map(|t| t.repo.clone());
+    let repo_of =
+        |k: &RunKey| tasks.iter().find(|t| t.instance_id == k.instance_id).map(|t| t.repo.clone());
     let keep = |k: &RunKey| f.keeps_key(k, repo_of(k).as_deref());
     let pairs = (1..reports.len())
         .map(|i| {
@@ -332,21 +341,49 @@ fn compared(runs: Vec<Arc<StoredRun>>, hashes: String, f: Filters) -> impl IntoV
         }
     };
     let mut choices = Vec::new();
-    choices.push(link("All repositories".into(), "filter-repo-all".into(), Filters { repo: String::new(), ..f.clone() }, f.repo.is_empty()));
+    choices.push(link(
+        "All repositories".into(),
+        "filter-repo-all".into(),
+        Filters { repo: String::new(), ..f.clone() },
+        f.repo.is_empty(),
+    ));
     for r in &repos {
-        choices.push(link(r.clone(), format!("filter-repo-{r}"), Filters { repo: r.clone(), ..f.clone() }, f.repo == *r));
+        choices.push(link(
+            r.clone(),
+            format!("filter-repo-{r}"),
+            Filters { repo: r.clone(), ..f.clone() },
+            f.repo == *r,
+        ));
     }
     let mut set_choices = Vec::new();
     if !sets.is_empty() {
-        set_choices.push(link("All sets".into(), "filter-set-all".into(), Filters { set: String::new(), ..f.clone() }, f.set.is_empty()));
+        set_choices.push(link(
+            "All sets".into(),
+            "filter-set-all".into(),
+            Filters { set: String::new(), ..f.clone() },
+            f.set.is_empty(),
+        ));
         for s in &sets {
-            set_choices.push(link((*s).into(), format!("filter-set-{s}"), Filters { set: (*s).into(), ..f.clone() }, f.set == *s));
+            set_choices.push(link(
+                (*s).into(),
+                format!("filter-set-{s}"),
+                Filters { set: (*s).into(), ..f.clone() },
+                f.set == *s,
+            ));
         }
     }
-    let only_choices: Vec<_> = [("", "All rows"), ("flips", "Only flips"), ("changed", "Only changed")]
-        .into_iter()
-        .map(|(v, l)| link(l.into(), format!("filter-only-{}", if v.is_empty() { "all" } else { v }), Filters { only: v.into(), ..f.clone() }, f.only == v))
-        .collect();
+    let only_choices: Vec<_> =
+        [("", "All rows"), ("flips", "Only flips"), ("changed", "Only changed")]
+            .into_iter()
+            .map(|(v, l)| {
+                link(
+                    l.into(),
+                    format!("filter-only-{}", if v.is_empty() { "all" } else { v }),
+                    Filters { only: v.into(), ..f.clone() },
+                    f.only == v,
+                )
+            })
+            .collect();
     let header = labels
         .iter()
         .zip(&runs)
@@ -385,9 +422,9 @@ fn compared(runs: Vec<Arc<StoredRun>>, hashes: String, f: Filters) -> impl IntoV
         </table>
         <h2>"Aggregates"</h2>
         <p class="muted">"Resolved of results per run; deltas in percentage points from the first run."</p>
-        {groups_table("agg-overall", "Overall", vec![ag.overall])}
-        {groups_table("agg-repo", "By repository", ag.by_repo)}
-        {groups_table("agg-set", "By instruction set", ag.by_instruction_set)}
+        {groups_table("agg-overall", "Overall", &labels, vec![ag.overall])}
+        {groups_table("agg-repo", "By repository", &labels, ag.by_repo)}
+        {groups_table("agg-set", "By instruction set", &labels, ag.by_instruction_set)}
     }
 }
 
