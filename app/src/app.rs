@@ -35,6 +35,8 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/runs/:run") view=RunPage/>
                     <Route path=path!("/runs/:run/:instance") view=ResultPage/>
                     <Route path=path!("/about") view=AboutPage/>
+                    <Route path=path!("/compare") view=crate::pages::compare::ComparePage/>
+                    <Route path=path!("/combine") view=crate::pages::combine::CombinePage/>
                     <Route path=path!("/tasks/:id") view=crate::pages::task::TaskPage/>
                 </Routes>
             </main>

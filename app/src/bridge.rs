@@ -364,6 +364,24 @@ impl ScoringWorker {
         self.slot(index).live.borrow().is_some()
     }
 
+    /// Sends worker `index` the files of a task it does not hold yet.
+    fn send_inputs(&self, index: usize, inputs: &TaskInputs) {
+        if self.needs(index, &inputs.task_file) {
+            let json = inputs.task_json.to_string();
+            self.post(index, &ToWorker::Task { key: inputs.task_file.clone(), json }, None);
+        }
+        if self.needs(index, &inputs.manifest_file) {
+            let json = inputs.manifest_json.to_string();
+            let msg = ToWorker::Manifest { key: inputs.manifest_file.clone(), json };
+            self.post(index, &msg, None);
+        }
+        for (pack, bytes) in &inputs.blobs {
+            if self.needs(index, &pack.file) {
+                self.post(index, &ToWorker::Blobs { pack: (**pack).clone() }, Some(bytes));
+            }
+        }
+    }
+
     async fn job(
         &self,
         index: usize,
@@ -381,6 +399,29 @@ impl ScoringWorker {
         rx.await.unwrap_or(Err(JobError::Cancelled))
     }
 
+    /// Scores `patch` against the combined task of `tasks` (one repository, in this order) on
+    /// worker 0: a verdict per constituent task and for the whole.
+    pub async fn combine(
+        &self,
+        tasks: &[TaskInputs],
+        patch: &[u8],
+    ) -> Result<scorer::combine::CombinedResult, JobError> {
+        if !self.ensure(0) {
+            return Err(JobError::Failed("the scoring worker could not be started".into()));
+        }
+        for inputs in tasks {
+            self.send_inputs(0, inputs);
+        }
+        let keys: Vec<String> = tasks.iter().map(|t| t.task_file.clone()).collect();
+        let manifest = tasks.first().map(|t| t.manifest_file.clone()).unwrap_or_default();
+        let bytes = js_sys::Uint8Array::from(patch);
+        let make = move |job| ToWorker::Combine { job, tasks: keys, manifest };
+        match self.job(0, make, Some(&bytes)).await? {
+            FromWorker::Combined { result, .. } => Ok(result),
+            other => Err(JobError::Failed(format!("unexpected answer {other:?}"))),
+        }
+    }
+
     /// Scores one submission on worker `index` for the task `inputs` describes, sending the task's
     /// files first if that worker instance does not have them yet.
     pub async fn score(
@@ -393,20 +434,7 @@ impl ScoringWorker {
         if !self.ensure(index) {
             return Err(JobError::Failed("the scoring worker could not be started".into()));
         }
-        if self.needs(index, &inputs.task_file) {
-            let json = inputs.task_json.to_string();
-            self.post(index, &ToWorker::Task { key: inputs.task_file.clone(), json }, None);
-        }
-        if self.needs(index, &inputs.manifest_file) {
-            let json = inputs.manifest_json.to_string();
-            let msg = ToWorker::Manifest { key: inputs.manifest_file.clone(), json };
-            self.post(index, &msg, None);
-        }
-        for (pack, bytes) in &inputs.blobs {
-            if self.needs(index, &pack.file) {
-                self.post(index, &ToWorker::Blobs { pack: (**pack).clone() }, Some(bytes));
-            }
-        }
+        self.send_inputs(index, inputs);
         let task = inputs.task_file.clone();
         let manifest = inputs.manifest_file.clone();
         let answer = self

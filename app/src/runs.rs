@@ -38,6 +38,14 @@ pub struct RunMeta {
     /// A report published next to the leaderboard, held in memory only (never stored).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub published: bool,
+    /// `Report::content_hash` of the run's report: comparison links name runs by it. Empty for
+    /// runs stored by an older build ([`runs_by_hash`] computes theirs).
+    #[serde(default)]
+    pub hash: String,
+    /// The agent (model names) and instruction sets the results carry: a run of one model on one
+    /// set can be lined up with the same model's runs on the other sets. `None`: an older build.
+    #[serde(default)]
+    pub profile: Option<scorer::stats::RunProfile>,
 }
 
 impl RunMeta {
@@ -109,7 +117,31 @@ fn meta_for(
         errors: u32::try_from(report.errors.len()).unwrap_or(u32::MAX),
         imported,
         published: false,
+        hash: report.content_hash(),
+        profile: Some(scorer::stats::RunProfile::of(report)),
     }
+}
+
+/// The stored runs whose reports have these content hashes, in the order asked (`None`: this
+/// browser has no such run; the first stored run of a hash wins).
+pub async fn runs_by_hash(
+    hashes: &[String],
+) -> Result<Vec<Option<std::sync::Arc<StoredRun>>>, String> {
+    let mut found: Vec<Option<std::sync::Arc<StoredRun>>> = vec![None; hashes.len()];
+    for meta in crate::store::list_runs().await?.into_iter().rev() {
+        let wanted = |h: &str| hashes.iter().any(|x| x == h);
+        if !meta.hash.is_empty() && !wanted(&meta.hash) {
+            continue;
+        }
+        let Some(run) = crate::store::load_run(&meta.id).await? else { continue };
+        let hash = if meta.hash.is_empty() { run.report.content_hash() } else { meta.hash };
+        for (slot, h) in found.iter_mut().zip(hashes) {
+            if *h == hash && slot.is_none() {
+                *slot = Some(run.clone());
+            }
+        }
+    }
+    Ok(found)
 }
 
 /// The task table filter of a run page.
@@ -563,7 +595,12 @@ pub fn parse_report(file: &str, text: &str) -> Result<Report, String> {
 }
 
 /// Imports a CLI report: its tasks' metadata come from the bundle if the bundle knows them.
-pub async fn import_report(bundle: &str, file_name: &str, text: &str) -> Result<String, String> {
+/// Returns the new run's id and its report's content hash.
+pub async fn import_report(
+    bundle: &str,
+    file_name: &str,
+    text: &str,
+) -> Result<(String, String), String> {
     let report = parse_report(file_name, text)?;
     let mut tasks = Vec::new();
     let mut ids: Vec<&str> = report.results.iter().map(|r| r.instance_id.as_str()).collect();
@@ -578,9 +615,10 @@ pub async fn import_report(bundle: &str, file_name: &str, text: &str) -> Result<
     let id = new_run_id();
     let name = format!("Imported {file_name}");
     let meta = meta_for(id.clone(), name, bundle, &report, vec![file_name.to_string()], true);
+    let hash = meta.hash.clone();
     let run = StoredRun { meta, report, tasks, patches: Vec::new() };
     crate::store::save_run(&run).await?;
-    Ok(id)
+    Ok((id, hash))
 }
 
 #[cfg(test)]

@@ -293,8 +293,16 @@ pub fn comparison(a_name: &str, b_name: &str, c: &Comparison) -> String {
     if c.bundle_differs {
         out.push_str("warning  the reports were scored against different bundles\n");
     }
-    if !c.matched_by_model {
-        out.push_str("matched  by instance and instruction set (the runs share no model name)\n");
+    match (c.matched_by_model, c.matched_by_instruction_set) {
+        (true, true) => {}
+        (false, true) => out
+            .push_str("matched  by instance and instruction set (the runs share no model name)\n"),
+        (true, false) => out.push_str(
+            "matched  by instance and model (the runs share no instruction set: one agent's sets side by side)\n",
+        ),
+        (false, false) => out.push_str(
+            "matched  by instance only (the runs share no model name and no instruction set)\n",
+        ),
     }
     let _ = writeln!(
         out,

@@ -272,6 +272,10 @@ pub struct Comparison {
     /// agents, or one run without names), results are matched by instance and instruction set
     /// only, and the keys carry no model.
     pub matched_by_model: bool,
+    /// Whether the runs were matched by instruction set too. When they share no set (one agent's
+    /// lazy run against its base run), results are matched without it and the keys carry none.
+    #[serde(default = "yes")]
+    pub matched_by_instruction_set: bool,
     /// The two reports were scored against different bundles.
     pub bundle_differs: bool,
     /// Keys present in both runs.
@@ -289,23 +293,57 @@ pub struct Comparison {
     pub duplicates_ignored: u32,
 }
 
+fn yes() -> bool {
+    true
+}
+
+/// How the results of several runs are matched: always by instance id; by model name when every
+/// run has a model name (or "no name") in common, else two agents are compared; by instruction set
+/// when every run has one in common, else one agent's instruction sets are compared side by side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Matching {
+    pub by_model: bool,
+    pub by_instruction_set: bool,
+}
+
+impl Matching {
+    /// The matching of `runs` (see the type).
+    pub fn of(runs: &[&Report]) -> Matching {
+        fn shared<T: Ord + Clone>(runs: &[&Report], f: impl Fn(&TaskResult) -> T) -> bool {
+            let mut sets = runs.iter().map(|r| r.results.iter().map(&f).collect::<BTreeSet<T>>());
+            let Some(first) = sets.next() else { return true };
+            sets.fold(first, |acc, s| acc.intersection(&s).cloned().collect())
+                .into_iter()
+                .next()
+                .is_some()
+        }
+        Matching {
+            by_model: shared(runs, |r| r.model_name_or_path.clone()),
+            by_instruction_set: shared(runs, |r| r.instruction_set),
+        }
+    }
+
+    /// The key a result is matched by.
+    pub fn key(self, r: &TaskResult) -> RunKey {
+        RunKey {
+            instance_id: r.instance_id.clone(),
+            model_name_or_path: if self.by_model { r.model_name_or_path.clone() } else { None },
+            instruction_set: if self.by_instruction_set { r.instruction_set } else { None },
+        }
+    }
+}
+
 /// Compares two runs: flips (resolved → unresolved and back), per-method status deltas and
 /// results only one run has. Keys keep the first run's order, then the second's.
 pub fn compare(a: &Report, b: &Report) -> Comparison {
-    let models = |r: &Report| -> BTreeSet<Option<String>> {
-        r.results.iter().map(|x| x.model_name_or_path.clone()).collect()
-    };
-    let matched_by_model = models(a).intersection(&models(b)).next().is_some();
-    let key = |r: &TaskResult| RunKey {
-        instance_id: r.instance_id.clone(),
-        model_name_or_path: if matched_by_model { r.model_name_or_path.clone() } else { None },
-        instruction_set: r.instruction_set,
-    };
+    let matching = Matching::of(&[a, b]);
+    let key = |r: &TaskResult| matching.key(r);
     let mut duplicates = 0u32;
     let (order_a, map_a) = index(a, &key, &mut duplicates);
     let (order_b, map_b) = index(b, &key, &mut duplicates);
     let mut c = Comparison {
-        matched_by_model,
+        matched_by_model: matching.by_model,
+        matched_by_instruction_set: matching.by_instruction_set,
         bundle_differs: a.bundle.hash != b.bundle.hash,
         common: 0,
         resolved_before: 0,
@@ -358,6 +396,222 @@ pub fn compare(a: &Report, b: &Report) -> Comparison {
     }
     c.only_in_b = order_b.into_iter().filter(|k| !map_a.contains_key(k)).collect();
     c
+}
+
+/// A result's verdict in the run matrix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Resolved,
+    /// Not resolved, some test methods passed.
+    Partly,
+    /// Not resolved, no method passed.
+    Failed,
+    /// `git apply` refused the patch: no test ran.
+    PatchFailed,
+}
+
+impl Outcome {
+    pub fn of(r: &TaskResult) -> Outcome {
+        if r.patch_status == PatchStatus::Failed {
+            Outcome::PatchFailed
+        } else if r.resolved {
+            Outcome::Resolved
+        } else if r.subtests_passed > 0 {
+            Outcome::Partly
+        } else {
+            Outcome::Failed
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Resolved => "resolved",
+            Outcome::Partly => "partly",
+            Outcome::Failed => "failed",
+            Outcome::PatchFailed => "patch failed",
+        }
+    }
+}
+
+/// One run's result in a matrix row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatrixCell {
+    pub outcome: Outcome,
+    pub passed: u32,
+    pub total: u32,
+}
+
+/// One key across the runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatrixRow {
+    pub key: RunKey,
+    /// From the task metadata; `None` for tasks it does not list.
+    pub repo: Option<String>,
+    /// One per run, `None` where the run has no result of this key.
+    pub cells: Vec<Option<MatrixCell>>,
+    /// Resolved in one run and not in another (among the runs that have it).
+    pub flip: bool,
+    /// Anything differs: a flip, a verdict, a method's status, or a run without the key.
+    pub changed: bool,
+}
+
+/// Several runs side by side: one row per key, flips first, then in first-seen order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunMatrix {
+    pub matching: Matching,
+    pub rows: Vec<MatrixRow>,
+    /// Later results with a key already seen in the same run (only the first is shown).
+    pub duplicates_ignored: u32,
+}
+
+/// The task × run matrix of `runs`, matched as [`compare`] matches two (see [`Matching`]).
+pub fn matrix(runs: &[&Report], tasks: &[TaskMeta]) -> RunMatrix {
+    let matching = Matching::of(runs);
+    let key = |r: &TaskResult| matching.key(r);
+    let mut duplicates = 0u32;
+    let indexed: Vec<_> = runs.iter().map(|r| index(r, &key, &mut duplicates)).collect();
+    let mut order: Vec<&RunKey> = Vec::new();
+    let mut seen: BTreeSet<&RunKey> = BTreeSet::new();
+    for (o, _) in &indexed {
+        for k in o {
+            if seen.insert(k) {
+                order.push(k);
+            }
+        }
+    }
+    let repo: BTreeMap<&str, &str> =
+        tasks.iter().map(|t| (t.instance_id.as_str(), t.repo.as_str())).collect();
+    let mut rows: Vec<MatrixRow> = order
+        .into_iter()
+        .map(|k| {
+            let results: Vec<Option<&TaskResult>> =
+                indexed.iter().map(|(_, m)| m.get(k).copied()).collect();
+            let present: Vec<&TaskResult> = results.iter().flatten().copied().collect();
+            let flip = present.iter().any(|r| r.resolved) && present.iter().any(|r| !r.resolved);
+            let statuses = |r: &TaskResult| -> Vec<(String, Status)> {
+                r.tests.iter().map(|t| (t.id.clone(), t.status)).collect()
+            };
+            let cells: Vec<Option<MatrixCell>> = results
+                .iter()
+                .map(|r| {
+                    r.map(|r| MatrixCell {
+                        outcome: Outcome::of(r),
+                        passed: r.subtests_passed,
+                        total: r.subtests_total,
+                    })
+                })
+                .collect();
+            let changed = present.len() < runs.len()
+                || cells.windows(2).any(|w| w[0] != w[1])
+                || present.windows(2).any(|w| statuses(w[0]) != statuses(w[1]));
+            MatrixRow {
+                repo: repo.get(k.instance_id.as_str()).map(|r| (*r).to_string()),
+                key: k.clone(),
+                cells,
+                flip,
+                changed,
+            }
+        })
+        .collect();
+    // Stable: flips first, each part keeping first-seen order.
+    rows.sort_by_key(|r| !r.flip);
+    RunMatrix { matching, rows, duplicates_ignored: duplicates }
+}
+
+/// One group (a repository, an instruction set) across runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GroupAcross {
+    pub key: String,
+    /// One per run, `None` where the run has no result in the group.
+    pub tallies: Vec<Option<Tally>>,
+}
+
+impl GroupAcross {
+    /// Run `i`'s resolved rate minus the first run's, in percentage points.
+    pub fn resolved_delta(&self, i: usize) -> Option<f64> {
+        let rate = |j: usize| self.tallies.get(j)?.as_ref()?.resolved_pct;
+        Some(rate(i)? - rate(0)?)
+    }
+}
+
+/// The breakdowns of several runs' [`RunStats`] aligned by group key, for their deltas.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Aggregates {
+    pub overall: GroupAcross,
+    pub by_repo: Vec<GroupAcross>,
+    pub by_instruction_set: Vec<GroupAcross>,
+}
+
+/// Aligns the runs' breakdowns: groups in the first run's order, then groups only later runs have.
+pub fn aggregates(stats: &[RunStats]) -> Aggregates {
+    let align = |pick: fn(&RunStats) -> &Vec<Group>| -> Vec<GroupAcross> {
+        let mut keys: Vec<&str> = Vec::new();
+        for s in stats {
+            for g in pick(s) {
+                if !keys.contains(&g.key.as_str()) {
+                    keys.push(&g.key);
+                }
+            }
+        }
+        keys.into_iter()
+            .map(|k| GroupAcross {
+                key: k.to_string(),
+                tallies: stats
+                    .iter()
+                    .map(|s| pick(s).iter().find(|g| g.key == k).map(|g| g.tally.clone()))
+                    .collect(),
+            })
+            .collect()
+    };
+    Aggregates {
+        overall: GroupAcross {
+            key: "all".to_string(),
+            tallies: stats.iter().map(|s| Some(s.overall.clone())).collect(),
+        },
+        by_repo: align(|s| &s.by_repo),
+        by_instruction_set: align(|s| &s.by_instruction_set),
+    }
+}
+
+/// What a run is of, read from its results: the model names (the agent) and instruction sets
+/// they carry, sorted and deduplicated. A run "of one agent on one set" has one of each.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunProfile {
+    pub models: Vec<String>,
+    pub instruction_sets: Vec<InstructionSet>,
+}
+
+impl RunProfile {
+    pub fn of(r: &Report) -> RunProfile {
+        let models: BTreeSet<&String> =
+            r.results.iter().filter_map(|x| x.model_name_or_path.as_ref()).collect();
+        let sets: BTreeSet<InstructionSet> =
+            r.results.iter().filter_map(|x| x.instruction_set).collect();
+        RunProfile {
+            models: models.into_iter().cloned().collect(),
+            instruction_sets: sets.into_iter().collect(),
+        }
+    }
+}
+
+/// Runs of one agent on different instruction sets: for every model that has single-model,
+/// single-set runs on at least two sets, its runs' ids ordered lazy, base, descriptive (the
+/// first run listed of each set). `runs` pairs an id with the run's profile.
+pub fn instruction_set_series<'a>(
+    runs: &[(&'a str, &RunProfile)],
+) -> Vec<(String, Vec<(InstructionSet, &'a str)>)> {
+    let mut by_model: BTreeMap<&str, BTreeMap<InstructionSet, &'a str>> = BTreeMap::new();
+    for (id, p) in runs {
+        if let ([m], [s]) = (p.models.as_slice(), p.instruction_sets.as_slice()) {
+            by_model.entry(m).or_default().entry(*s).or_insert(id);
+        }
+    }
+    by_model
+        .into_iter()
+        .filter(|(_, sets)| sets.len() > 1)
+        .map(|(m, sets)| (m.to_string(), sets.into_iter().collect()))
+        .collect()
 }
 
 /// A run's keys in order, and the first result of each key.
@@ -564,6 +818,138 @@ mod tests {
         assert_eq!(c.gained.len(), 1);
         assert_eq!(c.gained[0].key.model_name_or_path, None);
         assert_eq!(c.duplicates_ignored, 1);
+    }
+
+    #[test]
+    fn runs_of_one_agent_on_two_instruction_sets_match_by_instance() {
+        use InstructionSet::{Base, Lazy};
+        let a = Report::new("h", vec![r("a", Some("m"), Some(Lazy), &[("T.x", F)])], vec![]);
+        let b = Report::new("h", vec![r("a", Some("m"), Some(Base), &[("T.x", P)])], vec![]);
+        let c = compare(&a, &b);
+        assert!(c.matched_by_model && !c.matched_by_instruction_set);
+        assert_eq!((c.common, c.gained.len()), (1, 1));
+        assert_eq!(c.gained[0].key.to_string(), "a [m]");
+        // Runs sharing a set still match by it.
+        let b2 = Report::new(
+            "h",
+            vec![r("a", Some("m"), Some(Base), &[]), r("a", Some("m"), Some(Lazy), &[("T.x", P)])],
+            vec![],
+        );
+        let c = compare(&a, &b2);
+        assert!(c.matched_by_instruction_set);
+        assert_eq!(c.gained[0].key.to_string(), "a [m] (lazy)");
+        assert_eq!(c.only_in_b.len(), 1);
+    }
+
+    fn failed_in(id: &str, model: &str) -> TaskResult {
+        TaskResult { model_name_or_path: Some(model.into()), ..failed(id, "patch failed: x:1") }
+    }
+
+    #[test]
+    fn matrix_of_three_runs_lists_flips_first_with_outcomes() {
+        let m = Some("m");
+        let a = Report::new(
+            "h",
+            vec![
+                r("same", m, None, &[("T.x", P)]),
+                r("up", m, None, &[("T.x", P), ("T.y", F)]),
+                r("down", m, None, &[("T.x", P)]),
+                r("moved", m, None, &[("T.x", F), ("T.y", F)]),
+            ],
+            vec![],
+        );
+        let b = Report::new(
+            "h",
+            vec![
+                r("same", m, None, &[("T.x", P)]),
+                r("up", m, None, &[("T.x", P), ("T.y", P)]),
+                failed_in("down", "m"),
+                r("moved", m, None, &[("T.x", E), ("T.y", F)]),
+                r("new", m, None, &[("T.x", F)]),
+            ],
+            vec![],
+        );
+        let c = Report::new("h", vec![r("same", m, None, &[("T.x", P)])], vec![]);
+        let tasks = [meta("up", "r1", 1, 2), meta("same", "r2", 1, 1)];
+        let x = matrix(&[&a, &b, &c], &tasks);
+        assert!(x.matching.by_model && x.matching.by_instruction_set);
+        let rows: Vec<_> = x
+            .rows
+            .iter()
+            .map(|r| (r.key.instance_id.as_str(), r.flip, r.changed, r.repo.as_deref()))
+            .collect();
+        assert_eq!(
+            rows,
+            vec![
+                ("up", true, true, Some("r1")),
+                ("down", true, true, None),
+                ("same", false, false, Some("r2")),
+                ("moved", false, true, None),
+                ("new", false, true, None),
+            ]
+        );
+        let outcomes =
+            |i: usize| x.rows[i].cells.iter().map(|c| c.map(|c| c.outcome)).collect::<Vec<_>>();
+        use Outcome::*;
+        assert_eq!(outcomes(0), vec![Some(Partly), Some(Resolved), None]);
+        assert_eq!(outcomes(1), vec![Some(Resolved), Some(PatchFailed), None]);
+        assert_eq!(outcomes(3), vec![Some(Failed), Some(Failed), None]);
+        assert_eq!(x.rows[0].cells[0].map(|c| (c.passed, c.total)), Some((1, 2)));
+        // Two runs: the matrix's flips are exactly the comparison's.
+        let two = matrix(&[&a, &b], &tasks);
+        let flips: Vec<_> =
+            two.rows.iter().filter(|r| r.flip).map(|r| r.key.instance_id.clone()).collect();
+        let cmp = compare(&a, &b);
+        let mut expected: Vec<_> =
+            cmp.lost.iter().chain(&cmp.gained).map(|f| f.key.instance_id.clone()).collect();
+        expected.sort();
+        let mut got = flips.clone();
+        got.sort();
+        assert_eq!(got, expected);
+        // "moved" changed only in a method's status.
+        assert!(two.rows.iter().any(|r| r.key.instance_id == "moved" && r.changed && !r.flip));
+    }
+
+    #[test]
+    fn aggregates_align_groups_and_give_deltas() {
+        use InstructionSet::{Base, Lazy};
+        let tasks = [meta("a", "r1", 1, 1), meta("b", "r2", 1, 1)];
+        let one = Report::new(
+            "h",
+            vec![r("a", None, Some(Lazy), &[("T.x", P)]), r("b", None, Some(Lazy), &[("T.x", F)])],
+            vec![],
+        );
+        let two = Report::new("h", vec![r("b", None, Some(Base), &[("T.x", P)])], vec![]);
+        let ag = aggregates(&[run_stats(&one, &tasks), run_stats(&two, &tasks)]);
+        let keys = |g: &[GroupAcross]| g.iter().map(|g| g.key.clone()).collect::<Vec<_>>();
+        assert_eq!(keys(&ag.by_repo), vec!["r1", "r2"]);
+        assert_eq!(keys(&ag.by_instruction_set), vec!["lazy", "base"]);
+        assert_eq!(ag.by_repo[0].tallies[1], None);
+        assert_eq!(ag.by_repo[0].resolved_delta(1), None);
+        assert_eq!(ag.by_repo[1].resolved_delta(1), Some(100.0));
+        assert_eq!(ag.overall.resolved_delta(1), Some(50.0));
+    }
+
+    #[test]
+    fn profiles_and_instruction_set_series() {
+        use InstructionSet::*;
+        let run = |model: Option<&str>, set: Option<InstructionSet>| {
+            Report::new("h", vec![r("a", model, set, &[]), r("b", model, set, &[])], vec![])
+        };
+        let p = RunProfile::of(&run(Some("m"), Some(Lazy)));
+        assert_eq!((p.models.clone(), p.instruction_sets.clone()), (vec!["m".into()], vec![Lazy]));
+        let profiles = [
+            ("d1", RunProfile::of(&run(Some("m"), Some(Descriptive)))),
+            ("l1", p),
+            ("l2", RunProfile::of(&run(Some("m"), Some(Lazy)))),
+            ("o1", RunProfile::of(&run(Some("other"), Some(Base)))),
+            ("n1", RunProfile::of(&run(None, Some(Base)))),
+        ];
+        let refs: Vec<(&str, &RunProfile)> = profiles.iter().map(|(i, p)| (*i, p)).collect();
+        assert_eq!(
+            instruction_set_series(&refs),
+            vec![("m".to_string(), vec![(Lazy, "l1"), (Descriptive, "d1")])]
+        );
     }
 
     #[test]

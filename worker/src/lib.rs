@@ -14,6 +14,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use scorer::bundle::{Manifest, Pack, TaskData};
+use scorer::combine::CombinedResult;
 use scorer::report::TaskResult;
 use scorer::submission::{Parsed, Submission};
 use scorer::tree::Tree;
@@ -44,6 +45,9 @@ pub enum ToWorker {
     },
     /// Read the submissions in one uploaded file (its bytes are the message's bytes).
     Parse { job: u64, name: String },
+    /// Join tasks of one repository (sent before, in this order) into a combined task
+    /// (`scorer::combine`) and score one patch (the message's bytes) against it.
+    Combine { job: u64, tasks: Vec<String>, manifest: String },
 }
 
 /// What the worker answers.
@@ -61,6 +65,11 @@ pub enum FromWorker {
         job: u64,
         parsed: Parsed,
     },
+    /// A verdict per constituent task and for the whole.
+    Combined {
+        job: u64,
+        result: CombinedResult,
+    },
     /// The job could not run (missing or corrupt bundle data, a malformed message).
     Failed {
         job: Option<u64>,
@@ -73,7 +82,9 @@ impl FromWorker {
     pub fn job(&self) -> Option<u64> {
         match self {
             FromWorker::Ready { .. } => None,
-            FromWorker::Scored { job, .. } | FromWorker::Parsed { job, .. } => Some(*job),
+            FromWorker::Scored { job, .. }
+            | FromWorker::Parsed { job, .. }
+            | FromWorker::Combined { job, .. } => Some(*job),
             FromWorker::Failed { job, .. } => *job,
         }
     }
@@ -149,7 +160,38 @@ impl WorkerCore {
                 job,
                 parsed: scorer::submission::parse_submissions(&name, bytes.unwrap_or_default()),
             }),
+            ToWorker::Combine { job, tasks, manifest } => {
+                Some(match self.combine(&tasks, &manifest, bytes.unwrap_or_default()) {
+                    Ok(result) => FromWorker::Combined { job, result },
+                    Err(message) => FromWorker::Failed { job: Some(job), message },
+                })
+            }
         }
+    }
+
+    fn combine(
+        &mut self,
+        keys: &[String],
+        manifest_key: &str,
+        patch: &[u8],
+    ) -> Result<CombinedResult, String> {
+        let tasks = keys
+            .iter()
+            .map(|k| {
+                self.tasks.get(k).cloned().ok_or_else(|| format!("the worker has no task file {k}"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let refs: Vec<&TaskData> = tasks.iter().map(|t| &**t).collect();
+        let ids: Vec<&str> = refs.iter().map(|t| t.id.as_str()).collect();
+        let task = scorer::combine::combine(&scorer::combine::default_id(&ids), &refs)
+            .map_err(|e| e.to_string())?;
+        let manifest = self
+            .manifests
+            .get(manifest_key)
+            .ok_or_else(|| format!("the worker has no manifest {manifest_key}"))?;
+        let base = task.base_tree(manifest, &self.blobs).map_err(|e| e.to_string())?;
+        scorer::combine::evaluate_combined(&mut self.scorer, &task, &base, patch)
+            .map_err(|e| e.to_string())
     }
 
     fn score(
@@ -383,6 +425,50 @@ class T(unittest.TestCase):
         assert_eq!(failed.patch_error.as_deref(), Some("corrupt patch at line 5"));
         assert_eq!((failed.subtests_passed, failed.subtests_total), (0, 2));
         assert_eq!(failed.source.as_ref().and_then(|s| s.line), Some(1));
+    }
+
+    #[test]
+    fn scores_a_combined_task_per_part() {
+        let mut core = loaded(SOURCE);
+        // A second task of the same repository: only the other file's existence.
+        let (task, _, _, _) = bundle_files(SOURCE);
+        let mut other: TaskData = serde_json::from_str(&task).unwrap();
+        other.id = "keep-other".into();
+        other.test.source = "import os, unittest\nclass T(unittest.TestCase):\n    def test_other_exists(self):\n        self.assertTrue(os.path.exists('../pkg/big.py'))\n".into();
+        other.methods = vec!["T.test_other_exists".into()];
+        let json = serde_json::to_string(&other).unwrap();
+        assert!(
+            send(&mut core, ToWorker::Task { key: "tasks/k.2.json".into(), json }, None).is_none()
+        );
+        let combine = |core: &mut WorkerCore, job: u64, patch: &[u8]| {
+            let msg = ToWorker::Combine {
+                job,
+                tasks: vec!["tasks/t.1.json".into(), "tasks/k.2.json".into()],
+                manifest: "repos/demo.1.json".into(),
+            };
+            send(core, msg, Some(patch)).unwrap()
+        };
+        let Some(FromWorker::Combined { job: 8, result }) = Some(combine(&mut core, 8, b"")) else {
+            panic!("not combined")
+        };
+        assert_eq!(result.id, "combined__rename-old__keep-other");
+        assert_eq!(result.verdict(), "resolved 1 of 2 constituent tasks");
+        assert!(!result.parts[0].resolved && result.parts[1].resolved);
+        let patch = b"--- a/pkg/mod.py\n+++ b/pkg/mod.py\n@@ -1,2 +1,2 @@\n-def old():\n+def new():\n     pass\n";
+        let FromWorker::Combined { result, .. } = combine(&mut core, 9, patch) else {
+            panic!("not combined")
+        };
+        assert!(result.resolved, "{result:?}");
+        // A task the worker was not sent fails the job.
+        let msg = ToWorker::Combine {
+            job: 10,
+            tasks: vec!["tasks/t.1.json".into(), "tasks/none.json".into()],
+            manifest: "repos/demo.1.json".into(),
+        };
+        let Some(FromWorker::Failed { job: Some(10), message }) = send(&mut core, msg, None) else {
+            panic!("expected a failure")
+        };
+        assert!(message.contains("no task file tasks/none.json"), "{message}");
     }
 
     #[test]

@@ -226,6 +226,8 @@ async fn published_run(id: String) -> Result<Arc<StoredRun>, String> {
         errors: u32::try_from(report.errors.len()).unwrap_or(u32::MAX),
         imported: true,
         published: true,
+        hash: report.content_hash(),
+        profile: Some(scorer::stats::RunProfile::of(&report)),
     };
     Ok(Arc::new(StoredRun { meta, report, tasks, patches: Vec::new() }))
 }

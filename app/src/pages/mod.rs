@@ -1,6 +1,8 @@
 //! One module per route.
 
 pub mod about;
+pub mod combine;
+pub mod compare;
 pub mod leaderboard;
 pub mod not_found;
 pub mod result;

@@ -198,6 +198,7 @@ pub fn RunPage() -> impl IntoView {
                 {(!run.meta.published).then(|| view! {
                     <button id="delete-run" type="button" on:click=delete.clone()>"Delete run"</button>
                 })}
+                <crate::pages::compare::CompareWith hash=run.meta.hash.clone()/>
             </div>
             <Tiles overall=stats.overall.clone() entry_errors=stats.entry_errors/>
             <div class="breakdowns">

@@ -38,7 +38,7 @@ pub fn RunsPage() -> impl IntoView {
                 }
             };
             match crate::runs::import_report(&bundle, &file.name(), &text).await {
-                Ok(id) => {
+                Ok((id, _)) => {
                     session.runs_version.update(|v| *v += 1);
                     navigate(
                         &href(&format!("/runs/{id}")),
@@ -48,6 +48,21 @@ pub fn RunsPage() -> impl IntoView {
                 Err(e) => set_import_error.set(Some(e)),
             }
         });
+    };
+    // Runs picked for comparison, by report hash, in the order picked.
+    let picked = RwSignal::new(Vec::<String>::new());
+    let toggle = move |hash: String, on: bool| {
+        picked.update(|p| {
+            p.retain(|h| *h != hash);
+            if on {
+                p.push(hash);
+            }
+        })
+    };
+    let compare_link = move || {
+        let p = picked.get();
+        let refs: Vec<&str> = p.iter().map(String::as_str).collect();
+        crate::pages::compare::compare_href(&refs)
     };
     let delete = move |id: String| {
         leptos::task::spawn_local(async move {
@@ -76,25 +91,60 @@ pub fn RunsPage() -> impl IntoView {
                     Ok(list) if list.is_empty() => view! {
                         <p id="runs-empty" class="muted">"No runs yet."</p>
                     }.into_any(),
-                    Ok(list) => view! {
+                    Ok(list) => {
+                        // One agent's runs on several instruction sets: a link that lines them up.
+                        let profiled: Vec<(&str, &scorer::stats::RunProfile)> = list.iter()
+                            .filter(|r| !r.hash.is_empty())
+                            .filter_map(|r| r.profile.as_ref().map(|p| (r.hash.as_str(), p)))
+                            .collect();
+                        let series = scorer::stats::instruction_set_series(&profiled).into_iter().map(|(model, runs)| {
+                            let hashes: Vec<&str> = runs.iter().map(|(_, h)| *h).collect();
+                            let sets: Vec<&str> = runs.iter().map(|(s, _)| s.as_str()).collect();
+                            view! { <li><a class="series-link" href=crate::pages::compare::compare_href(&hashes)>
+                                {format!("Compare {model} across instruction sets ({})", sets.join(", "))}</a></li> }
+                        }).collect_view();
+                        view! {
+                        <p class="compare-bar">
+                            <a id="compare-selected" class="button" href=compare_link
+                                aria-disabled=move || (picked.get().len() < 2).then_some("true")>
+                                {move || format!("Compare selected ({})", picked.get().len())}</a>
+                            " Tick two or more runs; the first ticked is the baseline."
+                        </p>
+                        <ul class="series">{series}</ul>
                         <table id="runs-list" class="table">
                             <thead><tr>
                                 <th>"Run"</th><th>"Created"</th><th>"Bundle"</th>
                                 <th class="num">"Results"</th><th class="num">"Resolved"</th>
-                                <th class="num">"Errors"</th><th></th>
+                                <th class="num">"Errors"</th><th>"Compare"</th><th></th>
                             </tr></thead>
                             <tbody>
                                 {list.into_iter().map(|r| {
                                     let id = r.id.clone();
+                                    let hash = r.hash.clone();
+                                    let no_hash = hash.is_empty();
+                                    let data_hash = hash.clone();
+                                    let agent = r.profile.as_ref().map(|p| {
+                                        let mut s = p.models.join(", ");
+                                        let sets: Vec<&str> = p.instruction_sets.iter().map(|s| s.as_str()).collect();
+                                        if !sets.is_empty() {
+                                            s = format!("{s} {}", sets.join("/")).trim().to_string();
+                                        }
+                                        s
+                                    }).unwrap_or_default();
                                     view! {
                                         <tr data-run=r.id.clone()>
                                             <td><a href=href(&format!("/runs/{}", r.id))>{r.name.clone()}</a>
-                                                {r.imported.then_some(view! { <span class="badge">"imported"</span> })}</td>
+                                                {r.imported.then_some(view! { <span class="badge">"imported"</span> })}
+                                                <span class="muted">{format!(" {agent}")}</span></td>
                                             <td>{when(r.created_ms)}</td>
                                             <td>{r.bundle.clone()}</td>
                                             <td class="num">{r.results}</td>
                                             <td class="num">{r.resolved}</td>
                                             <td class="num">{r.errors}</td>
+                                            <td><input type="checkbox" class="compare-pick" data-hash=data_hash
+                                                disabled=no_hash
+                                                title=if no_hash { "stored by an older version: import its report again to compare it" } else { "" }
+                                                on:change=move |ev| toggle(hash.clone(), event_target_checked(&ev))/></td>
                                             <td><button type="button" class="delete-run"
                                                 on:click=move |_| delete(id.clone())>"Delete"</button></td>
                                         </tr>
@@ -102,7 +152,7 @@ pub fn RunsPage() -> impl IntoView {
                                 }).collect_view()}
                             </tbody>
                         </table>
-                    }.into_any(),
+                    }.into_any()},
                 })}
             </Suspense>
         </section>

@@ -9,6 +9,7 @@ use leptos_router::NavigateOptions;
 use scorer::bundle::{BundleIndex, TaskSummary};
 
 use crate::components::loaded::Loaded;
+use crate::net::href;
 
 /// Whether a task row passes the filters: `repo` (empty: any) and every whitespace-separated
 /// word of `query` found, case-insensitively, in the id, the test file name or the one-line
@@ -218,6 +219,10 @@ fn TaskList(index: BundleIndex) -> impl IntoView {
                     prop:value=move || search.get()
                     on:input=move |ev| search.set(event_target_value(&ev))/>
             </label>
+            {move || (!repo.get().is_empty()).then(|| view! {
+                <a id="combine-link" href=href(&format!("/combine?repo={}", encode(&repo.get())))>
+                    "Combine tasks of this repository"</a>
+            })}
             <span class="muted" id="task-count">
                 {move || {
                     let n = visible.get().len();
