@@ -46,6 +46,7 @@ pub fn Header() -> impl IntoView {
                 <A href=href("/")>"Tasks"</A>
                 <A href=href("/score")>"Score"</A>
                 <A href=href("/runs")>"Runs"</A>
+                <A href=href("/trajectory")>"Trajectory"</A>
                 <A href=href("/about")>"About"</A>
             </nav>
             {selector}

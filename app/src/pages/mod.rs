@@ -8,3 +8,4 @@ pub mod runs;
 pub mod score;
 pub mod task;
 pub mod tasks;
+pub mod trajectory;

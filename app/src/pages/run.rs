@@ -191,6 +191,9 @@ pub fn RunPage() -> impl IntoView {
                 <Breakdown title="By number of files the tests inspect" id="by-inspected" groups=stats.by_inspected_files.clone()/>
                 <Breakdown title="By model" id="by-model" groups=stats.by_model.clone()/>
             </div>
+            {(!run.trajectories.is_empty()).then(|| view! {
+                <crate::pages::trajectory::RunFailureModes run=run.clone()/>
+            })}
             <h2>"Results"</h2>
             <nav class="filters" aria-label="Filter results">{filters}</nav>
             <table id="run-results" class="table">
