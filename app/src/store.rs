@@ -185,7 +185,7 @@ pub async fn load_files(key: &str) -> Result<Vec<(String, web_sys::Blob)>, Strin
         return Ok(Vec::new());
     }
     let mut out = Vec::new();
-    for name in js_sys::Object::keys(value.unchecked_ref()).iter() {
+    for name in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
         let Some(name) = name.as_string() else { continue };
         let blob = js_sys::Reflect::get(&value, &name.clone().into()).map_err(js_err)?;
         if let Ok(blob) = blob.dyn_into::<web_sys::Blob>() {

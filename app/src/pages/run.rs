@@ -11,6 +11,7 @@ use scorer::patch::PatchStatus;
 use scorer::stats::{run_stats, Group, Tally};
 
 use crate::net::href;
+use crate::pages::trajectory::RunFailureModes;
 use crate::runs::{use_session, ResultFilter, StoredRun};
 
 /// A percentage for display; "–" when there is nothing to divide by.
@@ -192,7 +193,7 @@ pub fn RunPage() -> impl IntoView {
                 <Breakdown title="By model" id="by-model" groups=stats.by_model.clone()/>
             </div>
             {(!run.trajectories.is_empty()).then(|| view! {
-                <crate::pages::trajectory::RunFailureModes run=run.clone()/>
+                <RunFailureModes run=run.clone()/>
             })}
             <h2>"Results"</h2>
             <nav class="filters" aria-label="Filter results">{filters}</nav>

@@ -247,7 +247,11 @@ fn Timeline(sample: Sample, current: Signal<Option<u32>>) -> impl IntoView {
             view! {
                 <rect class=class data-step=step x=x(step) - 2.0 y=row_h * f64::from(m.file) + 2.0
                     width="4" height=row_h - 4.0
-                    on:click=move |_| navigate(&format!("?step={step}"), NavigateOptions::default())/>
+                    on:click=move |_| {
+                        // The page's own path (base included) with the step, as a link would give.
+                        let path = window().location().pathname().unwrap_or_default();
+                        navigate(&format!("{path}?step={step}"), NavigateOptions { resolve: false, ..NavigateOptions::default() });
+                    }/>
             }
         })
         .collect_view();
@@ -422,11 +426,11 @@ fn Viewer(opened: Opened, result: Option<(TaskResult, String)>) -> impl IntoView
                     let at = step.get_untracked();
                     let nav = move || view! {
                         <nav class="pager">
-                            <button type="button" class="page-prev" disabled=offset == 0
+                            <button type="button" class="page-prev" disabled={offset == 0}
                                 on:click=move |_| load(offset.saturating_sub(PAGE), None)>"Previous"</button>
                             <span class="muted page-info">{if matching == 0 { "no step matches".to_string() } else {
                                 format!("steps {}–{} of {matching} matching", offset + 1, offset + shown)}}</span>
-                            <button type="button" class="page-next" disabled=offset + shown >= matching
+                            <button type="button" class="page-next" disabled={offset + shown >= matching}
                                 on:click=move |_| load(offset + PAGE, None)>"Next"</button>
                         </nav>
                     };
@@ -496,9 +500,10 @@ fn FinalResult(
                 Status::Error => "error",
                 Status::Skip => "skip",
             };
+            let (id_attr, id_text) = (id.clone(), id.clone());
             view! {
-                <tr data-test=id.clone() class=format!("status-{status}")>
-                    <td class="mono">{id.clone()}</td>
+                <tr data-test=id_attr class=format!("status-{status}")>
+                    <td class="mono">{id_text}</td>
                     <td>{status}</td>
                     <td>{move || {
                         let flagged = untouched().contains(&id);
