@@ -11,7 +11,7 @@ use std::rc::{Rc, Weak};
 
 use futures::channel::oneshot;
 use leptos::prelude::*;
-use trajworker::{FromTraj, StepFilter, StepPage, TaskFacts, ToTraj, TRAJ_WORKER_LOADER};
+use trajworker::{FromTraj, Head, Node, StepFilter, TaskFacts, ToTraj, TRAJ_WORKER_LOADER};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -206,7 +206,7 @@ impl TrajWorker {
         name: &str,
         bytes: &js_sys::Uint8Array,
         facts: Vec<TaskFacts>,
-    ) -> Result<Vec<trajworker::Sample>, String> {
+    ) -> Result<Vec<Head>, String> {
         let name = name.to_string();
         match self.job(|job| ToTraj::Open { job, doc, name, facts }, Some(bytes)).await? {
             FromTraj::Opened { samples, .. } => Ok(samples),
@@ -214,7 +214,7 @@ impl TrajWorker {
         }
     }
 
-    /// One page of a document's steps.
+    /// One page of a document's steps: (matching, offset, markup).
     pub async fn steps(
         &self,
         doc: u32,
@@ -223,18 +223,22 @@ impl TrajWorker {
         offset: u32,
         limit: u32,
         around: Option<u32>,
-    ) -> Result<StepPage, String> {
+    ) -> Result<(u32, u32, Node), String> {
         let make = |job| ToTraj::Steps { job, doc, sample, filter, offset, limit, around };
         match self.job(make, None).await? {
-            FromTraj::Steps { page, .. } => Ok(page),
+            FromTraj::Steps { matching, offset, view, .. } => Ok((matching, offset, view)),
             _ => Err("unexpected answer".into()),
         }
     }
 
-    /// The failure-mode rates over the documents.
-    pub async fn summarise(&self, docs: Vec<u32>) -> Result<trajworker::RunModes, String> {
-        match self.job(|job| ToTraj::Summarise { job, docs }, None).await? {
-            FromTraj::Summary { modes, .. } => Ok(modes),
+    /// The failure-mode section over the documents; `links`: (document, href, label).
+    pub async fn summarise(
+        &self,
+        docs: Vec<u32>,
+        links: Vec<(u32, String, String)>,
+    ) -> Result<Node, String> {
+        match self.job(|job| ToTraj::Summarise { job, docs, links }, None).await? {
+            FromTraj::Summary { view, .. } => Ok(view),
             _ => Err("unexpected answer".into()),
         }
     }

@@ -290,19 +290,44 @@ impl TrajCore {
             ToTraj::Hello => Some(FromTraj::Ready { scorer_version: scorer::VERSION.to_string() }),
             ToTraj::Open { job, doc, name, facts } => {
                 Some(match self.open(doc, &name, bytes.unwrap_or_default(), &facts) {
-                    Ok(samples) => FromTraj::Opened { job, samples },
+                    Ok(samples) => {
+                        let reads = self.docs.get(&doc).map(Vec::as_slice).unwrap_or_default();
+                        let heads = samples
+                            .iter()
+                            .zip(reads)
+                            .map(|(s, r)| {
+                                let f = facts_for(&facts, &r.t, samples.len());
+                                let fin = f.and_then(|f| {
+                                    f.final_result.as_ref().map(|r| (r, f.instance_id.as_str()))
+                                });
+                                Head {
+                                    instance_id: s.instance_id.clone(),
+                                    submission: s.submission.clone(),
+                                    steps: s.steps,
+                                    view: crate::render::head(s, &name, fin),
+                                }
+                            })
+                            .collect();
+                        FromTraj::Opened { job, samples: heads }
+                    }
                     Err(message) => FromTraj::Failed { job: Some(job), message },
                 })
             }
             ToTraj::Steps { job, doc, sample, filter, offset, limit, around } => {
                 Some(match self.steps(doc, sample, &filter, offset, limit, around) {
-                    Ok(page) => FromTraj::Steps { job, page },
+                    Ok(page) => FromTraj::Steps {
+                        job,
+                        matching: page.matching,
+                        offset: page.offset,
+                        view: crate::render::page(&page, around),
+                    },
                     Err(message) => FromTraj::Failed { job: Some(job), message },
                 })
             }
-            ToTraj::Summarise { job, docs } => {
-                Some(FromTraj::Summary { job, modes: self.summarise(&docs) })
-            }
+            ToTraj::Summarise { job, docs, links } => Some(FromTraj::Summary {
+                job,
+                view: crate::render::run(&self.summarise(&docs), &links),
+            }),
             ToTraj::Close { docs } => {
                 for d in docs {
                     self.docs.remove(&d);
@@ -536,19 +561,74 @@ mod tests {
     }
 
     fn open(core: &mut TrajCore, doc: u32, name: &str, bytes: &[u8]) -> Vec<Sample> {
-        let msg = ToTraj::Open { job: u64::from(doc), doc, name: name.into(), facts: Vec::new() };
-        match send(core, msg, Some(bytes)) {
-            Some(FromTraj::Opened { samples, .. }) => samples,
-            other => panic!("not opened: {other:?}"),
-        }
+        core.open(doc, name, bytes, &[]).unwrap()
     }
 
     fn page(core: &mut TrajCore, doc: u32, filter: StepFilter, around: Option<u32>) -> StepPage {
-        let msg = ToTraj::Steps { job: 9, doc, sample: 0, filter, offset: 0, limit: 4, around };
-        match send(core, msg, None) {
-            Some(FromTraj::Steps { page, .. }) => page,
-            other => panic!("no page: {other:?}"),
+        core.steps(doc, 0, &filter, 0, 4, around).unwrap()
+    }
+
+    /// Every text of a rendered tree, and whether any element has attribute `k` = `v`.
+    fn texts(n: &Node, out: &mut String) {
+        match n {
+            Node::T(t) => out.push_str(t),
+            Node::E(_, _, kids) => kids.iter().for_each(|k| texts(k, out)),
         }
+    }
+
+    fn has_attr(n: &Node, k: &str, v: &str) -> bool {
+        match n {
+            Node::T(_) => false,
+            Node::E(_, attrs, kids) => {
+                attrs.iter().any(|(a, b)| a == k && b == v)
+                    || kids.iter().any(|c| has_attr(c, k, v))
+            }
+        }
+    }
+
+    #[test]
+    fn the_worker_renders_the_viewer_as_text_nodes() {
+        let mut core = TrajCore::new();
+        let hostile = "<script>alert(1)</script>";
+        let log = format!(
+            r#"{{"trajectory": [{{"action": "ls", "observation": "{hostile}", "state": "{{}}"}}], "info": {{}}}}"#
+        );
+        let msg = ToTraj::Open { job: 1, doc: 1, name: "h.traj".into(), facts: Vec::new() };
+        let Some(FromTraj::Opened { samples, .. }) = send(&mut core, msg, Some(log.as_bytes()))
+        else {
+            panic!("not opened")
+        };
+        assert_eq!(samples[0].steps, 1);
+        let mut text = String::new();
+        texts(&samples[0].view, &mut text);
+        assert!(text.contains("h.traj") && text.contains("no data"), "{text}");
+        let msg = ToTraj::Steps {
+            job: 2,
+            doc: 1,
+            sample: 0,
+            filter: StepFilter::default(),
+            offset: 0,
+            limit: 50,
+            around: Some(0),
+        };
+        let Some(FromTraj::Steps { matching: 1, offset: 0, view, .. }) = send(&mut core, msg, None)
+        else {
+            panic!("no page")
+        };
+        // The log's markup is a text node, never an element.
+        let mut text = String::new();
+        texts(&view, &mut text);
+        assert!(text.contains(hostile));
+        assert!(has_attr(&view, "aria-current", "step") && has_attr(&view, "id", "step-0"));
+        let msg = ToTraj::Summarise {
+            job: 3,
+            docs: vec![1],
+            links: vec![(1, "/runs/r/x/trajectory".into(), "x".into())],
+        };
+        let Some(FromTraj::Summary { view, .. }) = send(&mut core, msg, None) else {
+            panic!("no summary")
+        };
+        assert!(has_attr(&view, "data-rate", "fm2.edit_error_of_all"));
     }
 
     #[test]
@@ -643,11 +723,7 @@ mod tests {
         open(&mut core, 1, "a.traj", ADD_LOG);
         open(&mut core, 2, "b.traj", SKU);
         open(&mut core, 3, "c.traj", STOCK);
-        let Some(FromTraj::Summary { modes, .. }) =
-            send(&mut core, ToTraj::Summarise { job: 1, docs: vec![1, 2, 3] }, None)
-        else {
-            panic!("no summary")
-        };
+        let modes = core.summarise(&[1, 2, 3]);
         assert_eq!(modes.trajectories, 3);
         let rate = |id: &str| modes.rates.iter().find(|r| r.id == id).unwrap().clone();
         let err = rate("fm2.edit_error_of_all");
@@ -660,11 +736,6 @@ mod tests {
         // Costs are logged by one log only: no cost per solved task.
         assert_eq!(modes.cost_per_solved_usd, None);
         send(&mut core, ToTraj::Close { docs: vec![1, 2, 3] }, None);
-        let Some(FromTraj::Summary { modes, .. }) =
-            send(&mut core, ToTraj::Summarise { job: 2, docs: vec![1] }, None)
-        else {
-            panic!("no summary")
-        };
-        assert_eq!(modes.trajectories, 0);
+        assert_eq!(core.summarise(&[1]).trajectories, 0);
     }
 }

@@ -5,6 +5,9 @@
 //! they are plain serde structs, so neither the readers nor the analysis reach the app's wasm,
 //! and the worker's wasm is fetched only when a trajectory page is opened.
 //!
+//! The worker also builds the viewer's markup ([`Node`] trees of elements and text): the app
+//! renders them with one generic function, so the viewer costs the app's wasm almost nothing.
+//!
 //! Messages are JS objects `{h: <JSON of the enum>, b?: Uint8Array}` as for the scoring worker.
 //! The worker keeps every log it read (a "document", numbered by the app) and answers pages of
 //! steps from it: a 50 MB log is parsed once, off the UI thread, and the UI only ever receives
@@ -12,6 +15,8 @@
 
 #[cfg(feature = "engine")]
 pub mod engine;
+#[cfg(feature = "engine")]
+mod render;
 
 use scorer::report::TaskResult;
 use serde::{Deserialize, Serialize};
@@ -70,8 +75,9 @@ pub enum ToTraj {
         limit: u32,
         around: Option<u32>,
     },
-    /// The run's failure-mode rates over every sample of the documents named.
-    Summarise { job: u64, docs: Vec<u32> },
+    /// The run's failure-mode rates over every sample of the documents named; `links` give each
+    /// document's link (`/runs/<run>/<task>/trajectory`) and label.
+    Summarise { job: u64, docs: Vec<u32>, links: Vec<(u32, String, String)> },
     /// Forget documents.
     Close { docs: Vec<u32> },
 }
@@ -232,6 +238,26 @@ pub struct RunModes {
     pub definitions: Vec<(String, String)>,
 }
 
+/// A piece of the viewer built by the worker: an element (tag, attributes, children) or a text.
+/// The app renders it with `createElement`/`createTextNode` only, keeping a fixed set of
+/// attributes and only relative links (`app/src/pages/trajectory.rs`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Node {
+    T(String),
+    E(String, Vec<(String, String)>, Vec<Node>),
+}
+
+/// What the app needs of a sample besides its rendering: the task it names and its submission
+/// (to score them for the detectors that need verdicts).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Head {
+    pub instance_id: Option<String>,
+    pub submission: Option<String>,
+    pub steps: u32,
+    /// Facts, σ vs the patch, the final verdicts, failure modes, σ timeline, submission.
+    pub view: Node,
+}
+
 /// What the trajectory worker answers.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum FromTraj {
@@ -240,15 +266,18 @@ pub enum FromTraj {
     },
     Opened {
         job: u64,
-        samples: Vec<Sample>,
+        samples: Vec<Head>,
     },
+    /// A page of steps: `matching` steps pass the filter; the page starts at `offset`.
     Steps {
         job: u64,
-        page: StepPage,
+        matching: u32,
+        offset: u32,
+        view: Node,
     },
     Summary {
         job: u64,
-        modes: RunModes,
+        view: Node,
     },
     /// The job could not run: the message names the file, and the step and field when known.
     Failed {
