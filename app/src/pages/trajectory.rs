@@ -210,8 +210,9 @@ fn Viewer(opened: Opened) -> impl IntoView {
         let sample = u32::try_from(sample_ix.get_untracked()).unwrap_or(0);
         leptos::task::spawn_local(async move {
             let got = traj.steps(doc, sample, filter, offset, PAGE, around).await;
-            if seq.get_value() == n {
-                page.set(Some(got));
+            // The viewer may be gone (another log, another page): its signals are disposed.
+            if seq.try_get_value() == Some(n) {
+                let _ = page.try_set(Some(got));
                 if let Some(s) = around {
                     scroll_to_step(s);
                 }
@@ -296,7 +297,7 @@ pub fn TrajectoryPage() -> impl IntoView {
     let status = RwSignal::new(None::<Result<String, String>>);
     let dragging = RwSignal::new(false);
     let show = move |name: String, bytes: js_sys::Uint8Array, store: bool| {
-        status.set(Some(Ok(format!("Reading {name} ({} bytes)…", bytes.length()))));
+        let _ = status.try_set(Some(Ok(format!("Reading {name} ({} bytes)…", bytes.length()))));
         let traj = traj.get_value();
         let previous = opened.get_untracked().map(|o| o.doc);
         let bundle = bundle.selected.get_untracked();
@@ -311,15 +312,17 @@ pub fn TrajectoryPage() -> impl IntoView {
                 .await;
             }
             match open_log(&traj, previous, &name, &bytes, None).await {
-                Err(e) => status.set(Some(Err(e))),
+                Err(e) => {
+                    let _ = status.try_set(Some(Err(e)));
+                }
                 Ok(o) => {
                     let instance = match o.samples.as_slice() {
                         [s] => s.instance_id.clone(),
                         _ => None,
                     };
                     let patch = o.samples.first().and_then(|s| s.submission.clone());
-                    status.set(None);
-                    opened.set(Some(o.clone()));
+                    let _ = status.try_set(None);
+                    let _ = opened.try_set(Some(o.clone()));
                     // The task's verdicts, when the bundle has the task: FM-1 and FM-7 need them.
                     let known = match &instance {
                         Some(id) => crate::bundles::load_index(&bundle)
@@ -328,7 +331,7 @@ pub fn TrajectoryPage() -> impl IntoView {
                         None => false,
                     };
                     if let (true, Some(id)) = (known, instance) {
-                        status.set(Some(Ok(
+                        let _ = status.try_set(Some(Ok(
                             "Scoring the submission and the empty patch for the failure modes…"
                                 .into(),
                         )));
@@ -338,10 +341,10 @@ pub fn TrajectoryPage() -> impl IntoView {
                             if let Ok(o2) =
                                 open_log(&traj, Some(o.doc), &name, &bytes, Some(f)).await
                             {
-                                opened.set(Some(o2));
+                                let _ = opened.try_set(Some(o2));
                             }
                         }
-                        status.set(None);
+                        let _ = status.try_set(None);
                     }
                 }
             }
@@ -352,7 +355,7 @@ pub fn TrajectoryPage() -> impl IntoView {
         leptos::task::spawn_local(async move {
             if let Ok(files) = crate::store::load_files(crate::store::DROPPED).await {
                 if let Some((name, blob)) = files.into_iter().next() {
-                    if opened.get_untracked().is_none() {
+                    if opened.try_get_untracked().flatten().is_none() {
                         if let Ok(bytes) = crate::store::blob_bytes(&blob).await {
                             show(name, bytes, false);
                         }
@@ -366,7 +369,9 @@ pub fn TrajectoryPage() -> impl IntoView {
         .next()
     {
         Some(u) => show(u.name, u.bytes, true),
-        None => status.set(Some(Err(problems.join("; ")))),
+        None => {
+            let _ = status.try_set(Some(Err(problems.join("; "))));
+        }
     };
     let on_pick = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
@@ -433,10 +438,8 @@ pub fn RunTrajectoryPage() -> impl IntoView {
                 .ok_or("The run's trajectory is not stored in this browser.")?;
             let bytes = crate::store::blob_bytes(&blob).await?;
             let result = run.results_for(&instance).first().map(|&i| run.report.results[i].clone());
-            let facts =
-                task_facts(scoring, &run.meta.bundle, &instance, result.clone(), None).await;
-            let o = open_log(&traj, None, &file, &bytes, facts).await?;
-            Ok::<_, String>((o, result))
+            let facts = task_facts(scoring, &run.meta.bundle, &instance, result, None).await;
+            open_log(&traj, None, &file, &bytes, facts).await
         }
     });
     view! {

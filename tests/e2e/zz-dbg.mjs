@@ -1,0 +1,16 @@
+import { serve, launch } from '/work/wt/trajapp/tests/e2e/harness.mjs';
+const server = await serve('dist', '/');
+const browser = await launch();
+const page = await browser.newPage();
+page.on('console', (m) => console.log('console', m.type(), m.text()));
+await page.goto(`${server.url}trajectory`);
+await page.setInputFiles('#traj-file', 'tasks/demo/submissions/trajectories/add-log-parameter-post-entry.traj');
+await page.locator('#steps .step').first().waitFor();
+await page.waitForTimeout(3000);
+console.log('evidence', await page.$$eval('a.evidence', (a) => a.map((x) => x.getAttribute('href'))));
+await page.click('#failure-modes .flag[data-flag="edit_error"] a.evidence');
+await page.waitForTimeout(3000);
+console.log('url', page.url());
+console.log('steps', await page.$$eval('#steps .step', (s) => s.map((x) => x.id + ':' + x.getAttribute('aria-current'))));
+console.log('info', await page.textContent('.page-info'));
+await browser.close(); server.close();
