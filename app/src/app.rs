@@ -19,6 +19,8 @@ pub fn App() -> impl IntoView {
     let status = worker.with_value(ScoringWorker::status);
     let crashes = worker.with_value(ScoringWorker::crashes);
     crate::runs::Session::provide();
+    // Started only by a page that reads a trajectory.
+    crate::trajbridge::provide_traj_worker();
 
     view! {
         <Router base=crate::net::base_path()>
@@ -34,6 +36,8 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/runs") view=RunsPage/>
                     <Route path=path!("/runs/:run") view=RunPage/>
                     <Route path=path!("/runs/:run/:instance") view=ResultPage/>
+                    <Route path=path!("/runs/:run/:instance/trajectory") view=crate::pages::trajectory::RunTrajectoryPage/>
+                    <Route path=path!("/trajectory") view=crate::pages::trajectory::TrajectoryPage/>
                     <Route path=path!("/about") view=AboutPage/>
                     <Route path=path!("/compare") view=crate::pages::compare::ComparePage/>
                     <Route path=path!("/combine") view=crate::pages::combine::CombinePage/>

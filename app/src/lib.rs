@@ -13,5 +13,6 @@ pub mod net;
 pub mod pages;
 pub mod runs;
 pub mod store;
+pub mod trajbridge;
 pub mod upload;
 pub mod zip;

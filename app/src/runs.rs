@@ -70,6 +70,17 @@ pub struct StoredRun {
     /// The submitted patch of each result, aligned with `report.results` (empty for imports).
     #[serde(default)]
     pub patches: Vec<String>,
+    /// Instance id → the agent log (`.traj`, `.traj.json`) its submission came from; the logs
+    /// themselves are kept in the `trajectories` store under the run's id.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub trajectories: BTreeMap<String, String>,
+}
+
+/// Whether an input file is an agent log kept with the run: the names the scorer itself reads as
+/// trajectories (`submission::trajectory_copies`), once they gave a submission.
+pub fn is_trajectory_file(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.ends_with(".traj") || lower.ends_with(".traj.json")
 }
 
 impl StoredRun {
@@ -349,6 +360,8 @@ async fn score_inputs(
     let mut submissions: Vec<Submission> = Vec::new();
     let mut errors: Vec<EntryError> = Vec::new();
     let mut warnings: Vec<EntryError> = Vec::new();
+    let mut trajectories = BTreeMap::new();
+    let mut traj_files = Vec::new();
     for (i, input) in inputs.into_iter().enumerate() {
         if cancelled.get() {
             return Outcome::Cancelled { done: 0, total: 0 };
@@ -373,6 +386,12 @@ async fn score_inputs(
             Input::File { name, bytes } => match worker.parse(&name, &bytes).await {
                 Ok(mut parsed) => {
                     parsed.retain_known(|id| known.contains(id));
+                    if is_trajectory_file(&name) && !parsed.submissions.is_empty() {
+                        for s in &parsed.submissions {
+                            trajectories.insert(s.instance_id.clone(), name.clone());
+                        }
+                        traj_files.push((name.clone(), bytes.clone()));
+                    }
                     submissions.extend(parsed.submissions);
                     errors.extend(parsed.errors);
                     warnings.extend(parsed.warnings);
@@ -441,7 +460,13 @@ async fn score_inputs(
     report.warnings = warnings;
     let id = new_run_id();
     let meta = meta_for(id.clone(), name, bundle, &report, sources, false);
-    let run = StoredRun { meta, report, tasks: tasks.into_values().collect(), patches };
+    let run =
+        StoredRun { meta, report, tasks: tasks.into_values().collect(), patches, trajectories };
+    if !traj_files.is_empty() {
+        if let Err(e) = crate::store::save_files(&id, &traj_files).await {
+            return Outcome::Failed(format!("could not store the run's trajectories: {e}"));
+        }
+    }
     match crate::store::save_run(&run).await {
         Ok(()) => Outcome::Saved { run: id, first },
         Err(e) => Outcome::Failed(format!("could not store the run: {e}")),
@@ -616,7 +641,7 @@ pub async fn import_report(
     let name = format!("Imported {file_name}");
     let meta = meta_for(id.clone(), name, bundle, &report, vec![file_name.to_string()], true);
     let hash = meta.hash.clone();
-    let run = StoredRun { meta, report, tasks, patches: Vec::new() };
+    let run = StoredRun { meta, report, tasks, patches: Vec::new(), trajectories: BTreeMap::new() };
     crate::store::save_run(&run).await?;
     Ok((id, hash))
 }

@@ -3,6 +3,8 @@
 //! Database `refscore`, two object stores keyed by run id, values are JSON strings:
 //! `runs` holds the small [`RunMeta`] rows the list shows, `reports` the [`StoredRun`] bodies
 //! (the report itself, the tasks' metadata and the submitted patches), read only when a run opens.
+//! `trajectories` (version 2) holds the agent logs a run was scored from, one record per run (an
+//! object of file name → `Blob`), and the last log dropped on `/trajectory` under [`DROPPED`].
 
 use std::sync::Arc;
 
@@ -14,9 +16,12 @@ use web_sys::{IdbDatabase, IdbRequest, IdbTransactionMode};
 use crate::runs::{RunMeta, StoredRun};
 
 const DB: &str = "refscore";
-const DB_VERSION: u32 = 1;
+const DB_VERSION: u32 = 2;
 const RUNS: &str = "runs";
 const REPORTS: &str = "reports";
+const TRAJ: &str = "trajectories";
+/// The `trajectories` key of the log last dropped on the standalone viewer.
+pub const DROPPED: &str = "~dropped";
 
 /// A promise that settles with an IndexedDB request.
 fn request_done(req: &IdbRequest) -> JsFuture {
@@ -78,7 +83,7 @@ async fn open() -> Result<IdbDatabase, String> {
     let on_upgrade = Closure::once_into_js(move |_: web_sys::Event| {
         if let Ok(db) = upgrade_req.result().and_then(|r| r.dyn_into::<IdbDatabase>()) {
             let names = db.object_store_names();
-            for store in [RUNS, REPORTS] {
+            for store in [RUNS, REPORTS, TRAJ] {
                 if !names.contains(store) {
                     let _ = db.create_object_store(store);
                 }
@@ -142,13 +147,56 @@ pub async fn load_run(id: &str) -> Result<Option<Arc<StoredRun>>, String> {
 /// Deletes a run and waits until it is committed.
 pub async fn delete_run(id: &str) -> Result<(), String> {
     let db = open().await?;
-    let stores = js_sys::Array::of2(&RUNS.into(), &REPORTS.into());
+    let stores = js_sys::Array::of3(&RUNS.into(), &REPORTS.into(), &TRAJ.into());
     let tx = db
         .transaction_with_str_sequence_and_mode(&stores, IdbTransactionMode::Readwrite)
         .map_err(js_err)?;
     let key = JsValue::from_str(id);
     tx.object_store(RUNS).map_err(js_err)?.delete(&key).map_err(js_err)?;
     tx.object_store(REPORTS).map_err(js_err)?.delete(&key).map_err(js_err)?;
+    tx.object_store(TRAJ).map_err(js_err)?.delete(&key).map_err(js_err)?;
     transaction_done(&tx).await.map_err(js_err)?;
     Ok(())
+}
+
+/// Stores files (name → bytes, kept as `Blob`s) as the one record `key` of `trajectories`.
+pub async fn save_files(key: &str, files: &[(String, js_sys::Uint8Array)]) -> Result<(), String> {
+    let db = open().await?;
+    let tx =
+        db.transaction_with_str_and_mode(TRAJ, IdbTransactionMode::Readwrite).map_err(js_err)?;
+    let record = js_sys::Object::new();
+    for (name, bytes) in files {
+        let blob = web_sys::Blob::new_with_u8_array_sequence(&js_sys::Array::of1(bytes))
+            .map_err(js_err)?;
+        js_sys::Reflect::set(&record, &name.into(), &blob).map_err(js_err)?;
+    }
+    tx.object_store(TRAJ).map_err(js_err)?.put_with_key(&record, &key.into()).map_err(js_err)?;
+    transaction_done(&tx).await.map_err(js_err)?;
+    Ok(())
+}
+
+/// The names and blobs of record `key` of `trajectories` (empty when there is none).
+pub async fn load_files(key: &str) -> Result<Vec<(String, web_sys::Blob)>, String> {
+    let db = open().await?;
+    let tx = db.transaction_with_str(TRAJ).map_err(js_err)?;
+    let req = tx.object_store(TRAJ).map_err(js_err)?.get(&key.into()).map_err(js_err)?;
+    let value = request_done(&req).await.map_err(js_err)?;
+    if !value.is_object() {
+        return Ok(Vec::new());
+    }
+    let mut out = Vec::new();
+    for name in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
+        let Some(name) = name.as_string() else { continue };
+        let blob = js_sys::Reflect::get(&value, &name.clone().into()).map_err(js_err)?;
+        if let Ok(blob) = blob.dyn_into::<web_sys::Blob>() {
+            out.push((name, blob));
+        }
+    }
+    Ok(out)
+}
+
+/// A blob's bytes.
+pub async fn blob_bytes(blob: &web_sys::Blob) -> Result<js_sys::Uint8Array, String> {
+    let buf = JsFuture::from(blob.array_buffer()).await.map_err(js_err)?;
+    Ok(js_sys::Uint8Array::new(&buf))
 }

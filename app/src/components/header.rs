@@ -47,6 +47,7 @@ pub fn Header() -> impl IntoView {
                 <A href=href("/tasks")>"Tasks"</A>
                 <A href=href("/score")>"Score"</A>
                 <A href=href("/runs")>"Runs"</A>
+                <A href=href("/trajectory")>"Trajectory"</A>
                 <A href=href("/about")>"About"</A>
             </nav>
             {selector}

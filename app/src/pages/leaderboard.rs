@@ -229,7 +229,13 @@ async fn published_run(id: String) -> Result<Arc<StoredRun>, String> {
         hash: report.content_hash(),
         profile: Some(scorer::stats::RunProfile::of(&report)),
     };
-    Ok(Arc::new(StoredRun { meta, report, tasks, patches: Vec::new() }))
+    Ok(Arc::new(StoredRun {
+        meta,
+        report,
+        tasks,
+        patches: Vec::new(),
+        trajectories: Default::default(),
+    }))
 }
 
 /// One row of the table: a published entry or a local run's.

@@ -11,3 +11,4 @@ pub mod runs;
 pub mod score;
 pub mod task;
 pub mod tasks;
+pub mod trajectory;

@@ -96,6 +96,9 @@ pub fn ResultPage() -> impl IntoView {
             <p>
                 <a href=href(&run.meta.route())>{format!("Run: {}", run.meta.name)}</a>
                 " · " <a href=href(&format!("/tasks/{id}"))>"Task"</a>
+                {run.trajectories.contains_key(&id).then(|| view! {
+                    " · " <a id="result-trajectory" href=href(&format!("/runs/{}/{id}/trajectory", run.meta.id))>"Trajectory"</a>
+                })}
                 {imported.then_some(" · the patch is not part of an imported report")}
             </p>
             <Suspense fallback=|| view! { <p class="muted">"Loading the task…"</p> }>

@@ -11,6 +11,7 @@ use scorer::patch::PatchStatus;
 use scorer::stats::{run_stats, Group, Tally};
 
 use crate::net::href;
+use crate::pages::trajectory::RunFailureModes;
 use crate::runs::{use_session, ResultFilter, StoredRun};
 
 /// A percentage for display; "–" when there is nothing to divide by.
@@ -207,6 +208,9 @@ pub fn RunPage() -> impl IntoView {
                 <Breakdown title="By number of files the tests inspect" id="by-inspected" groups=stats.by_inspected_files.clone()/>
                 <Breakdown title="By model" id="by-model" groups=stats.by_model.clone()/>
             </div>
+            {(!run.trajectories.is_empty()).then(|| view! {
+                <RunFailureModes run=run.clone()/>
+            })}
             <h2>"Results"</h2>
             <nav class="filters" aria-label="Filter results">{filters}</nav>
             <table id="run-results" class="table">

@@ -1,0 +1,273 @@
+// The trajectory viewer (issue 19) on the release site: the trajectory worker is not fetched on a
+// first visit; each demo trajectory (and every shared sample, when ../shared is there) dropped on
+// /trajectory shows its steps, σ and failure-mode flags; a deep link to a step survives a reload;
+// a run folder scored from trajectories gets a failure-mode section and per-task viewers; a 50 MB
+// synthetic log stays responsive (no long task over 200 ms on the UI thread).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { serve, launch, screenshot } from './harness.mjs';
+
+const TRAJ = path.resolve('tasks/demo/submissions/trajectories');
+const SUBS = path.resolve('tasks/demo/submissions');
+// ../shared next to the main checkout (a worktree under wt/ has it two levels up).
+const SAMPLES = ['../shared', '../../shared'].map((d) => path.resolve(d, 'samples/trajectories'))
+  .find((d) => fs.existsSync(d)) ?? path.resolve('../shared/samples/trajectories');
+const T = 60000;
+
+let browser;
+let context;
+let server;
+before(async () => {
+  browser = await launch();
+  context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  server = await serve('dist', '/');
+});
+after(async () => {
+  server?.close();
+  await browser?.close();
+});
+
+async function newPage() {
+  const page = await context.newPage();
+  const errors = [];
+  const requests = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(`console: ${msg.text()}`); });
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  page.on('request', (req) => requests.push(req.url()));
+  page.on('requestfailed', (req) => {
+    if (req.failure()?.errorText !== 'net::ERR_ABORTED') errors.push(`requestfailed: ${req.url()} ${req.failure()?.errorText}`);
+  });
+  return { page, errors, requests };
+}
+
+async function waitWorker(page) {
+  await page.locator('#worker-status', { hasText: 'ready (scorer ' }).waitFor({ timeout: T });
+}
+
+/** Drops (picks) one log on /trajectory and waits for the viewer. */
+async function openLog(page, file) {
+  await page.setInputFiles('#traj-file', file);
+  await page.locator('#traj-format').waitFor({ timeout: T });
+  await page.locator('#steps .step').first().waitFor({ timeout: T });
+}
+
+test('first visit of / does not fetch the trajectory worker', async () => {
+  const { page, errors, requests } = await newPage();
+  await page.goto(server.url);
+  await waitWorker(page);
+  await page.waitForTimeout(500);
+  assert.ok(requests.some((u) => /\/worker[^/]*\.wasm$/.test(u)), 'the scoring worker is fetched');
+  assert.deepEqual(requests.filter((u) => u.includes('trajworker')), [], 'no trajworker request');
+  // Opening the viewer page alone does not fetch it either: only a log does.
+  await page.click('a[href$="/trajectory"]');
+  await page.locator('#traj-drop').waitFor({ timeout: T });
+  await page.waitForTimeout(300);
+  assert.deepEqual(requests.filter((u) => u.includes('trajworker')), []);
+  await openLog(page, path.join(TRAJ, 'extract-normalize-sku.traj'));
+  assert.ok(requests.some((u) => /trajworker[^/]*\.wasm$/.test(u)), 'fetched once a log is opened');
+  assert.deepEqual(errors, [], errors.join('\n'));
+  await page.close();
+});
+
+test('each demo trajectory shows its steps, σ and flags; deep links survive a reload', async () => {
+  const { page, errors } = await newPage();
+  await page.goto(`${server.url}trajectory`);
+  await waitWorker(page);
+  const expect = {
+    'extract-normalize-sku.traj': { format: /^swe-agent-1/, flags: [] },
+    'add-log-parameter-post-entry.traj': { format: /^swe-agent-1/, flags: ['edit_error'] },
+    'stock-ledger-class.traj': { format: /^swe-agent-0\.x/, flags: ['limit'] },
+  };
+  for (const [file, want] of Object.entries(expect)) {
+    await openLog(page, path.join(TRAJ, file));
+    await page.locator('#traj-facts', { hasText: file }).waitFor({ timeout: T });
+    assert.match(await page.textContent('#traj-format'), want.format, file);
+    const steps = Number(/^(\d+) steps/.exec(await page.textContent('#traj-steps'))[1]);
+    assert.ok(steps > 3, `${file}: ${steps} steps`);
+    const shown = await page.locator('#steps .step').count();
+    assert.equal(shown, Math.min(steps, 50), `${file}: first page of steps`);
+    // The demo tasks are in the demo bundle: the flags are computed with their verdicts.
+    await page.locator('#traj-status').waitFor({ state: 'detached', timeout: T });
+    const flags = await page.$$eval('#failure-modes .flag', (li) => li.map((l) => l.dataset.flag));
+    for (const f of want.flags) assert.ok(flags.includes(f), `${file}: ${f} in ${flags}`);
+    const cost = await page.textContent('#traj-cost');
+    assert.ok(cost === 'no data' || /^\$\d/.test(cost), cost);
+    assert.notEqual(cost, '$0.0000');
+    await screenshot(page, `trajectory-${file.replace(/\.traj$/, '')}`);
+  }
+  // add-log-parameter-post-entry: rejected edits on the σ timeline, untouched targets flagged.
+  await openLog(page, path.join(TRAJ, 'add-log-parameter-post-entry.traj'));
+  await page.locator('#traj-status').waitFor({ state: 'detached', timeout: T });
+  assert.ok(await page.locator('#sigma-timeline rect.rejected').count() >= 2, 'rejected edits marked');
+  assert.ok(await page.locator('#sigma-timeline rect.applied').count() >= 1, 'applied edits marked');
+  // The demo task is in the demo bundle: its verdicts were scored, so FM-1 and FM-7 were computed.
+  assert.doesNotMatch(await page.textContent('#failure-modes'), /Without the task's verdicts/);
+  // Filters: errors only.
+  await page.check('#filter-errors');
+  await page.waitForFunction(() => document.querySelectorAll('#steps .step').length > 0
+    && [...document.querySelectorAll('#steps .step')].every((s) => s.classList.contains('step-error')));
+  const errorSteps = await page.$$eval('#steps .step', (s) => s.map((x) => Number(x.dataset.step)));
+  assert.ok(errorSteps.includes(11) && errorSteps.includes(12), `the rejected edits: ${errorSteps}`);
+  await page.uncheck('#filter-errors');
+  // Search.
+  await page.fill('#step-search', 'Multiple occurrences of old_str');
+  await page.press('#step-search', 'Enter');
+  await page.waitForFunction(() => [...document.querySelectorAll('#steps .step')].map((s) => s.dataset.step).join() === '11');
+  await page.fill('#step-search', '');
+  await page.press('#step-search', 'Enter');
+  // A deep link to a step (an evidence link of a flag), then a reload.
+  await page.click('#failure-modes .flag[data-flag="edit_error"] a.evidence');
+  await page.waitForURL(/\?step=\d+/);
+  const step = Number(new URL(page.url()).searchParams.get('step'));
+  await page.locator(`#step-${step}[aria-current]`).waitFor({ timeout: T });
+  await page.reload();
+  await page.locator(`#step-${step}[aria-current]`).waitFor({ timeout: T });
+  assert.ok(await page.locator(`#step-${step}`).isVisible());
+  await screenshot(page, 'trajectory-deep-link-after-reload');
+  // Folding: a long observation shows a "Show all" button that unfolds it.
+  const fold = page.locator('#steps details.fold').first();
+  assert.ok(await fold.count() === 1, 'a long observation is folded');
+  assert.equal(await fold.getAttribute('open'), null);
+  await fold.locator('summary').click();
+  assert.equal(await fold.getAttribute('open'), '');
+  assert.deepEqual(errors, [], errors.join('\n'));
+  await page.close();
+});
+
+test('every shared sample log is read (skips without ../shared)', async (t) => {
+  if (!fs.existsSync(SAMPLES)) {
+    t.skip(`no ${SAMPLES}`);
+    return;
+  }
+  const { page, errors } = await newPage();
+  await page.goto(`${server.url}trajectory`);
+  const files = [];
+  for (const dir of fs.readdirSync(SAMPLES, { withFileTypes: true })) {
+    const full = path.join(SAMPLES, dir.name);
+    if (dir.isDirectory()) for (const f of fs.readdirSync(full)) files.push(path.join(full, f));
+    else if (!dir.name.endsWith('.md')) files.push(full);
+  }
+  for (const f of files) {
+    await page.setInputFiles('#traj-file', f);
+    await page.locator('#traj-facts', { hasText: path.basename(f) }).or(page.locator('#traj-error')).waitFor({ timeout: T });
+    assert.equal(await page.locator('#traj-error').count(), 0, `${f}: ${await page.locator('#traj-error').textContent().catch(() => '')}`);
+    assert.ok(await page.locator('#steps .step').count() > 0 || (await page.textContent('#traj-steps')).startsWith('0 '), f);
+  }
+  await screenshot(page, 'trajectory-last-sample');
+  assert.deepEqual(errors, [], errors.join('\n'));
+  await page.close();
+});
+
+test('a run folder scored from trajectories: failure-mode section and per-task viewer', async () => {
+  const { page, errors } = await newPage();
+  // A SWE-agent run folder: preds.json and <id>/<id>.traj.
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'refscore-traj-'));
+  const run = path.join(tmp, 'run');
+  fs.mkdirSync(run);
+  fs.copyFileSync(path.join(SUBS, 'predictions-by-id.json'), path.join(run, 'preds.json'));
+  for (const f of fs.readdirSync(TRAJ)) {
+    const id = f.replace(/\.traj$/, '');
+    fs.mkdirSync(path.join(run, id));
+    fs.copyFileSync(path.join(TRAJ, f), path.join(run, id, f));
+  }
+  await page.goto(`${server.url}score`);
+  await waitWorker(page);
+  await page.setInputFiles('#upload-folder', run);
+  await page.locator('#upload-list tbody tr').nth(3).waitFor({ timeout: T });
+  await page.fill('#run-name', 'trajectory run');
+  await page.click('#score-start');
+  await page.waitForURL(/\/runs\/[0-9a-f]+$/, { timeout: T });
+  const runUrl = page.url();
+  await page.locator('#fm-rates tbody tr').first().waitFor({ timeout: T });
+  const rates = await page.$$eval('#fm-rates tbody tr', (trs) => Object.fromEntries(trs.map((tr) => [
+    tr.dataset.rate, tr.querySelectorAll('td')[1].textContent])));
+  assert.match(rates['fm2.edit_error_of_all'], /^1\/3 /, JSON.stringify(rates));
+  assert.match(rates.resolved, /^1\/3 /, JSON.stringify(rates));
+  assert.ok(await page.locator('#fm-distribution').count() === 1, 'distribution chart');
+  assert.ok(await page.locator('#fm-exit').count() === 1, 'exit reasons');
+  assert.match(await page.textContent('#cost-per-solved'), /no data|\$/);
+  await screenshot(page, 'run-failure-modes');
+  // The trajectories behind the edit-error rate.
+  await page.click('#fm-rates tr[data-rate="fm2.edit_error_of_all"] a.behind');
+  await page.waitForURL(/\/add-log-parameter-post-entry\/trajectory$/, { timeout: T });
+  await page.locator('#final-tests tbody tr').first().waitFor({ timeout: T });
+  await page.locator('#steps .step').first().waitFor({ timeout: T });
+  assert.ok(await page.locator('#final-tests a[href*="/tasks/add-log-parameter-post-entry?file="]').count() >= 1);
+  await screenshot(page, 'run-trajectory');
+  // The result page links its trajectory.
+  await page.goto(`${runUrl}/stock-ledger-class`);
+  await page.click('#result-trajectory');
+  await page.locator('#traj-format').waitFor({ timeout: T });
+  assert.deepEqual(errors, [], errors.join('\n'));
+  await page.close();
+});
+
+/** A SWE-agent 0.x log of about `mb` MB: tens of thousands of steps, an edit every 40th. */
+function syntheticLog(file, mb) {
+  const fd = fs.openSync(file, 'w');
+  fs.writeSync(fd, '{"environment": "swe_main", "trajectory": [');
+  const filler = 'x = compute(value) + 1  # padding line of the synthetic observation\n'.repeat(30);
+  let size = 0;
+  let i = 0;
+  while (size < mb * 1024 * 1024) {
+    const edit = i % 40 === 39;
+    const step = {
+      action: edit ? `edit ${i % 300 + 1}:${i % 300 + 2}\n    pass\nend_of_edit\n` : `search_file "needle ${i}" pkg/mod${i % 7}.py\n`,
+      observation: `step ${i} output\n${filler}`,
+      response: `I will look at step ${i}.`,
+      thought: `thought of step ${i}`,
+      state: JSON.stringify({ open_file: `/repo/pkg/mod${i % 7}.py`, working_dir: '/repo' }),
+    };
+    const text = (i ? ',' : '') + JSON.stringify(step);
+    fs.writeSync(fd, text);
+    size += text.length;
+    i += 1;
+  }
+  fs.writeSync(fd, '], "history": [], "info": {"exit_status": "submitted", "submission": ""}}');
+  fs.closeSync(fd);
+  return i;
+}
+
+test('a 50 MB log stays responsive: no long task over 200 ms on the UI thread', async () => {
+  const { page, errors } = await newPage();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'refscore-big-'));
+  const file = path.join(tmp, 'big.traj');
+  const steps = syntheticLog(file, 50);
+  assert.ok(fs.statSync(file).size >= 50 * 1024 * 1024);
+  await page.goto(`${server.url}trajectory`);
+  await page.locator('#traj-drop').waitFor({ timeout: T });
+  await page.waitForTimeout(500);
+  await page.evaluate(() => {
+    window.__long = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__long.push(e.duration);
+    }).observe({ type: 'longtask', buffered: false });
+  });
+  const t0 = Date.now();
+  await page.setInputFiles('#traj-file', file);
+  await page.locator('#traj-steps', { hasText: `${steps} steps` }).waitFor({ timeout: 180000 });
+  await page.locator('#steps .step').first().waitFor({ timeout: T });
+  const opened = Date.now() - t0;
+  // Paging, a filter, a deep link far down the log.
+  await page.click('.page-next >> nth=0');
+  await page.locator('#step-50').waitFor({ timeout: T });
+  await page.check('#filter-edits');
+  await page.locator('#step-39').waitFor({ timeout: T });
+  await page.uncheck('#filter-edits');
+  await page.fill('#step-search', `needle ${steps - 100}"`);
+  await page.press('#step-search', 'Enter');
+  await page.locator(`#step-${steps - 100}`).waitFor({ timeout: T });
+  await page.waitForTimeout(300);
+  const long = await page.evaluate(() => window.__long);
+  console.log(`50 MB log: ${steps} steps, opened in ${opened} ms; long tasks: ${JSON.stringify(long)}`);
+  assert.ok(long.every((d) => d <= 200), `long tasks over 200 ms: ${long}`);
+  // A deep link far down the log, by a fresh load (the log comes back from IndexedDB).
+  await page.goto(`${server.url}trajectory?step=${steps - 5}`);
+  await page.locator(`#step-${steps - 5}[aria-current]`).waitFor({ timeout: 180000 });
+  await screenshot(page, 'trajectory-50mb');
+  assert.deepEqual(errors, [], errors.join('\n'));
+  await page.close();
+});
