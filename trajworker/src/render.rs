@@ -107,7 +107,7 @@ pub fn step(row: &StepRow, current: Option<u32>) -> Node {
     let mut head = vec![
         el(
             "a",
-            &[("class", "step-link"), ("href", &format!("?step={i}"))],
+            &[("class", "step-link"), ("href", &format!("?step={i}")), ("data-goto", &i)],
             vec![t(format!("#{i}"))],
         ),
         el("span", &[("class", "step-role")], vec![t(&row.role)]),
@@ -292,7 +292,7 @@ fn flags(s: &Sample) -> Node {
                 for s in f.steps.iter().take(40) {
                     links.push(el(
                         "a",
-                        &[("class", "evidence"), ("href", &format!("?step={s}"))],
+                        &[("class", "evidence"), ("href", &format!("?step={s}")), ("data-goto", &s.to_string())],
                         vec![t(format!("#{s}"))],
                     ));
                     links.push(t(" "));

@@ -169,6 +169,8 @@ fn Tree(node: Node) -> impl IntoView {
             .and_then(|t| t.closest("[data-goto]").ok().flatten())
             .and_then(|t| t.get_attribute("data-goto"));
         if let Some(step) = step {
+            // Ours, not the router's: its resolution of a bare `?step=N` href would leave the page.
+            ev.prevent_default();
             // The page's own path (base included) with the step, as a link would give.
             let path = window().location().pathname().unwrap_or_default();
             navigate(
