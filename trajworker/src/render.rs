@@ -292,7 +292,11 @@ fn flags(s: &Sample) -> Node {
                 for s in f.steps.iter().take(40) {
                     links.push(el(
                         "a",
-                        &[("class", "evidence"), ("href", &format!("?step={s}")), ("data-goto", &s.to_string())],
+                        &[
+                            ("class", "evidence"),
+                            ("href", &format!("?step={s}")),
+                            ("data-goto", &s.to_string()),
+                        ],
                         vec![t(format!("#{s}"))],
                     ));
                     links.push(t(" "));
