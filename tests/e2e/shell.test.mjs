@@ -15,7 +15,7 @@ async function checkShell(dir, base, shot) {
     await page.goto(server.url);
     await page.locator('header .brand').waitFor({ timeout: 15000 });
     assert.equal(await page.locator('header .brand').textContent(), 'refscore');
-    assert.deepEqual(await page.locator('nav a').allTextContents(), ['Leaderboard', 'Tasks', 'Score', 'Runs', 'About']);
+    assert.deepEqual(await page.locator('nav a').allTextContents(), ['Leaderboard', 'Tasks', 'Score', 'Runs', 'Trajectory', 'About']);
     // The landing page is the leaderboard (published.json always has entries).
     await page.locator('#leaderboard tbody tr').first().waitFor({ timeout: 15000 });
     await page.locator('nav a', { hasText: 'Tasks' }).click();
