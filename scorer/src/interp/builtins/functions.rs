@@ -1,0 +1,642 @@
+//! The builtin functions (`len`, `isinstance`, `sorted`, `print`, ...): `call_builtin`'s one
+//! match over the names in `BUILTIN_FUNCS`, and the helpers behind `len` and `isinstance`.
+
+use super::{arg, is_native_method, kw, CALL};
+use crate::interp::eval::Kwargs;
+use crate::interp::fmt::{btype_of, type_name};
+use crate::interp::value::*;
+use crate::interp::{Interp, PyResult, Value};
+use num_traits::Signed;
+use std::rc::Rc;
+
+impl<'a> Interp<'a> {
+    pub fn len_of(&mut self, v: &Value<'a>) -> PyResult<'a, usize> {
+        Ok(match v {
+            Value::Str(s) => {
+                if s.is_ascii() {
+                    s.len()
+                } else {
+                    s.chars().count()
+                }
+            }
+            Value::Bytes(b) => b.len(),
+            Value::List(l) => l.borrow().len(),
+            Value::Tuple(t) => t.len(),
+            Value::Dict(d) | Value::Set(d) | Value::DictView(d, _) => d.borrow().len,
+            Value::FrozenSet(d) => d.len,
+            Value::Range(a, b, s) => crate::interp::ops::range_len(*a, *b, *s) as usize,
+            Value::Instance(i) if i.class.lookup("__len__").is_some() => {
+                let m = i.class.lookup("__len__").unwrap_or(Value::None);
+                let r = self.call(&m, vec![v.clone()], vec![])?;
+                match r {
+                    Value::Int(n) if n >= 0 => n as usize,
+                    _ => return Err(self.err("TypeError", "__len__() should return >= 0")),
+                }
+            }
+            _ => {
+                return Err(self
+                    .err("TypeError", format!("object of type '{}' has no len()", type_name(v))))
+            }
+        })
+    }
+
+    /// `isinstance(v, cls)` for one class-like value.
+    pub fn isinstance_one(&mut self, v: &Value<'a>, cls: &Value<'a>) -> PyResult<'a, bool> {
+        Ok(match cls {
+            Value::Type(t) => match t {
+                BType::Object => true,
+                BType::Int => matches!(v, Value::Int(_) | Value::Big(_) | Value::Bool(_)),
+                BType::Type => matches!(v, Value::Class(_) | Value::AstClass(_) | Value::Type(_)),
+                other => {
+                    btype_of(v) == *other
+                        && !matches!(v, Value::Instance(_) | Value::Node(_) | Value::Native(_))
+                }
+            },
+            Value::Class(c) => match v {
+                Value::Instance(i) => i.class.is_subclass(c),
+                _ => false,
+            },
+            Value::AstClass(c) => crate::interp::astmod::node_isinstance(v, *c),
+            Value::Native(n) if matches!(&**n, Native::Union(_)) => {
+                if let Native::Union(items) = &**n {
+                    for c in items {
+                        if self.isinstance_one(v, c)? {
+                            return Ok(true);
+                        }
+                    }
+                }
+                false
+            }
+            Value::Tuple(items) => {
+                for c in items.iter() {
+                    if self.isinstance_one(v, c)? {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+            _ => {
+                return Err(self.err(
+                    "TypeError",
+                    "isinstance() arg 2 must be a type, a tuple of types, or a union",
+                ))
+            }
+        })
+    }
+
+    fn issubclass_one(&mut self, c: &Value<'a>, cls: &Value<'a>) -> PyResult<'a, bool> {
+        Ok(match (c, cls) {
+            (_, Value::Tuple(items)) => {
+                for k in items.iter() {
+                    if self.issubclass_one(c, k)? {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+            (_, Value::Native(n)) if matches!(&**n, Native::Union(_)) => {
+                if let Native::Union(items) = &**n {
+                    for k in items {
+                        if self.issubclass_one(c, k)? {
+                            return Ok(true);
+                        }
+                    }
+                }
+                false
+            }
+            (Value::Class(a), Value::Class(b)) => a.is_subclass(b),
+            (Value::AstClass(a), Value::AstClass(b)) => {
+                crate::interp::astmod::class_is_subclass(*a, *b)
+            }
+            (Value::Type(a), Value::Type(b)) => {
+                a == b || *b == BType::Object || (*a == BType::Bool && *b == BType::Int)
+            }
+            (_, Value::Type(BType::Object)) => true,
+            (Value::Class(_) | Value::AstClass(_) | Value::Type(_), _) => false,
+            _ => return Err(self.err("TypeError", "issubclass() arg 1 must be a class")),
+        })
+    }
+
+    pub fn call_builtin(
+        &mut self,
+        name: &'static str,
+        this: Option<Value<'a>>,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, Value<'a>> {
+        if let Some(t) = this {
+            return self.call_bound(name, t, args, kwargs);
+        }
+        if is_native_method(name) {
+            let mut args = args;
+            let t = if args.is_empty() { Value::None } else { args.remove(0) };
+            return self.call_bound(name, t, args, kwargs);
+        }
+        if let Some(rest) = name.strip_prefix("ast.") {
+            return self.ast_function(rest, args, kwargs);
+        }
+        if name.starts_with("os.")
+            || name.starts_with("hashlib.")
+            || name.starts_with("json.")
+            || name.starts_with("sys.")
+            || name.starts_with("stat.")
+        {
+            return self.os_function(name, args, kwargs);
+        }
+        if let Some(m) = name.strip_prefix("str.") {
+            // An unbound str method (`str.lower` as a sort key): the first argument is `self`.
+            let mut args = args;
+            return match args.first() {
+                Some(Value::Str(s)) => {
+                    let s = s.clone();
+                    args.remove(0);
+                    self.str_method(s, m, args, kwargs)
+                }
+                Some(other) => Err(self.err(
+                    "TypeError",
+                    format!(
+                        "descriptor '{m}' for 'str' objects doesn't apply to a '{}' object",
+                        type_name(other)
+                    ),
+                )),
+                None => {
+                    Err(self
+                        .err("TypeError", format!("unbound method str.{m}() needs an argument")))
+                }
+            };
+        }
+        if name == "dict.fromkeys" {
+            let keys = self.to_vec(&arg(&args, 0))?;
+            let v = arg(&args, 1);
+            let d = Rc::new(Mut::new(PyDict::new()));
+            for k in keys {
+                self.dict_set(&d, k, v.clone())?;
+            }
+            return Ok(Value::Dict(d));
+        }
+        if let Some(rest) = name.strip_prefix("re.") {
+            return self.re_function(rest, args, kwargs);
+        }
+        if let Some(rest) = name.strip_prefix("unittest.") {
+            return self.unittest_function(rest, args, kwargs);
+        }
+        match name {
+            "len" => {
+                self.nargs("len", &args, 1, 1)?;
+                Ok(Value::Int(self.len_of(&args[0])? as i64))
+            }
+            "isinstance" => {
+                if args.len() != 2 {
+                    return Err(self.err(
+                        "TypeError",
+                        format!("isinstance expected 2 arguments, got {}", args.len()),
+                    ));
+                }
+                Ok(Value::Bool(self.isinstance_one(&args[0], &args[1])?))
+            }
+            "issubclass" => {
+                if args.len() != 2 {
+                    return Err(self.err(
+                        "TypeError",
+                        format!("issubclass expected 2 arguments, got {}", args.len()),
+                    ));
+                }
+                Ok(Value::Bool(self.issubclass_one(&args[0], &args[1])?))
+            }
+            "hasattr" => {
+                self.nargs("hasattr", &args, 2, 2)?;
+                let n = self.want_str(&args[1], "attribute name")?;
+                match self.getattr(&args[0], &n) {
+                    Ok(_) => Ok(Value::Bool(true)),
+                    Err(e) if !e.fatal && self.is_exc(&e, "AttributeError") => {
+                        Ok(Value::Bool(false))
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            "getattr" => {
+                self.nargs("getattr", &args, 2, 3)?;
+                let n = self.want_str(&args[1], "attribute name")?;
+                match self.getattr(&args[0], &n) {
+                    Ok(v) => Ok(v),
+                    Err(e) if args.len() == 3 && !e.fatal && self.is_exc(&e, "AttributeError") => {
+                        Ok(args[2].clone())
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            "setattr" => {
+                self.nargs("setattr", &args, 3, 3)?;
+                let n = self.want_str(&args[1], "attribute name")?;
+                self.setattr(&args[0], &n, args[2].clone())?;
+                Ok(Value::None)
+            }
+            "delattr" => {
+                self.nargs("delattr", &args, 2, 2)?;
+                let n = self.want_str(&args[1], "attribute name")?;
+                self.delattr(&args[0], &n)?;
+                Ok(Value::None)
+            }
+            "callable" => {
+                self.nargs("callable", &args, 1, 1)?;
+                Ok(Value::Bool(match &args[0] {
+                    Value::Func(_)
+                    | Value::Method(_)
+                    | Value::Builtin(_)
+                    | Value::Class(_)
+                    | Value::AstClass(_)
+                    | Value::Type(_) => true,
+                    Value::Instance(i) => i.class.lookup("__call__").is_some(),
+                    Value::Native(n) => matches!(&**n, Native::SkipDecorator(_)),
+                    _ => false,
+                }))
+            }
+            "any" | "all" => {
+                self.nargs(name, &args, 1, 1)?;
+                let it = self.get_iter(&args[0])?;
+                let want = name == "any";
+                while let Some(x) = self.next(&it)? {
+                    if self.truthy(&x)? == want {
+                        return Ok(Value::Bool(want));
+                    }
+                }
+                Ok(Value::Bool(!want))
+            }
+            "sum" => {
+                let mut acc = kw(&kwargs, "start")
+                    .unwrap_or_else(|| args.get(1).cloned().unwrap_or(Value::Int(0)));
+                let it = self.get_iter(&arg(&args, 0))?;
+                while let Some(x) = self.next(&it)? {
+                    acc = self.binop(crate::python::syntax::Operator::Add, &acc, &x)?;
+                }
+                Ok(acc)
+            }
+            "min" | "max" => {
+                let items = if args.len() == 1 { self.to_vec(&args[0])? } else { args.clone() };
+                let key = kw(&kwargs, "key").filter(|k| !k.is_none());
+                if items.is_empty() {
+                    if let Some(d) = kw(&kwargs, "default") {
+                        return Ok(d);
+                    }
+                    return Err(
+                        self.err("ValueError", format!("{name}() arg is an empty sequence"))
+                    );
+                }
+                let mut best = items[0].clone();
+                let mut best_k = match &key {
+                    Some(k) => self.call(k, vec![best.clone()], vec![])?,
+                    None => best.clone(),
+                };
+                for x in items.into_iter().skip(1) {
+                    let xk = match &key {
+                        Some(k) => self.call(k, vec![x.clone()], vec![])?,
+                        None => x.clone(),
+                    };
+                    let op = if name == "min" {
+                        crate::python::syntax::CmpOp::Lt
+                    } else {
+                        crate::python::syntax::CmpOp::Gt
+                    };
+                    if self.compare(op, &xk, &best_k)? {
+                        best = x;
+                        best_k = xk;
+                    }
+                }
+                Ok(best)
+            }
+            "sorted" => {
+                self.nargs("sorted", &args, 1, 1)?;
+                let items = self.to_vec(&args[0])?;
+                let l = Rc::new(Mut::new(items));
+                self.list_sort(&l, &kwargs)?;
+                Ok(Value::List(l))
+            }
+            "reversed" => {
+                self.nargs("reversed", &args, 1, 1)?;
+                let items = match &args[0] {
+                    Value::List(_)
+                    | Value::Tuple(_)
+                    | Value::Str(_)
+                    | Value::Range(..)
+                    | Value::Bytes(_) => self.to_vec(&args[0])?,
+                    Value::Dict(d) => d.borrow().keys(),
+                    Value::DictView(..) => self.to_vec(&args[0])?,
+                    other => {
+                        return Err(self.err(
+                            "TypeError",
+                            format!("'{}' object is not reversible", type_name(other)),
+                        ))
+                    }
+                };
+                Ok(Value::iter(PyIter::Reversed { items }))
+            }
+            "enumerate" => {
+                let it = self.get_iter(&arg(&args, 0))?;
+                let start = match kw(&kwargs, "start").or_else(|| args.get(1).cloned()) {
+                    Some(Value::Int(n)) => n,
+                    _ => 0,
+                };
+                Ok(Value::iter(PyIter::Enumerate { inner: it, count: start }))
+            }
+            "zip" => {
+                let mut its = Vec::new();
+                for a in &args {
+                    its.push(self.get_iter(a)?);
+                }
+                if its.is_empty() {
+                    // zip() of nothing is empty (not an endless stream of empty tuples).
+                    return Ok(Value::iter(PyIter::Exhausted));
+                }
+                Ok(Value::iter(PyIter::Zip(its)))
+            }
+            "map" => {
+                if args.len() < 2 {
+                    return Err(self.err("TypeError", "map() must have at least two arguments."));
+                }
+                let mut its = Vec::new();
+                for a in &args[1..] {
+                    its.push(self.get_iter(a)?);
+                }
+                Ok(Value::iter(PyIter::Map { func: args[0].clone(), inner: its }))
+            }
+            "filter" => {
+                self.nargs("filter", &args, 2, 2)?;
+                let it = self.get_iter(&args[1])?;
+                Ok(Value::iter(PyIter::Filter { func: args[0].clone(), inner: it }))
+            }
+            "iter" => {
+                self.nargs("iter", &args, 1, 1)?;
+                self.get_iter(&args[0])
+            }
+            "next" => {
+                self.nargs("next", &args, 1, 2)?;
+                if !matches!(args[0], Value::Iter(_)) {
+                    return Err(self.err(
+                        "TypeError",
+                        format!("'{}' object is not an iterator", type_name(&args[0])),
+                    ));
+                }
+                match self.next(&args[0])? {
+                    Some(v) => Ok(v),
+                    None => match args.get(1) {
+                        Some(d) => Ok(d.clone()),
+                        None => Err(self.err_args("StopIteration", vec![], None)),
+                    },
+                }
+            }
+            // The call of a C function counts one recursion level (CPython 3.11 checks it for
+            // `METH_O` functions, and for the others until the calling code is specialised; a
+            // test's code mostly runs once, unspecialised).
+            "repr" => {
+                self.nargs("repr", &args, 1, 1)?;
+                let r = self.c_level(CALL, |it| it.repr(&args[0]))?;
+                Ok(Value::Str(Rc::from(r)))
+            }
+            "ascii" => {
+                self.nargs("ascii", &args, 1, 1)?;
+                let r = self.c_level(CALL, |it| it.repr(&args[0]))?;
+                Ok(Value::Str(Rc::from(crate::interp::fmt::ascii_escape(&r))))
+            }
+            "print" => {
+                // Output goes nowhere (the harness discards stdout); still evaluate str() for its errors.
+                self.c_level(CALL, |it| {
+                    for a in &args {
+                        it.str_of(a)?;
+                    }
+                    Ok(Value::None)
+                })
+            }
+            "abs" => match arg(&args, 0) {
+                Value::Int(i) => Ok(i.checked_abs().map_or_else(
+                    || Value::from_bigint(num_bigint::BigInt::from(i).abs()),
+                    Value::Int,
+                )),
+                Value::Bool(b) => Ok(Value::Int(i64::from(b))),
+                Value::Big(b) => Ok(Value::from_bigint(b.abs())),
+                Value::Float(f) => Ok(Value::Float(f.abs())),
+                Value::Complex(r, i) => {
+                    let h = r.hypot(i);
+                    if h.is_infinite() && r.is_finite() && i.is_finite() {
+                        return Err(self.err("OverflowError", "absolute value too large"));
+                    }
+                    Ok(Value::Float(h))
+                }
+                other => Err(self.err(
+                    "TypeError",
+                    format!("bad operand type for abs(): '{}'", type_name(&other)),
+                )),
+            },
+            "round" => match (arg(&args, 0), args.get(1)) {
+                (Value::Float(f), None) => {
+                    let r = f.round();
+                    let r = if (f - f.trunc()).abs() == 0.5 { 2.0 * (f / 2.0).round() } else { r };
+                    Ok(Value::Int(r as i64))
+                }
+                (Value::Float(f), Some(Value::Int(n))) => {
+                    // CPython rounds the exact binary value (half to even): a correctly rounded
+                    // decimal rendering does the same, e.g. round(2.675, 2) == 2.67.
+                    let n = *n;
+                    if !f.is_finite() || n > 330 {
+                        return Ok(Value::Float(f));
+                    }
+                    if n >= 0 {
+                        let s = format!("{:.*}", n as usize, f);
+                        return Ok(Value::Float(s.parse().unwrap_or(f)));
+                    }
+                    if n < -330 {
+                        return Ok(Value::Float(0.0 * f));
+                    }
+                    let m = 10f64.powi((-n) as i32);
+                    let q = f / m;
+                    let r = q.round();
+                    let r = if (q - q.trunc()).abs() == 0.5 { 2.0 * (q / 2.0).round() } else { r };
+                    Ok(Value::Float(r * m))
+                }
+                (Value::Int(v), Some(Value::Int(n))) if *n < 0 => {
+                    if *n < -18 {
+                        return Ok(Value::Int(0));
+                    }
+                    let m = 10i64.pow((-n) as u32);
+                    let (q, r) = (v.div_euclid(m), v.rem_euclid(m));
+                    let q = match (2 * i128::from(r)).cmp(&i128::from(m)) {
+                        std::cmp::Ordering::Greater => q + 1,
+                        std::cmp::Ordering::Equal => q + (q & 1),
+                        std::cmp::Ordering::Less => q,
+                    };
+                    Ok(Value::from_bigint(num_bigint::BigInt::from(q) * m))
+                }
+                (v @ (Value::Int(_) | Value::Big(_)), _) => Ok(v),
+                (other, _) => Err(self.err(
+                    "TypeError",
+                    format!("type {} doesn't define __round__ method", type_name(&other)),
+                )),
+            },
+            "id" => Ok(Value::Int(arg(&args, 0).addr() as i64)),
+            "hash" => {
+                let h = self.hash(&arg(&args, 0))?;
+                Ok(Value::Int(h as i64))
+            }
+            "chr" => match arg(&args, 0) {
+                Value::Int(i) => match u32::try_from(i).ok().and_then(char::from_u32) {
+                    Some(c) => Ok(Value::Str(Rc::from(c.to_string()))),
+                    None => Err(self.err("ValueError", "chr() arg not in range(0x110000)")),
+                },
+                other => Err(self.err(
+                    "TypeError",
+                    format!("'{}' object cannot be interpreted as an integer", type_name(&other)),
+                )),
+            },
+            "ord" => match arg(&args, 0) {
+                Value::Str(s) if s.chars().count() == 1 => {
+                    Ok(Value::Int(i64::from(s.chars().next().map_or(0, |c| c as u32))))
+                }
+                Value::Str(s) => Err(self.err(
+                    "TypeError",
+                    format!(
+                        "ord() expected a character, but string of length {} found",
+                        s.chars().count()
+                    ),
+                )),
+                other => Err(self.err(
+                    "TypeError",
+                    format!("ord() expected string of length 1, but {} found", type_name(&other)),
+                )),
+            },
+            "bin" | "hex" | "oct" => {
+                let n = crate::interp::ops::to_big(&arg(&args, 0)).ok_or_else(|| {
+                    self.err(
+                        "TypeError",
+                        format!(
+                            "'{}' object cannot be interpreted as an integer",
+                            type_name(&arg(&args, 0))
+                        ),
+                    )
+                })?;
+                let (neg, m) = (n.is_negative(), n.abs());
+                let body = match name {
+                    "bin" => format!("0b{m:b}"),
+                    "hex" => format!("0x{m:x}"),
+                    _ => format!("0o{m:o}"),
+                };
+                Ok(Value::Str(Rc::from(if neg { format!("-{body}") } else { body })))
+            }
+            "open" => self.builtin_open(args, kwargs),
+            "format" => {
+                let spec = match args.get(1) {
+                    Some(Value::Str(s)) => s.to_string(),
+                    _ => String::new(),
+                };
+                Ok(Value::Str(Rc::from(self.format_value(&arg(&args, 0), &spec)?)))
+            }
+            "divmod" => {
+                let (a, b) = (arg(&args, 0), arg(&args, 1));
+                let numeric = |v: &Value<'a>| {
+                    matches!(v, Value::Int(_) | Value::Bool(_) | Value::Big(_) | Value::Float(_))
+                };
+                if !(matches!(a, Value::Instance(_)) || numeric(&a) && numeric(&b)) {
+                    return Err(self.err(
+                        "TypeError",
+                        format!(
+                            "unsupported operand type(s) for divmod(): '{}' and '{}'",
+                            type_name(&a),
+                            type_name(&b)
+                        ),
+                    ));
+                }
+                let q = self.binop(crate::python::syntax::Operator::FloorDiv, &a, &b)?;
+                let r = self.binop(crate::python::syntax::Operator::Mod, &a, &b)?;
+                Ok(Value::tuple(vec![q, r]))
+            }
+            "pow" if args.len() == 3 && !args[2].is_none() => {
+                // Modular exponentiation on integers.
+                let (Some(b), Some(e), Some(m)) = (
+                    crate::interp::ops::to_big(&args[0]),
+                    crate::interp::ops::to_big(&args[1]),
+                    crate::interp::ops::to_big(&args[2]),
+                ) else {
+                    return Err(self.err(
+                        "TypeError",
+                        "pow() 3rd argument not allowed unless all arguments are integers",
+                    ));
+                };
+                use num_traits::Zero;
+                if m.is_zero() {
+                    return Err(self.err("ValueError", "pow() 3rd argument cannot be 0"));
+                }
+                if e.is_negative() {
+                    return Err(self.unsupported("pow() with a negative exponent and a modulus"));
+                }
+                let r = b.modpow(&e, &m);
+                // Python's result has the sign of the modulus.
+                let r = if !r.is_zero() && r.is_negative() != m.is_negative() { r + &m } else { r };
+                Ok(Value::from_bigint(r))
+            }
+            "pow" => {
+                self.binop(crate::python::syntax::Operator::Pow, &arg(&args, 0), &arg(&args, 1))
+            }
+            "vars" => match arg(&args, 0) {
+                Value::Instance(i) => {
+                    let d = Rc::new(Mut::new(PyDict::new()));
+                    let pairs: Vec<_> =
+                        i.dict.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+                    for (k, v) in pairs {
+                        self.dict_set(&d, Value::Str(k), v)?;
+                    }
+                    Ok(Value::Dict(d))
+                }
+                _ => Err(self.unsupported("vars() of this object")),
+            },
+            "dir" => {
+                let v = arg(&args, 0);
+                let mut names: Vec<String> = match &v {
+                    Value::Module(m) => m.dict.borrow().keys().map(|k| k.to_string()).collect(),
+                    Value::Class(c) => {
+                        let mut n: Vec<String> = Vec::new();
+                        for k in c.mro.borrow().iter() {
+                            n.extend(k.dict.borrow().keys().map(|k| k.to_string()));
+                        }
+                        n
+                    }
+                    Value::Instance(i) => {
+                        let mut n: Vec<String> =
+                            i.dict.borrow().keys().map(|k| k.to_string()).collect();
+                        for k in i.class.mro.borrow().iter() {
+                            n.extend(k.dict.borrow().keys().map(|k| k.to_string()));
+                        }
+                        n
+                    }
+                    Value::Node(n) => {
+                        let mut v: Vec<String> = n
+                            .class
+                            .fields
+                            .iter()
+                            .chain(n.class.attributes.iter())
+                            .map(|s| s.to_string())
+                            .collect();
+                        v.extend(n.extra().iter().map(|(k, _)| k.to_string()));
+                        v
+                    }
+                    _ => return Err(self.unsupported("dir() of this object")),
+                };
+                names.sort();
+                names.dedup();
+                Ok(Value::list(names.into_iter().map(|s| Value::Str(Rc::from(s))).collect()))
+            }
+            "super" => {
+                if args.len() == 2 {
+                    if let Value::Class(c) = &args[0] {
+                        return Ok(Value::Native(Rc::new(Native::Super(
+                            c.clone(),
+                            args[1].clone(),
+                        ))));
+                    }
+                }
+                Err(self.unsupported("super() outside a method"))
+            }
+            "classmethod" => Ok(Value::Native(Rc::new(Native::ClassMethod(arg(&args, 0))))),
+            "staticmethod" => Ok(Value::Native(Rc::new(Native::StaticMethod(arg(&args, 0))))),
+            "property" => Ok(Value::Native(Rc::new(Native::Property(arg(&args, 0))))),
+            other => Err(self.unsupported(format!("builtin {other}()"))),
+        }
+    }
+}
