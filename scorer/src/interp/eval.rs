@@ -4,6 +4,7 @@ use std::rc::Rc;
 
 use crate::python::syntax::{self as ast, Ranged};
 
+use super::scope::ScopeInfo;
 use super::value::*;
 use super::{Interp, Value};
 use super::{PyErr, PyResult};
@@ -707,13 +708,13 @@ impl<'a> Interp<'a> {
                 info.locals.insert(Rc::from(a.arg.as_str()));
             }
             match body {
-                FuncBody::Stmts(b) => super::ops::collect_locals(b, &mut info),
-                FuncBody::Expr(e) => super::ops::collect_expr_binds(e, &mut info),
+                FuncBody::Stmts(b) => super::scope::collect_locals(b, &mut info),
+                FuncBody::Expr(e) => super::scope::collect_expr_binds(e, &mut info),
             }
             info
         });
         if let Some(b) = stmts {
-            is_gen = super::ops::contains_yield(b);
+            is_gen = super::scope::contains_yield(b);
         }
         let qualname = if name == "<lambda>" {
             self.nested_qualname(f, "<lambda>")
@@ -1933,20 +1934,20 @@ impl<'a> Interp<'a> {
         let info = self.scope_info_for(key, || {
             let mut info = ScopeInfo::default();
             for g in gens {
-                super::ops::collect_target_names(&g.target, &mut info.locals);
+                super::scope::collect_target_names(&g.target, &mut info.locals);
             }
             // Walrus targets inside a comprehension bind in the enclosing scope.
             let mut walrus = ScopeInfo::default();
             match elt {
-                GenElt::One(x) => super::ops::collect_expr_binds(x, &mut walrus),
+                GenElt::One(x) => super::scope::collect_expr_binds(x, &mut walrus),
                 GenElt::Pair(k, v) => {
-                    super::ops::collect_expr_binds(k, &mut walrus);
-                    super::ops::collect_expr_binds(v, &mut walrus);
+                    super::scope::collect_expr_binds(k, &mut walrus);
+                    super::scope::collect_expr_binds(v, &mut walrus);
                 }
             }
             for g in gens {
                 for c in &g.ifs {
-                    super::ops::collect_expr_binds(c, &mut walrus);
+                    super::scope::collect_expr_binds(c, &mut walrus);
                 }
             }
             for n in walrus.locals {

@@ -10,7 +10,8 @@
 
 use std::rc::Rc;
 
-use super::value::{ScopeInfo, Value};
+use super::scope::ScopeInfo;
+use super::value::Value;
 
 /// Number of entries (a power of two). A test file has a few hundred load sites.
 const ENTRIES: usize = 1024;

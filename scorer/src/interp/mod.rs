@@ -20,6 +20,7 @@ pub mod observe;
 pub mod ops;
 pub mod osmod;
 pub mod remod;
+pub mod scope;
 pub mod value;
 
 use std::cell::RefCell;
@@ -30,6 +31,7 @@ use crate::python::{self, node::Node, LineIndex};
 use crate::tree::Tree;
 
 pub use osmod::FileAccess;
+use scope::ScopeInfo;
 use value::*;
 pub use value::{Str, Value};
 

@@ -16,6 +16,8 @@ use num_bigint::BigInt;
 use crate::python::node::{Loc, NodeClass};
 use crate::python::syntax as ast;
 
+use super::scope::ScopeInfo;
+
 pub type Str = Rc<str>;
 
 /// A small, fast, non-cryptographic hasher (FxHash) for name maps: keys are trusted identifiers.
@@ -232,75 +234,6 @@ pub struct Builtin<'a> {
 pub enum FuncBody<'a> {
     Stmts(&'a [ast::Stmt]),
     Expr(&'a ast::Expr),
-}
-
-/// Names a function body binds, computed statically as CPython's symbol table does.
-/// Built once, then shared read-only (`Rc`): `locals` must not change after [`Self::is_local`]
-/// or [`Self::slot_of`] was first asked (the filter and the slot numbering are made then).
-#[derive(Default)]
-pub struct ScopeInfo {
-    pub locals: NameSet,
-    pub globals: NameSet,
-    pub nonlocals: NameSet,
-    /// The union of [`name_bits`] of `locals`, made on first use (0 = not made yet).
-    locals_filter: std::cell::Cell<u64>,
-    /// Set when a frame of this body bound a name `locals` lacks (a binding form the static
-    /// analysis does not know): from then on a name load asks the frame's variables before the
-    /// global load cache, whose entries assume `locals` is complete.
-    missed_binding: std::cell::Cell<bool>,
-    /// The slot of each of `locals` in a frame's [`Vars`], made on first use.
-    slots: std::cell::OnceCell<NameMap<u32>>,
-}
-
-impl ScopeInfo {
-    /// Whether `name` is one of the scope's locals. Most names a function body loads that are not
-    /// in its variables are globals and builtins (`ast`, `isinstance`): the filter answers
-    /// those without hashing the name; a filter hit is confirmed in the set.
-    pub fn is_local(&self, name: &str) -> bool {
-        if self.locals.is_empty() {
-            return false;
-        }
-        let mut filter = self.locals_filter.get();
-        if filter == 0 {
-            filter = self.locals.iter().fold(0, |acc, n| acc | name_bits(n));
-            self.locals_filter.set(filter);
-        }
-        let bits = name_bits(name);
-        filter & bits == bits && self.locals.contains(name)
-    }
-
-    /// The slot a frame of this body keeps local `name` in (`None`: not one of `locals`).
-    #[inline]
-    pub fn slot_of(&self, name: &str) -> Option<u32> {
-        if self.locals.is_empty() {
-            return None;
-        }
-        let slots = self
-            .slots
-            .get_or_init(|| self.locals.iter().zip(0u32..).map(|(n, i)| (n.clone(), i)).collect());
-        slots.get(name).copied()
-    }
-
-    /// Whether a frame of this body bound a name that [`Self::is_local`] denies.
-    pub fn missed_a_binding(&self) -> bool {
-        self.missed_binding.get()
-    }
-
-    pub fn note_missed_binding(&self) {
-        self.missed_binding.set(true);
-    }
-}
-
-/// Two of 64 bits picked from a name's length and first and last bytes (a Bloom filter's key:
-/// equal names give equal bits, so a name whose bits are not all in a filter is not in its set).
-fn name_bits(name: &str) -> u64 {
-    let b = name.as_bytes();
-    let first = u64::from(b.first().copied().unwrap_or(0));
-    let last = u64::from(b.last().copied().unwrap_or(0));
-    let h = (b.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        ^ first.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
-        ^ last.wrapping_mul(0x1656_67B1_9E37_79F9);
-    (1 << (h >> 58)) | (1 << ((h >> 52) & 63))
 }
 
 pub struct Function<'a> {
@@ -983,20 +916,6 @@ mod tests {
         let blank = NodeObj::blank(name);
         assert_eq!(ints(&blank.values()), [None; 6]);
         Ok(())
-    }
-
-    /// The filter never hides a local (whatever was asked first), and still finds non-locals.
-    #[test]
-    fn is_local_agrees_with_the_set() {
-        let names = ["self", "node", "tree", "ast", "isinstance", "x", "found", "_", "é", "a"];
-        let mut info = ScopeInfo::default();
-        for n in ["self", "node", "tree", "x", "é"] {
-            info.locals.insert(Rc::from(n));
-        }
-        for n in names.iter().chain(names.iter()) {
-            assert_eq!(info.is_local(n), info.locals.contains(*n), "{n}");
-        }
-        assert!(!ScopeInfo::default().is_local("self"));
     }
 
     /// The word-at-a-time `write` gives the same hashes as zero-padding each 8-byte chunk (map
