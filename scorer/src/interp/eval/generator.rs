@@ -1,0 +1,182 @@
+//! Generators: a generator body runs as a resumable frame; `next()` drives it to its next
+//! `yield`.
+
+use super::{start, Frame, FrameKind};
+use crate::interp::scope::ScopeInfo;
+use crate::interp::value::*;
+use crate::interp::{Interp, Value};
+use crate::interp::{PyErr, PyResult};
+use crate::python::syntax as ast;
+use std::rc::Rc;
+
+impl<'a> Interp<'a> {
+    /// Runs a generator function's body to its end, collecting what it yields.
+    pub fn run_generator(
+        &mut self,
+        func: &Rc<Function<'a>>,
+        scope: Rc<Scope<'a>>,
+    ) -> (Vec<Value<'a>>, Option<Box<PyErr<'a>>>) {
+        if let Err(e) = self.check_depth() {
+            return (Vec::new(), Some(e));
+        }
+        let mut frame = Frame {
+            locals: scope,
+            kind: FrameKind::Function,
+            info: func.info.clone(),
+            qualname: func.qualname.clone(),
+            func: Some(func.clone()),
+        };
+        self.yield_sinks.push(Vec::new());
+        self.depth += 1;
+        let r = match func.body {
+            FuncBody::Stmts(b) => self.exec_block(&mut frame, b).map(|_| ()),
+            FuncBody::Expr(e) => self.eval(&mut frame, e).map(|_| ()),
+        };
+        self.depth -= 1;
+        let items = self.yield_sinks.pop().unwrap_or_default();
+        (items, r.err())
+    }
+
+    // ------------------------------------------------------------------ generators
+
+    pub(super) fn make_gen(
+        &mut self,
+        f: &mut Frame<'a>,
+        e: &'a ast::Expr,
+        elt: GenElt<'a>,
+        gens: &'a [ast::Comprehension],
+    ) -> PyResult<'a, Value<'a>> {
+        let Some(first) = gens.first() else {
+            return Err(self.unsupported("comprehension without for"));
+        };
+        if gens.iter().any(|g| g.is_async) {
+            return Err(self.unsupported("async comprehension"));
+        }
+        // The outermost iterable is evaluated (and iter() called) eagerly, in the enclosing scope.
+        let iterable = self.eval(f, &first.iter)?;
+        let it = self.get_iter(&iterable).map_err(|er| self.at(er, start(&first.iter)))?;
+        let key = e as *const ast::Expr as usize;
+        let info = self.scope_info_for(key, || {
+            let mut info = ScopeInfo::default();
+            for g in gens {
+                crate::interp::scope::collect_target_names(&g.target, &mut info.locals);
+            }
+            // Walrus targets inside a comprehension bind in the enclosing scope.
+            let mut walrus = ScopeInfo::default();
+            match elt {
+                GenElt::One(x) => crate::interp::scope::collect_expr_binds(x, &mut walrus),
+                GenElt::Pair(k, v) => {
+                    crate::interp::scope::collect_expr_binds(k, &mut walrus);
+                    crate::interp::scope::collect_expr_binds(v, &mut walrus);
+                }
+            }
+            for g in gens {
+                for c in &g.ifs {
+                    crate::interp::scope::collect_expr_binds(c, &mut walrus);
+                }
+            }
+            for n in walrus.locals {
+                if !info.locals.contains(&n) {
+                    info.nonlocals.insert(n);
+                }
+            }
+            info
+        });
+        let scope = Scope::for_body(Self::closure_of(f), &info);
+        let qual = match f.kind {
+            FrameKind::Module | FrameKind::Class => "<genexpr>".to_string(),
+            FrameKind::Function => format!("{}.<locals>.<genexpr>", f.qualname),
+        };
+        Ok(Value::iter(PyIter::Gen(Box::new(GenState {
+            elt,
+            gens,
+            scope,
+            iters: Vec::new(),
+            first: Some(it),
+            qualname: Rc::from(qual),
+            info,
+            frames: if matches!(e, ast::Expr::GeneratorExp(_)) { 2 } else { 1 },
+        }))))
+    }
+
+    /// The next item of a comprehension or generator expression, its body running as deep as
+    /// CPython runs it ([`GenState::frames`]).
+    pub fn gen_next(&mut self, st: &mut GenState<'a>) -> PyResult<'a, Option<Value<'a>>> {
+        let extra = st.frames.saturating_sub(1);
+        self.depth += extra;
+        let r = match self.check_depth() {
+            Ok(()) => {
+                self.depth += 1;
+                let r = self.gen_next_inner(st);
+                self.depth -= 1;
+                r
+            }
+            Err(e) => Err(e),
+        };
+        self.depth -= extra;
+        r
+    }
+
+    pub(super) fn gen_next_inner(
+        &mut self,
+        st: &mut GenState<'a>,
+    ) -> PyResult<'a, Option<Value<'a>>> {
+        let mut frame = Frame {
+            locals: st.scope.clone(),
+            kind: FrameKind::Function,
+            info: st.info.clone(),
+            qualname: st.qualname.clone(),
+            func: None,
+        };
+        loop {
+            self.step()?;
+            if st.iters.is_empty() {
+                match st.first.take() {
+                    Some(it) => st.iters.push(it),
+                    None => return Ok(None),
+                }
+            }
+            let d = st.iters.len() - 1;
+            let it = st.iters[d].clone();
+            let g = &st.gens[d];
+            match self.next(&it).map_err(|e| self.at(e, start(&g.iter)))? {
+                None => {
+                    st.iters.pop();
+                    if st.iters.is_empty() {
+                        return Ok(None);
+                    }
+                }
+                Some(v) => {
+                    self.assign(&mut frame, &g.target, v)?;
+                    let mut ok = true;
+                    for cond in &g.ifs {
+                        let c = self.eval(&mut frame, cond)?;
+                        if !self.truthy(&c)? {
+                            ok = false;
+                            break;
+                        }
+                    }
+                    if !ok {
+                        continue;
+                    }
+                    if d + 1 < st.gens.len() {
+                        let ng = &st.gens[d + 1];
+                        let iterable = self.eval(&mut frame, &ng.iter)?;
+                        let nit =
+                            self.get_iter(&iterable).map_err(|e| self.at(e, start(&ng.iter)))?;
+                        st.iters.push(nit);
+                        continue;
+                    }
+                    return Ok(Some(match st.elt {
+                        GenElt::One(e) => self.eval(&mut frame, e)?,
+                        GenElt::Pair(k, v) => {
+                            let kv = self.eval(&mut frame, k)?;
+                            let vv = self.eval(&mut frame, v)?;
+                            Value::tuple(vec![kv, vv])
+                        }
+                    }));
+                }
+            }
+        }
+    }
+}
