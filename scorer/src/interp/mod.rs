@@ -3,24 +3,21 @@
 //! A tree-walking evaluator over the typed syntax tree of the test file ([`crate::python::syntax`]).
 //! Values are in [`value`]; statements and expressions in [`eval`]; builtin functions and the
 //! methods of builtin types in [`builtins`]; reprs and formatting in [`fmt`]; the `ast` module in
-//! [`astmod`]; `os`, `open`, `hashlib`, `json`, `sys` in [`osmod`]. Every statement, expression and
+//! [`stdlib::ast`]; `os`, `open`, `hashlib`, `json`, `sys` in [`stdlib::os`]. Every statement, expression and
 //! loop iteration charges a step budget, Python calls are bounded by a recursion limit, collections
 //! by a size limit: a hostile test always terminates with an `error`.
 
-pub mod astmod;
 pub mod builtins;
 pub mod cpyhash;
 pub mod eval;
 pub mod exc;
 pub mod fmt;
 pub mod isolation;
-pub mod jsonmod;
 pub mod loadcache;
 pub mod observe;
 pub mod ops;
-pub mod osmod;
-pub mod remod;
 pub mod scope;
+pub mod stdlib;
 pub mod value;
 
 use std::cell::RefCell;
@@ -30,8 +27,8 @@ use std::rc::Rc;
 use crate::python::{self, node::Node, LineIndex};
 use crate::tree::Tree;
 
-pub use osmod::FileAccess;
 use scope::ScopeInfo;
+pub use stdlib::os::FileAccess;
 use value::*;
 pub use value::{Str, Value};
 
@@ -154,7 +151,7 @@ pub struct SubOutcome {
 }
 
 pub struct Interp<'a> {
-    /// Read only through `osmod`'s recording accessors (`tree_node`, `tree_dir`, `list_dir`,
+    /// Read only through `stdlib::os`'s recording accessors (`tree_node`, `tree_dir`, `list_dir`,
     /// `file_bytes`): [`observe::Observations`] relies on it.
     tree: &'a Tree,
     pub test_file_name: String,
@@ -179,7 +176,7 @@ pub struct Interp<'a> {
     /// Entries into CPython's `ast.parse` so far in the process (saturating): the test's calls
     /// (and `ast.literal_eval`'s), and one per traceback unittest formats for a failure or an
     /// error (3.11's `traceback` parses the line of each frame with `ast.parse` to place its
-    /// carets; counted as one frame, the test method's). Decides [`astmod::WARM_AFTER`].
+    /// carets; counted as one frame, the test method's). Decides [`stdlib::ast::WARM_AFTER`].
     pub ast_parse_entries: u32,
     /// CPython's recursion depth below the code running at `depth` 0: the frames the official
     /// harness has on the stack (its runner, unittest's suite and case machinery, the import
@@ -445,7 +442,7 @@ impl<'a> Interp<'a> {
     /// one (`PyAST_mod2obj`: starts at 3 x the current depth, fails past 3 x the limit with
     /// "maximum recursion depth exceeded during ast construction"). So the same file parses in
     /// a test method and fails in a helper 30 calls deeper, as in CPython.
-    /// While `ast.parse` is `cold` ([`astmod::WARM_AFTER`]) its `compile` call counts one more
+    /// While `ast.parse` is `cold` ([`stdlib::ast::WARM_AFTER`]) its `compile` call counts one more
     /// level.
     pub fn ast_construction_check(&self, tree_depth: u32, cold: bool) -> PyResult<'a, ()> {
         self.check_depth()?;

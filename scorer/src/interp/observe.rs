@@ -3,7 +3,7 @@
 //!
 //! A run is a pure function of its test source and of the answers the tree gives it: the
 //! interpreter has no clock, no randomness (fixed hash seeds) and no other input. Every question
-//! the interpreter asks the tree goes through the four recording accessors in `osmod`
+//! the interpreter asks the tree goes through the four recording accessors in `stdlib::os`
 //! (`tree_node`, `tree_dir`, `list_dir`, `tree_entry`); this records each question with its answer.
 //! A path lookup asks one question per component it visits, and a symbolic link's answer is its
 //! target: a link that changes, appears or goes away changes an answer, so whatever a run

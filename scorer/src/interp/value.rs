@@ -593,9 +593,9 @@ pub enum Native<'a> {
     /// What zero-argument `super()` returns: attribute lookups start after `.0` in the MRO of `.1`.
     Super(Rc<Class<'a>>, Value<'a>),
     /// `re.compile(...)` result.
-    RePattern(Rc<super::remod::RePattern>),
+    RePattern(Rc<super::stdlib::re::RePattern>),
     /// A successful `re` match.
-    ReMatch(super::remod::ReMatch),
+    ReMatch(super::stdlib::re::ReMatch),
     /// A PEP 604 union (`int | None`): its distinct member types, in order (`None` as
     /// `NoneType`), at least two.
     Union(Vec<Value<'a>>),

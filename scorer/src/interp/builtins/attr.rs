@@ -111,7 +111,8 @@ impl<'a> Interp<'a> {
                 if name == "__name__" {
                     return Ok(Value::str(m.name));
                 }
-                if m.name == "ast" && crate::interp::astmod::KNOWN_UNSUPPORTED.contains(&name) {
+                if m.name == "ast" && crate::interp::stdlib::ast::KNOWN_UNSUPPORTED.contains(&name)
+                {
                     return Err(self.unsupported(format!("ast.{name}")));
                 }
                 Err(self.no_attr(v, name))
@@ -121,7 +122,7 @@ impl<'a> Interp<'a> {
                 "__qualname__" => Ok(Value::Str(f.qualname.clone())),
                 "__module__" => Ok(Value::str("refactorbench_official_test")),
                 "__doc__" => Ok(match f.body {
-                    FuncBody::Stmts(b) => crate::interp::astmod::docstring_of_body(b)
+                    FuncBody::Stmts(b) => crate::interp::stdlib::ast::docstring_of_body(b)
                         .map_or(Value::None, |s| Value::Str(Rc::from(s))),
                     FuncBody::Expr(_) => Value::None,
                 }),

@@ -56,7 +56,7 @@ impl<'a> Interp<'a> {
                 Value::Instance(i) => i.class.is_subclass(c),
                 _ => false,
             },
-            Value::AstClass(c) => crate::interp::astmod::node_isinstance(v, *c),
+            Value::AstClass(c) => crate::interp::stdlib::ast::node_isinstance(v, *c),
             Value::Native(n) if matches!(&**n, Native::Union(_)) => {
                 if let Native::Union(items) = &**n {
                     for c in items {
@@ -106,7 +106,7 @@ impl<'a> Interp<'a> {
             }
             (Value::Class(a), Value::Class(b)) => a.is_subclass(b),
             (Value::AstClass(a), Value::AstClass(b)) => {
-                crate::interp::astmod::class_is_subclass(*a, *b)
+                crate::interp::stdlib::ast::class_is_subclass(*a, *b)
             }
             (Value::Type(a), Value::Type(b)) => {
                 a == b || *b == BType::Object || (*a == BType::Bool && *b == BType::Int)

@@ -229,7 +229,7 @@ fn method_table(v: &Value<'_>) -> Option<(&'static str, &'static [&'static str])
         Value::Native(n) => match &**n {
             Native::File(_) => ("file", FILE_METHODS),
             Native::Sha256(_) => ("hash", HASH_METHODS),
-            other => return super::remod::method_names(other),
+            other => return super::stdlib::re::method_names(other),
         },
         _ => return None,
     })

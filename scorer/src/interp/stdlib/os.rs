@@ -10,12 +10,12 @@ use std::rc::Rc;
 
 use crate::tree::{Content, FileEntry, FileMode, RepoPath, EVAL_DIR};
 
-use super::observe::NodeSeen;
+use crate::interp::observe::NodeSeen;
 
-use super::eval::Kwargs;
-use super::fmt::{str_repr, type_name};
-use super::value::*;
-use super::{Interp, PyResult, Value};
+use crate::interp::eval::Kwargs;
+use crate::interp::fmt::{str_repr, type_name};
+use crate::interp::value::*;
+use crate::interp::{Interp, PyResult, Value};
 
 /// The repository paths one test run touched, relative to the repository root (the root itself is
 /// `""`). Recorded only when asked for ([`Interp::access`] is `Some`), so an ordinary run pays
@@ -466,7 +466,7 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn link_not_in_bundle(&self, path: &str) -> Box<super::PyErr<'a>> {
+    fn link_not_in_bundle(&self, path: &str) -> Box<crate::interp::PyErr<'a>> {
         self.fatal(
             "ContentNotInBundle",
             format!(
@@ -476,7 +476,7 @@ impl<'a> Interp<'a> {
     }
 
     /// The error `os.stat` raises for a failed lookup.
-    fn lookup_error(&self, r: &Resolved<'a>, p: &str) -> Box<super::PyErr<'a>> {
+    fn lookup_error(&self, r: &Resolved<'a>, p: &str) -> Box<crate::interp::PyErr<'a>> {
         match r {
             Resolved::NotADir => self.os_error("NotADirectoryError", 20, "Not a directory", p),
             Resolved::Loop => self.os_error("OSError", 40, "Too many levels of symbolic links", p),
@@ -567,7 +567,13 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn os_error(&self, cls: &str, errno: i64, text: &str, path: &str) -> Box<super::PyErr<'a>> {
+    fn os_error(
+        &self,
+        cls: &str,
+        errno: i64,
+        text: &str,
+        path: &str,
+    ) -> Box<crate::interp::PyErr<'a>> {
         let msg = format!("[Errno {errno}] {text}: {}", str_repr(path));
         let e = self.err_args(cls, vec![Value::Int(errno), Value::str(text)], Some(msg));
         if let Value::Instance(i) = &e.exc {

@@ -5,9 +5,9 @@
 
 use std::rc::Rc;
 
-use super::eval::Kwargs;
-use super::value::*;
-use super::{Interp, PyResult};
+use crate::interp::eval::Kwargs;
+use crate::interp::value::*;
+use crate::interp::{Interp, PyResult};
 
 pub const IGNORECASE: i64 = 2;
 pub const MULTILINE: i64 = 8;
@@ -201,9 +201,8 @@ impl<'a> Interp<'a> {
             build(format!("\\A(?:{body})")),
             build(format!("\\A(?:{body})\\z")),
         ) else {
-            return Err(
-                self.unsupported(format!("regular expression {}", super::fmt::str_repr(src)))
-            );
+            return Err(self
+                .unsupported(format!("regular expression {}", crate::interp::fmt::str_repr(src))));
         };
         Ok(Rc::new(RePattern { source: src.clone(), flags, search, anchored, full }))
     }

@@ -8,10 +8,10 @@ use std::rc::Rc;
 use crate::python::node::{self, Constant, Field, Node, NodeClass};
 use crate::python::syntax as pyast;
 
-use super::eval::Kwargs;
-use super::fmt::type_name;
-use super::value::*;
-use super::{Interp, PyErr, PyResult, Value};
+use crate::interp::eval::Kwargs;
+use crate::interp::fmt::type_name;
+use crate::interp::value::*;
+use crate::interp::{Interp, PyErr, PyResult, Value};
 
 /// `ast` attributes that exist in 3.11 but are not implemented here: using one is an `error` naming it.
 pub const KNOWN_UNSUPPORTED: &[&str] = &[
@@ -285,7 +285,9 @@ impl<'a> Interp<'a> {
                     return v.clone();
                 }
                 // Shared by every later `ast.parse` of the run, whichever method made it.
-                let v = super::isolation::shared(|| Value::Node(Rc::new(NodeObj::blank(class))));
+                let v = crate::interp::isolation::shared(|| {
+                    Value::Node(Rc::new(NodeObj::blank(class)))
+                });
                 if self.singletons.len() <= i {
                     self.singletons.resize(i + 1, None);
                 }
@@ -560,8 +562,10 @@ impl<'a> Interp<'a> {
                 };
                 if let Some(Value::Str(m)) = get(2, "mode") {
                     if &*m != "exec" {
-                        return Err(self
-                            .unsupported(format!("ast.parse(mode={})", super::fmt::str_repr(&m))));
+                        return Err(self.unsupported(format!(
+                            "ast.parse(mode={})",
+                            crate::interp::fmt::str_repr(&m)
+                        )));
                     }
                 }
                 if let Some(tc) = get(3, "type_comments") {
@@ -767,7 +771,7 @@ impl<'a> Interp<'a> {
                 if !matches!(n, Value::Node(_)) {
                     return Err(self.err(
                         "TypeError",
-                        format!("expected AST, got {}", super::fmt::type_name(&n)),
+                        format!("expected AST, got {}", crate::interp::fmt::type_name(&n)),
                     ));
                 }
                 // `ast.dump` is a Python function (one frame), `_format` one more per value.
@@ -791,7 +795,7 @@ impl<'a> Interp<'a> {
                     _ => false,
                 };
                 if !ok {
-                    let cname = super::fmt::str_repr(&type_name(&n));
+                    let cname = crate::interp::fmt::str_repr(&type_name(&n));
                     return Err(self.err("TypeError", format!("{cname} can't have docstrings")));
                 }
                 let body = self.getattr(&n, "body")?;

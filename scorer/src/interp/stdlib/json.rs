@@ -2,9 +2,9 @@
 
 use std::rc::Rc;
 
-use super::eval::Kwargs;
-use super::value::{Mut, PyDict};
-use super::{Interp, PyResult, Value};
+use crate::interp::eval::Kwargs;
+use crate::interp::value::{Mut, PyDict};
+use crate::interp::{Interp, PyResult, Value};
 
 struct Parser<'s> {
     s: &'s str,
@@ -319,7 +319,7 @@ fn json_float(f: f64) -> String {
     } else if f.is_infinite() {
         if f > 0.0 { "Infinity" } else { "-Infinity" }.into()
     } else {
-        super::fmt::float_repr(f)
+        crate::interp::fmt::float_repr(f)
     }
 }
 
