@@ -26,6 +26,7 @@ use std::rc::Rc;
 
 use crate::python::{self, node::Node, LineIndex};
 use crate::tree::Tree;
+use crate::unittest::verdict::SubOutcome;
 
 use scope::ScopeInfo;
 pub use stdlib::os::FileAccess;
@@ -140,14 +141,6 @@ type ParseResult = Result<Rc<Node>, python::SyntaxError>;
 pub struct TestRecord {
     /// `(status, exc_type, message, line)` of each subtest, in order.
     pub subtests: Vec<SubOutcome>,
-}
-
-#[derive(Clone, Debug)]
-pub struct SubOutcome {
-    pub status: crate::report::Status,
-    pub exc_type: Option<String>,
-    pub message: Option<String>,
-    pub line: Option<u32>,
 }
 
 pub struct Interp<'a> {

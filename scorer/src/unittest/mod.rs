@@ -3,6 +3,7 @@
 //! fixtures, setUp/tearDown, subtests, the harness's status combination rules).
 
 pub mod case;
+pub mod verdict;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -12,10 +13,11 @@ use crate::interp::isolation;
 use crate::interp::observe::Observations;
 use crate::interp::value::{ClassKind, Instance, Mut, NameMap, Value as V};
 pub use crate::interp::FileAccess;
-use crate::interp::{harness_depth, Interp, Limits, ParseCache, PyErr, SubOutcome, Value};
+use crate::interp::{harness_depth, Interp, Limits, ParseCache, PyErr, Value};
 use crate::python::{self, syntax};
 use crate::report::{Status, TestOutcome};
 use crate::tree::Tree;
+use verdict::SubOutcome;
 
 /// The default step budget: the official harness's per-file timeout (`DEFAULT_TIMEOUT = 300` s
 /// in its runner) times the fastest rate at which CPython 3.11 gets through our steps.
