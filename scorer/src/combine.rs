@@ -267,7 +267,7 @@ pub fn evaluate_combined(
     })
 }
 
-/// [`crate::submission::evaluate_submission`] for a combined task: the same rule (a patch git
+/// [`crate::evaluate::evaluate_submission`] for a combined task: the same rule (a patch git
 /// refuses, parsable or not, is a `failed` result counting every method of every part as not
 /// passed), one row for the whole combined task.
 pub fn evaluate_submission(
@@ -277,9 +277,9 @@ pub fn evaluate_submission(
     submission: &Submission,
 ) -> TaskResult {
     match evaluate_combined(scorer, task, base, &submission.patch) {
-        Ok(c) => crate::submission::finish_result(c.to_task_result(), task, submission),
+        Ok(c) => crate::evaluate::finish_result(c.to_task_result(), task, submission),
         // Not a combined task: scored as a plain one.
-        Err(_) => crate::submission::evaluate_submission(scorer, base, task, submission),
+        Err(_) => crate::evaluate::evaluate_submission(scorer, base, task, submission),
     }
 }
 

@@ -9,7 +9,7 @@ use crate::unittest::Scorer;
 /// Scores `patch` (possibly empty) for one task with the official rule: strict `git apply`; when it
 /// fails (the patch does not parse or does not apply) no test runs and the task is unresolved,
 /// with git's message; otherwise resolved iff at least one method ran and every method passed.
-/// A failed result's `subtests_total` is 0 here: [`crate::submission::evaluate_submission`], which
+/// A failed result's `subtests_total` is 0 here: [`evaluate_submission`], which
 /// knows the task, sets it to the task's method count.
 pub fn evaluate(
     scorer: &mut Scorer,
@@ -50,6 +50,46 @@ pub fn evaluate(
         subtests_total: u32::try_from(tests.len()).unwrap_or(u32::MAX),
         tests,
     }
+}
+
+/// Scores one submission against a task: the one rule the CLI and the worker share. Every
+/// submission gives a [`TaskResult`] carrying its model, instruction set and source. A patch that
+/// `git apply` refuses, whether it does not parse (git's "corrupt patch at line N", "patch with
+/// only garbage"…) or does not apply, is a `failed` result with git's message: as in the official
+/// harness the task was attempted, no test ran, and every method of the task counts as not passed
+/// (`subtests_total` is the number of methods the task's test file defines).
+pub fn evaluate_submission(
+    scorer: &mut crate::unittest::Scorer,
+    base: &crate::tree::Tree,
+    task: &crate::bundle::TaskData,
+    submission: &crate::submission::Submission,
+) -> crate::report::TaskResult {
+    let r = crate::evaluate::evaluate(
+        scorer,
+        &submission.instance_id,
+        base,
+        &task.test.name,
+        &task.test.source,
+        &submission.patch,
+    );
+    finish_result(r, task, submission)
+}
+
+/// The end of [`evaluate_submission`], shared with combined tasks: a failed patch counts every
+/// method of `task` as not passed, and the result carries the submission's model, instruction
+/// set and source.
+pub(crate) fn finish_result(
+    mut r: crate::report::TaskResult,
+    task: &crate::bundle::TaskData,
+    submission: &crate::submission::Submission,
+) -> crate::report::TaskResult {
+    if r.patch_status == crate::patch::PatchStatus::Failed {
+        r.subtests_total = u32::try_from(task.methods.len()).unwrap_or(u32::MAX);
+    }
+    r.model_name_or_path = submission.model_name_or_path.clone();
+    r.instruction_set = submission.instruction_set;
+    r.source = Some(submission.source.clone());
+    r
 }
 
 #[cfg(test)]
