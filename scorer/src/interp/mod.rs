@@ -1,11 +1,14 @@
 //! The interpreter for the Python subset the official tests use, with its standard-library shims.
 //!
 //! A tree-walking evaluator over the typed syntax tree of the test file ([`crate::python::syntax`]).
-//! Values are in [`value`]; statements and expressions in [`eval`]; builtin functions and the
-//! methods of builtin types in [`builtins`]; reprs and formatting in [`fmt`]; the `ast` module in
-//! [`stdlib::ast`]; `os`, `open`, `hashlib`, `json`, `sys` in [`stdlib::os`]. Every statement, expression and
-//! loop iteration charges a step budget, Python calls are bounded by a recursion limit, collections
-//! by a size limit: a hostile test always terminates with an `error`.
+//! Values are in [`value`]; statements, expressions, names, definitions, calls and generators in
+//! [`eval`]; operators, iteration and item access in [`ops`]; the static scope analysis in
+//! [`scope`]; builtin functions, type constructors, attributes and the methods of builtin types in
+//! [`builtins`]; reprs and formatting in [`fmt`]; the modules `ast`, `os` (with `open`, `hashlib`,
+//! `sys`), `json` and `re` in [`stdlib`]; the harness's verdict rules in
+//! [`crate::unittest::verdict`]. Every statement, expression and loop iteration charges a step
+//! budget, Python calls are bounded by a recursion limit, collections by a size limit: a hostile
+//! test always terminates with an `error`.
 
 pub mod builtins;
 pub mod cpyhash;
