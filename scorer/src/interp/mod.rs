@@ -20,6 +20,7 @@ pub mod observe;
 pub mod ops;
 pub mod osmod;
 pub mod remod;
+pub mod statres;
 pub mod value;
 
 use std::cell::RefCell;
