@@ -105,6 +105,7 @@ struct Ctx {
 /// - an operand after `and` / `or` +2, after a comparison operator +3 (flat: once however many),
 ///   after each conditional expression's `else` +1; arithmetic operators add nothing (the
 ///   parser's left recursion loops).
+///
 /// Not modelled (a few levels off): `del` targets, a `not` before a comparison's left operand.
 #[derive(Default, Clone, Copy)]
 struct Pos {
