@@ -691,3 +691,38 @@ fn bracketed_left_recursive_chains_convert_as_in_cpython() {
     }
     eprintln!("bracketed left-recursive chain cases compared with python3: {total}, all agree");
 }
+
+/// Regression fixtures that need no python3: the first `-` chain lengths CPython 3.11.7 refuses
+/// (MemoryError) in brackets, which refscore refused 10 (`(E)`), 11 (`[E]`), 6 (`f(E)`) and 38
+/// (`((E))`) levels late, and bracket nests that fail without any chain.
+#[test]
+fn bracket_parser_levels_regression_fixtures() {
+    use scorer::python::{parse_tree, ErrorKind};
+    let kind = |src: String| {
+        std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn(move || parse_tree(&src, "<s>").err().map(|e| e.kind))
+            .expect("spawn")
+            .join()
+            .expect("no panic")
+    };
+    let chain = |n: usize| format!("{}1", "-".repeat(n));
+    for (shape, first) in
+        [("x = (E)", 5958), ("x = [E]", 5957), ("x = f(E)", 5962), ("x = ((E))", 5930)]
+    {
+        assert_ne!(
+            kind(shape.replace('E', &chain(first - 1))),
+            Some(ErrorKind::MemoryError),
+            "{shape}"
+        );
+        assert_eq!(
+            kind(shape.replace('E', &chain(first))),
+            Some(ErrorKind::MemoryError),
+            "{shape}"
+        );
+    }
+    // `1<(` costs 31 levels: 192 of them parse, 193 fail.
+    let nest = |k: usize| format!("x = {}1{}", "1<(".repeat(k), ")".repeat(k));
+    assert_eq!(kind(nest(192)), None);
+    assert_eq!(kind(nest(193)), Some(ErrorKind::MemoryError));
+}
