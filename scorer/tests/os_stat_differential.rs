@@ -53,6 +53,9 @@ fn os_stat_results_match_cpython() {
         "r[0:1]",
         "r[6:7]",
         "r[3::10]",
+        "r[stat.ST_SIZE], r[stat.ST_NLINK], r[stat.ST_MODE]",
+        "r[stat.ST_MTIME] == r[stat.ST_CTIME] == int(r.st_mtime)",
+        "[getattr(stat, k) for k in ('ST_INO', 'ST_DEV', 'ST_UID', 'ST_GID', 'ST_ATIME')]",
         "len(r)",
         "len(list(r))",
         "list(r)[6]",
@@ -76,7 +79,7 @@ fn os_stat_results_match_cpython() {
         "os.lstat(P).st_mode == r.st_mode",
         "m, i, *rest = r; (m, len(rest))",
     ];
-    let mut src = String::from("import os, unittest\n\nclass T(unittest.TestCase):\n");
+    let mut src = String::from("import os, stat, unittest\n\nclass T(unittest.TestCase):\n");
     let mut n = 0;
     for (i, p) in paths.iter().enumerate() {
         for (j, e) in exprs.iter().enumerate() {

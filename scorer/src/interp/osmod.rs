@@ -670,7 +670,15 @@ impl<'a> Interp<'a> {
                     ("S_IFREG", S_IFREG),
                     ("S_IFLNK", S_IFLNK),
                     ("ST_MODE", 0),
+                    ("ST_INO", 1),
+                    ("ST_DEV", 2),
+                    ("ST_NLINK", 3),
+                    ("ST_UID", 4),
+                    ("ST_GID", 5),
                     ("ST_SIZE", 6),
+                    ("ST_ATIME", 7),
+                    ("ST_MTIME", 8),
+                    ("ST_CTIME", 9),
                 ] {
                     e.push((n, Value::Int(v)));
                 }
