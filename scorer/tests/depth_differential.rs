@@ -368,6 +368,17 @@ fn parser_stack_depends_on_the_statement_context() {
 /// counts one more recursion level, so a tree three levels shallower fails. unittest's
 /// traceback formatting calls `ast.parse` too (for the carets of each frame), so failures and
 /// errors before count. Each file is a fresh python3 process, as the harness runs one per task.
+///
+/// Known difference: refscore counts one entry per failure or error; 3.11's
+/// `TracebackException.format` parses once per frame of the formatted traceback whose current
+/// instruction starts and ends on one line (`format_frame_summary`), unittest's own frames
+/// removed, and the frames of chained exceptions too (measured: a failing `assertEqual` 1, an
+/// error raised in a helper 2, through two helpers 3, a helper called over two lines 1, an
+/// exception raised while handling another 3, `json.loads('{')` 4: its `json/__init__.py` and
+/// `json/decoder.py` frames). Exact counts need each error's frame list, and for errors raised
+/// inside modules refscore implements natively (json, re, os.path...) the frames CPython's
+/// pure-Python versions would have put there; only which call is the 8th depends on it (trees
+/// within three levels of the conversion limit).
 #[test]
 fn ast_parse_warms_up_after_seven_calls() {
     if !python3_present() {
@@ -416,4 +427,302 @@ fn ast_parse_warms_up_after_seven_calls() {
         }
     }
     eprintln!("ast.parse warm-up cases compared with python3: {total}, all agree");
+}
+
+/// Chains inside brackets (`E` is the chain): CPython's parser reaches them through more
+/// levels, by bracket kind, element slot and the operators before them (see `scan.rs`, `Pos`).
+const SHAPES: &[&str] = &[
+    "(E)",
+    "((E))",
+    "(((E)))",
+    "[E]",
+    "[[E]]",
+    "{E}",
+    "{1: E}",
+    "{E: 1}",
+    "f(E)",
+    "f(f(E))",
+    "a[E]",
+    "a[a[E]]",
+    "a.b(E)",
+    "(1, E)",
+    "(1, 2, E)",
+    "[1, E]",
+    "[1, 2, E]",
+    "{1, E}",
+    "f(1, E)",
+    "f(k=E)",
+    "f(a, k=E)",
+    "f(*E)",
+    "f(**E)",
+    "[*E]",
+    "(*E,)",
+    "a[1, E]",
+    "a[1:E]",
+    "1+(E)",
+    "1*(E)",
+    "1<(E)",
+    "(1 < (E))",
+    "(1 < 1 < (E))",
+    "1 and (E)",
+    "(1 or (E))",
+    "-(E)",
+    "not (E)",
+    "1**(E)",
+    "lambda: (E)",
+    "1 if 1 else (E)",
+    "(1 if 1 else E)",
+    "1 != (E)",
+    "a == (E)",
+    "a in (E)",
+    "[a for a in (E)]",
+    "(E) + 1",
+    "((E), 1)",
+    "[(E)]",
+    "([E])",
+    "(f(E))",
+    "f((E))",
+    "-(-(E))",
+    "1, (E)",
+    "1, E",
+    "1, 2, E",
+    "1 < E",
+    "1 and E",
+    "1 if 1 else E",
+    "a[f(E)]",
+    "(E).x",
+];
+/// Statement forms for [`SHAPES`] (`S` is the shape).
+const SHAPE_FORMS: &[&str] =
+    &["x = S", "S", "return S", "x += S", "x: int = S", "if S: pass", "for a in S: pass"];
+
+/// python3 finds, per (template, chain), the first length the 3.11 parser refuses with
+/// MemoryError (-1: none up to 6100); one line per case.
+const PY_FIRST_MEMORY_ERROR_ANY: &str = r#"
+import ast, json, sys
+cases = json.loads(sys.stdin.read())
+for tmpl, chain in cases:
+    def fails(n):
+        src = tmpl.replace("E", eval(chain.replace("N", str(n))))
+        try:
+            compile(src, "<s>", "exec", ast.PyCF_ONLY_AST)
+        except MemoryError:
+            return True
+        except Exception:
+            pass
+        return False
+    lo, hi = (5700 if "'-'" in chain or "not" in chain else 2750), 6100
+    if fails(lo):
+        lo = 0
+    if fails(lo):
+        print(0); continue
+    if not fails(hi):
+        print(-1); continue
+    while lo + 1 < hi:
+        m = (lo + hi) // 2
+        if fails(m): hi = m
+        else: lo = m
+    print(hi)
+"#;
+
+/// Runs [`PY_FIRST_MEMORY_ERROR_ANY`] on `cases`.
+fn first_memory_errors(cases: &[(String, String)]) -> Vec<i64> {
+    let out = std::process::Command::new("python3")
+        .args(["-c", PY_FIRST_MEMORY_ERROR_ANY])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            let input = serde_json::to_string(cases).expect("json");
+            c.stdin.take().expect("stdin").write_all(input.as_bytes())?;
+            c.wait_with_output()
+        })
+        .expect("python3");
+    let firsts: Vec<i64> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.trim().parse().expect("a length"))
+        .collect();
+    assert_eq!(firsts.len(), cases.len());
+    firsts
+}
+
+/// Compares, for every case, `ast.parse` at the first length CPython refuses and the one
+/// before, several cases to a file; returns the methods compared.
+fn compare_around_first_failures(tag: &str, cases: &[(String, String)], per_file: usize) -> usize {
+    let firsts = first_memory_errors(cases);
+    let mut total = 0;
+    for (f, chunk) in cases.chunks(per_file).enumerate() {
+        let mut src = PRELUDE.to_string();
+        src.push_str("class T(unittest.TestCase):\n");
+        for (j, (tmpl, chain)) in chunk.iter().enumerate() {
+            let first = firsts[f * per_file + j];
+            assert!(first > 2, "{tmpl} {chain}: fails from {first}");
+            for n in first - 1..=first {
+                let e = chain.replace('N', &n.to_string());
+                src.push_str(&format!(
+                    "    def test_{j:03}_{n}(self):\n        ast.parse({tmpl:?}.replace('E', {e}))\n"
+                ));
+            }
+        }
+        let (n, agree) = compare(&format!("depth_{tag}_{f}.py"), src);
+        assert_eq!(n, agree);
+        total += n;
+    }
+    total
+}
+
+/// Bracketed, called and subscripted chains (regression fixtures: refscore's parser levels
+/// ignored brackets, so `x = (E)` refused 10 levels late and `((E))` 38): every shape with a
+/// `-` chain in every statement form, and `**` / `lambda` / `not` chains in the assignment.
+#[test]
+fn bracketed_chains_fail_at_cpythons_parser_levels() {
+    if !python3_present() {
+        return;
+    }
+    let mut cases = Vec::new();
+    for (i, shape) in SHAPES.iter().enumerate() {
+        cases.push((format!("x = {shape}"), "'-' * N + '1'".to_string()));
+        // Every other form for a third of the shapes, the other chains for a sixth.
+        let forms = if i % 3 == 0 { &SHAPE_FORMS[1..] } else { &[][..] };
+        for form in forms {
+            if !(form.starts_with("if") && shape.starts_with("1,")) {
+                cases.push((form.replace('S', shape), "'-' * N + '1'".to_string()));
+            }
+        }
+        if i % 6 == 1 {
+            for chain in ["'a' + '**a' * N", "'lambda: ' * N + '1'", "'not ' * N + '1'"] {
+                // `1 and lambda: 1` is no expression.
+                if chain.contains("lambda") && !shape.contains(['(', '[', '{']) {
+                    continue;
+                }
+                cases.push((format!("x = {shape}"), chain.to_string()));
+            }
+        }
+    }
+    let total = compare_around_first_failures("shapes", &cases, 80);
+    eprintln!("bracketed chain cases compared with python3: {total}, all agree");
+}
+
+/// Deep nests of brackets: a chain below 100 and 190 of them (mixed kinds too), and nests
+/// alone around the count from which they fail without any chain (MemoryError, or the
+/// tokenizer's `too many nested parentheses` at 200).
+#[test]
+fn deep_bracket_nests_fail_at_cpythons_parser_levels() {
+    if !python3_present() {
+        return;
+    }
+    let nests = ["1<(", "1 and (", "(1, 2, ", "[1, ", "f(", "a[", "-(", "1**(", "f(1, ", "{1: "];
+    let close = |o: &str| match o.chars().last() {
+        Some('[') => "]",
+        Some('{') | Some(' ') if o.starts_with('{') => "}",
+        Some(' ') if o.starts_with('[') => "]",
+        _ => ")",
+    };
+    let mut cases = Vec::new();
+    for o in nests {
+        for k in [100, 190] {
+            let tmpl = format!("x = {}E{}", o.repeat(k), close(o).repeat(k));
+            cases.push((tmpl, "'-' * N + '1'".to_string()));
+        }
+    }
+    let mixed = ("f([1, (a < {1: -a[(", ")]})])");
+    for k in [10, 30] {
+        cases.push((
+            format!("x = {}E{}", mixed.0.repeat(k), mixed.1.repeat(k)),
+            "'-' * N + '1'".to_string(),
+        ));
+    }
+    let mut total = compare_around_first_failures("nests", &cases, 40);
+    // Nests alone, `k` deep, in a test method.
+    let mut src = PRELUDE.to_string();
+    src.push_str("class T(unittest.TestCase):\n");
+    for (i, o) in nests.iter().enumerate() {
+        for k in [150, 192, 193, 194, 198, 199, 200] {
+            let c = close(o);
+            src.push_str(&format!(
+                "    def test_{i:02}_{k}(self):\n        ast.parse('x = ' + {o:?} * {k} + '1' + {c:?} * {k})\n"
+            ));
+        }
+    }
+    for k in [150, 199, 200] {
+        src.push_str(&format!(
+            "    def test_expr_{k}(self):\n        ast.parse('(' * {k} + '1' + ')' * {k})\n"
+        ));
+    }
+    let (n, agree) = compare("depth_nests_alone.py", src);
+    assert_eq!(n, agree);
+    total += n;
+    eprintln!("deep bracket nest cases compared with python3: {total}, all agree");
+}
+
+/// Binary operations, attribute, subscript and call chains (left-recursive: no parser levels)
+/// in brackets fail converting the tree, one level deeper per bracket that makes a node
+/// (list, call, subscript; not a group), from the caller's depth.
+#[test]
+fn bracketed_left_recursive_chains_convert_as_in_cpython() {
+    if !python3_present() {
+        return;
+    }
+    let mut total = 0;
+    for (kind, expr) in
+        KINDS.iter().filter(|(k, _)| matches!(*k, "binop" | "attr" | "subscript" | "call"))
+    {
+        let mut src = PRELUDE.to_string();
+        src.push_str("class T(unittest.TestCase):\n");
+        // The bare chain's first failing size, in a test method (11 deep) -> ast.parse.
+        let first_failing = 3000 - 3 * (11 + 1) - 2;
+        let chain = expr.trim_start_matches("'x = ").replace("\\n'", "'");
+        for (j, shape) in ["(E)", "((E))", "[E]", "f(E)", "a[E]", "[[E]]", "f(1, E)", "1 + (E)"]
+            .iter()
+            .enumerate()
+        {
+            for n in first_failing - 4..=first_failing + 1 {
+                let e = format!("'{}", chain.replace('N', &n.to_string()));
+                src.push_str(&format!(
+                    "    def test_{j}_{n}(self):\n        ast.parse({:?}.replace('E', {e}))\n",
+                    format!("x = {shape}")
+                ));
+            }
+        }
+        let (n, agree) = compare(&format!("depth_bracketed_{kind}.py"), src);
+        assert_eq!(n, agree);
+        total += n;
+    }
+    eprintln!("bracketed left-recursive chain cases compared with python3: {total}, all agree");
+}
+
+/// Regression fixtures that need no python3: the first `-` chain lengths CPython 3.11.7 refuses
+/// (MemoryError) in brackets, which refscore refused 10 (`(E)`), 11 (`[E]`), 6 (`f(E)`) and 38
+/// (`((E))`) levels late, and bracket nests that fail without any chain.
+#[test]
+fn bracket_parser_levels_regression_fixtures() {
+    use scorer::python::{parse_tree, ErrorKind};
+    let kind = |src: String| {
+        std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn(move || parse_tree(&src, "<s>").err().map(|e| e.kind))
+            .expect("spawn")
+            .join()
+            .expect("no panic")
+    };
+    let chain = |n: usize| format!("{}1", "-".repeat(n));
+    for (shape, first) in
+        [("x = (E)", 5958), ("x = [E]", 5957), ("x = f(E)", 5962), ("x = ((E))", 5930)]
+    {
+        assert_ne!(
+            kind(shape.replace('E', &chain(first - 1))),
+            Some(ErrorKind::MemoryError),
+            "{shape}"
+        );
+        assert_eq!(
+            kind(shape.replace('E', &chain(first))),
+            Some(ErrorKind::MemoryError),
+            "{shape}"
+        );
+    }
+    // `1<(` costs 31 levels: 192 of them parse, 193 fail.
+    let nest = |k: usize| format!("x = {}1{}", "1<(".repeat(k), ")".repeat(k));
+    assert_eq!(kind(nest(192)), None);
+    assert_eq!(kind(nest(193)), Some(ErrorKind::MemoryError));
 }

@@ -440,6 +440,14 @@ fn named_escapes_parse_as_in_3_11_on_every_path() {
         "x = f\"a{1}\\N{BAMUM LETTER PHASE-A MAEMGBIEE}\"\n",
         "x = \"a\" \"b\\N{cjk unified ideograph-4e00}\"\n",
         "x = \"a\\N{CJK UNIFIED IDEOGRAPH-4E00}\\N{latin small letter a}\\N{NULL}\"\n",
+        // 3.11 reads Hangul syllable and CJK unified ideograph names case-sensitively, prefix
+        // too (refscore accepted these until 2026-12).
+        "x = '\\N{hangul syllable ga}'\n",
+        "x = '\\N{Hangul Syllable GA}'\n",
+        "x = '\\N{HANGUL SYLLABLE ga}' + '\\N{HANGUL SYLLABLE GAG}'\n",
+        "x = '\\N{cjk unified ideograph-4E00}'\n",
+        "x = f'{1}\\N{Cjk Unified Ideograph-4E00}'\n",
+        "x = '\\N{hangul syllable GA}'; y = '\\N{snowman}'\n",
         "x = \"\\N{NO SUCH NAME}\"\n",
         "x = \"\\N{FOO\"\n",
         "x = \"ab\\Nx\"\n",

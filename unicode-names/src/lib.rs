@@ -7,8 +7,12 @@
 //! front-coded in code-point order (about 100 KB gzip, against about 300 KB for the phrasebook
 //! and hash tables of `unicode_names2`) and looked up by one scan: `\N{...}` escapes are rare.
 //!
-//! Matching is as `unicode_names2` 1.3 did it: ASCII case-insensitive, Hangul syllables read
-//! greedily jamo by jamo, CJK unified ideographs from one to five hex digits.
+//! Matching is CPython 3.11's `_getcode` (Modules/unicodedata.c): a name starting with exactly
+//! `HANGUL SYLLABLE ` is read greedily jamo by jamo, one starting with exactly
+//! `CJK UNIFIED IDEOGRAPH-` takes four or five upper-case hex digits (both case-sensitively, the
+//! prefix too: 3.11 compares them with `strncmp`); every other name and alias matches ASCII
+//! case-insensitively (3.11's hash lookup upper-cases). So `\N{hangul syllable ga}` and
+//! `\N{CJK UNIFIED IDEOGRAPH-4e00}` are unknown names, as in 3.11.
 
 #![no_std]
 
@@ -24,21 +28,22 @@ use tables::{ALIASES, CJK_UNIFIED, MAX_NAME_LENGTH, NAMES};
 const HANGUL_SYLLABLE: &[u8] = b"HANGUL SYLLABLE ";
 const CJK_UNIFIED_IDEOGRAPH: &[u8] = b"CJK UNIFIED IDEOGRAPH-";
 
-/// The character named `name` (or one of its aliases), ASCII case-insensitively; `None` for a
-/// name CPython 3.11 does not know.
+/// The character named `name` (or one of its aliases) as 3.11's `\N{...}` reads it (see the crate
+/// doc for where case matters); `None` for a name CPython 3.11 does not know.
 pub fn character(name: &str) -> Option<char> {
+    // Computed names: prefix and rest case-sensitive, and no fall-through to the tables.
+    if let Some(rest) = name.as_bytes().strip_prefix(HANGUL_SYLLABLE) {
+        return hangul(rest);
+    }
+    if let Some(rest) = name.as_bytes().strip_prefix(CJK_UNIFIED_IDEOGRAPH) {
+        return cjk(rest);
+    }
     let mut buf = [0u8; MAX_NAME_LENGTH];
     let upper = buf.get_mut(..name.len())?;
     for (place, byte) in upper.iter_mut().zip(name.bytes()) {
         *place = byte.to_ascii_uppercase();
     }
     let name = &*upper;
-    if let Some(rest) = name.strip_prefix(HANGUL_SYLLABLE) {
-        return hangul(rest);
-    }
-    if let Some(rest) = name.strip_prefix(CJK_UNIFIED_IDEOGRAPH) {
-        return cjk(rest);
-    }
     find(NAMES, name).or_else(|| find(ALIASES, name)).and_then(char::from_u32)
 }
 
@@ -96,8 +101,9 @@ pub fn names() -> impl Iterator<Item = (char, alloc::string::String)> {
     })
 }
 
+/// `CJK UNIFIED IDEOGRAPH-XXXX(X)`: 3.11 takes exactly four or five upper-case hex digits.
 fn cjk(hex: &[u8]) -> Option<char> {
-    if hex.len() > 5 {
+    if !(4..=5).contains(&hex.len()) {
         return None;
     }
     let mut v = 0u32;

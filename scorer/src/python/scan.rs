@@ -61,8 +61,7 @@ pub(crate) const MAX_EXPR_TOKENS: usize = 8000;
 /// `while`, `with`, `try` +6 each, of `def` and `class` +7, of `else` / `finally` +7, of the
 /// k-th `elif` (and an `else` after k `elif`s) +6+k, of `except` +8, of `match` + `case` +8,
 /// a body on its header's line +3 (+4 after `def` / `class`), a statement after `;` +2.
-/// Brackets around the chain add more, unmodelled (the parser's backtracking makes them
-/// irregular); a chain in brackets fails as if outside them.
+/// Brackets around the chain add more: see [`Pos`].
 #[derive(Default, Clone, Copy)]
 struct Ctx {
     /// The statement's own levels (its first word, `;`, a body on the header's line).
@@ -85,6 +84,101 @@ struct Ctx {
     def: bool,
     /// `lambda`s at bracket depth 0 whose `:` is still to come.
     lambdas: u32,
+    /// The `=` that made it an assignment was an augmented one (`+=`).
+    aug: bool,
+}
+
+/// An expression position inside its bracket (or at the statement's level), for the parser
+/// levels CPython 3.11 spends reaching a chain there, measured with python3 3.11.7 (first
+/// failing lengths of `-` chains, `scorer/tests/depth_differential.rs` compares them):
+/// - a bracket costs, from the position it opens at, 28 levels for `(`, 29 for `[` and `{`, 24
+///   for a call's `(` or a subscript's `[` (after a name, `)`, `]` or a string), plus the
+///   prefix operators right before it (one per `-` / `not`, two per `**` / `lambda`);
+/// - but 18 fewer when it leads the right side of an assignment (`x = (E)`, `x = f(E)`: the
+///   parser first reaches the inside through the target rules), 19 fewer when it leads an
+///   expression statement, and then 27 fewer for a bracket leading that `(`'s inside (`((E))`),
+///   28 fewer for the `(` right after `with`;
+/// - inside a bracket, an element after a comma takes 2 more levels in a tuple (3 from its
+///   third element), 1 in a list, set or dict, 4 in a call, 3 in a subscript; a keyword
+///   argument or a `*`/`**` argument 3 (4 after a comma); a `*` element of a tuple, list or set
+///   6 fewer; after a comma at the statement's level 2;
+/// - an operand after `and` / `or` +2, after a comparison operator +3 (flat: once however many),
+///   after each conditional expression's `else` +1; arithmetic operators add nothing (the
+///   parser's left recursion loops).
+///
+/// Not modelled (a few levels off): `del` targets, a `not` before a comparison's left operand.
+#[derive(Default, Clone, Copy)]
+struct Pos {
+    /// Levels at the leading position inside this bracket (unused at the statement's level).
+    base: i32,
+    /// `(`, `[`, `{`, `c` (a call), `s` (a subscript), 0 (the statement's level).
+    kind: u8,
+    commas: u32,
+    /// The element slot's levels (comma, keyword argument, unpacking).
+    slot: i32,
+    boolop: i32,
+    cmp: i32,
+    elses: i32,
+    /// Only names and dots since the bracket (or the statement's expression) started.
+    lead: bool,
+    /// The `(` leading an expression statement.
+    expr_lead: bool,
+    /// A `for` whose `in` (no comparison) is still to come.
+    pending_for: bool,
+    /// Prefix operators before the primary being scanned (`-a[E]`): its brackets' too.
+    prefix: i32,
+}
+
+impl Pos {
+    fn start() -> Self {
+        Pos { lead: true, ..Pos::default() }
+    }
+
+    fn extras(&self) -> i32 {
+        self.slot + self.boolop + self.cmp + self.elses
+    }
+
+    fn new_operand(&mut self) {
+        (self.boolop, self.cmp, self.elses) = (0, 0, 0);
+        self.lead = false;
+    }
+}
+
+/// Words that end a primary (no call or subscript can follow them) or are operators.
+fn is_keyword(w: &[u8]) -> bool {
+    matches!(
+        w,
+        b"and"
+            | b"or"
+            | b"not"
+            | b"in"
+            | b"is"
+            | b"if"
+            | b"else"
+            | b"for"
+            | b"lambda"
+            | b"await"
+            | b"yield"
+            | b"return"
+            | b"del"
+            | b"assert"
+            | b"raise"
+            | b"import"
+            | b"from"
+            | b"while"
+            | b"with"
+            | b"async"
+            | b"def"
+            | b"class"
+            | b"elif"
+            | b"try"
+            | b"except"
+            | b"finally"
+            | b"pass"
+            | b"global"
+            | b"nonlocal"
+            | b"as"
+    )
 }
 
 impl Ctx {
@@ -119,6 +213,11 @@ struct Scanner<'a> {
     double_run: usize,
     /// Inside an import statement: its dots separate a dotted name (a string), not attributes.
     in_import: bool,
+    /// The position being scanned (innermost bracket), and those of the enclosing brackets.
+    pos: Pos,
+    outer: Vec<Pos>,
+    /// The prefix operators' levels right before a bracket (see [`Pos`]).
+    pre_bracket: i32,
     stop: usize,
     /// Whether the source holds a `\r` (the string fast path looks for `\n` only).
     has_cr: bool,
@@ -146,6 +245,9 @@ pub(crate) fn scan_until(src: &str, stop: usize) -> Scan {
         unary_run: 0,
         double_run: 0,
         in_import: false,
+        pos: Pos::start(),
+        outer: Vec::new(),
+        pre_bracket: 0,
         stop,
         has_cr: memchr::memchr(b'\r', src.as_bytes()).is_some(),
         out: Scan::default(),
@@ -204,12 +306,94 @@ impl Scanner<'_> {
 
     /// The parser levels around a chain starting here (see [`Ctx`]).
     fn chain_levels(&self) -> i32 {
+        if !self.outer.is_empty() {
+            return self.pos.base + self.pos.extras();
+        }
         let form = match self.stmt.assign {
             Some(annotated) => i32::from(annotated),
             None if self.stmt.keyword => 0,
             None => -2,
         };
-        self.blocks.last().map_or(0, |b| b.0) + self.stmt.own + form
+        self.blocks.last().map_or(0, |b| b.0) + self.stmt.own + form + self.pos.extras()
+    }
+
+    /// The last byte before `at` that is not blank (and the word it ends, if any).
+    fn prev_token(&self, at: usize) -> (Option<u8>, &[u8]) {
+        let before = &self.s[..at];
+        let Some(end) = before.iter().rposition(|&c| !matches!(c, b' ' | b'\t' | b'\x0c')) else {
+            return (None, &[]);
+        };
+        let b = before[end];
+        if !is_ident_char(b) {
+            return (Some(b), &[]);
+        }
+        let start = before[..=end].iter().rposition(|&c| !is_ident_char(c)).map_or(0, |p| p + 1);
+        (Some(b), &before[start..=end])
+    }
+
+    /// A bracket opens at `self.i` (not yet pushed): the levels at its leading position (see
+    /// [`Pos`]); false after a MemoryError.
+    fn open_levels(&mut self, c: u8) -> bool {
+        let (prev, word) = self.prev_token(self.i);
+        let primary = match prev {
+            Some(b')' | b']' | b'}' | b'\'' | b'"') => true,
+            Some(b) if is_ident_char(b) => !is_keyword(word),
+            _ => false,
+        };
+        let kind = match (c, primary) {
+            (b'(', true) => b'c',
+            (b'[', true) => b's',
+            (c, _) => c,
+        };
+        let cost = match kind {
+            b'(' => 28,
+            b'c' | b's' => 24,
+            _ => 29,
+        };
+        let lead = self.pos.lead;
+        let discount = match self.outer.len() {
+            0 if lead && self.stmt.assign == Some(false) && !self.stmt.aug => 18,
+            0 if lead && self.stmt.assign.is_none() && !self.stmt.keyword => 19,
+            0 if kind == b'(' && word == b"with" => 28,
+            1 if lead && self.pos.expr_lead => 27,
+            _ => 0,
+        };
+        let prefix = if primary { self.pos.prefix } else { 0 };
+        let base = self.chain_levels() + self.pre_bracket + prefix + cost - discount;
+        let expr_lead = discount == 19 && kind == b'(';
+        self.outer.push(self.pos);
+        self.pos = Pos { base, kind, expr_lead, ..Pos::start() };
+        if base >= PARSER_LEVELS {
+            self.set_error(err("", self.i, ErrorKind::MemoryError, true));
+            return false;
+        }
+        true
+    }
+
+    /// A comma at the current bracket's level: the next element's slot.
+    fn comma_levels(&mut self) {
+        let p = &mut self.pos;
+        p.commas += 1;
+        p.slot = match p.kind {
+            0 => 2,
+            b'(' if p.commas == 1 => 2,
+            b'(' => 3,
+            b'[' | b'{' => 1,
+            b'c' => 4,
+            _ => 3,
+        };
+        p.new_operand();
+    }
+
+    /// A keyword argument's `=` or an unpacking `*` / `**` (`c` `=` or `*`) in the current bracket.
+    fn argument_levels(&mut self, c: u8) {
+        let p = &mut self.pos;
+        if p.kind == b'c' {
+            p.slot = p.slot.max(3);
+        } else if c == b'*' && matches!(p.kind, b'(' | b'[' | b'{') {
+            p.slot -= 6;
+        }
+        p.new_operand();
     }
 
     /// The first word of a statement: its own levels and those of the block it opens.
@@ -260,6 +444,7 @@ impl Scanner<'_> {
         if !line.is_empty() && !line.starts_with(b"#") {
             let base = self.stmt.base + if self.stmt.def { 4 } else { 3 };
             self.stmt = Ctx::new(base, base);
+            self.pos = Pos::start();
         }
     }
 
@@ -395,6 +580,15 @@ impl Scanner<'_> {
                 return;
             }
             let c0 = self.s[self.i];
+            if is_ident_start(c0) {
+                self.pos.prefix = self.unary_run as i32;
+            }
+            if matches!(c0, b'(' | b'[' | b'{') {
+                self.pre_bracket = self.unary_run as i32 + 2 * self.double_run as i32;
+            } else if !(is_ident_char(c0) || matches!(c0, b' ' | b'\t' | b'.' | b'\\' | b'#')) {
+                self.pos.lead = false;
+                self.pos.prefix = 0;
+            }
             if !matches!(c0, b'-' | b'+' | b'~' | b' ' | b'\t' | b'n') {
                 self.unary_run = 0;
             }
@@ -407,6 +601,7 @@ impl Scanner<'_> {
                     return;
                 }
                 self.stmt = Ctx::new(0, 0);
+                self.pos = Pos::start();
                 continue;
             }
             let c = self.s[self.i];
@@ -454,7 +649,7 @@ impl Scanner<'_> {
                         ));
                         return;
                     }
-                    if !self.bump_depth() {
+                    if !self.bump_depth() || !self.open_levels(c) {
                         return;
                     }
                     self.brackets.push((c, self.i));
@@ -497,6 +692,9 @@ impl Scanner<'_> {
                     if self.counts.len() > 1 {
                         self.counts.pop();
                     }
+                    if let Some(p) = self.outer.pop() {
+                        self.pos = Pos { lead: false, prefix: 0, ..p };
+                    }
                     self.i += 1;
                 }
                 b',' | b';' | b'=' => {
@@ -504,17 +702,33 @@ impl Scanner<'_> {
                         self.in_import = false;
                         if self.brackets.is_empty() {
                             self.stmt = Ctx::new(self.stmt.base, self.stmt.base + 2);
+                            self.pos = Pos::start();
                         }
                     }
-                    if c == b'='
-                        && self.brackets.is_empty()
+                    if c == b',' {
+                        self.comma_levels();
+                    }
+                    let prev = self.s.get(self.i.wrapping_sub(1)).copied();
+                    let lone = c == b'='
                         && self.s.get(self.i + 1) != Some(&b'=')
-                        && !matches!(
-                            self.s.get(self.i.wrapping_sub(1)),
-                            Some(b'=' | b'!' | b'<' | b'>')
-                        )
+                        && !matches!(prev, Some(b'=' | b'!' | b'<' | b'>'));
+                    if c == b'='
+                        && !lone
+                        && prev != Some(b'=')
+                        && !matches!(prev, Some(b'<' | b'>'))
                     {
+                        // `==`, `!=` (`<=`, `>=` counted at their `<` / `>`).
+                        self.pos.cmp = 3;
+                    }
+                    if lone && self.brackets.is_empty() {
                         self.stmt.assign = Some(self.stmt.colon);
+                        self.stmt.aug = matches!(
+                            prev,
+                            Some(b'+' | b'-' | b'*' | b'/' | b'%' | b'@' | b'&' | b'|' | b'^')
+                        );
+                        self.pos = Pos { lead: !self.stmt.aug, ..Pos::default() };
+                    } else if lone {
+                        self.argument_levels(b'=');
                     }
                     // `==` is an operator, not a separator, but counting it as one only lowers
                     // the estimate of a chain that CPython keeps flat anyway (Compare).
@@ -537,7 +751,18 @@ impl Scanner<'_> {
                         self.i += 2; // `->`
                         continue;
                     }
-                    if !self.unary() || !self.bump_depth() {
+                    // After an operand, `+` / `-` is a binary operator: no parser level.
+                    let binary = match self.prev_token(self.i) {
+                        (Some(b')' | b']' | b'}' | b'\'' | b'"'), _) => true,
+                        (Some(b), w) if is_ident_char(b) => !is_keyword(w),
+                        _ => false,
+                    };
+                    if binary && c != b'~' {
+                        self.unary_run = 0;
+                        if !self.bump_depth() {
+                            return;
+                        }
+                    } else if !self.unary() || !self.bump_depth() {
                         return;
                     }
                     self.i += 1;
@@ -548,6 +773,14 @@ impl Scanner<'_> {
                     // operators nest a tree level.
                     if (doubled || !matches!(c, b'<' | b'>')) && !self.bump_depth() {
                         return;
+                    }
+                    if matches!(c, b'<' | b'>') && !doubled {
+                        self.pos.cmp = 3;
+                    }
+                    if c == b'*'
+                        && matches!(self.prev_token(self.i).0, Some(b'(' | b'[' | b'{' | b','))
+                    {
+                        self.argument_levels(b'*');
                     }
                     if c == b'*' && doubled && !self.double() {
                         return;
@@ -569,10 +802,12 @@ impl Scanner<'_> {
                     if !word.is_ascii() {
                         self.out.words.push((start, self.i));
                     }
-                    if self.stmt.fresh && self.brackets.is_empty() {
+                    let first = self.stmt.fresh && self.brackets.is_empty();
+                    if first {
                         self.stmt.fresh = false;
                         self.first_word(word, self.i);
                     }
+                    self.word_levels(word, first);
                     if matches!(self.s.get(self.i), Some(b'\'' | b'"')) && is_prefix(word) {
                         let f = word.iter().any(|c| matches!(c, b'f' | b'F'));
                         if !self.string(start, self.i, f) {
@@ -621,8 +856,37 @@ impl Scanner<'_> {
         }
     }
 
+    /// The levels a word changes at the current position (see [`Pos`]).
+    fn word_levels(&mut self, word: &[u8], first: bool) {
+        let p = &mut self.pos;
+        match word {
+            b"and" | b"or" => {
+                p.new_operand();
+                p.boolop = 2;
+            }
+            b"for" => {
+                p.new_operand();
+                p.pending_for = true;
+            }
+            b"in" if p.pending_for => {
+                p.pending_for = false;
+                // A comprehension's iterable is a `disjunction`: two levels above an element.
+                if p.kind != 0 {
+                    p.slot = -2;
+                }
+            }
+            b"in" | b"is" => p.cmp = 3,
+            b"else" if !first => p.elses += 1,
+            _ => {}
+        }
+        if is_keyword(word) || !is_ident_start(word[0]) {
+            p.lead = false;
+        }
+    }
+
     /// Skips a number literal, noting CPython's tokenizer errors about it.
     fn number(&mut self) {
+        self.pos.lead = false;
         let start = self.i;
         let s = self.s;
         let at = |j: usize| s.get(j).copied().unwrap_or(0);
@@ -762,6 +1026,7 @@ impl Scanner<'_> {
     /// Scans a string literal whose prefix starts at `start` and quote at `q`; returns false on a
     /// fatal condition (the scan stops).
     fn string(&mut self, start: usize, q: usize, fstring: bool) -> bool {
+        self.pos.lead = false;
         let quote = self.s[q];
         let triple = self.s.get(q + 1) == Some(&quote) && self.s.get(q + 2) == Some(&quote);
         self.i = q + if triple { 3 } else { 1 };

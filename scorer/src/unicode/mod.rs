@@ -380,9 +380,8 @@ const NEW_ALIASES: [&str; 7] = [
 ];
 
 /// Would 3.11 resolve `name` in `\N{name}`, given that `unicode_names2::character` resolved it to
-/// `c`? That reads CJK hex digits case-insensitively, 3.11 does not. (The other checks are guards
-/// from when the crate was Unicode 16.0's: a newer name is one of a character unassigned in 14.0,
-/// or a newer alias.)
+/// `c`? Guards from when the crate was `unicode_names2`'s (Unicode 16.0, lower-case CJK hex
+/// read): `unicode-names/` now resolves exactly as 3.11 does, these checks never refuse.
 pub fn name_known_to_3_11(name: &str, c: char) -> bool {
     // 3.11 reads the code point of `CJK UNIFIED IDEOGRAPH-XXXX` in upper-case hex only.
     let cjk = "CJK UNIFIED IDEOGRAPH-";

@@ -7,3 +7,4 @@ pub mod ast;
 pub mod json;
 pub mod os;
 pub mod re;
+pub mod statres;

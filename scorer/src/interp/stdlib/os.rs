@@ -59,8 +59,7 @@ fn stat_fn(n: &str) -> &'static str {
     }
 }
 
-/// `os.stat_result`: what `os.stat` returns, with `st_mode` and `st_size` (the fields a tree
-/// can answer; inode numbers, owners and times are the host's).
+/// `os.stat_result`: what `os.stat` returns (fields and tuple protocol: `statres.rs`).
 fn stat_result_class<'a>() -> Rc<Class<'a>> {
     let c = Rc::new(Class {
         name: Rc::from("stat_result"),
@@ -68,7 +67,7 @@ fn stat_result_class<'a>() -> Rc<Class<'a>> {
         module: Rc::from("os"),
         bases: vec![],
         mro: Mut::new(vec![]),
-        dict: Mut::new(NameMap::default()),
+        dict: Mut::new(super::statres::class_dict()),
         kind: ClassKind::Native,
     });
     c.mro.borrow_mut().push(c.clone());
@@ -314,6 +313,19 @@ impl<'a> Interp<'a> {
             names.sort();
         }
         names
+    }
+
+    /// Subfolders of a resolved folder (not links to folders): its `st_nlink` is 2 more.
+    fn subdir_count(&mut self, dir: &str) -> PyResult<'a, i64> {
+        let mut n = 0;
+        for name in self.list_dir(dir) {
+            let child = if dir.is_empty() { name } else { format!("{dir}/{name}") };
+            let rel = format!("{ROOT}/{child}");
+            if matches!(self.resolve_no_follow(&rel)?, Resolved::Dir(_)) {
+                n += 1;
+            }
+        }
+        Ok(n)
     }
 
     /// Resolves a path relative to the eval folder, or an absolute one below the virtual root
@@ -664,7 +676,15 @@ impl<'a> Interp<'a> {
                     ("S_IFREG", S_IFREG),
                     ("S_IFLNK", S_IFLNK),
                     ("ST_MODE", 0),
+                    ("ST_INO", 1),
+                    ("ST_DEV", 2),
+                    ("ST_NLINK", 3),
+                    ("ST_UID", 4),
+                    ("ST_GID", 5),
                     ("ST_SIZE", 6),
+                    ("ST_ATIME", 7),
+                    ("ST_MTIME", 8),
+                    ("ST_CTIME", 9),
                 ] {
                     e.push((n, Value::Int(v)));
                 }
@@ -1021,24 +1041,27 @@ impl<'a> Interp<'a> {
                 let r = if follow { self.resolve(&p)? } else { self.resolve_no_follow(&p)? };
                 // Modes as a git checkout under umask 022 leaves them; a folder's size is
                 // ext4's block, a link's the length of its target.
-                let (mode, size) = match r {
+                let (mode, size, at, subdirs) = match r {
                     Resolved::File(f) => {
                         let exec = RepoPath::new(&f)
                             .ok()
                             .and_then(|rp| self.tree_entry(&rp))
                             .is_some_and(|e| e.mode == FileMode::Executable);
                         let size = self.file_bytes(&f, &p)?.len() as i64;
-                        (S_IFREG | if exec { 0o755 } else { 0o644 }, size)
+                        (S_IFREG | if exec { 0o755 } else { 0o644 }, size, f, None)
                     }
-                    Resolved::Dir(_) => (S_IFDIR | 0o755, 4096),
+                    Resolved::Dir(d) => {
+                        let n = self.subdir_count(&d)?;
+                        (S_IFDIR | 0o755, 4096, d, Some(n))
+                    }
                     Resolved::Link(path, content) => {
-                        (S_IFLNK | 0o777, self.link_target(&path, content)?.len() as i64)
+                        let size = self.link_target(&path, content)?.len() as i64;
+                        (S_IFLNK | 0o777, size, path, None)
                     }
                     other => return Err(self.lookup_error(&other, &p)),
                 };
-                let mut d = NameMap::default();
-                d.insert(Rc::from("st_mode"), Value::Int(mode));
-                d.insert(Rc::from("st_size"), Value::Int(size));
+                let of = super::statres::StatOf { path: &at, mode, size, subdirs };
+                let d = self.stat_result_fields(&of);
                 let os = self.modules.get("os").cloned();
                 let class = match os.map(|m| self.getattr(&m, "stat_result")) {
                     Some(Ok(Value::Class(c))) => c,
@@ -1068,6 +1091,7 @@ impl<'a> Interp<'a> {
                     _ => Value::Int(m & 0o7777),
                 })
             }
+            n if n.starts_with("os.stat_result.") => self.stat_result_method(n, &args),
             "json.load" => {
                 let m = self.get_method(&a0, "read")?;
                 let text = self.call_meth(m, vec![], vec![])?;
