@@ -14,7 +14,7 @@ touched file, as in real use).
 
 refscore: one `Bundle`, `score()` called once per (task, variant) on the bundle's scoring thread
 (its parse cache and loaded tasks kept, as a training loop would call it), after an untimed warm-up
-call per task with the empty patch. CPython: `cli/benches/score_driver.py` (the CLI bench's driver)
+call per task with the empty patch; each round uses markers no earlier round used. CPython: `cli/benches/score_driver.py` (the CLI bench's driver)
 runs the same test files in ONE python3 process the way the official harness loads them, against
 copies of the checkout's repositories with each variant's patched files overlaid. Both sides'
 passing-method counts are compared run by run.
@@ -100,8 +100,14 @@ def main() -> None:
             bundle.score(t, "")
         best_rs, best_py, ratios = None, None, []
         for rnd in range(args.repeat):
+            # Fresh markers every round: a round must not be answered from the last one's runs.
+            ours_jobs = [
+                (t, variant(t, base[t], rnd * args.variants + k))
+                for k in range(args.variants)
+                for t in base
+            ]
             start = time.perf_counter()
-            results = [bundle.score(t, p) for t, p in jobs]
+            results = [bundle.score(t, p) for t, p in ours_jobs]
             rs = time.perf_counter() - start
             py = subprocess.run(
                 ["python3", "-s", "-B", str(REPO / "cli/benches/score_driver.py"), str(plan)],
