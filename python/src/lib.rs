@@ -124,7 +124,15 @@ fn source_dict(source: &Bound<'_, PyAny>) -> Option<SourceRef> {
 /// A job for a bundle's scoring thread.
 struct Job {
     sub: Submission,
-    reply: mpsc::Sender<Result<TaskResult, String>>,
+    reply: mpsc::Sender<Result<TaskResult, JobError>>,
+}
+
+/// Why a job gave no result.
+enum JobError {
+    /// The task's files cannot be read (a `BundleError`, as `score_all` treats it).
+    Bundle(String),
+    /// A refscore bug, or the thread is gone.
+    Internal(String),
 }
 
 /// The thread `Bundle.score` runs on: the CLI's stack size and limits, one `Scorer` whose parse
@@ -138,10 +146,12 @@ fn scoring_thread(dir: Arc<BundleDir>, jobs: mpsc::Receiver<Job>) {
         let id = job.sub.instance_id.clone();
         let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
             if !tasks.contains_key(&id) {
-                let task = dir.load_task(&id).map_err(|e| format!("{e:#}"))?;
+                let task = dir.load_task(&id).map_err(|e| JobError::Bundle(format!("{e:#}")))?;
                 tasks.insert(id.clone(), task);
             }
-            let task = tasks.get(&id).ok_or_else(|| format!("task {id} was not loaded"))?;
+            let task = tasks
+                .get(&id)
+                .ok_or_else(|| JobError::Internal(format!("task {id} was not loaded")))?;
             Ok(run::score_one(&mut scorer, task, &job.sub))
         }));
         let reply = match outcome {
@@ -149,7 +159,7 @@ fn scoring_thread(dir: Arc<BundleDir>, jobs: mpsc::Receiver<Job>) {
             Err(_) => {
                 // A refscore bug: start from a clean scorer rather than trust its caches.
                 scorer = Scorer::new(config());
-                Err(format!("scoring {id} panicked (a refscore bug)"))
+                Err(JobError::Internal(format!("scoring {id} panicked (a refscore bug)")))
             }
         };
         let _ = job.reply.send(reply);
@@ -201,19 +211,19 @@ impl Bundle {
             }
         };
         let answer = py.detach(move || {
-            sender
-                .send(Job { sub, reply })
-                .map_err(|_| "the scoring thread stopped".to_string())?;
-            answer.recv().map_err(|_| "the scoring thread stopped".to_string())?
+            let gone = || JobError::Internal("the scoring thread stopped".to_string());
+            sender.send(Job { sub, reply }).map_err(|_| gone())?;
+            answer.recv().map_err(|_| gone())?
         });
-        answer.map_err(|e| {
-            // A task that cannot be loaded is a bundle problem (as `score_all` treats it).
-            if let Ok(mut slot) = self.single.lock() {
-                if e.contains("the scoring thread stopped") {
+        answer.map_err(|e| match e {
+            JobError::Bundle(m) => BundleError::new_err(m),
+            JobError::Internal(m) => {
+                // Start a new thread next time rather than reuse a broken one.
+                if let Ok(mut slot) = self.single.lock() {
                     *slot = None;
                 }
+                PyRuntimeError::new_err(m)
             }
-            BundleError::new_err(e)
         })
     }
 

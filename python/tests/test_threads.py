@@ -44,7 +44,6 @@ def test_a_python_thread_runs_while_score_many_scores(bundle):
         t.join()
     assert len(report["results"]) == len(many)
     # With the GIL held for the whole call the spinning thread could not run at all.
-    assert elapsed > 0.05, elapsed
     assert during > 1000, (during, elapsed)
 
 
@@ -63,7 +62,7 @@ def test_a_python_thread_runs_while_score_scores(bundle):
         time.sleep(0.05)
         before = counter[0]
         for i in range(10):
-            bundle.score("rename-parse-amount", patch + b"\n" * 0, model_name_or_path=f"m{i}")
+            bundle.score("rename-parse-amount", patch, model_name_or_path=f"m{i}")
         during = counter[0] - before
     finally:
         stop.set()
