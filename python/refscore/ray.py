@@ -44,8 +44,10 @@ __all__ = ["score"]
 # Folders a bundle consists of besides index.json (as `refscore import` writes them).
 _BUNDLE_DIRS = ("tasks", "repos", "blobs", "packs")
 
-# Bundles this worker process has opened, by where they came from (a path, or a bundle hash).
+# Bundles this worker process has opened, by where they came from (a path, or a bundle hash),
+# and how often each was opened here (once, unless something is wrong; the tests look).
 _OPEN: Dict[str, "refscore.Bundle"] = {}
+_OPENED: Dict[str, int] = {}
 
 
 def _bundle_files(root: Path) -> Dict[str, bytes]:
@@ -101,6 +103,7 @@ def _open(where: Dict[str, Any]) -> "refscore.Bundle":
                 f"{bundle.path}: bundle hash {bundle.hash}, the driver's is {where['hash']}"
             )
         _OPEN[key] = bundle
+        _OPENED[key] = _OPENED.get(key, 0) + 1
     return bundle
 
 
