@@ -2,7 +2,7 @@
 # Installs everything refscore's build and tests need on a fresh machine of the project's kind
 # (Rust toolchain, Node.js/npm, Python 3.11 and git present). Idempotent: every tool is checked at
 # its pinned version first and skipped when already there. Downloads only from the package
-# registries (crates.io, npm, Debian apt).
+# registries (crates.io, npm, Debian apt, PyPI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -54,6 +54,24 @@ if [ "$(npm_version binaryen)" != 132.0.0 ] || [ "$(npm_version playwright-core)
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
 fi
 
-# 6. Crates for offline builds (Trunk builds with cargo --offline).
+# 6. The Python package's build and test tools (python/: maturin builds the wheel, pytest runs its
+#    tests, ray the scale-out test), pinned, in a venv under the target folder (about 1 minute and
+#    325 MB on a fresh machine).
+PY_VENV="${CARGO_TARGET_DIR:-target}/pyvenv"
+PY_PINS="maturin==1.16.0 pytest==9.2.0 ray==2.60.0"
+py_pins_ok() {
+  "$PY_VENV/bin/python" - $PY_PINS <<'PY' 2>/dev/null
+import importlib.metadata as m, sys
+sys.exit(any(m.version(n) != v for n, v in (p.split("==") for p in sys.argv[1:])))
+PY
+}
+if ! py_pins_ok; then
+  log "installing $PY_PINS into $PY_VENV"
+  [ -x "$PY_VENV/bin/python" ] || python3 -m venv "$PY_VENV"
+  # shellcheck disable=SC2086
+  "$PY_VENV/bin/pip" install -q --disable-pip-version-check $PY_PINS
+fi
+
+# 7. Crates for offline builds (Trunk builds with cargo --offline).
 cargo fetch --locked -q
 log "ready"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: what README.md's test command runs and what .ci/run calls.
 # Installs what is missing (scripts/setup.sh), then: rustfmt, clippy -D warnings (native and wasm32),
-# every native test, the wasm32 build of scorer, the release site (root and sub-path builds), a
+# every native test, the Python package (wheel built with maturin, pytest, a local Ray instance),
+# the wasm32 build of scorer, the release site (root and sub-path builds), a
 # leaderboard site built from the demo (dist-board), and the browser tests in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +23,18 @@ cargo clippy -p scorer -p worker -p app --target wasm32-unknown-unknown --locked
 
 step "native tests"
 cargo test --workspace --locked
+
+step "Python package (python/): debug wheel, pytest against the CLI, Ray on a local instance"
+# The debug profile reuses what the native tests compiled; `pip install ./python` builds the
+# release-native wheel users get (python/README.md).
+PY_TARGET="${CARGO_TARGET_DIR:-target}"
+rm -rf "$PY_TARGET/py-wheels"
+"$PY_TARGET/pyvenv/bin/maturin" build --quiet --locked --profile dev -m python/Cargo.toml \
+  --out "$PY_TARGET/py-wheels"
+"$PY_TARGET/pyvenv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps \
+  "$PY_TARGET"/py-wheels/refscore-*.whl
+REFSCORE_BIN="$PY_TARGET/debug/refscore" "$PY_TARGET/pyvenv/bin/python" -m pytest -q \
+  -p no:cacheprovider python/tests
 
 step "scorer builds for wasm32-unknown-unknown"
 cargo build -p scorer --target wasm32-unknown-unknown --release --locked

@@ -85,7 +85,7 @@ impl BundleDir {
     }
 
     /// A file the index names, refused unless it lies inside the bundle folder.
-    pub(crate) fn read(&self, rel: &str) -> Result<Vec<u8>> {
+    pub fn read(&self, rel: &str) -> Result<Vec<u8>> {
         let p = crate::fsread::inside(&self.dir, rel)?;
         crate::fsread::read_file(&p, crate::fsread::MAX_BUNDLE_FILE_BYTES)
             .with_context(|| format!("{}: cannot read bundle file", p.display()))

@@ -5,18 +5,17 @@
 //! some entries could not be scored; 2 usage error or unreadable input.
 
 mod atomic;
-mod bundle_dir;
 mod checkout;
 mod combine;
 mod failure_report;
-mod fsread;
 mod import;
 mod leaderboard;
-mod run;
 mod score;
 mod show;
 mod trajectory;
 
+// Shared with the Python package (`python/`) through the crate's library (`lib.rs`).
+use cli::{bundle_dir, fsread, run};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -10,7 +10,7 @@ use scorer::report::TaskResult;
 use scorer::submission::{evaluate_submission, Submission};
 use scorer::unittest::{RunConfig, Scorer};
 
-use crate::bundle_dir::BundleDir;
+use crate::bundle_dir::{BundleDir, LoadedTask};
 
 /// Native stack of a scoring thread. Python recursion is bounded by `max_recursion` (CPython's
 /// 1000) and the interpreter's stack guard; a big stack lets the guard's budget be generous, so
@@ -51,6 +51,16 @@ pub struct Scoring {
     pub reused_runs: usize,
     /// Test methods of interpreted runs answered from an earlier run ([`Scorer`]'s method reuse).
     pub reused_methods: usize,
+}
+
+/// One submission against its loaded task (a combined task's constituents each run on the
+/// patched tree), on the calling thread: it must be a thread with [`THREAD_STACK`] of stack for
+/// [`run_config`]'s limits.
+pub fn score_one(scorer: &mut Scorer, task: &LoadedTask, sub: &Submission) -> Scored {
+    match task.data.combined {
+        Some(_) => scorer::combine::evaluate_submission(scorer, &task.data, &task.base, sub),
+        None => evaluate_submission(scorer, &task.base, &task.data, sub),
+    }
 }
 
 /// Scores `subs` against `bundle` with `threads` workers (0 = all cores). `tick` is called once
@@ -100,15 +110,7 @@ pub fn score_all(
                 }
             };
             for &i in members {
-                let r = match task.data.combined {
-                    Some(_) => scorer::combine::evaluate_submission(
-                        &mut scorer,
-                        &task.data,
-                        &task.base,
-                        &subs[i],
-                    ),
-                    None => evaluate_submission(&mut scorer, &task.base, &task.data, &subs[i]),
-                };
+                let r = score_one(&mut scorer, &task, &subs[i]);
                 if let Ok(mut s) = slots.lock() {
                     s[i] = Some(r);
                 }

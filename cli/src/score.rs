@@ -1,14 +1,14 @@
 //! `refscore score`: one patch for one task, or prediction files / trajectories / folders of them.
 
-use std::fs;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
+use cli::inputs::{self, Batch};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use scorer::report::{EntryError, Report, SourceRef, TaskResult};
-use scorer::submission::{parse_submissions, trajectory_copies, Parsed, Submission};
+use scorer::report::{Report, SourceRef};
+use scorer::submission::{Parsed, Submission};
 
 use crate::bundle_dir::BundleDir;
 use crate::{run, show};
@@ -51,43 +51,41 @@ pub fn run(opts: &Options) -> Result<ExitCode> {
     if let Input::Combine { ids, patch } = &opts.input {
         return combined(&bundle, ids, patch, opts);
     }
-    let mut parsed = match &opts.input {
+    let parsed = match &opts.input {
         Input::Single { task, patch } => vec![single(&bundle, task, patch)?],
         Input::Predictions(paths) => {
-            let files = expand(paths)?;
+            let expanded = inputs::expand(paths)?;
+            for (dir, rel, why) in &expanded.left_out {
+                eprintln!("{}/{}: left out: {why}", dir.display(), show::term(rel));
+            }
             if let Some(target) = &opts.out {
-                let inputs: Vec<&Path> = files.iter().map(|(_, p)| p.as_path()).collect();
-                crate::atomic::check_file_target("--out", target, &inputs)?;
+                let files: Vec<&Path> = expanded.files.iter().map(|(_, p)| p.as_path()).collect();
+                crate::atomic::check_file_target("--out", target, &files)?;
             }
             let mut out = Vec::new();
-            for (name, path) in files {
-                let bytes = crate::fsread::read_file(&path, crate::fsread::MAX_INPUT_BYTES)
-                    .with_context(|| format!("{name}: cannot read the file"))?;
-                let mut p = parse_submissions(&name, &bytes);
-                p.retain_known(|id| bundle.has_task(id));
-                out.push(p);
+            for (name, path) in &expanded.files {
+                out.push(inputs::read_file(name, path)?);
             }
             out
         }
         Input::Combine { .. } => Vec::new(),
     };
-    let copies = drop_trajectory_copies(&mut parsed);
-    if copies > 0 {
+    let batch = Batch::new(&bundle, parsed);
+    if batch.copies > 0 {
         eprintln!(
-            "{copies} trajectory submissions left out: each repeats an entry of its run folder's \
-             preds.json (same instance, same patch), which is scored instead"
+            "{} trajectory submissions left out: each repeats an entry of its run folder's \
+             preds.json (same instance, same patch), which is scored instead",
+            batch.copies
         );
     }
-    let mut warnings: Vec<EntryError> = parsed.iter().flat_map(|p| p.warnings.clone()).collect();
-    warnings.extend(repeat_warnings(&parsed));
-    for w in &warnings {
+    for w in &batch.warnings {
         eprintln!("{}: warning: {}", show::term(&w.source.to_string()), show::term(&w.message));
     }
-    let subs: Vec<Submission> = parsed.iter().flat_map(|p| p.submissions.iter().cloned()).collect();
+    let subs = &batch.submissions;
 
     let bar = progress(subs.len() as u64);
     let tick = || bar.inc(1);
-    let scoring = run::score_all(&bundle, &subs, opts.threads, &tick)?;
+    let scoring = run::score_all(&bundle, subs, opts.threads, &tick)?;
     bar.finish_and_clear();
     if let Input::Predictions(_) = opts.input {
         eprintln!(
@@ -101,9 +99,7 @@ pub fn run(opts: &Options) -> Result<ExitCode> {
         );
     }
 
-    let (results, errors) = assemble(&parsed, scoring.scored);
-    let mut report = Report::new(bundle.hash(), results, errors);
-    report.warnings = warnings;
+    let report = batch.report(bundle.hash(), scoring.scored);
     let json = report.to_json();
     if let Some(out) = &opts.out {
         if let Err(e) = crate::atomic::write_file(out, json.as_bytes()) {
@@ -201,27 +197,6 @@ fn write_failed(out: &Path, e: &anyhow::Error, json: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// A warning for each entry that repeats an earlier one's instance, model and instruction set
-/// ([`scorer::submission::repeats`]; both are scored).
-fn repeat_warnings(parsed: &[Parsed]) -> Vec<EntryError> {
-    let all: Vec<&Submission> = parsed.iter().flat_map(|p| &p.submissions).collect();
-    scorer::submission::repeats(all.iter().copied())
-        .iter()
-        .enumerate()
-        .filter_map(|(i, r)| r.map(|j| scorer::submission::repeat_warning(all[i], all[j])))
-        .collect()
-}
-
-/// Removes the trajectory copies of `preds.json` entries ([`trajectory_copies`]); returns how many.
-fn drop_trajectory_copies(parsed: &mut [Parsed]) -> usize {
-    let marked = trajectory_copies(parsed.iter().flat_map(|p| &p.submissions));
-    let mut marks = marked.iter();
-    for p in parsed.iter_mut() {
-        p.submissions.retain(|_| !marks.next().copied().unwrap_or(false));
-    }
-    marked.iter().filter(|m| **m).count()
-}
-
 /// `--task ID --patch FILE`: an unknown task or unreadable patch is a usage error.
 fn single(bundle: &BundleDir, task: &str, patch: &Path) -> Result<Parsed> {
     if !bundle.has_task(task) {
@@ -247,47 +222,6 @@ fn single(bundle: &BundleDir, task: &str, patch: &Path) -> Result<Parsed> {
         errors: Vec::new(),
         warnings: Vec::new(),
     })
-}
-
-/// Files named on the command line, folders expanded to every `.traj`, `.traj.json`, `.json` and
-/// `.jsonl` file below them in path order. Names are the paths as given (`/`-separated below a
-/// folder), so reports do not depend on the working directory's absolute path.
-fn expand(paths: &[PathBuf]) -> Result<Vec<(String, PathBuf)>> {
-    let mut out = Vec::new();
-    for p in paths {
-        let meta = fs::metadata(p).with_context(|| format!("{}: cannot read", p.display()))?;
-        if meta.is_dir() {
-            let keep = |name: &str| {
-                let lower = name.to_ascii_lowercase();
-                [".traj", ".json", ".jsonl", ".eval"].iter().any(|x| lower.ends_with(x))
-            };
-            let walked = crate::fsread::walk(p, &keep)?;
-            for (rel, why) in &walked.skipped {
-                eprintln!("{}/{}: left out: {why}", p.display(), show::term(rel));
-            }
-            let found: Vec<String> = walked.files.into_iter().map(|(rel, _)| rel).collect();
-            if found.is_empty() {
-                bail!(
-                    "{}: the folder holds no .traj, .traj.json, .json, .jsonl or .eval file",
-                    p.display()
-                );
-            }
-            let base = p.to_string_lossy().trim_end_matches(['/', '\\']).to_string();
-            for rel in found {
-                out.push((format!("{base}/{rel}"), p.join(&rel)));
-            }
-        } else {
-            out.push((p.to_string_lossy().into_owned(), p.clone()));
-        }
-    }
-    Ok(out)
-}
-
-/// Results in input order; the entries that could not be read, per file in line order, files in
-/// input order.
-fn assemble(parsed: &[Parsed], scored: Vec<run::Scored>) -> (Vec<TaskResult>, Vec<EntryError>) {
-    let errors = parsed.iter().flat_map(|p| p.errors.iter().cloned()).collect();
-    (scored, errors)
 }
 
 fn progress(n: u64) -> ProgressBar {

@@ -372,6 +372,16 @@ fn parse_value_document(
     }
 }
 
+/// One prediction object handed over in memory rather than read from a file (the Python
+/// package's `score_many`), read as an entry of a predictions file named `source.file` is: the
+/// same fields, the same errors, the instruction set named by the path when the entry names none.
+pub fn read_prediction(v: &Value, source: SourceRef) -> Parsed {
+    let mut out = Parsed::default();
+    let file = source.file.clone();
+    prediction(v, None, source, &file, &mut out);
+    out
+}
+
 /// One SWE-bench prediction object. `key` is its dict key, used when it lacks `instance_id`.
 fn prediction(v: &Value, key: Option<&str>, source: SourceRef, file_name: &str, out: &mut Parsed) {
     let err = |out: &mut Parsed, id: Option<String>, model: Option<String>, message: String| {
