@@ -644,6 +644,7 @@ mod tests {
             job: 3,
             docs: vec![1],
             links: vec![(1, "/runs/r/x/trajectory".into(), "x".into())],
+            epochs: Vec::new(),
         };
         let Some(FromTraj::Summary { view, .. }) = send(&mut core, msg, None) else {
             panic!("no summary")
