@@ -119,7 +119,12 @@ impl std::fmt::Debug for ScoringWorker {
     }
 }
 
-fn envelope(msg: &ToWorker, bytes: Option<&js_sys::Uint8Array>) -> js_sys::Object {
+/// A message to either worker: `{h: <JSON of msg>, b?: bytes}` (the scoring worker's
+/// `ToWorker` and the trajectory worker's `ToTraj` alike).
+pub(crate) fn envelope<T: serde::Serialize>(
+    msg: &T,
+    bytes: Option<&js_sys::Uint8Array>,
+) -> js_sys::Object {
     let obj = js_sys::Object::new();
     let header = serde_json::to_string(msg).unwrap_or_default();
     // Setting properties on a fresh plain object cannot fail.

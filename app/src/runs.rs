@@ -80,7 +80,21 @@ pub struct StoredRun {
 /// trajectories (`submission::trajectory_copies`), once they gave a submission.
 pub fn is_trajectory_file(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    lower.ends_with(".traj") || lower.ends_with(".traj.json")
+    lower.ends_with(".traj") || lower.ends_with(".traj.json") || lower.ends_with(".eval")
+}
+
+/// An input's submissions: an Inspect `.eval` (a zip of samples) is read by the trajectory
+/// worker, which links the log readers the scoring worker leaves out; anything else by the
+/// scoring worker.
+async fn parse_input(
+    worker: &ScoringWorker,
+    name: &str,
+    bytes: &js_sys::Uint8Array,
+) -> Result<scorer::submission::Parsed, JobError> {
+    if name.to_ascii_lowercase().ends_with(".eval") {
+        return crate::trajbridge::shared().parse(name, bytes).await.map_err(JobError::Failed);
+    }
+    worker.parse(name, bytes).await
 }
 
 impl StoredRun {
@@ -383,7 +397,7 @@ async fn score_inputs(
                     source: SourceRef { file: name, line: None },
                 });
             }
-            Input::File { name, bytes } => match worker.parse(&name, &bytes).await {
+            Input::File { name, bytes } => match parse_input(worker, &name, &bytes).await {
                 Ok(mut parsed) => {
                     parsed.retain_known(|id| known.contains(id));
                     if is_trajectory_file(&name) && !parsed.submissions.is_empty() {

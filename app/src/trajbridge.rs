@@ -15,6 +15,8 @@ use trajworker::{FromTraj, Head, Node, StepFilter, TaskFacts, ToTraj, TRAJ_WORKE
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::bridge::envelope;
+
 type Reply = oneshot::Sender<Result<FromTraj, String>>;
 
 struct Live {
@@ -41,16 +43,6 @@ impl std::fmt::Debug for TrajWorker {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("TrajWorker")
     }
-}
-
-fn envelope(msg: &ToTraj, bytes: Option<&js_sys::Uint8Array>) -> js_sys::Object {
-    let obj = js_sys::Object::new();
-    let header = serde_json::to_string(msg).unwrap_or_default();
-    let _ = js_sys::Reflect::set(&obj, &"h".into(), &header.into());
-    if let Some(b) = bytes {
-        let _ = js_sys::Reflect::set(&obj, &"b".into(), b);
-    }
-    obj
 }
 
 impl TrajWorker {
@@ -199,16 +191,18 @@ impl TrajWorker {
         rx.await.unwrap_or_else(|_| Err("the trajectory worker stopped".into()))
     }
 
-    /// Reads a log in the worker as document `doc`.
+    /// Reads a log in the worker as document `doc`; with `parts` (name, length), `bytes` are
+    /// several event files one after the other, joined there into one log.
     pub async fn open(
         &self,
         doc: u32,
         name: &str,
         bytes: &js_sys::Uint8Array,
         facts: Vec<TaskFacts>,
+        parts: Vec<(String, u32)>,
     ) -> Result<Vec<Head>, String> {
         let name = name.to_string();
-        match self.job(|job| ToTraj::Open { job, doc, name, facts }, Some(bytes)).await? {
+        match self.job(|job| ToTraj::Open { job, doc, name, facts, parts }, Some(bytes)).await? {
             FromTraj::Opened { samples, .. } => Ok(samples),
             _ => Err("unexpected answer".into()),
         }
@@ -231,14 +225,29 @@ impl TrajWorker {
         }
     }
 
-    /// The failure-mode section over the documents; `links`: (document, href, label).
+    /// The failure-mode section over the documents; `links`: (document, href, label); `epochs`:
+    /// only the samples of those epochs (all when empty).
     pub async fn summarise(
         &self,
         docs: Vec<u32>,
         links: Vec<(u32, String, String)>,
+        epochs: Vec<u32>,
     ) -> Result<Node, String> {
-        match self.job(|job| ToTraj::Summarise { job, docs, links }, None).await? {
+        match self.job(|job| ToTraj::Summarise { job, docs, links, epochs }, None).await? {
             FromTraj::Summary { view, .. } => Ok(view),
+            _ => Err("unexpected answer".into()),
+        }
+    }
+
+    /// The submissions of a log the scoring worker cannot read (an Inspect `.eval`).
+    pub async fn parse(
+        &self,
+        name: &str,
+        bytes: &js_sys::Uint8Array,
+    ) -> Result<scorer::submission::Parsed, String> {
+        let name = name.to_string();
+        match self.job(|job| ToTraj::Parse { job, name }, Some(bytes)).await? {
+            FromTraj::Parsed { parsed, .. } => Ok(parsed),
             _ => Err("unexpected answer".into()),
         }
     }
@@ -254,8 +263,18 @@ impl TrajWorker {
 /// The app's trajectory worker handle (not started until a job needs it).
 pub type TrajHandle = StoredValue<TrajWorker, LocalStorage>;
 
+thread_local! {
+    static SHARED: TrajWorker = TrajWorker::default();
+}
+
+/// The app's one trajectory worker handle, also for code that runs outside a component (the
+/// scoring session reads `.eval` logs with it).
+pub fn shared() -> TrajWorker {
+    SHARED.with(Clone::clone)
+}
+
 pub fn provide_traj_worker() {
-    provide_context::<TrajHandle>(StoredValue::new_local(TrajWorker::default()));
+    provide_context::<TrajHandle>(StoredValue::new_local(shared()));
 }
 
 pub fn use_traj_worker() -> TrajWorker {

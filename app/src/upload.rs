@@ -30,7 +30,7 @@ pub fn is_candidate(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
     let hidden = path.split('/').any(|seg| seg.starts_with('.') || seg == "__MACOSX");
     !hidden
-        && [".jsonl", ".json", ".traj", ".pred", ".patch", ".diff", ".zip"]
+        && [".jsonl", ".json", ".traj", ".pred", ".patch", ".diff", ".zip", ".eval"]
             .iter()
             .any(|ext| lower.ends_with(ext))
 }
@@ -294,6 +294,7 @@ mod tests {
         assert!(is_candidate("trajs/a.traj"));
         assert!(is_candidate("x.traj.json"));
         assert!(is_candidate("fix.PATCH"));
+        assert!(is_candidate("logs/2026-run.eval"));
         assert!(!is_candidate("run/.DS_Store"));
         assert!(!is_candidate("__MACOSX/run/a.traj"));
         assert!(!is_candidate(".git/config.json"));

@@ -147,10 +147,10 @@ pub fn section(
     let mut read_ok: Vec<(String, Trajectory)> = Vec::new();
     for (path, named) in files(paths) {
         let file = path.display().to_string();
-        let bytes = match std::fs::read(&path) {
+        let bytes = match crate::fsread::read_file(&path, crate::fsread::MAX_INPUT_BYTES) {
             Ok(b) => b,
             Err(e) => {
-                errors.push(FileError { file, message: format!("cannot read: {e}") });
+                errors.push(FileError { file, message: format!("{e:#}") });
                 continue;
             }
         };

@@ -21,7 +21,7 @@ pub fn run(file: &Path, tasks: Option<&Path>, json: bool) -> Result<ExitCode> {
     let bytes = if file.is_dir() {
         event_folder(file)?
     } else {
-        std::fs::read(file).with_context(|| format!("{name}: cannot read the file"))?
+        crate::fsread::read_file(file, crate::fsread::MAX_INPUT_BYTES)?
     };
     let trajectories =
         read(&bytes).with_context(|| format!("{name}: cannot read as a trajectory"))?;
@@ -82,27 +82,31 @@ fn run_failure_modes(detections: &[(failure::Detection, Option<f64>)]) -> String
 }
 
 /// An OpenHands V1 conversation's `events/` folder (`event-<index>-<uuid>.json`, one event per
-/// file): the events in file-name order, as one JSON list.
+/// file): its own `.json` files (not those of subfolders), read as every input is (type and size
+/// checked), joined in index order as the browser joins a dropped folder
+/// (`scorer::trajectory::join_event_files`).
 fn event_folder(dir: &Path) -> Result<Vec<u8>> {
     let name = dir.display();
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .with_context(|| format!("{name}: cannot list"))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    if files.is_empty() {
-        anyhow::bail!("{name}: a folder without .json event files");
+    let walk = crate::fsread::walk(dir, &|n| n.to_ascii_lowercase().ends_with(".json"))?;
+    for (rel, why) in &walk.skipped {
+        eprintln!("{name}/{rel}: left out: {why}");
     }
-    let mut out = b"[".to_vec();
-    for (i, f) in files.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
+    let mut files = Vec::new();
+    let mut total = 0u64;
+    for (rel, path) in walk.files.iter().filter(|(rel, _)| !rel.contains('/')) {
+        let bytes = crate::fsread::read_file(path, crate::fsread::MAX_INPUT_BYTES)?;
+        total += bytes.len() as u64;
+        if total > crate::fsread::MAX_INPUT_BYTES {
+            anyhow::bail!(
+                "{name}: over {} MiB of event files; refused",
+                crate::fsread::MAX_INPUT_BYTES >> 20
+            );
         }
-        out.extend(std::fs::read(f).with_context(|| format!("{}: cannot read", f.display()))?);
+        files.push((rel.clone(), bytes));
     }
-    out.push(b']');
-    Ok(out)
+    let refs: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), b.as_slice())).collect();
+    scorer::trajectory::join_event_files(&refs)
+        .with_context(|| format!("{name}: a folder without .json event files"))
 }
 
 /// Inspect logs hold samples: printed as a list even when there is one.

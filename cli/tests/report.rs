@@ -191,6 +191,13 @@ fn failure_modes_of_the_demo_run() {
     ] {
         assert!(out.contains(want), "missing {want:?} in\n{out}");
     }
+    // FM-8's run-wide gap is one agent's (looper-1: lazy and descriptive on one task); the base
+    // log is another agent's, so no base gap (pooled, it compared two agents).
+    assert!(
+        out.contains("fm8.location_guidance_gap agent demo/looper-1, lazy - descriptive over 1 task(s): fm1 4/4 (100.0%) - 1/2 (50.0%) = +50.0 points"),
+        "{out}"
+    );
+    assert!(!out.contains("base - descriptive"), "{out}");
     insta::assert_snapshot!("failure_modes_text", out);
     let (code, json, err) = report(
         &tmp,

@@ -188,3 +188,32 @@ fn an_openhands_v1_events_folder_reads_in_file_order() {
         (Some("old.py"), Some("delete"), Some("applied"))
     );
 }
+
+/// `refscore trajectory` reads its file as every command does (`fsread`): a FIFO is refused by
+/// type (exit 2) instead of blocking, and an event file in an events folder is read the same way.
+#[cfg(unix)]
+#[test]
+fn special_files_are_refused_not_opened() {
+    let tmp = Temp::new("traj-fifo");
+    let made = std::process::Command::new("mkfifo").arg(tmp.0.join("pipe.traj")).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: no mkfifo");
+        return;
+    }
+    let o = refscore_in(&tmp.0, &["trajectory", "pipe.traj"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("is a FIFO (named pipe), not a file; refused"),
+        "{}",
+        text(&o.stderr)
+    );
+    let dir = tmp.0.join("events");
+    fs::create_dir_all(&dir).expect("mkdir");
+    let made = std::process::Command::new("mkfifo").arg(dir.join("event-00001-x.json")).status();
+    assert!(made.is_ok_and(|s| s.success()));
+    let o = refscore_in(&tmp.0, &["trajectory", "events"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(err.contains("event-00001-x.json: left out: a FIFO (named pipe)"), "{err}");
+    assert!(err.contains("a folder without .json event files"), "{err}");
+}

@@ -119,3 +119,92 @@ fn every_sample_analyses() {
     }
     assert!(analysed > 0);
 }
+
+/// The demo repository `ledgerly_refactor` as a tree (tasks/demo/repositories).
+fn demo_tree(repo: &str) -> scorer::tree::Tree {
+    fn walk(root: &Path, dir: &Path, tree: &mut scorer::tree::Tree) {
+        let mut entries: Vec<PathBuf> =
+            std::fs::read_dir(dir).expect("dir").map(|e| e.expect("entry").path()).collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                walk(root, &path, tree);
+            } else {
+                let rel = path.strip_prefix(root).expect("inside").to_str().expect("utf-8");
+                tree.insert_bytes(rel, std::fs::read(&path).expect("file")).expect("insert");
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tasks/demo/repositories").join(repo);
+    let mut tree = scorer::tree::Tree::new();
+    walk(&root, &root, &mut tree);
+    tree
+}
+
+/// The demo SWE-agent 1.x log `add-log-parameter-post-entry.traj` analysed with the verdicts of
+/// its submission and of the empty patch (scored here):
+/// - step 4, a text-mode `str_replace_editor` answered with SWE-agent's lint template, is a
+///   linter rejection (it was `unknown` before);
+/// - no FM-1 flag: the two failing tests (`test_cli_calls`, `test_importer_calls`) never see
+///   `cli.py` / `stock_count.py` edited, but their `setUp` reads `journal.py`, which the patch
+///   changes, so `R(t) ∩ P ≠ ∅`: partially touched (trajectories.md §1.3), not untouched;
+/// - the same `grep` three times in a row (steps 13–15) is not a loop: FM-5 needs identical
+///   action and observation ×4 (or ×3 with an error result).
+#[test]
+fn demo_add_log_lint_rejection_partial_targets_and_no_loop() {
+    use scorer::report::Status;
+    use scorer::trajectory::analysis::TaskContext;
+    use scorer::trajectory::{EditStatus, RejectReason};
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tasks/demo");
+    let bytes =
+        std::fs::read(demo.join("submissions/trajectories/add-log-parameter-post-entry.traj"))
+            .expect("demo log");
+    let t = scorer::trajectory::read(&bytes).expect("reads").remove(0);
+    let e = t.steps[4].edit().expect("an edit at step 4");
+    assert!(
+        matches!(&e.status, EditStatus::Rejected { reason: RejectReason::LintRejected, message }
+            if message.starts_with("E999 IndentationError")),
+        "{:?}",
+        e.status
+    );
+    assert_eq!(e.path, "ledgerly/journal.py");
+    let test_name = "add-log-parameter-post-entry-test.py";
+    let source = std::fs::read_to_string(demo.join("tests/ledgerly_refactor").join(test_name))
+        .expect("test");
+    let base = demo_tree("ledgerly_refactor");
+    let mut scorer = scorer::unittest::Scorer::new(scorer::unittest::RunConfig::default());
+    let id = "add-log-parameter-post-entry";
+    let patch = t.submission.clone().expect("a submission");
+    let fin =
+        scorer::evaluate::evaluate(&mut scorer, id, &base, test_name, &source, patch.as_bytes());
+    let pristine = scorer::evaluate::evaluate(&mut scorer, id, &base, test_name, &source, b"");
+    let failing: Vec<&str> =
+        fin.tests.iter().filter(|r| r.status != Status::Pass).map(|r| r.id.as_str()).collect();
+    assert_eq!(
+        failing,
+        [
+            "TestPostEntryLogParameter.test_cli_calls",
+            "TestPostEntryLogParameter.test_importer_calls"
+        ]
+    );
+    let ctx = TaskContext {
+        instance_id: id.into(),
+        test_source: Some(source),
+        final_result: Some(fin),
+        pristine_result: Some(pristine),
+        instructions: Vec::new(),
+        repo: Some("ledgerly_refactor".into()),
+    };
+    let a = analyse(&t, Some(&ctx));
+    let ids: Vec<(&str, &str)> =
+        a.failure_modes.iter().map(|m| (m.id.as_str(), m.rule.as_str())).collect();
+    assert!(!ids.iter().any(|(id, _)| *id == "untouched_target"), "{ids:?}");
+    assert!(!ids.iter().any(|(id, _)| *id == "loop"), "{ids:?}");
+    assert_eq!(
+        (a.facts.change_checking_failing, a.facts.untouched_failing, a.facts.partially_touched),
+        (2, 0, 2)
+    );
+    let errors = a.failure_modes.iter().find(|m| m.id == "edit_error").expect("edit_error");
+    assert_eq!(errors.steps, [4, 11, 12]);
+    assert_eq!(a.facts.edit_errors_by_kind.get("lint_rejected"), Some(&1));
+}

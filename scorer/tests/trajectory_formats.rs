@@ -266,6 +266,12 @@ fn inspect_eval_with_zstd_entries_gives_one_trajectory_per_sample() {
     let ids: Vec<_> = ts.iter().map(|t| t.instance_id.as_deref()).collect();
     assert_eq!(ids, [Some("a"), Some("b")], "chunked-layout folders are not read");
     assert!(ts.iter().all(|t| t.steps.len() == 2 && t.model.as_deref() == Some("m")));
+    // Each sample keeps its epoch (the run page lets the user choose which epochs count).
+    assert!(
+        ts.iter().all(|t| t.epoch == Some(1)),
+        "{:?}",
+        ts.iter().map(|t| t.epoch).collect::<Vec<_>>()
+    );
     // A zip without an Inspect header is not a trajectory.
     let other = zip_write(&[("x.json", 0, b"{}")]);
     assert!(matches!(read(&other), Err(TrajectoryError::Unrecognised(_))));
@@ -424,4 +430,31 @@ fn predictions_accept_the_new_formats() {
     let preds = b"{\"instance_id\": \"a\", \"model_patch\": \"\"}\n";
     assert_eq!(detect_kind("p.jsonl", preds), Some(InputKind::Jsonl));
     assert_eq!(parse_submissions("p.jsonl", preds).submissions.len(), 1);
+}
+
+/// Inspect tool-error types (§2.4): `timeout` is a timeout, `output_limit` a truncation, any
+/// other type a tool error; OpenHands V0 `loop_detection` observations are agent errors.
+#[test]
+fn inspect_error_types_and_openhands_loop_detection() {
+    let tool = |id: &str, ty: &str| json!({"role": "tool", "tool_call_id": id, "function": "bash", "content": "", "error": {"type": ty, "message": ty}});
+    let call = |id: &str| json!({"role": "assistant", "content": "", "tool_calls": [{"id": id, "function": "bash", "arguments": {"cmd": "ls"}}]});
+    let log = json!({
+        "version": 2, "status": "success", "eval": {"task": "swe", "model": "m"},
+        "samples": [{"id": "s", "epoch": 2, "input": "x", "messages": [
+            call("a"), tool("a", "timeout"), call("b"), tool("b", "output_limit"), call("c"), tool("c", "permission")]}]
+    });
+    let t = one(&log);
+    let kinds: Vec<Option<ErrorKind>> =
+        t.steps.iter().map(|s| s.error.as_ref().map(|e| e.kind)).collect();
+    assert_eq!(
+        kinds,
+        [Some(ErrorKind::Timeout), Some(ErrorKind::Truncated), Some(ErrorKind::ToolError)]
+    );
+    assert_eq!(t.epoch, Some(2));
+    let events = json!([
+        {"id": 1, "source": "agent", "action": "run", "args": {"command": "ls"}},
+        {"id": 2, "source": "environment", "observation": "loop_detection", "cause": 1, "content": "loop", "extras": {}},
+    ]);
+    let t = one(&events);
+    assert_eq!(t.steps[0].error.as_ref().map(|e| e.kind), Some(ErrorKind::AgentError));
 }

@@ -161,6 +161,47 @@ test('every shared sample log is read (skips without ../shared)', async (t) => {
   await page.close();
 });
 
+test('an OpenHands V1 events/ folder (picked whole, or its files together) is joined in event order', async () => {
+  const { page, errors } = await newPage();
+  await page.goto(`${server.url}trajectory`);
+  await waitWorker(page);
+  // The SDK's layout: one event per pretty-printed file, event-<index>-<uuid>.json; written here
+  // with the indices out of name order past five digits (99999 before 100000).
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'refscore-events-'));
+  const dir = path.join(tmp, 'events');
+  fs.mkdirSync(dir);
+  const events = [
+    ['event-99998-m.json', { kind: 'MessageEvent', id: 'm', source: 'user', llm_message: { role: 'user', content: [{ type: 'text', text: 'Remove old.py' }] } }],
+    ['event-99999-a.json', { kind: 'ActionEvent', id: 'a', source: 'agent', tool_name: 'terminal', tool_call_id: 'c', action: { kind: 'TerminalAction', command: 'rm old.py' } }],
+    ['event-100000-o.json', { kind: 'ObservationEvent', id: 'o', source: 'environment', action_id: 'a', tool_call_id: 'c', observation: { kind: 'TerminalObservation', content: [{ type: 'text', text: '' }], is_error: false, exit_code: 0 } }],
+    ['event-100001-b.json', { kind: 'ActionEvent', id: 'b', source: 'agent', tool_name: 'terminal', tool_call_id: 'd', action: { kind: 'TerminalAction', command: 'ls' } }],
+  ];
+  for (const [name, ev] of events) fs.writeFileSync(path.join(dir, name), JSON.stringify(ev, null, 2));
+  const check = async (label) => {
+    await page.locator('#traj-facts', { hasText: label }).waitFor({ timeout: T });
+    await page.locator('#steps .step').first().waitFor({ timeout: T });
+    assert.match(await page.textContent('#traj-format'), /^openhands-v1/, label);
+    assert.match(await page.textContent('#traj-steps'), /^3 steps/, label);
+    // In event order: the rm (an edit: old.py deleted) before the ls, whatever the names' order.
+    const actions = await page.$$eval('#steps .step', (s) => s.map((x) => x.textContent));
+    assert.ok(actions.length === 3 && /rm old\.py/.test(actions[1]) && /ls/.test(actions[2]) && !/rm old/.test(actions[2]), actions.join(' | '));
+    assert.ok(await page.locator('#sigma-timeline rect.applied').count() >= 1, `${label}: the delete on the σ timeline`);
+  };
+  // A folder picked whole (an <input webkitdirectory>, as a dropped folder is walked).
+  await page.setInputFiles('#traj-folder', dir);
+  await check('events');
+  await screenshot(page, 'trajectory-events-folder');
+  // The joined log is kept: a reload opens it again.
+  await page.reload();
+  await check('events');
+  // The event files chosen together.
+  await page.setInputFiles('#traj-file', events.map(([name]) => path.join(dir, name)).reverse());
+  await check('4 files');
+  assert.deepEqual(errors, [], errors.join('\n'));
+  fs.rmSync(tmp, { recursive: true, force: true });
+  await page.close();
+});
+
 test('a run folder scored from trajectories: failure-mode section and per-task viewer', async () => {
   const { page, errors } = await newPage();
   // A SWE-agent run folder: preds.json and <id>/<id>.traj.
@@ -202,6 +243,90 @@ test('a run folder scored from trajectories: failure-mode section and per-task v
   await page.click('#result-trajectory');
   await page.locator('#traj-format').waitFor({ timeout: T });
   assert.deepEqual(errors, [], errors.join('\n'));
+  await page.close();
+});
+
+/** CRC-32 of a buffer (zip entries). */
+function crc32(buf) {
+  let c = ~0;
+  for (const b of buf) {
+    c ^= b;
+    for (let k = 0; k < 8; k += 1) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
+  }
+  return ~c >>> 0;
+}
+
+/** A zip of stored entries ([name, string] pairs), as an Inspect `.eval` is laid out. */
+function zipStored(entries) {
+  const locals = [];
+  const central = [];
+  let offset = 0;
+  for (const [name, text] of entries) {
+    const n = Buffer.from(name);
+    const data = Buffer.from(text);
+    const crc = crc32(data);
+    const lh = Buffer.alloc(30);
+    lh.writeUInt32LE(0x04034b50, 0); lh.writeUInt16LE(20, 4); lh.writeUInt32LE(crc, 14);
+    lh.writeUInt32LE(data.length, 18); lh.writeUInt32LE(data.length, 22); lh.writeUInt16LE(n.length, 26);
+    const ch = Buffer.alloc(46);
+    ch.writeUInt32LE(0x02014b50, 0); ch.writeUInt16LE(20, 4); ch.writeUInt16LE(20, 6); ch.writeUInt32LE(crc, 16);
+    ch.writeUInt32LE(data.length, 20); ch.writeUInt32LE(data.length, 24); ch.writeUInt16LE(n.length, 28);
+    ch.writeUInt32LE(offset, 42);
+    locals.push(lh, n, data);
+    central.push(ch, n);
+    offset += lh.length + n.length + data.length;
+  }
+  const cd = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0); end.writeUInt16LE(entries.length, 8); end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cd.length, 12); end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, cd, end]);
+}
+
+test('a run scored from an Inspect .eval over two epochs: the user chooses which epochs count', async () => {
+  const { page, errors } = await newPage();
+  // Two demo tasks, two epochs each: epoch 1 submits the solve patches, epoch 2 a partial patch
+  // and an empty one. The samples' patches are where the SWE-bench scorer stores them.
+  const patch = (f) => fs.readFileSync(path.join(SUBS, f), 'utf8');
+  const sample = (id, epoch, p) => JSON.stringify({
+    id, epoch, input: `Refactor ${id}`,
+    messages: [{ role: 'user', content: `Refactor ${id}` }, { role: 'assistant', content: 'Done.' }],
+    scores: { swe_bench_scorer: { value: 0, metadata: { model_patch: p } } },
+  });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'refscore-eval-'));
+  const file = path.join(tmp, 'epochs.eval');
+  fs.writeFileSync(file, zipStored([
+    ['header.json', JSON.stringify({ version: 2, status: 'success', eval: { task: 'refactorbench', model: 'demo/inspect-1' } })],
+    ['samples/rename-parse-amount_epoch_1.json', sample('rename-parse-amount', 1, patch('rename-parse-amount.solve.patch'))],
+    ['samples/move-strip-html-to-sanitize_epoch_1.json', sample('move-strip-html-to-sanitize', 1, patch('move-strip-html-to-sanitize.solve.patch'))],
+    ['samples/rename-parse-amount_epoch_2.json', sample('rename-parse-amount', 2, patch('rename-parse-amount.partial.patch'))],
+    ['samples/move-strip-html-to-sanitize_epoch_2.json', sample('move-strip-html-to-sanitize', 2, '')],
+  ]));
+  await page.goto(`${server.url}score`);
+  await waitWorker(page);
+  await page.setInputFiles('#upload-files', file);
+  await page.locator('#upload-list tbody tr').first().waitFor({ timeout: T });
+  await page.fill('#run-name', 'inspect epochs');
+  await page.click('#score-start');
+  await page.waitForURL(/\/runs\/[0-9a-f]+$/, { timeout: T });
+  const rate = async (id) => page.$eval(`#fm-rates tr[data-rate="${id}"]`, (tr) => tr.querySelectorAll('td')[1].textContent);
+  await page.locator('#fm-rates tbody tr').first().waitFor({ timeout: T });
+  // Every sample counts at first: 2 of 4 resolved.
+  assert.match(await rate('resolved'), /^2\/4 /);
+  assert.equal(await page.locator('#fm-epochs input[type=checkbox]').count(), 2);
+  // Epoch 2 left out: the two solves of epoch 1.
+  await page.uncheck('#fm-epochs input[data-epoch="2"]');
+  await page.waitForFunction(() => /^2\/2 /.test(document.querySelector('#fm-rates tr[data-rate="resolved"]')?.querySelectorAll('td')[1]?.textContent ?? ''), null, { timeout: T });
+  await screenshot(page, 'run-failure-modes-epoch-1');
+  // Epoch 2 alone: none resolved.
+  await page.check('#fm-epochs input[data-epoch="2"]');
+  await page.uncheck('#fm-epochs input[data-epoch="1"]');
+  await page.waitForFunction(() => /^0\/2 /.test(document.querySelector('#fm-rates tr[data-rate="resolved"]')?.querySelectorAll('td')[1]?.textContent ?? ''), null, { timeout: T });
+  // None chosen: said, not 0/0.
+  await page.uncheck('#fm-epochs input[data-epoch="2"]');
+  await page.locator('#fm-status', { hasText: 'Choose at least one epoch' }).waitFor({ timeout: T });
+  assert.deepEqual(errors, [], errors.join('\n'));
+  fs.rmSync(tmp, { recursive: true, force: true });
   await page.close();
 });
 

@@ -274,10 +274,39 @@ fn timeline(t: &Trajectory) -> Timeline {
 /// sample (a log that does not name its task).
 fn facts_for<'f>(facts: &'f [TaskFacts], t: &Trajectory, samples: usize) -> Option<&'f TaskFacts> {
     match &t.instance_id {
-        Some(id) => facts.iter().find(|f| &f.instance_id == id),
+        // Facts for the sample's epoch first (each epoch's submission has its own verdicts).
+        Some(id) => facts
+            .iter()
+            .find(|f| &f.instance_id == id && f.epoch.is_some() && f.epoch == t.epoch)
+            .or_else(|| facts.iter().find(|f| &f.instance_id == id && f.epoch.is_none())),
         None => None,
     }
     .or_else(|| (samples == 1 && facts.len() == 1).then(|| &facts[0]))
+}
+
+/// The bytes of an `Open`: as sent, or, with `parts`, the files they hold joined into one
+/// OpenHands V1 event list (`scorer::trajectory::join_event_files`).
+fn join_parts<'b>(
+    name: &str,
+    bytes: &'b [u8],
+    parts: &[(String, u32)],
+) -> Result<std::borrow::Cow<'b, [u8]>, String> {
+    if parts.is_empty() {
+        return Ok(std::borrow::Cow::Borrowed(bytes));
+    }
+    let mut files = Vec::with_capacity(parts.len());
+    let mut at = 0usize;
+    for (part, len) in parts {
+        let end = at.checked_add(*len as usize).filter(|e| *e <= bytes.len());
+        let Some(end) = end else {
+            return Err(format!("{name}: {part}: the files sent are cut short"));
+        };
+        files.push((part.as_str(), &bytes[at..end]));
+        at = end;
+    }
+    scorer::trajectory::join_event_files(&files)
+        .map(std::borrow::Cow::Owned)
+        .ok_or_else(|| format!("{name}: several files, but no .json event file among them (only an OpenHands V1 events folder is read as several files)"))
 }
 
 impl TrajCore {
@@ -288,8 +317,10 @@ impl TrajCore {
     pub fn handle(&mut self, msg: ToTraj, bytes: Option<&[u8]>) -> Option<FromTraj> {
         match msg {
             ToTraj::Hello => Some(FromTraj::Ready { scorer_version: scorer::VERSION.to_string() }),
-            ToTraj::Open { job, doc, name, facts } => {
-                Some(match self.open(doc, &name, bytes.unwrap_or_default(), &facts) {
+            ToTraj::Open { job, doc, name, facts, parts } => {
+                let joined = join_parts(&name, bytes.unwrap_or_default(), &parts);
+                let opened = joined.and_then(|b| self.open(doc, &name, &b, &facts));
+                Some(match opened {
                     Ok(samples) => {
                         let reads = self.docs.get(&doc).map(Vec::as_slice).unwrap_or_default();
                         let heads = samples
@@ -302,6 +333,7 @@ impl TrajCore {
                                 });
                                 Head {
                                     instance_id: s.instance_id.clone(),
+                                    epoch: r.t.epoch,
                                     submission: s.submission.clone(),
                                     steps: s.steps,
                                     view: crate::render::head(s, &name, fin),
@@ -324,9 +356,13 @@ impl TrajCore {
                     Err(message) => FromTraj::Failed { job: Some(job), message },
                 })
             }
-            ToTraj::Summarise { job, docs, links } => Some(FromTraj::Summary {
+            ToTraj::Summarise { job, docs, links, epochs } => Some(FromTraj::Summary {
                 job,
-                view: crate::render::run(&self.summarise(&docs), &links),
+                view: crate::render::run(&self.summarise_epochs(&docs, &epochs), &links),
+            }),
+            ToTraj::Parse { job, name } => Some(FromTraj::Parsed {
+                job,
+                parsed: scorer::submission::parse_submissions(&name, bytes.unwrap_or_default()),
             }),
             ToTraj::Close { docs } => {
                 for d in docs {
@@ -398,10 +434,19 @@ impl TrajCore {
     /// The run's rates (`failure::summarise_run`) over the documents named, with the
     /// trajectories behind each numerator.
     pub fn summarise(&self, docs: &[u32]) -> RunModes {
+        self.summarise_epochs(docs, &[])
+    }
+
+    /// [`TrajCore::summarise`] over the samples of the epochs given (all when empty; a sample
+    /// without an epoch always counts).
+    pub fn summarise_epochs(&self, docs: &[u32], epochs: &[u32]) -> RunModes {
         let mut keys: Vec<[u32; 2]> = Vec::new();
         let mut detections: Vec<(Detection, Option<f64>)> = Vec::new();
         for &d in docs {
             for (i, r) in self.docs.get(&d).into_iter().flatten().enumerate() {
+                if !epochs.is_empty() && r.t.epoch.is_some_and(|e| !epochs.contains(&e)) {
+                    continue;
+                }
                 keys.push([d, u32::try_from(i).unwrap_or(u32::MAX)]);
                 detections.push((
                     Detection {
@@ -499,46 +544,15 @@ impl TrajCore {
     }
 }
 
-/// The worker entry (`src/main.rs`): answers messages on the worker's global scope.
+/// The worker entry (`src/main.rs`): answers [`ToTraj`] messages on the worker's global scope,
+/// with the scoring worker's message loop (`worker::serve`).
 #[cfg(target_arch = "wasm32")]
 pub fn run_worker() {
-    use std::cell::RefCell;
-    use wasm_bindgen::prelude::*;
-    use wasm_bindgen::JsCast;
-
-    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let core = RefCell::new(TrajCore::new());
-    let post_scope = scope.clone();
-    let post = move |resp: &FromTraj| {
-        let header = serde_json::to_string(resp).unwrap_or_default();
-        let msg = js_sys::Object::new();
-        // Setting a property on a fresh plain object cannot fail.
-        let _ = js_sys::Reflect::set(&msg, &"h".into(), &header.into());
-        let _ = post_scope.post_message(&msg);
-    };
-    let onmessage =
-        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-            let data = ev.data();
-            let header = js_sys::Reflect::get(&data, &"h".into()).ok().and_then(|h| h.as_string());
-            let bytes = js_sys::Reflect::get(&data, &"b".into())
-                .ok()
-                .and_then(|b| b.dyn_into::<js_sys::Uint8Array>().ok())
-                .map(|b| b.to_vec());
-            let answer = match header.as_deref().map(serde_json::from_str::<ToTraj>) {
-                Some(Ok(msg)) => core.borrow_mut().handle(msg, bytes.as_deref()),
-                Some(Err(e)) => {
-                    Some(FromTraj::Failed { job: None, message: format!("bad message: {e}") })
-                }
-                None => {
-                    Some(FromTraj::Failed { job: None, message: "message without header".into() })
-                }
-            };
-            if let Some(answer) = answer {
-                post(&answer);
-            }
-        });
-    scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
-    onmessage.forget();
+    let mut core = TrajCore::new();
+    worker::serve(
+        move |msg: ToTraj, bytes| core.handle(msg, bytes),
+        |message| FromTraj::Failed { job: None, message },
+    );
 }
 
 #[cfg(test)]
@@ -593,7 +607,13 @@ mod tests {
         let log = format!(
             r#"{{"trajectory": [{{"action": "ls", "observation": "{hostile}", "state": "{{}}"}}], "info": {{}}}}"#
         );
-        let msg = ToTraj::Open { job: 1, doc: 1, name: "h.traj".into(), facts: Vec::new() };
+        let msg = ToTraj::Open {
+            job: 1,
+            doc: 1,
+            name: "h.traj".into(),
+            facts: Vec::new(),
+            parts: Vec::new(),
+        };
         let Some(FromTraj::Opened { samples, .. }) = send(&mut core, msg, Some(log.as_bytes()))
         else {
             panic!("not opened")
@@ -624,6 +644,7 @@ mod tests {
             job: 3,
             docs: vec![1],
             links: vec![(1, "/runs/r/x/trajectory".into(), "x".into())],
+            epochs: Vec::new(),
         };
         let Some(FromTraj::Summary { view, .. }) = send(&mut core, msg, None) else {
             panic!("no summary")
@@ -691,7 +712,13 @@ mod tests {
     #[test]
     fn unreadable_logs_name_the_file_and_the_step() {
         let mut core = TrajCore::new();
-        let msg = ToTraj::Open { job: 3, doc: 1, name: "x.traj".into(), facts: Vec::new() };
+        let msg = ToTraj::Open {
+            job: 3,
+            doc: 1,
+            name: "x.traj".into(),
+            facts: Vec::new(),
+            parts: Vec::new(),
+        };
         let Some(FromTraj::Failed { job: Some(3), message }) = send(&mut core, msg, Some(b"{]"))
         else {
             panic!("expected a failure")
@@ -699,7 +726,13 @@ mod tests {
         assert!(message.starts_with("x.traj: "), "{message}");
         let bad =
             br#"{"trajectory": [{"action": "ls", "observation": 7, "state": "{}"}], "info": {}}"#;
-        let msg = ToTraj::Open { job: 4, doc: 2, name: "y.traj".into(), facts: Vec::new() };
+        let msg = ToTraj::Open {
+            job: 4,
+            doc: 2,
+            name: "y.traj".into(),
+            facts: Vec::new(),
+            parts: Vec::new(),
+        };
         let Some(FromTraj::Failed { message, .. }) = send(&mut core, msg, Some(bad)) else {
             panic!("a number for an observation is an error")
         };
@@ -715,6 +748,139 @@ mod tests {
             around: None,
         };
         assert!(matches!(send(&mut core, msg, None), Some(FromTraj::Failed { job: Some(5), .. })));
+    }
+
+    /// Several files in one `Open` (a dropped `events/` folder): joined in the events' index
+    /// order whatever order they were sent in, as the CLI joins a folder; a cut-short message
+    /// and files without events are errors naming the log.
+    #[test]
+    fn an_events_folder_sent_as_parts_reads_in_index_order() {
+        let ev = |id: &str, i: usize| -> String {
+            match i {
+                0 => format!(
+                    r#"{{"kind": "MessageEvent", "id": "{id}", "source": "user", "llm_message": {{"role": "user", "content": [{{"type": "text", "text": "go"}}]}}}}"#
+                ),
+                1 => format!(
+                    r#"{{"kind": "ActionEvent", "id": "{id}", "source": "agent", "tool_name": "terminal", "tool_call_id": "c", "action": {{"kind": "TerminalAction", "command": "rm old.py"}}}}"#
+                ),
+                _ => format!(
+                    r#"{{"kind": "ObservationEvent", "id": "{id}", "source": "environment", "action_id": "a", "tool_call_id": "c", "observation": {{"kind": "TerminalObservation", "content": [{{"type": "text", "text": ""}}], "is_error": false, "exit_code": 0}}}}"#
+                ),
+            }
+        };
+        let files = [
+            ("events/event-00002-o.json", ev("o", 2)),
+            ("events/event-00000-m.json", ev("m", 0)),
+            ("events/event-00001-a.json", ev("a", 1)),
+        ];
+        let mut bytes = Vec::new();
+        let mut parts = Vec::new();
+        for (n, b) in &files {
+            bytes.extend_from_slice(b.as_bytes());
+            parts.push((n.to_string(), b.len() as u32));
+        }
+        let mut core = TrajCore::new();
+        let msg = ToTraj::Open {
+            job: 1,
+            doc: 1,
+            name: "events".into(),
+            facts: Vec::new(),
+            parts: parts.clone(),
+        };
+        let Some(FromTraj::Opened { samples, .. }) = send(&mut core, msg, Some(&bytes)) else {
+            panic!("opened")
+        };
+        assert_eq!(samples[0].steps, 2);
+        let s = &core.docs[&1][0];
+        assert_eq!(s.t.format, Some(scorer::trajectory::Format::OpenHandsV1));
+        let edit = s.t.steps[1].edit().expect("the rm is an edit");
+        assert_eq!(
+            (edit.path.as_str(), edit.kind),
+            ("old.py", scorer::trajectory::EditKind::Delete)
+        );
+        let msg = ToTraj::Open { job: 2, doc: 2, name: "events".into(), facts: Vec::new(), parts };
+        let Some(FromTraj::Failed { message, .. }) = send(&mut core, msg, Some(&bytes[..10]))
+        else {
+            panic!("cut short")
+        };
+        assert!(message.contains("cut short"), "{message}");
+        let parts = vec![("a.txt".to_string(), 1), ("b.md".to_string(), 1)];
+        let msg = ToTraj::Open { job: 3, doc: 3, name: "two".into(), facts: Vec::new(), parts };
+        let Some(FromTraj::Failed { message, .. }) = send(&mut core, msg, Some(b"xy")) else {
+            panic!("no events")
+        };
+        assert!(message.starts_with("two: several files"), "{message}");
+    }
+
+    /// An Inspect `.eval` of one task over two epochs: `Parse` gives one submission per sample
+    /// (the scoring worker cannot read `.eval`), the heads carry the epochs, and `Summarise`
+    /// with `epochs` counts only those samples; facts for an epoch go to that epoch's sample.
+    #[test]
+    fn inspect_epochs_parse_and_choose_which_samples_count() {
+        use scorer::trajectory::test_support::zip_write;
+        let header = r#"{"version": 2, "status": "success", "eval": {"task": "t", "model": "m"}}"#;
+        let sample = |epoch: u32, patch: &str| {
+            serde_json::json!({"id": "rename-parse-amount", "epoch": epoch, "input": "x",
+                "messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": "done"}],
+                "scores": {"swe": {"value": 1, "metadata": {"model_patch": patch}}}})
+            .to_string()
+        };
+        let (s1, s2) = (sample(1, "diff --git a/a b/a\n"), sample(2, ""));
+        let eval = zip_write(&[
+            ("header.json", 8, header.as_bytes()),
+            ("samples/rename-parse-amount_epoch_1.json", 8, s1.as_bytes()),
+            ("samples/rename-parse-amount_epoch_2.json", 93, s2.as_bytes()),
+        ]);
+        let mut core = TrajCore::new();
+        let msg = ToTraj::Parse { job: 1, name: "run.eval".into() };
+        let Some(FromTraj::Parsed { parsed, .. }) = send(&mut core, msg, Some(&eval)) else {
+            panic!("parsed")
+        };
+        let subs: Vec<(&str, &[u8])> = parsed
+            .submissions
+            .iter()
+            .map(|s| (s.instance_id.as_str(), s.patch.as_slice()))
+            .collect();
+        assert_eq!(
+            subs,
+            [
+                ("rename-parse-amount", b"diff --git a/a b/a\n".as_slice()),
+                ("rename-parse-amount", b"".as_slice())
+            ]
+        );
+        let facts = |epoch: u32, resolved: bool| {
+            TaskFacts {
+            instance_id: "rename-parse-amount".into(),
+            final_result: Some(
+                serde_json::from_value(serde_json::json!({"instance_id": "rename-parse-amount",
+                    "patch_status": "applied", "resolved": resolved, "subtests_passed": u32::from(resolved),
+                    "subtests_total": 1, "tests": []}))
+                .expect("a result"),
+            ),
+            epoch: Some(epoch),
+            ..TaskFacts::default()
+        }
+        };
+        let msg = ToTraj::Open {
+            job: 2,
+            doc: 1,
+            name: "run.eval".into(),
+            facts: vec![facts(2, false), facts(1, true)],
+            parts: Vec::new(),
+        };
+        let Some(FromTraj::Opened { samples, .. }) = send(&mut core, msg, Some(&eval)) else {
+            panic!("opened")
+        };
+        let epochs: Vec<Option<u32>> = samples.iter().map(|h| h.epoch).collect();
+        assert_eq!(epochs, [Some(1), Some(2)]);
+        let resolved = |epochs: &[u32]| {
+            let m = core.summarise_epochs(&[1], epochs);
+            let r = m.rates.iter().find(|r| r.id == "resolved").map(|r| (r.n, r.d));
+            (m.trajectories, r)
+        };
+        assert_eq!(resolved(&[]), (2, Some((1, 2))));
+        assert_eq!(resolved(&[1]), (1, Some((1, 1))));
+        assert_eq!(resolved(&[2]), (1, Some((0, 1))));
     }
 
     #[test]

@@ -37,6 +37,10 @@ pub struct TaskFacts {
     /// Lazy, base and descriptive instruction texts.
     pub instructions: Option<[String; 3]>,
     pub repo: Option<String>,
+    /// For a log with several samples of one task (an Inspect log run over several epochs): the
+    /// epoch whose sample these facts are for; `None`: every sample of the task.
+    #[serde(default)]
+    pub epoch: Option<u32>,
 }
 
 /// Which steps a page lists.
@@ -63,7 +67,17 @@ pub enum ToTraj {
     Hello,
     /// Read the log in the message's bytes as document `doc` (replacing one of that number).
     /// `facts` are used for the samples whose instance id they name (or the only sample).
-    Open { job: u64, doc: u32, name: String, facts: Vec<TaskFacts> },
+    /// `parts`, when given: the bytes are several files one after the other, (name, length) each
+    /// (an OpenHands V1 `events/` folder dropped or picked whole); they are joined into one
+    /// event list as `refscore trajectory FOLDER` joins them.
+    Open {
+        job: u64,
+        doc: u32,
+        name: String,
+        facts: Vec<TaskFacts>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        parts: Vec<(String, u32)>,
+    },
     /// A page of the steps of one sample that pass `filter`: `limit` steps from `offset`, or the
     /// page holding step `around` when it passes the filter.
     Steps {
@@ -76,8 +90,19 @@ pub enum ToTraj {
         around: Option<u32>,
     },
     /// The run's failure-mode rates over every sample of the documents named; `links` give each
-    /// document's link (`/runs/<run>/<task>/trajectory`) and label.
-    Summarise { job: u64, docs: Vec<u32>, links: Vec<(u32, String, String)> },
+    /// document's link (`/runs/<run>/<task>/trajectory`) and label. `epochs`, when not empty:
+    /// only the samples of those epochs count (samples without an epoch always do).
+    Summarise {
+        job: u64,
+        docs: Vec<u32>,
+        links: Vec<(u32, String, String)>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        epochs: Vec<u32>,
+    },
+    /// The submissions a log holds (`scorer::submission::parse_submissions` with the readers of
+    /// every format: the scoring worker does not link them), for scoring an Inspect `.eval`.
+    /// Answered with [`FromTraj::Parsed`].
+    Parse { job: u64, name: String },
     /// Forget documents.
     Close { docs: Vec<u32> },
 }
@@ -252,6 +277,9 @@ pub enum Node {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Head {
     pub instance_id: Option<String>,
+    /// Inspect: the sample's epoch.
+    #[serde(default)]
+    pub epoch: Option<u32>,
     pub submission: Option<String>,
     pub steps: u32,
     /// Facts, σ vs the patch, the final verdicts, failure modes, σ timeline, submission.
@@ -279,6 +307,10 @@ pub enum FromTraj {
         job: u64,
         view: Node,
     },
+    Parsed {
+        job: u64,
+        parsed: scorer::submission::Parsed,
+    },
     /// The job could not run: the message names the file, and the step and field when known.
     Failed {
         job: Option<u64>,
@@ -292,7 +324,8 @@ impl FromTraj {
             FromTraj::Ready { .. } => None,
             FromTraj::Opened { job, .. }
             | FromTraj::Steps { job, .. }
-            | FromTraj::Summary { job, .. } => Some(*job),
+            | FromTraj::Summary { job, .. }
+            | FromTraj::Parsed { job, .. } => Some(*job),
             FromTraj::Failed { job, .. } => *job,
         }
     }

@@ -237,17 +237,24 @@ pub fn worker_run_config() -> RunConfig {
 /// URL of the worker's loader script, relative to the document base (works under a sub-path).
 pub const WORKER_LOADER: &str = "./worker_loader.js";
 
-/// The worker entry (`src/main.rs`): answers messages on the worker's global scope.
+/// The message loop of a Web Worker, shared by the scoring worker and the trajectory worker
+/// (`trajworker`): each message is `{h: <JSON of In>, b?: Uint8Array}`; `handle` answers it (or
+/// not), and an unreadable header is answered with `failed(why)`. Answers go back as `{h: <JSON
+/// of Out>}`.
 #[cfg(target_arch = "wasm32")]
-pub fn run_worker() {
-    use std::cell::RefCell;
+pub fn serve<In, Out>(
+    mut handle: impl FnMut(In, Option<&[u8]>) -> Option<Out> + 'static,
+    failed: fn(String) -> Out,
+) where
+    In: serde::de::DeserializeOwned + 'static,
+    Out: Serialize + 'static,
+{
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
 
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let core = RefCell::new(WorkerCore::new());
     let post_scope = scope.clone();
-    let post = move |resp: &FromWorker| {
+    let post = move |resp: &Out| {
         let header = serde_json::to_string(resp).unwrap_or_default();
         let msg = js_sys::Object::new();
         // Setting a property on a fresh plain object cannot fail.
@@ -263,14 +270,10 @@ pub fn run_worker() {
                 .ok()
                 .and_then(|b| b.dyn_into::<js_sys::Uint8Array>().ok())
                 .map(|b| b.to_vec());
-            let answer = match header.as_deref().map(serde_json::from_str::<ToWorker>) {
-                Some(Ok(msg)) => core.borrow_mut().handle(msg, bytes.as_deref()),
-                Some(Err(e)) => {
-                    Some(FromWorker::Failed { job: None, message: format!("bad message: {e}") })
-                }
-                None => {
-                    Some(FromWorker::Failed { job: None, message: "message without header".into() })
-                }
+            let answer = match header.as_deref().map(serde_json::from_str::<In>) {
+                Some(Ok(msg)) => handle(msg, bytes.as_deref()),
+                Some(Err(e)) => Some(failed(format!("bad message: {e}"))),
+                None => Some(failed("message without header".into())),
             };
             if let Some(answer) = answer {
                 post(&answer);
@@ -279,6 +282,16 @@ pub fn run_worker() {
     scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     onmessage.forget();
+}
+
+/// The worker entry (`src/main.rs`): answers [`ToWorker`] messages on the worker's global scope.
+#[cfg(target_arch = "wasm32")]
+pub fn run_worker() {
+    let mut core = WorkerCore::new();
+    serve(
+        move |msg: ToWorker, bytes| core.handle(msg, bytes),
+        |message| FromWorker::Failed { job: None, message },
+    );
 }
 
 #[cfg(test)]

@@ -168,7 +168,7 @@ pub fn ScorePage() -> impl IntoView {
                     <label class="button">
                         "Choose files"
                         <input id="upload-files" type="file" multiple class="visually-hidden"
-                            accept=".jsonl,.json,.traj,.pred,.patch,.diff,.zip"
+                            accept=".jsonl,.json,.traj,.pred,.patch,.diff,.zip,.eval"
                             on:change=on_pick/>
                     </label>
                     <label class="button">

@@ -72,6 +72,7 @@ async fn task_facts(
             t.instructions.descriptive.clone(),
         ]),
         repo: Some(t.repo.clone()),
+        epoch: None,
     })
 }
 
@@ -273,20 +274,49 @@ fn Viewer(opened: Opened) -> impl IntoView {
 }
 
 /// Opens `bytes` in the worker (closing the page's previous document), then, for a log of a task
-/// the bundle has, opens it again with the task's facts.
+/// the bundle has, opens it again with the task's facts. `parts`: see [`TrajWorker::open`].
 async fn open_log(
     traj: &TrajWorker,
     previous: Option<u32>,
     name: &str,
     bytes: &js_sys::Uint8Array,
     facts: Option<TaskFacts>,
+    parts: Vec<(String, u32)>,
 ) -> Result<Opened, String> {
     if let Some(d) = previous {
         traj.close(vec![d]);
     }
     let doc = u32::try_from(traj.next_id()).unwrap_or(u32::MAX);
-    let samples = traj.open(doc, name, bytes, facts.into_iter().collect()).await?;
+    let samples = traj.open(doc, name, bytes, facts.into_iter().collect(), parts).await?;
     Ok(Opened { doc, samples })
+}
+
+/// What the page opens: one log, or several files (an OpenHands V1 `events/` folder dropped or
+/// picked whole, or its event files picked together) sent as one byte array with their names and
+/// lengths, for the worker to join in event order as `refscore trajectory FOLDER` does. The
+/// name shown is the files' common folder, else "N files".
+fn bundle_files(
+    files: &[(String, js_sys::Uint8Array)],
+) -> (String, js_sys::Uint8Array, Vec<(String, u32)>) {
+    if let [(name, bytes)] = files {
+        return (name.clone(), bytes.clone(), Vec::new());
+    }
+    let total: u32 = files.iter().map(|(_, b)| b.length()).sum();
+    let all = js_sys::Uint8Array::new_with_length(total);
+    let mut parts = Vec::with_capacity(files.len());
+    let mut at = 0u32;
+    for (n, b) in files {
+        all.set(b, at);
+        at += b.length();
+        parts.push((n.clone(), b.length()));
+    }
+    let folder = |n: &String| n.rsplit_once('/').map(|(d, _)| d.to_string());
+    let first = files.first().and_then(|(n, _)| folder(n));
+    let name = match first {
+        Some(d) if files.iter().all(|(n, _)| folder(n).as_deref() == Some(d.as_str())) => d,
+        _ => format!("{} files", files.len()),
+    };
+    (name, all, parts)
 }
 
 /// `/trajectory`: drop or pick a log.
@@ -298,7 +328,8 @@ pub fn TrajectoryPage() -> impl IntoView {
     let opened = RwSignal::new(None::<Opened>);
     let status = RwSignal::new(None::<Result<String, String>>);
     let dragging = RwSignal::new(false);
-    let show = move |name: String, bytes: js_sys::Uint8Array, store: bool| {
+    let show = move |files: Vec<(String, js_sys::Uint8Array)>, store: bool| {
+        let (name, bytes, parts) = bundle_files(&files);
         let _ = status.try_set(Some(Ok(format!("Reading {name} ({} bytes)…", bytes.length()))));
         let traj = traj.get_value();
         let previous = opened.get_untracked().map(|o| o.doc);
@@ -307,13 +338,9 @@ pub fn TrajectoryPage() -> impl IntoView {
         leptos::task::spawn_local(async move {
             if store {
                 // Kept so that a reload (or a deep link to a step) finds the log again.
-                let _ = crate::store::save_files(
-                    crate::store::DROPPED,
-                    &[(name.clone(), bytes.clone())],
-                )
-                .await;
+                let _ = crate::store::save_files(crate::store::DROPPED, &files).await;
             }
-            match open_log(&traj, previous, &name, &bytes, None).await {
+            match open_log(&traj, previous, &name, &bytes, None, parts.clone()).await {
                 Err(e) => {
                     let _ = status.try_set(Some(Err(e)));
                 }
@@ -341,7 +368,7 @@ pub fn TrajectoryPage() -> impl IntoView {
                             task_facts(scoring.clone(), &bundle, &id, None, patch.as_deref()).await
                         {
                             if let Ok(o2) =
-                                open_log(&traj, Some(o.doc), &name, &bytes, Some(f)).await
+                                open_log(&traj, Some(o.doc), &name, &bytes, Some(f), parts).await
                             {
                                 let _ = opened.try_set(Some(o2));
                             }
@@ -355,26 +382,35 @@ pub fn TrajectoryPage() -> impl IntoView {
     // A reload finds the last dropped log again.
     Effect::new(move |_| {
         leptos::task::spawn_local(async move {
-            if let Ok(files) = crate::store::load_files(crate::store::DROPPED).await {
-                if let Some((name, blob)) = files.into_iter().next() {
-                    if opened.try_get_untracked().flatten().is_none() {
-                        if let Ok(bytes) = crate::store::blob_bytes(&blob).await {
-                            show(name, bytes, false);
-                        }
+            if let Ok(stored) = crate::store::load_files(crate::store::DROPPED).await {
+                let mut files = Vec::with_capacity(stored.len());
+                for (name, blob) in stored {
+                    match crate::store::blob_bytes(&blob).await {
+                        Ok(bytes) => files.push((name, bytes)),
+                        Err(_) => return,
                     }
+                }
+                if !files.is_empty() && opened.try_get_untracked().flatten().is_none() {
+                    show(files, false);
                 }
             }
         });
     });
-    let take = move |(files, problems): (Vec<crate::upload::Upload>, Vec<String>)| match files
-        .into_iter()
-        .next()
-    {
-        Some(u) => show(u.name, u.bytes, true),
-        None => {
+    // One file is one log; several (a folder, or files picked together) are an events folder.
+    let take = move |(files, problems): (Vec<crate::upload::Upload>, Vec<String>)| {
+        if files.is_empty() {
             let _ = status.try_set(Some(Err(problems.join("; "))));
+        } else {
+            show(files.into_iter().map(|u| (u.name, u.bytes)).collect(), true);
         }
     };
+    // `webkitdirectory` (pick a whole folder) is not an attribute the view macro knows.
+    let folder_input = NodeRef::<leptos::html::Input>::new();
+    Effect::new(move |_| {
+        if let Some(input) = folder_input.get() {
+            input.set_webkitdirectory(true);
+        }
+    });
     let on_pick = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         let list = input.files();
@@ -396,11 +432,17 @@ pub fn TrajectoryPage() -> impl IntoView {
                 on:dragover=move |ev: web_sys::DragEvent| { ev.prevent_default(); dragging.set(true); }
                 on:dragleave=move |_| dragging.set(false)
                 on:drop=on_drop>
-                <p>"Drop an agent log here (SWE-agent, mini-swe-agent, OpenHands, Inspect, ATIF, Claude Code, Codex), or "
+                <p>"Drop an agent log here (SWE-agent, mini-swe-agent, OpenHands, Inspect, ATIF, Claude Code, Codex) or an OpenHands "
+                    <code>"events/"</code>" folder, or "
                     <label class="button">"choose a file"
-                        <input id="traj-file" type="file" class="visually-hidden" on:change=on_pick/>
+                        <input id="traj-file" type="file" multiple class="visually-hidden" on:change=on_pick/>
+                    </label>" or "
+                    <label class="button">"a folder"
+                        <input id="traj-folder" type="file" multiple class="visually-hidden"
+                            node_ref=folder_input on:change=on_pick/>
                     </label>
-                    ". It is read in a worker in this browser and kept here until you drop another."</p>
+                    ". It is read in a worker in this browser and kept here until you drop another. Several files (an "
+                    <code>"events/"</code>" folder, or its event files chosen together) are joined in event order."</p>
             </div>
             {move || status.get().map(|s| match s {
                 Ok(m) => view! { <p class="muted" id="traj-status">{m}</p> }.into_any(),
@@ -441,7 +483,7 @@ pub fn RunTrajectoryPage() -> impl IntoView {
             let bytes = crate::store::blob_bytes(&blob).await?;
             let result = run.results_for(&instance).first().map(|&i| run.report.results[i].clone());
             let facts = task_facts(scoring, &run.meta.bundle, &instance, result, None).await;
-            open_log(&traj, None, &file, &bytes, facts).await
+            open_log(&traj, None, &file, &bytes, facts, Vec::new()).await
         }
     });
     view! {
@@ -461,43 +503,125 @@ pub fn RunTrajectoryPage() -> impl IntoView {
 
 /// The run page's failure-mode section for a run scored from trajectories: every log is read and
 /// analysed in the trajectory worker (with the run's verdicts and the empty patch's), which then
-/// computes the run's rates (`summarise_run`) and builds the section.
+/// computes the run's rates (`summarise_run`) and builds the section. A log read once however
+/// many tasks it holds (an Inspect `.eval`): each sample gets the verdicts of its own submission
+/// (the k-th sample of a task is the task's k-th result, both in file order). When the samples
+/// come from several epochs, the user chooses which epochs count and the rates follow.
 #[component]
 pub fn RunFailureModes(run: Arc<StoredRun>) -> impl IntoView {
     let traj = StoredValue::new_local(use_traj_worker());
     let scoring_h = crate::bridge::use_worker();
-    let section = LocalResource::new(move || {
+    // Every epoch the samples have (none for logs without epochs), and the ones chosen.
+    let epochs = RwSignal::new(Vec::<u32>::new());
+    let chosen = RwSignal::new(None::<Vec<u32>>);
+    let open_docs = StoredValue::new(Vec::<u32>::new());
+    let opened = LocalResource::new(move || {
         let scoring = scoring_h.map(|w| w.get_value());
         let run = run.clone();
         let traj = traj.get_value();
         async move {
             let files = crate::store::load_files(&run.meta.id).await?;
-            let (mut docs, mut links) = (Vec::new(), Vec::new());
+            let mut by_file: std::collections::BTreeMap<&String, Vec<&String>> =
+                std::collections::BTreeMap::new();
             for (instance, file) in &run.trajectories {
+                by_file.entry(file).or_default().push(instance);
+            }
+            let (mut docs, mut links, mut found) = (Vec::new(), Vec::new(), Vec::new());
+            for (file, instances) in by_file {
                 let Some((_, blob)) = files.iter().find(|(n, _)| n == file) else { continue };
                 let bytes = crate::store::blob_bytes(blob).await?;
-                let result =
-                    run.results_for(instance).first().map(|&i| run.report.results[i].clone());
-                let facts =
-                    task_facts(scoring.clone(), &run.meta.bundle, instance, result, None).await;
                 let doc = u32::try_from(traj.next_id()).unwrap_or(u32::MAX);
-                if traj.open(doc, file, &bytes, facts.into_iter().collect()).await.is_ok() {
+                let Ok(heads) = traj.open(doc, file, &bytes, Vec::new(), Vec::new()).await else {
+                    continue;
+                };
+                let mut facts = Vec::new();
+                for instance in &instances {
+                    let results = run.results_for(instance);
+                    let first = results.first().map(|&i| run.report.results[i].clone());
+                    let Some(base) =
+                        task_facts(scoring.clone(), &run.meta.bundle, instance, first, None).await
+                    else {
+                        continue;
+                    };
+                    let mine: Vec<&Head> = heads
+                        .iter()
+                        .filter(|h| h.instance_id.as_deref() == Some(instance.as_str()))
+                        .collect();
+                    if mine.len() <= 1 {
+                        facts.push(base);
+                        continue;
+                    }
+                    for (k, h) in mine.iter().enumerate() {
+                        let Some(&i) = results.get(k) else { break };
+                        facts.push(TaskFacts {
+                            final_result: Some(run.report.results[i].clone()),
+                            epoch: h.epoch,
+                            ..base.clone()
+                        });
+                    }
+                }
+                found.extend(heads.iter().filter_map(|h| h.epoch));
+                if traj.open(doc, file, &bytes, facts, Vec::new()).await.is_ok() {
                     docs.push(doc);
-                    let link = format!("/runs/{}/{instance}/trajectory", run.meta.id);
-                    links.push((doc, link, instance.clone()));
+                    let first = instances.first().map_or(String::new(), |i| (*i).clone());
+                    let link = format!("/runs/{}/{first}/trajectory", run.meta.id);
+                    let label = if instances.len() == 1 { first } else { file.clone() };
+                    links.push((doc, link, label));
                 }
             }
-            let view = traj.summarise(docs.clone(), links).await;
-            traj.close(docs);
-            view
+            found.sort_unstable();
+            found.dedup();
+            let _ = open_docs.try_set_value(docs.clone());
+            if found.len() > 1 {
+                let _ = epochs.try_set(found.clone());
+                let _ = chosen.try_set(Some(found));
+            }
+            Ok::<_, String>((docs, links))
         }
     });
+    on_cleanup(move || {
+        if let (Some(t), Some(d)) = (traj.try_get_value(), open_docs.try_get_value()) {
+            t.close(d);
+        }
+    });
+    let section = LocalResource::new(move || {
+        let opened = opened.get();
+        let epochs = chosen.get().unwrap_or_default();
+        let traj = traj.get_value();
+        async move {
+            let (docs, links) = opened.ok_or("Reading the run's trajectories…")??;
+            if chosen.get_untracked().is_some_and(|c| c.is_empty()) {
+                return Err("Choose at least one epoch.".to_string());
+            }
+            traj.summarise(docs, links, epochs).await
+        }
+    });
+    let toggle = move |e: u32, on: bool| {
+        chosen.update(|c| {
+            let c = c.get_or_insert_with(Vec::new);
+            c.retain(|x| *x != e);
+            if on {
+                c.push(e);
+                c.sort_unstable();
+            }
+        });
+    };
     view! {
         <section id="failure-mode-section">
             <h2>"Failure modes"</h2>
+            {move || (epochs.get().len() > 1).then(|| view! {
+                <fieldset id="fm-epochs" class="step-filters">
+                    <legend>"Samples that count (the log ran its tasks over several epochs)"</legend>
+                    {epochs.get().into_iter().map(|e| view! {
+                        <label><input type="checkbox" data-epoch=e.to_string() checked=true
+                            on:change=move |ev| toggle(e, event_target_checked(&ev))/>
+                            {format!(" epoch {e}")}</label>
+                    }).collect_view()}
+                </fieldset>
+            })}
             <Suspense fallback=|| view! { <p class="muted">"Reading the run's trajectories…"</p> }>
                 {move || section.get().map(|r| match r {
-                    Err(e) => view! { <p class="error">{e}</p> }.into_any(),
+                    Err(e) => view! { <p class="muted" id="fm-status">{e}</p> }.into_any(),
                     Ok(node) => view! { <Tree node=node/> }.into_any(),
                 })}
             </Suspense>

@@ -120,9 +120,24 @@ fn is_editor_success(t: &str) -> bool {
 /// SWE-agent's `<NOTE>` on an applied edit with linter findings.
 const LINT_NOTE: &str = "Your edits have been applied, but the linter has found syntax errors";
 
+/// SWE-agent's lint template: the edit was rolled back (0.x `edit`, 1.x `edit_linting`, and its
+/// `str_replace_editor` with `USE_LINTER`).
+const LINT_REJECTION: &str = "Your proposed edit has introduced new syntax error";
+
+/// The lint template's rejection, with its first `ERRORS:` line as the message.
+fn lint_rejection(text: &str) -> Option<EditStatus> {
+    text.contains(LINT_REJECTION).then(|| EditStatus::Rejected {
+        reason: RejectReason::LintRejected,
+        message: lint_errors(text).first().cloned().unwrap_or_else(|| "syntax error".to_string()),
+    })
+}
+
 /// Status of an editor-family call.
 fn editor_status(out: Outcome<'_>) -> EditStatus {
     let text = out.text.unwrap_or("");
+    if let Some(rejected) = lint_rejection(text) {
+        return rejected;
+    }
     if let Some((reason, message)) = editor_rejection(text) {
         return EditStatus::Rejected { reason, message };
     }
@@ -298,14 +313,8 @@ pub(crate) fn swe_agent(
 ) -> Vec<EditOp> {
     let action = action.trim_start();
     let (head, rest) = action.split_once(char::is_whitespace).unwrap_or((action, ""));
-    let lint_rejected = observation.contains("Your proposed edit has introduced new syntax error");
-    let rejected_lint = || EditStatus::Rejected {
-        reason: RejectReason::LintRejected,
-        message: lint_errors(observation)
-            .first()
-            .cloned()
-            .unwrap_or_else(|| "syntax error".to_string()),
-    };
+    let lint_rejected = observation.contains(LINT_REJECTION);
+    let rejected_lint = || lint_rejection(observation).unwrap_or(EditStatus::Unknown);
     let open = open_file.and_then(|f| paths.rel(f));
     match head {
         "edit" => {
@@ -1169,6 +1178,127 @@ mod tests {
             (Some(LineRange { start: 4, end: 3 }), Some(LineRange { start: 4, end: 5 }))
         );
         assert_eq!(op.new_text.as_deref(), Some("a\nb\n"));
+    }
+
+    /// Every error and success signal of shared/trajectories.md §2.11, row by row, through the
+    /// entry points the readers call (`tool_edits` for tool calls, `swe_agent` for text actions).
+    #[test]
+    fn every_signal_of_the_recogniser_table() {
+        use RejectReason as R;
+        let lint = "Your proposed edit has introduced new syntax error(s). Please read this error message carefully and then retry editing the file.\n\nERRORS:\n- E999 IndentationError: expected an indented block after 'if' statement on line 112\n\nThis is how your edit would have looked if applied\n";
+        let lint_rejected = EditStatus::Rejected {
+            reason: R::LintRejected,
+            message:
+                "E999 IndentationError: expected an indented block after 'if' statement on line 112"
+                    .into(),
+        };
+        let label = |s: &EditStatus| match s {
+            EditStatus::Rejected { reason, .. } => format!("rejected {}", reason.label()),
+            other => other.label().to_string(),
+        };
+        // Row 1: the `str_replace_editor` family, by tool name, with the format's flags.
+        let replace = json!({"command": "str_replace", "path": "/testbed/a.py", "old_str": "x", "new_str": "y"});
+        let create = json!({"command": "create", "path": "/testbed/n.py", "file_text": "a\n"});
+        let undo = json!({"command": "undo_edit", "path": "/testbed/a.py"});
+        let o = |text: &'static str, is_error: Option<bool>| Outcome {
+            text: Some(text),
+            is_error,
+            exit_code: None,
+        };
+        let editor: Vec<(&str, &Value, Outcome<'_>, &str)> = vec![
+            ("str_replace_editor", &replace, o("The file /testbed/a.py has been edited.", None), "applied"),
+            ("str_replace_editor", &create, o("File created successfully at: /testbed/n.py", None), "applied"),
+            ("str_replace_editor", &undo, o("Last edit to /testbed/a.py undone successfully. Here's the result", None), "applied"),
+            ("file_editor", &replace, o("anything", Some(false)), "applied"),
+            ("str_replace_editor", &replace, o("ERROR:\nsomething the table does not name", None), "rejected other"),
+            ("str_replace_editor", &replace, o("No replacement was performed, old_str `x` did not appear verbatim in /testbed/a.py.", None), "rejected no_match"),
+            ("str_replace_editor", &replace, o("No replacement was performed. Multiple occurrences of old_str `x` in lines [1, 2]. Please ensure it is unique", None), "rejected multiple_matches"),
+            ("str_replace_editor", &replace, o("No replacement was performed. old_str `x` is the same as new_str `x`.", None), "rejected no_op"),
+            ("str_replace_based_edit_tool", &replace, o("Invalid `insert_line` parameter: 9. It should be within the range of lines of the file: [0, 3]", None), "rejected bad_args"),
+            ("str_replace_editor", &create, o("File already exists at: /testbed/n.py. Cannot overwrite files using command `create`.", None), "rejected file_exists"),
+            ("str_replace_editor", &replace, o("The path /testbed/a.py does not exist. Please provide a valid path.", None), "rejected path_missing"),
+            ("str_replace_editor", &replace, o("Parameter `old_str` is required for command: str_replace", None), "rejected bad_args"),
+            ("file_editor", &replace, o("[An error occurred during execution.]\nboom", Some(true)), "rejected other"),
+            ("text_editor", &replace, o("unexplained", Some(true)), "rejected other"),
+            // SWE-agent 1.x `str_replace_editor` with its linter on: the edit is rolled back.
+            ("str_replace_editor", &replace, o(lint, None), "rejected lint_rejected"),
+            ("str_replace_editor", &replace, o("The file /testbed/a.py has been edited.\n<NOTE>Your edits have been applied, but the linter has found syntax errors.</NOTE>\n\nERRORS:\n- F821 undefined name 'q'\n", None), "applied_with_lint"),
+            ("str_replace_editor", &replace, o("something else", None), "unknown"),
+        ];
+        for (tool, args, out, want) in editor {
+            let ops = tool_edits(tool, args, out, &p());
+            assert_eq!(ops.len(), 1, "{tool} {:?}", out.text);
+            assert_eq!(label(&ops[0].status), want, "{tool} {:?}", out.text);
+        }
+        let ops = tool_edits("str_replace_editor", &replace, o(lint, None), &p());
+        assert_eq!(ops[0].status, lint_rejected);
+        // OpenHands V0 LLM editor `edit_file`: an `edit` observation, `ERROR:` when it failed.
+        let llm = json!({"path": "/testbed/a.py", "content": "z\n", "start": 1, "end": 2});
+        let ok = tool_edits(
+            "edit_file",
+            &llm,
+            o("The file /testbed/a.py has been edited.", Some(false)),
+            &p(),
+        );
+        assert_eq!(label(&ok[0].status), "applied");
+        let bad = tool_edits("edit_file", &llm, o("ERROR:\nInvalid range", Some(true)), &p());
+        assert_eq!(label(&bad[0].status), "rejected other");
+        // Rows 2 and 3: SWE-agent text actions on the open file, text mode of the editor too.
+        let f = Some("/testbed/a.py");
+        let text_actions: [(&str, &str, &str); 14] = [
+            ("edit 3:4\nx = 1\nend_of_edit", "[File: /testbed/a.py (9 lines total)]\nFile updated. Please review the changes", "applied"),
+            ("edit 3:4\nx = (\nend_of_edit", lint, "rejected lint_rejected"),
+            ("edit 3:4\nx\nend_of_edit", "Usage: edit <start_line>:<end_line>", "rejected bad_args"),
+            ("edit 3:4\nx\nend_of_edit", "No file open. Use the open command first.", "rejected bad_args"),
+            ("edit 'a' 'b'", "Text replaced. Please review the changes", "applied"),
+            ("edit 'a' 'b' True", "Replaced 3 occurrences. Please review the changes", "applied"),
+            ("edit 'a' 'b'", "Your edit was not applied (file not modified): Text 'a' not found in displayed lines", "rejected no_match"),
+            ("edit 'a' 'b'", "Your edit was not applied (file not modified): Found more than one occurrence of 'a'", "rejected multiple_matches"),
+            ("edit 'a' 'a'", "Your search and replace strings are the same. No changes were made.", "rejected no_op"),
+            ("edit 'a' 'b('", lint, "rejected lint_rejected"),
+            ("insert 'x = (' 4", lint, "rejected lint_rejected"),
+            ("insert 'x = 1' 4", "Text replaced. Please review", "applied"),
+            ("str_replace_editor str_replace /testbed/a.py --old_str 'x' --new_str 'y'", lint, "rejected lint_rejected"),
+            ("str_replace_editor undo_edit /testbed/a.py", "No edit history found for /testbed/a.py.", "rejected other"),
+        ];
+        for (action, obs, want) in text_actions {
+            let ops = swe_agent(action, obs, f, &p());
+            assert_eq!(ops.len(), 1, "{action}");
+            assert_eq!(label(&ops[0].status), want, "{action}: {obs}");
+        }
+        // The demo log's case: text-mode `str_replace_editor` rejected by the linter.
+        let ops = swe_agent(
+            "str_replace_editor str_replace /testbed/a.py --old_str 'x' --new_str 'y'",
+            lint,
+            None,
+            &p(),
+        );
+        assert_eq!(ops[0].status, lint_rejected);
+        // Row 4: Claude Code, by `is_error` (absent or false: applied).
+        let cc = json!({"file_path": "/testbed/a.py", "old_string": "x", "new_string": "y"});
+        for (out, want) in [
+            (o("The file has been updated.", None), "applied"),
+            (o("The file has been updated.", Some(false)), "applied"),
+            (o("<tool_use_error>String to replace not found in file.\nString: x</tool_use_error>", Some(true)), "rejected no_match"),
+            (o("<tool_use_error>Found 2 matches of the string to replace, but replace_all is false.</tool_use_error>", Some(true)), "rejected multiple_matches"),
+        ] {
+            let ops = tool_edits("Edit", &cc, out, &p());
+            assert_eq!(label(&ops[0].status), want, "{:?}", out.text);
+        }
+        // Row 5: `apply_patch` (Codex, OpenHands V1).
+        let patch =
+            json!({"patch": "*** Begin Patch\n*** Update File: a.py\n@@\n-x\n+y\n*** End Patch"});
+        for (text, want) in [
+            ("Success. Updated the following files:\nM a.py", "applied"),
+            (
+                "apply_patch verification failed: Failed to find expected lines in a.py:\nx",
+                "rejected patch_apply_failed",
+            ),
+            ("Failed to find expected lines in a.py", "rejected patch_apply_failed"),
+        ] {
+            let ops = tool_edits("apply_patch", &patch, o(text, None), &p());
+            assert_eq!(label(&ops[0].status), want, "{text}");
+        }
     }
 
     #[test]

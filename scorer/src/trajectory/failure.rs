@@ -32,7 +32,7 @@ pub const INTERPRETATIONS: &[(&str, &str)] = &[
     ("fm5.stuck_rules", "OpenHands StuckDetector defaults (identical action and observation x4, identical action with an error x3, 3 actionless turns, an A,B alternation over 6 turns), plus ours: an edit identical to the rejected edit just before it."),
     ("fm6.exit", "Exit reasons mapped to submitted / auto_submitted_after_limit / cost_limit / context_limit / step_limit / time_limit / format_errors / api_or_env_error / stuck_loop / crashed / unknown; no_patch when the submission is empty."),
     ("fm7.breadth_proxy", "Breadth = number of files the change-checking tests read (a lower-bound proxy for the files the reference solution edits, which are withheld); flagged above 6, the paper's largest solved count."),
-    ("fm8.guidance", "Ours, per trajectory: untouched targets under an instruction set without file-location guidance (lazy or base); per run the rates are compared across the three sets."),
+    ("fm8.guidance", "Ours, per trajectory: untouched targets under an instruction set without file-location guidance (lazy or base); per run the location-guidance gap (FM-1 rate under lazy or base minus under descriptive) is computed per agent over the tasks that agent ran under both sets, never across agents."),
     ("fm9.state", "Ours: redundant re-edit (old text of an earlier applied replace), self-revert (inverse of an earlier applied replace), duplicate insert (text an earlier applied insert already wrote), lost edit (edited file absent from the patch), stale line edit (a line-addressed edit after an earlier edit above it shifted lines, with no observation of the file in between)."),
     ("fm10.style", "Reproduction or test scripts created outside the test tree or left out of the patch, test-runner commands, and patch changes to test files no task test reads and the instructions do not name."),
     ("fm0.primary", "Ours: one label per failed task by precedence not_scored, no_patch, limit, untouched_target, edit_errors (a rejected edit on a file of the breadth set), incomplete."),
@@ -100,6 +100,12 @@ pub struct Facts {
     pub subtests_total: Option<u32>,
     pub instruction_set: Option<InstructionSet>,
     pub repo: Option<String>,
+    /// The task (the task context's id, else the log's own), for FM-8's per-task pairing.
+    #[serde(default)]
+    pub instance_id: Option<String>,
+    /// The agent (the log's model), for FM-8: only one agent's instruction sets are compared.
+    #[serde(default)]
+    pub agent: Option<String>,
 }
 
 /// Detector thresholds; the defaults are OpenHands' StuckDetector values and ours (§1.3).
@@ -1333,6 +1339,8 @@ pub fn detect(
         subtests_passed: task.and_then(|k| k.final_result.as_ref()).map(|r| r.subtests_passed),
         subtests_total: task.and_then(|k| k.final_result.as_ref()).map(|r| r.subtests_total),
         repo: task.and_then(|k| k.repo.clone()),
+        instance_id: task.map(|k| k.instance_id.clone()).or_else(|| t.instance_id.clone()),
+        agent: t.model.clone(),
         ..Facts::default()
     };
     let mut out = Vec::new();
@@ -1431,10 +1439,76 @@ pub struct RunFailureSummary {
     pub overall: GroupRates,
     pub by_instruction_set: BTreeMap<String, GroupRates>,
     pub by_repo: BTreeMap<String, GroupRates>,
-    /// FM-8: FM-1 primary rate of lazy (and base) minus descriptive, when both exist.
-    pub location_guidance_gap: BTreeMap<String, f64>,
+    /// FM-8: agent → set without location guidance (`lazy`, `base`) → its gap to descriptive,
+    /// over the tasks that agent ran under both. Never pooled across agents: a gap between two
+    /// agents' runs would measure the agents, not the instructions.
+    pub location_guidance_gap: BTreeMap<String, BTreeMap<String, GuidanceGap>>,
     /// The definitions the rate ids refer to.
     pub definitions: Vec<Interpretation>,
+}
+
+/// FM-8's location-guidance gap of one agent and one instruction set without file locations.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct GuidanceGap {
+    /// Tasks the agent ran under this set and under descriptive (the rates are over these only).
+    pub tasks: u64,
+    /// FM-1 primary rate under the set (untouched-target failures / failing change-checking tests).
+    pub without_guidance: Rate,
+    /// The same rate under descriptive.
+    pub descriptive: Rate,
+    /// `without_guidance − descriptive`, as a fraction.
+    pub gap: f64,
+}
+
+/// FM-8's gaps, per agent (`facts.agent`, "unknown" when the log names none), each over the
+/// tasks (`facts.instance_id`) that agent ran under both sets compared.
+fn guidance_gaps(entries: &[RunEntry<'_>]) -> BTreeMap<String, BTreeMap<String, GuidanceGap>> {
+    // agent → task → set → (untouched failing, failing change-checking)
+    type Cells = BTreeMap<String, BTreeMap<String, BTreeMap<String, (u64, u64)>>>;
+    let mut cells: Cells = BTreeMap::new();
+    for e in entries {
+        let f = &e.detection.facts;
+        let (Some(task), Some(set)) = (&f.instance_id, f.instruction_set) else { continue };
+        let agent = f.agent.clone().unwrap_or_else(|| "unknown".into());
+        let cell = cells
+            .entry(agent)
+            .or_default()
+            .entry(task.clone())
+            .or_default()
+            .entry(set.as_str().to_string())
+            .or_default();
+        cell.0 += u64::from(f.untouched_failing);
+        cell.1 += u64::from(f.change_checking_failing);
+    }
+    let mut out: BTreeMap<String, BTreeMap<String, GuidanceGap>> = BTreeMap::new();
+    for (agent, tasks) in &cells {
+        for set in ["lazy", "base"] {
+            let (mut tasks_n, mut a, mut b) = (0u64, (0u64, 0u64), (0u64, 0u64));
+            for per_set in tasks.values() {
+                if let (Some(x), Some(y)) = (per_set.get(set), per_set.get("descriptive")) {
+                    tasks_n += 1;
+                    a = (a.0 + x.0, a.1 + x.1);
+                    b = (b.0 + y.0, b.1 + y.1);
+                }
+            }
+            let (without, desc) = (
+                Rate::new("fm1.untouched_of_failing_change_checking", a.0, a.1),
+                Rate::new("fm1.untouched_of_failing_change_checking", b.0, b.1),
+            );
+            if let (Some(x), Some(y)) = (without.value(), desc.value()) {
+                out.entry(agent.clone()).or_default().insert(
+                    set.to_string(),
+                    GuidanceGap {
+                        tasks: tasks_n,
+                        without_guidance: without,
+                        descriptive: desc,
+                        gap: x - y,
+                    },
+                );
+            }
+        }
+    }
+    out
 }
 
 fn has(d: &Detection, id: &str) -> bool {
@@ -1564,27 +1638,11 @@ pub fn summarise_run(entries: &[RunEntry<'_>]) -> RunFailureSummary {
         let repo = e.detection.facts.repo.clone().unwrap_or_else(|| "unknown".into());
         by_repo.entry(repo).or_default().push(*e);
     }
-    let by_instruction_set: BTreeMap<String, GroupRates> =
-        by_set.iter().map(|(k, v)| (k.clone(), group(v))).collect();
-    let fm1 = |g: &GroupRates| {
-        g.rates
-            .iter()
-            .find(|r| r.id == "fm1.untouched_of_failing_change_checking")
-            .and_then(Rate::value)
-    };
-    let mut gap = BTreeMap::new();
-    if let Some(desc) = by_instruction_set.get("descriptive").and_then(fm1) {
-        for set in ["lazy", "base"] {
-            if let Some(v) = by_instruction_set.get(set).and_then(fm1) {
-                gap.insert(set.to_string(), v - desc);
-            }
-        }
-    }
     RunFailureSummary {
         overall: group(entries),
-        by_instruction_set,
+        by_instruction_set: by_set.iter().map(|(k, v)| (k.clone(), group(v))).collect(),
         by_repo: by_repo.iter().map(|(k, v)| (k.clone(), group(v))).collect(),
-        location_guidance_gap: gap,
+        location_guidance_gap: guidance_gaps(entries),
         definitions: INTERPRETATIONS
             .iter()
             .map(|(i, t)| Interpretation { id: (*i).to_string(), text: (*t).to_string() })
@@ -1809,19 +1867,24 @@ pub fn run_summary_text(s: &RunFailureSummary) -> String {
     for (k, g) in s.by_repo.iter().filter(|(k, g)| !same(k, g)) {
         group_text(&mut out, &format!("repository {k}"), g);
     }
-    for (set, gap) in &s.location_guidance_gap {
-        let _ = writeln!(
-            out,
-            "fm8.location_guidance_gap {set} - descriptive: {:+.1} points",
-            gap * 100.0
-        );
+    for (agent, gaps) in &s.location_guidance_gap {
+        for (set, g) in gaps {
+            let _ = writeln!(
+                out,
+                "fm8.location_guidance_gap agent {agent}, {set} - descriptive over {} task(s): fm1 {} - {} = {:+.1} points",
+                g.tasks,
+                rate_text(&g.without_guidance),
+                rate_text(&g.descriptive),
+                g.gap * 100.0
+            );
+        }
     }
     if s.location_guidance_gap.is_empty() {
         let sets: Vec<&str> = s.by_instruction_set.keys().map(String::as_str).collect();
         let _ = writeln!(
             out,
-            "fm8.location_guidance_gap not computable: needs FM-1 rates under the descriptive set and \
-             under lazy or base (sets found: {})",
+            "fm8.location_guidance_gap not computable: needs one agent's FM-1 rates on the same task \
+             under the descriptive set and under lazy or base (sets found: {})",
             sets.join(", ")
         );
     }

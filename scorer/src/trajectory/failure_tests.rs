@@ -543,7 +543,7 @@ fn run_rates_carry_numerator_denominator_and_groups() {
     assert_eq!(s.by_repo["repo1"].trajectories, 2);
     assert!(s.definitions.iter().any(|d| d.id == "fm1.reads_as_targets"));
     assert!(s.overall.mean_tokens_per_lint_rejection.is_some());
-    assert_eq!(s.location_guidance_gap.get("lazy"), Some(&1.0));
+    assert_eq!(s.location_guidance_gap["unknown"]["lazy"].gap, 1.0);
     let text = run_summary_text(&s);
     assert!(text.contains("fm1.untouched_of_failing_change_checking"), "{text}");
     assert!(text.contains("1/2 (50.0%)"), "{text}");
@@ -553,7 +553,10 @@ fn run_rates_carry_numerator_denominator_and_groups() {
             .any(|l| l.trim_start().starts_with("cost_per_solved") && l.ends_with(" no data")),
         "{text}"
     );
-    assert!(text.contains("fm8.location_guidance_gap lazy - descriptive: +100.0 points"), "{text}");
+    assert!(
+        text.contains("fm8.location_guidance_gap agent unknown, lazy - descriptive over 1 task(s): fm1 1/1 (100.0%) - 0/1 (0.0%) = +100.0 points"),
+        "{text}"
+    );
     // The serde shape the CLI and the app render round-trips.
     let json = serde_json::to_string(&s).expect("json");
     assert_eq!(serde_json::from_str::<RunFailureSummary>(&json).ok(), Some(s));
@@ -738,4 +741,51 @@ fn fm8_compares_instruction_sets_per_task() {
     let c = compare_instruction_sets(&[e(&lazy)]);
     assert!(c.gap_by_task.is_empty());
     assert!(c.not_computable.as_deref().is_some_and(|w| w.contains("found: lazy 1")), "{c:?}");
+}
+
+/// FM-8's run-wide gap is per agent and over the tasks that agent ran under both sets: agent A
+/// under lazy and agent B under descriptive on the same task give no gap (pooled, they gave
+/// +100 points, a comparison of two agents); A's lazy-only task is left out of A's gap.
+#[test]
+fn fm8_run_gap_is_per_agent_and_per_paired_task() {
+    let det =
+        |agent: &str, task: &str, set: InstructionSet, untouched: u32, failing: u32| Detection {
+            facts: Facts {
+                instruction_set: Some(set),
+                untouched_failing: untouched,
+                change_checking_failing: failing,
+                resolved: Some(false),
+                instance_id: Some(task.into()),
+                agent: Some(agent.into()),
+                ..Facts::default()
+            },
+            ..Detection::default()
+        };
+    let e = |d| RunEntry { detection: d, cost_usd: None };
+    let a_lazy = det("A", "t1", InstructionSet::Lazy, 4, 4);
+    let b_desc = det("B", "t1", InstructionSet::Descriptive, 0, 4);
+    let s = summarise_run(&[e(&a_lazy), e(&b_desc)]);
+    assert!(s.location_guidance_gap.is_empty(), "{:?}", s.location_guidance_gap);
+    assert!(run_summary_text(&s)
+        .contains("fm8.location_guidance_gap not computable: needs one agent's"));
+    // The pooled per-set rates are still shown (100% vs 0%), just not subtracted.
+    let fm1 = |set: &str| {
+        let r = &s.by_instruction_set[set].rates;
+        r.iter().find(|r| r.id == "fm1.untouched_of_failing_change_checking").map(|r| (r.n, r.d))
+    };
+    assert_eq!((fm1("lazy"), fm1("descriptive")), (Some((4, 4)), Some((0, 4))));
+    // A on t1 under both sets, and on t2 under lazy only; B's descriptive run stays out of A's.
+    let a_desc = det("A", "t1", InstructionSet::Descriptive, 1, 4);
+    let a_lazy2 = det("A", "t2", InstructionSet::Lazy, 0, 3);
+    let s = summarise_run(&[e(&a_lazy), e(&b_desc), e(&a_desc), e(&a_lazy2)]);
+    let g = &s.location_guidance_gap["A"]["lazy"];
+    assert_eq!(g.tasks, 1);
+    assert_eq!((g.without_guidance.n, g.without_guidance.d), (4, 4));
+    assert_eq!((g.descriptive.n, g.descriptive.d), (1, 4));
+    assert_eq!(g.gap, 0.75);
+    assert!(!s.location_guidance_gap.contains_key("B"));
+    assert!(!s.location_guidance_gap["A"].contains_key("base"));
+    assert!(run_summary_text(&s).contains(
+        "fm8.location_guidance_gap agent A, lazy - descriptive over 1 task(s): fm1 4/4 (100.0%) - 1/4 (25.0%) = +75.0 points"
+    ));
 }

@@ -109,6 +109,9 @@ pub struct Trajectory {
     /// The error text of a crashed run (mini-swe-agent `exception_str`, OpenHands `error`…).
     pub exit_error: Option<String>,
     pub model_stats: Option<ModelStats>,
+    /// Inspect: the sample's epoch (a task run several times gives one sample per epoch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub epoch: Option<u32>,
 }
 
 /// Run totals; each field only when logged and meaningful (a replay's `instance_cost: 0` is "no

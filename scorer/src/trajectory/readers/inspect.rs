@@ -77,6 +77,7 @@ fn read_sample(sample_in: &Value, header: &Value) -> Result<Trajectory> {
     t.instance_id = sample
         .get("id")
         .and_then(|i| i.as_str().map(str::to_string).or_else(|| i.as_i64().map(|n| n.to_string())));
+    t.epoch = sample.get("epoch").and_then(Value::as_u64).and_then(|e| u32::try_from(e).ok());
     t.task = match sample.get("input") {
         Some(Value::String(s)) => Some(s.clone()),
         Some(Value::Array(msgs)) => msgs

@@ -352,3 +352,35 @@ pub(super) fn join_outputs(calls: &[ToolCall]) -> Option<String> {
         Some(outs.join("\n"))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every harness notice of shared/trajectories.md §1.3 FM-4 (timeouts, format errors,
+    /// truncation) and the formats' own error flags give a step's error signal.
+    #[test]
+    fn harness_notices_and_call_flags_are_error_signals() {
+        let kind = |t: &str| harness_signal(t).map(|s| s.kind);
+        let cases: [(&str, Option<ErrorKind>); 9] = [
+            ("The last command <command>sleep 999</command> timed out and has been killed.", Some(ErrorKind::Timeout)),
+            ("Please always provide EXACTLY ONE action in triple backticks, found 2 actions.", Some(ErrorKind::FormatError)),
+            ("     1\tx\n<response clipped><NOTE>To save on context only part of this file has been shown", Some(ErrorKind::Truncated)),
+            ("Observations should not exceeded 100000 characters. 250000 characters were elided.", Some(ErrorKind::Truncated)),
+            ("<warning>\nThe output of your last command was too long.\n</warning>", Some(ErrorKind::Truncated)),
+            ("{\"output_head\": \"a\", \"elided_chars\": 9000}", Some(ErrorKind::Truncated)),
+            ("The output is too long to be displayed.", Some(ErrorKind::Truncated)),
+            ("<warning>all good</warning>", None),
+            ("total 0\n", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(kind(text), want, "{text}");
+        }
+        assert_eq!(
+            call_signal(Some(true), None, Some("\nboom\n")).map(|s| (s.kind, s.detail)),
+            Some((ErrorKind::ToolError, "boom".to_string()))
+        );
+        assert_eq!(call_signal(None, Some(2), None).map(|s| s.kind), Some(ErrorKind::NonZeroExit));
+        assert_eq!(call_signal(Some(false), Some(0), Some("ok")), None);
+    }
+}
