@@ -260,7 +260,7 @@ impl<'a> Interp<'a> {
             Value::NotImplemented => "NotImplemented".into(),
             Value::Bool(b) => if *b { "True" } else { "False" }.into(),
             Value::Int(i) => i.to_string(),
-            Value::Big(b) => b.to_string(),
+            Value::Big(b) => self.int_to_decimal(b)?,
             Value::Float(f) => float_repr(*f),
             Value::Complex(r, i) => crate::python::node::repr_complex(*r, *i),
             Value::Str(s) => str_repr(s),
@@ -510,7 +510,7 @@ impl<'a> Interp<'a> {
             Value::Int(_) | Value::Big(_) | Value::Bool(_) => {
                 let n = super::ops::to_big(v).unwrap_or_default();
                 match sp.ty {
-                    None | Some('d') | Some('n') => group(&n.to_string(), sp.grouping),
+                    None | Some('d') | Some('n') => group(&self.int_to_decimal(&n)?, sp.grouping),
                     Some('x') => format!("{}{:x}", if sp.alt { "0x" } else { "" }, n),
                     Some('X') => format!("{}{:X}", if sp.alt { "0X" } else { "" }, n),
                     Some('o') => format!("{}{:o}", if sp.alt { "0o" } else { "" }, n),
@@ -560,6 +560,8 @@ impl<'a> Interp<'a> {
         if len >= width {
             return Ok(format!("{sign_str}{digits}"));
         }
+        // The padded text is allocated at once: a width past the size limit is refused first.
+        self.check_len(width)?;
         let pad = width - len;
         let fill = sp.fill.unwrap_or(if sp.zero { '0' } else { ' ' });
         let align = sp.align.unwrap_or(if sp.zero && !matches!(v, Value::Str(_)) {
@@ -613,15 +615,18 @@ impl<'a> Interp<'a> {
                 'r' | 'a' => self.repr(&arg)?,
                 'd' | 'i' => match &arg {
                     Value::Float(f) => format!("{}", f.trunc() as i64),
-                    _ => super::ops::to_big(&arg).map(|b| b.to_string()).ok_or_else(|| {
-                        self.err(
-                            "TypeError",
-                            format!(
-                                "%d format: a real number is required, not {}",
-                                type_name(&arg)
-                            ),
-                        )
-                    })?,
+                    _ => match super::ops::to_big(&arg) {
+                        Some(b) => self.int_to_decimal(&b)?,
+                        None => {
+                            return Err(self.err(
+                                "TypeError",
+                                format!(
+                                    "%d format: a real number is required, not {}",
+                                    type_name(&arg)
+                                ),
+                            ))
+                        }
+                    },
                 },
                 'f' | 'e' | 'g' | 'x' | 'X' | 'o' => {
                     let mut sp = spec.clone();
@@ -641,6 +646,7 @@ impl<'a> Interp<'a> {
                 .unwrap_or("")
                 .parse()
                 .unwrap_or(0);
+            self.check_len(width)?;
             let n = s.chars().count();
             let flags: &str =
                 &spec[..spec.len() - spec.trim_start_matches(['-', '+', ' ', '#', '0']).len()];

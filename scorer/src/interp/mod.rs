@@ -15,6 +15,7 @@ pub mod cpyhash;
 pub mod eval;
 pub mod exc;
 pub mod fmt;
+pub mod intlimit;
 pub mod isolation;
 pub mod loadcache;
 pub mod observe;
@@ -206,6 +207,8 @@ pub struct Interp<'a> {
     /// `tearDown`) opened or checked, folders left out: the per-test `reads` of the report.
     /// `None` outside test methods.
     pub method_reads: Option<std::collections::BTreeSet<String>>,
+    /// `sys.get_int_max_str_digits()` (0: no limit), see [`intlimit`].
+    pub max_str_digits: u32,
 }
 
 /// CPython's recursion depth (`tstate->recursion_limit - recursion_remaining` in 3.11) of the
@@ -277,6 +280,7 @@ impl<'a> Interp<'a> {
             access: None,
             observations: None,
             method_reads: None,
+            max_str_digits: intlimit::DEFAULT_MAX_STR_DIGITS,
         };
         it.mark_stack_base();
         exc::install(&mut it);

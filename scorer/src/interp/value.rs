@@ -626,6 +626,70 @@ pub struct PyDict<'a> {
     pub pinned: Option<Rc<[u32]>>,
 }
 
+/// Dropping a dict unnests the containers it alone owns into a work list instead of recursing:
+/// `x = {'a': x}` three million times (which CPython runs and frees) must not overflow the native
+/// stack when it is freed. Lists, tuples and sets met on the way are unnested the same way.
+impl Drop for PyDict<'_> {
+    fn drop(&mut self) {
+        if self.entries.is_empty() {
+            return;
+        }
+        let mut work = Vec::new();
+        take_entries(self, &mut work);
+        while let Some(v) = work.pop() {
+            unnest(v, &mut work);
+        }
+    }
+}
+
+/// Moves the containers among `d`'s keys and values to `work` (the rest drops here).
+fn take_entries<'a>(d: &mut PyDict<'a>, work: &mut Vec<Value<'a>>) {
+    for (k, v, _) in std::mem::take(&mut d.entries).into_iter().flatten() {
+        push_container(k, work);
+        push_container(v, work);
+    }
+}
+
+fn push_container<'a>(v: Value<'a>, work: &mut Vec<Value<'a>>) {
+    if matches!(
+        v,
+        Value::Dict(_) | Value::Set(_) | Value::FrozenSet(_) | Value::List(_) | Value::Tuple(_)
+    ) {
+        work.push(v);
+    }
+}
+
+/// Frees one container if this was its last reference, moving its own containers to `work`.
+fn unnest<'a>(v: Value<'a>, work: &mut Vec<Value<'a>>) {
+    match v {
+        Value::Dict(rc) | Value::Set(rc) => {
+            if let Some(m) = Rc::into_inner(rc) {
+                take_entries(&mut m.into_inner(), work);
+            }
+        }
+        Value::FrozenSet(rc) => {
+            if let Some(mut d) = Rc::into_inner(rc) {
+                take_entries(&mut d, work);
+            }
+        }
+        Value::List(rc) => {
+            if let Some(m) = Rc::into_inner(rc) {
+                for x in m.into_inner() {
+                    push_container(x, work);
+                }
+            }
+        }
+        Value::Tuple(rc) => {
+            if let Some(t) = Rc::into_inner(rc) {
+                for x in t {
+                    push_container(x, work);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 impl<'a> PyDict<'a> {
     pub fn new() -> Self {
         PyDict { entries: Vec::new(), index: HashMap::default(), len: 0, pinned: None }

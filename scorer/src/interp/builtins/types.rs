@@ -51,11 +51,33 @@ impl<'a> Interp<'a> {
                     if base != 0 && !(2..=36).contains(&base) {
                         return Err(self.err("ValueError", "int() base must be >= 2 and <= 36, or 0"));
                     }
-                    match parse_int_literal(&decimal_and_space_to_ascii(s), base as u32) {
+                    let text = decimal_and_space_to_ascii(s);
+                    self.check_int_parse_digits(&text, base as u32)?;
+                    match parse_int_literal(&text, base as u32) {
                         Some(b) => Ok(Value::from_bigint(b)),
                         None => Err(self.err(
                             "ValueError",
-                            format!("invalid literal for int() with base {base}: {}", crate::interp::fmt::str_repr(s)),
+                            format!("invalid literal for int() with base {base}: {}", crate::interp::fmt::str_repr(s).chars().take(200).collect::<String>()),
+                        )),
+                    }
+                }
+                // Bytes are parsed as their ASCII text; no Unicode digits or spaces.
+                Some(Value::Bytes(b)) if b.is_ascii() => {
+                    let base = match args.get(1) {
+                        Some(Value::Int(b)) => *b,
+                        Some(Value::Bool(b)) => i64::from(*b),
+                        _ => 10,
+                    };
+                    if base != 0 && !(2..=36).contains(&base) {
+                        return Err(self.err("ValueError", "int() base must be >= 2 and <= 36, or 0"));
+                    }
+                    let text = String::from_utf8_lossy(b);
+                    self.check_int_parse_digits(&text, base as u32)?;
+                    match parse_int_literal(&text, base as u32) {
+                        Some(n) => Ok(Value::from_bigint(n)),
+                        None => Err(self.err(
+                            "ValueError",
+                            format!("invalid literal for int() with base {base}: {}", crate::interp::fmt::bytes_repr(b).chars().take(200).collect::<String>()),
                         )),
                     }
                 }
@@ -169,6 +191,16 @@ impl<'a> Interp<'a> {
                 Some(Value::Str(s)) if args.len() > 1 => Ok(Value::Bytes(Rc::from(s.as_bytes()))),
                 Some(Value::Str(_)) => Err(self.err("TypeError", "string argument without an encoding")),
                 Some(Value::Bytes(b)) => Ok(Value::Bytes(b.clone())),
+                // `bytes(n)`: n zero bytes, within the size limit (`bytes(10**12)` is a MemoryError).
+                Some(Value::Int(n)) => {
+                    let n = usize::try_from(*n).map_err(|_| self.err("ValueError", "negative count"))?;
+                    self.check_len(n)?;
+                    Ok(Value::Bytes(Rc::from(vec![0u8; n])))
+                }
+                Some(Value::Bool(b)) => Ok(Value::Bytes(Rc::from(vec![0u8; usize::from(*b)]))),
+                Some(Value::Big(_)) => {
+                    Err(self.err("OverflowError", "cannot fit 'int' into an index-sized integer"))
+                }
                 Some(v) => {
                     let items = self.to_vec(v)?;
                     let mut out = Vec::new();

@@ -238,6 +238,11 @@ impl<'a> Interp<'a> {
         x: &[Value<'a>],
         y: &[Value<'a>],
     ) -> PyResult<'a, Ordering> {
+        if self.stack_used() > self.limits.stack_budget {
+            return Err(
+                self.err("RecursionError", "maximum recursion depth exceeded in comparison")
+            );
+        }
         for (p, q) in x.iter().zip(y.iter()) {
             if !(p.is(q) || self.py_eq(p, q)?) {
                 if matches!(p, Value::Instance(_)) || matches!(q, Value::Instance(_)) {

@@ -49,17 +49,20 @@ impl<'a> Interp<'a> {
                 if xd.len != y.borrow().len {
                     return Ok(false);
                 }
-                for (k, v) in xd.iter() {
-                    match self.dict_get(y, k)? {
-                        Some(v2) => {
-                            if !self.py_eq(v, &v2)? {
-                                return Ok(false);
+                // Each nesting level counts as CPython's `Py_EnterRecursiveCall(" in comparison")`.
+                self.c_level(" in comparison", |it| {
+                    for (k, v) in xd.iter() {
+                        match it.dict_get(y, k)? {
+                            Some(v2) => {
+                                if !it.py_eq(v, &v2)? {
+                                    return Ok(false);
+                                }
                             }
+                            None => return Ok(false),
                         }
-                        None => return Ok(false),
                     }
-                }
-                true
+                    Ok(true)
+                })?
             }
             (V::Set(_) | V::FrozenSet(_), V::Set(_) | V::FrozenSet(_)) => {
                 let xs = self.set_items(a);
@@ -123,12 +126,15 @@ impl<'a> Interp<'a> {
         if x.len() != y.len() {
             return Ok(false);
         }
-        for (p, q) in x.iter().zip(y.iter()) {
-            if !(p.is(q) || self.py_eq(p, q)?) {
-                return Ok(false);
+        // Each nesting level counts as CPython's `Py_EnterRecursiveCall(" in comparison")`.
+        self.c_level(" in comparison", |it| {
+            for (p, q) in x.iter().zip(y.iter()) {
+                if !(p.is(q) || it.py_eq(p, q)?) {
+                    return Ok(false);
+                }
             }
-        }
-        Ok(true)
+            Ok(true)
+        })
     }
 
     pub fn hash(&mut self, v: &Value<'a>) -> PyResult<'a, u64> {
@@ -156,6 +162,14 @@ impl<'a> Interp<'a> {
             Value::Str(s) => hash_bytes(s.as_bytes()),
             Value::Bytes(b) => hash_bytes(b) ^ 0x9e37_79b9,
             Value::Tuple(t) => {
+                // CPython's tuple hash recurses unchecked (a deep enough tuple crashes it); here
+                // the native stack is guarded and the error named.
+                if self.stack_used() > self.limits.stack_budget {
+                    return Err(self.err(
+                        "RecursionError",
+                        "maximum recursion depth exceeded while hashing a tuple",
+                    ));
+                }
                 let mut h: u64 = 0x345678;
                 for x in t.iter() {
                     h = (h ^ self.hash(x)?).wrapping_mul(1_000_003).rotate_left(7);

@@ -173,6 +173,10 @@ impl<'s> Parser<'s> {
                 if is_float {
                     Ok(Ok(Value::Float(text.parse().unwrap_or(f64::NAN))))
                 } else {
+                    // CPython's decoder calls `int(text)`: the digit limit applies.
+                    if let Err(e) = it.check_int_parse_digits(text, 10) {
+                        return Ok(Err(e));
+                    }
                     Ok(Ok(num_bigint::BigInt::parse_bytes(text.as_bytes(), 10)
                         .map_or(Value::Int(0), Value::from_bigint)))
                 }
@@ -253,7 +257,8 @@ impl<'a> Interp<'a> {
         let mut p = Parser { s: text, b: text.as_bytes(), pos: 0 };
         let r = p.value(self, 0).and_then(|v| {
             p.ws();
-            if p.pos < p.b.len() {
+            // A Python error inside the document (the digit limit) stops the parse where it is.
+            if p.pos < p.b.len() && v.is_ok() {
                 Err(JErr::At("Extra data", p.pos))
             } else {
                 Ok(v)
@@ -385,7 +390,7 @@ impl<'a> Interp<'a> {
             Value::None => out.push_str("null"),
             Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
             Value::Int(i) => out.push_str(&i.to_string()),
-            Value::Big(b) => out.push_str(&b.to_string()),
+            Value::Big(b) => out.push_str(&self.int_to_decimal(b)?),
             Value::Float(f) => out.push_str(&json_float(*f)),
             Value::Str(s) => json_str(s, opts.ensure_ascii, out),
             Value::List(_) | Value::Tuple(_) => {
@@ -423,7 +428,7 @@ impl<'a> Interp<'a> {
                         Value::Bool(b) => if *b { "true" } else { "false" }.into(),
                         Value::None => "null".into(),
                         Value::Int(i) => i.to_string(),
-                        Value::Big(b) => b.to_string(),
+                        Value::Big(b) => self.int_to_decimal(b)?,
                         Value::Float(f) => json_float(*f),
                         other => {
                             return Err(self.err(

@@ -728,6 +728,9 @@ impl<'a> Interp<'a> {
                     ("path", Value::list(vec![])),
                     ("argv", Value::list(vec![])),
                     ("exit", Self::builtin_fn("sys.exit")),
+                    ("int_info", self.int_info()),
+                    ("set_int_max_str_digits", Self::builtin_fn("sys.set_int_max_str_digits")),
+                    ("get_int_max_str_digits", Self::builtin_fn("sys.get_int_max_str_digits")),
                 ],
             ),
         })
@@ -999,6 +1002,9 @@ impl<'a> Interp<'a> {
                 Ok(Value::Native(Rc::new(Native::Sha256(Mut::new(h)))))
             }
             "sys.exit" => Err(self.err_args("SystemExit", args, None)),
+            "sys.set_int_max_str_digits" | "sys.get_int_max_str_digits" => {
+                self.int_max_str_digits_fn(name, args, kwargs)
+            }
             "json.dumps" => self.json_dumps(&a0, &kwargs),
             "json.loads" => match &a0 {
                 Value::Str(s) => {

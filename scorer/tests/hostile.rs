@@ -1,0 +1,108 @@
+//! The catalogue of hostile test bodies of issue 22 (classes 1-3: memory, native stack, int/str
+//! digit limit). Each case is a unittest file with one hostile method and one ordinary method; it
+//! runs in a child process (this test binary re-executed) under a virtual-memory cap
+//! (`ulimit -v`, [`MEMORY_CAP_KB`]), so an abort or an OOM shows up as a failed case, not a crashed
+//! test binary. Each case asserts the child's exit code, the hostile method's verdict (exception
+//! type and message) and that the ordinary method of the same run was scored (`pass`).
+//! CLI-level cases (classes 4-9) live in `cli/tests/` (`score.rs`, `import.rs`, `report.rs`).
+
+use std::process::Command;
+
+use scorer::tree::Tree;
+use scorer::unittest::{RunConfig, Scorer};
+
+/// Address-space cap of each child: the per-run memory budget the cases must stay within.
+const MEMORY_CAP_KB: u64 = 3_000_000;
+
+/// `(name, hostile method body, expected exc_type, expected message prefix)`.
+const CASES: &[(&str, &str, &str, &str)] = &[
+    // Class 1: sizes past the memory budget are MemoryError or the named size limit.
+    ("format_width", "'{:>9000000000}'.format(1)", "MemoryError", ""),
+    ("fstring_width", "N = 9000000000\n        f'{1:>{N}}'", "MemoryError", ""),
+    ("percent_width", "'%3000000000d' % 1", "SizeLimitExceeded", "size limit of"),
+    ("bytes_huge", "bytes(10**12)", "MemoryError", ""),
+    ("str_repeat", "'a' * 10**12", "MemoryError", ""),
+    ("list_repeat", "[0] * 10**12", "MemoryError", ""),
+    ("str_doubling", "s = 'x'\n        while True:\n            s += s", "SizeLimitExceeded", "size limit of"),
+    // Class 2: deep values; CPython runs the build and the drop, and raises RecursionError
+    // for repr and comparison (its tuple hash crashes: here a RecursionError names it).
+    ("dict_nest_drop", "x = {}\n        for i in range(300000):\n            x = {'a': x}\n        del x\n        raise ValueError('built')", "ValueError", "built"),
+    ("dict_nest_repr", "x = {}\n        for i in range(300000):\n            x = {'a': x}\n        repr(x)", "RecursionError", "maximum recursion depth exceeded while getting the repr of an object"),
+    ("dict_nest_compare", "x = {}\n        y = {}\n        for i in range(300000):\n            x = {'a': x}\n            y = {'a': y}\n        x == y", "RecursionError", "maximum recursion depth exceeded in comparison"),
+    ("list_nest_compare", "x = []\n        y = []\n        for i in range(300000):\n            x = [x]\n            y = [y]\n        h = {'x': x, 'y': y}\n        del x, y\n        h['x'] == h['y']", "RecursionError", "maximum recursion depth exceeded in comparison"),
+    ("tuple_nest_hash", "x = ()\n        for i in range(300000):\n            x = (x,)\n        h = {'x': x}\n        del x\n        hash(h['x'])", "RecursionError", "maximum recursion depth exceeded while hashing a tuple"),
+    ("recursion", "def f(n):\n            return f(n + 1)\n        f(0)", "RecursionError", "maximum recursion depth exceeded"),
+    // Class 3: CPython's int/str digit limit.
+    ("int_to_str", "str(10 ** 5000)", "ValueError", "Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit"),
+    ("str_to_int", "int('1' * 5000)", "ValueError", "Exceeds the limit (4300 digits) for integer string conversion: value has 5000 digits; use sys.set_int_max_str_digits() to increase the limit"),
+    ("fstring_int", "f'{10 ** 4300:,}'", "ValueError", "Exceeds the limit (4300 digits)"),
+    ("raised_limit", "import sys\n        sys.set_int_max_str_digits(0)\n        assert len(str(10 ** 5000)) == 5001\n        sys.set_int_max_str_digits(640)\n        '%d' % 10 ** 640", "ValueError", "Exceeds the limit (640 digits)"),
+];
+
+fn case_source(body: &str) -> String {
+    format!(
+        "import unittest\n\n\nclass T(unittest.TestCase):\n    def test_hostile(self):\n        {body}\n\n    def test_ordinary(self):\n        self.assertEqual(sum(range(10)), 45)\n"
+    )
+}
+
+/// The child: runs the case named by `HOSTILE_CASE` and prints its outcomes.
+#[test]
+fn hostile_child() {
+    let Ok(name) = std::env::var("HOSTILE_CASE") else { return };
+    let Some((_, body, _, _)) = CASES.iter().find(|c| c.0 == name) else {
+        panic!("unknown case {name}")
+    };
+    let src = case_source(body);
+    let mut scorer = Scorer::new(RunConfig::default());
+    let out = scorer.run_test_file(&Tree::new(), "test_hostile.py", &src);
+    for o in out {
+        println!("OUTCOME {}", serde_json::to_string(&o).expect("json"));
+    }
+}
+
+#[test]
+fn hostile_catalogue() {
+    let exe = std::env::current_exe().expect("test binary");
+    let mut failures = Vec::new();
+    for (name, _, exc, msg) in CASES {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v {MEMORY_CAP_KB}; exec \"$0\" hostile_child --exact --nocapture --test-threads=1"
+            ))
+            .arg(&exe)
+            .env("HOSTILE_CASE", name)
+            .output()
+            .expect("spawn child");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let outcomes: Vec<serde_json::Value> = stdout
+            .lines()
+            .filter_map(|l| l.split_once("OUTCOME ").map(|(_, j)| j))
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect();
+        let find = |id: &str| outcomes.iter().find(|o| o["id"] == id).cloned();
+        let hostile = find("T.test_hostile");
+        let ordinary = find("T.test_ordinary");
+        let ok = out.status.code() == Some(0)
+            && hostile.as_ref().is_some_and(|h| {
+                h["status"] == "error"
+                    && h["exc_type"] == *exc
+                    && h["message"].as_str().is_some_and(|m| m.starts_with(msg))
+            })
+            && ordinary.as_ref().is_some_and(|o| o["status"] == "pass");
+        if !ok {
+            failures.push(format!(
+                "{name}: exit {:?}, hostile {hostile:?}, ordinary {ordinary:?}\n{}",
+                out.status.code(),
+                String::from_utf8_lossy(&out.stderr)
+                    .lines()
+                    .rev()
+                    .take(4)
+                    .collect::<Vec<_>>()
+                    .join(" / ")
+            ));
+        }
+    }
+    eprintln!("{} hostile cases, {} failed", CASES.len(), failures.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
