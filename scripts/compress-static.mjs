@@ -3,7 +3,8 @@
 // them with `Content-Encoding` instead of the raw bytes (scripts/static-server.mjs does; see README
 // "Hosting" for other hosts). With `--preload-worker`, also adds to index.html a
 // `<link rel="preload">` of the scoring worker's wasm, so it downloads beside the app's instead of
-// after the app has started the worker.
+// after the app has started the worker (the worker's own fetch then finds it in the HTTP cache, or
+// revalidates it with one request: a server should send validators, as static-server.mjs does).
 // Usage: node scripts/compress-static.mjs dist [--preload-worker]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,14 +25,16 @@ function* files(d) {
 if (process.argv.includes('--preload-worker')) {
   const index = path.join(dir, 'index.html');
   const html = fs.readFileSync(index, 'utf8');
-  const wasm = fs.readdirSync(dir).find((f) => /^worker-[0-9a-f]+_bg\.wasm$/.test(f));
-  if (!wasm) {
-    console.error(`${dir}: no worker-<hash>_bg.wasm to preload`);
+  const wasm = fs.readdirSync(dir).find((f) => /^worker(-[0-9a-f]+)?_bg\.wasm$/.test(f));
+  // The app's own wasm preload (written by Trunk) shows the public URL its assets are under.
+  const base = /<link rel="preload" href="([^"]*?)app-[0-9a-f]+_bg\.wasm"/.exec(html)?.[1];
+  if (!wasm || base === undefined) {
+    console.error(`${dir}: no worker wasm to preload, or no app wasm preload to take the base from`);
     process.exit(1);
   }
   // `as="fetch"` with `crossorigin` matches the worker's own fetch of its wasm (mode cors,
   // same-origin credentials), so the browser reuses the preloaded response.
-  const link = `<link rel="preload" href="${wasm}" as="fetch" type="application/wasm" crossorigin>`;
+  const link = `<link rel="preload" href="${base}${wasm}" as="fetch" type="application/wasm" crossorigin>`;
   if (!html.includes(link)) fs.writeFileSync(index, html.replace('</head>', `${link}\n</head>`));
 }
 

@@ -193,6 +193,13 @@ pub async fn load_index(bundle: &str) -> Result<Rc<BundleIndex>, String> {
     if !is_valid_bundle_name(bundle) {
         return Err(format!("{bundle:?} is not a bundle name"));
     }
+    // A name the site does not serve (a stale or mistyped `?bundle=`) is not fetched: the 404
+    // would only add a console error to the notice that names it.
+    if let Ok(list) = load_bundle_list().await {
+        if !list.bundles.iter().any(|b| b.name == bundle) {
+            return Err(format!("this site has no bundle named {bundle:?}"));
+        }
+    }
     let fut = CACHES.with(|c| {
         let mut caches = c.borrow_mut();
         let cache = caches.entry(bundle.to_string()).or_default();

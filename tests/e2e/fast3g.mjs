@@ -31,7 +31,7 @@ function serve(dir, extra) {
 const plain = fs.mkdtempSync(path.join(os.tmpdir(), 'refscore-plain-'));
 fs.cpSync(dist, plain, { recursive: true });
 const indexFile = path.join(plain, 'index.html');
-fs.writeFileSync(indexFile, fs.readFileSync(indexFile, 'utf8').replace(/<link rel="preload" href="worker-[^"]+"[^>]*>\n?/, ''));
+fs.writeFileSync(indexFile, fs.readFileSync(indexFile, 'utf8').replace(/<link rel="preload" href="[^"]*worker[^"]*"[^>]*>\n?/, ''));
 
 async function measure(url) {
   const browser = await launch();
@@ -40,7 +40,6 @@ async function measure(url) {
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
-    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
     await cdp.send('Network.emulateNetworkConditions', {
       offline: false,
       latency: 562.5,

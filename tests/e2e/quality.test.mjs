@@ -296,8 +296,8 @@ function get(url, encoding) {
 
 test('transfer size: precompressed siblings served with Content-Encoding, the worker wasm preloaded', async () => {
   const html = fs.readFileSync('dist/index.html', 'utf8');
-  const worker = fs.readdirSync('dist').find((f) => /^worker-[0-9a-f]+_bg\.wasm$/.test(f));
-  assert.ok(html.includes(`<link rel="preload" href="${worker}" as="fetch" type="application/wasm" crossorigin>`), 'worker wasm preloaded');
+  const worker = fs.readdirSync('dist').find((f) => /^worker(-[0-9a-f]+)?_bg\.wasm$/.test(f));
+  assert.ok(html.includes(`<link rel="preload" href="/${worker}" as="fetch" type="application/wasm" crossorigin>`), 'worker wasm preloaded');
   const raw = fs.statSync(path.join('dist', worker)).size;
   const br = await get(`${server.url}${worker}`, 'gzip, deflate, br');
   assert.equal(br.headers['content-encoding'], 'br');
@@ -309,6 +309,14 @@ test('transfer size: precompressed siblings served with Content-Encoding, the wo
   const plain = await get(`${server.url}${worker}`, 'identity');
   assert.equal(plain.headers['content-encoding'], undefined);
   assert.equal(plain.length, raw);
+  // Revalidating an unchanged file costs no body.
+  const again = await new Promise((resolve, reject) => {
+    http.get(`${server.url}${worker}`, { headers: { 'accept-encoding': 'br', 'if-none-match': br.headers.etag } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode));
+    }).on('error', reject);
+  });
+  assert.equal(again, 304);
   // In the browser the worker starts from the compressed, preloaded file.
   const { page, errors } = await newPage();
   const encodings = new Map();
