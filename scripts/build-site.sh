@@ -15,5 +15,8 @@ cargo run --quiet --locked -p cli -- import --from tasks/demo --out public/bundl
 node scripts/list-bundles.mjs public/bundles
 trunk build --release --dist "$dist" --public-url "$public_url"
 node scripts/csp-hash-inline.mjs "$dist/index.html"
+# Preload the scoring worker's wasm; write .gz/.br siblings of large files (served with
+# Content-Encoding by scripts/static-server.mjs and hosts configured as README "Hosting" says).
+node scripts/compress-static.mjs "$dist" --preload-worker
 # Static hosts without rewrite rules (GitHub Pages) serve 404.html for unknown paths: deep links load the app.
 cp "$dist/index.html" "$dist/404.html"

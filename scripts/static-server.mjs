@@ -2,7 +2,8 @@
 // an optional sub-path (--base /refscore/), and the single-page-app fallback (a missing path gets
 // index.html unless it names an asset type, as GitHub Pages' 404.html trick or a host rewrite rule
 // would: route ids may contain dots, e.g. an official task named `…helpers.py`).
-// Usage: node scripts/static-server.mjs --dir dist [--port 8080] [--host 127.0.0.1] [--base /]
+// Precompressed `.br`/`.gz` siblings are sent with Content-Encoding when the client accepts them.
+// Usage: node scripts/static-server.mjs --dir dist [--port 8080] [--host 127.0.0.1] [--base /] [--no-compress]
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,9 +23,35 @@ const TYPES = {
   '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.txt': 'text/plain; charset=utf-8',
 };
 
-function send(res, status, file) {
+// Precompressed siblings written by scripts/compress-static.mjs, best first. `--no-compress` sends
+// every file as it is (to measure the difference).
+const ENCODINGS = 'no-compress' in args ? [] : [['br', '.br'], ['gzip', '.gz']];
+
+function send(req, res, status, file) {
   const type = TYPES[path.extname(file)] ?? 'application/octet-stream';
-  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-cache' });
+  // A validator, so a revalidation (no-cache) of an unchanged file is a 304 without the body: the
+  // worker's fetch of its preloaded wasm costs one round trip, not a second download.
+  const stat = fs.statSync(file);
+  const etag = `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
+  const headers = { 'content-type': type, 'cache-control': 'no-cache', vary: 'accept-encoding', etag };
+  if (status === 200 && req.headers['if-none-match'] === etag) {
+    res.writeHead(304, headers).end();
+    return;
+  }
+  const accepted = String(req.headers['accept-encoding'] ?? '')
+    .split(',')
+    .map((s) => s.trim().split(';')[0]);
+  for (const [encoding, ext] of ENCODINGS) {
+    if (accepted.includes(encoding) && fs.existsSync(file + ext)) {
+      headers['content-encoding'] = encoding;
+      headers['content-length'] = fs.statSync(file + ext).size;
+      res.writeHead(status, headers);
+      fs.createReadStream(file + ext).pipe(res);
+      return;
+    }
+  }
+  headers['content-length'] = fs.statSync(file).size;
+  res.writeHead(status, headers);
   fs.createReadStream(file).pipe(res);
 }
 
@@ -41,9 +68,9 @@ const server = http.createServer((req, res) => {
     res.writeHead(403).end();
     return;
   }
-  if (fs.existsSync(file) && fs.statSync(file).isFile()) return send(res, 200, file);
-  if (fs.existsSync(path.join(file, 'index.html'))) return send(res, 200, path.join(file, 'index.html'));
-  if (!(path.extname(rel) in TYPES)) return send(res, 200, path.join(root, 'index.html'));
+  if (fs.existsSync(file) && fs.statSync(file).isFile()) return send(req, res, 200, file);
+  if (fs.existsSync(path.join(file, 'index.html'))) return send(req, res, 200, path.join(file, 'index.html'));
+  if (!(path.extname(rel) in TYPES)) return send(req, res, 200, path.join(root, 'index.html'));
   res.writeHead(404).end('not found');
 });
 server.listen(port, host, () => {

@@ -193,6 +193,13 @@ pub async fn load_index(bundle: &str) -> Result<Rc<BundleIndex>, String> {
     if !is_valid_bundle_name(bundle) {
         return Err(format!("{bundle:?} is not a bundle name"));
     }
+    // A name the site does not serve (a stale or mistyped `?bundle=`) is not fetched: the 404
+    // would only add a console error to the notice that names it.
+    if let Ok(list) = load_bundle_list().await {
+        if !list.bundles.iter().any(|b| b.name == bundle) {
+            return Err(format!("this site has no bundle named {bundle:?}"));
+        }
+    }
     let fut = CACHES.with(|c| {
         let mut caches = c.borrow_mut();
         let cache = caches.entry(bundle.to_string()).or_default();
@@ -419,6 +426,8 @@ pub struct BundleContext {
     pub selected: RwSignal<String>,
     /// The bundles the site serves.
     pub list: LocalResource<Result<Rc<BundleList>, String>>,
+    /// A bundle the URL (`?bundle=`) named that this site does not serve: said, not hidden.
+    pub unknown: RwSignal<Option<String>>,
 }
 
 impl std::fmt::Debug for BundleContext {
@@ -440,23 +449,48 @@ pub fn provide_bundle_context() -> BundleContext {
     let stored = local_storage()
         .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
         .filter(|n| is_valid_bundle_name(n));
+    let linked = from_url.is_some();
     let selected = RwSignal::new(from_url.or(stored).unwrap_or_else(default_name));
     let list = LocalResource::new(load_bundle_list);
-    // A stored or linked name the site no longer serves falls back to the site's default.
+    let unknown = RwSignal::new(None::<String>);
+    // A stored or linked name the site no longer serves falls back to the site's default; a
+    // linked one is named in a notice.
     Effect::new(move |_| {
         if let Some(Ok(list)) = list.get() {
             let current = selected.get_untracked();
             if !list.bundles.iter().any(|b| b.name == current) {
+                if linked {
+                    unknown.set(Some(current));
+                }
                 selected.set(list.default.clone());
             }
         }
     });
-    let ctx = BundleContext { selected, list };
+    let ctx = BundleContext { selected, list, unknown };
     provide_context(ctx);
     ctx
 }
 
 impl BundleContext {
+    /// Follows a `?bundle=` of an in-app link (a run's link to its own bundle's task): selects it
+    /// when the site serves it, else names it in [`BundleContext::unknown`].
+    pub fn follow_link(&self, name: &str) {
+        if name == self.selected.get_untracked() {
+            return;
+        }
+        let served = match self.list.get_untracked() {
+            Some(Ok(list)) => list.bundles.iter().any(|b| b.name == name),
+            // Not loaded yet: the list's own check above corrects a wrong name.
+            _ => true,
+        };
+        if served && is_valid_bundle_name(name) {
+            self.unknown.set(None);
+            self.select(name);
+        } else {
+            self.unknown.set(Some(name.to_string()));
+        }
+    }
+
     /// Switches bundle and remembers the choice.
     pub fn select(&self, name: &str) {
         if is_valid_bundle_name(name) {

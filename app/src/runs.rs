@@ -260,10 +260,26 @@ pub struct Progress {
 /// How a scoring session ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
-    Saved { run: String, first: Option<String> },
-    Cancelled { done: u32, total: u32 },
+    Saved {
+        run: String,
+        first: Option<String>,
+    },
+    Cancelled {
+        done: u32,
+        total: u32,
+    },
     Failed(String),
+    /// Nothing was scored: the run is held, not stored, until the user asks
+    /// ([`Session::store_pending`]). `errors` counts the entries not scored, `first` is the first
+    /// few messages.
+    Empty {
+        errors: u32,
+        first: Vec<String>,
+    },
 }
+
+/// A run with no result, waiting for the user to store it anyway.
+type Pending = Option<(StoredRun, Vec<(String, js_sys::Uint8Array)>)>;
 
 /// The app's scoring session (one at a time), provided by the app root so a run keeps going while
 /// the user browses other pages.
@@ -274,6 +290,7 @@ pub struct Session {
     cancel: StoredValue<Rc<Cell<bool>>, LocalStorage>,
     /// Bumped whenever the stored runs change, so lists reload.
     pub runs_version: RwSignal<u32>,
+    pending: StoredValue<Pending, LocalStorage>,
 }
 
 impl std::fmt::Debug for Session {
@@ -289,9 +306,25 @@ impl Session {
             outcome: RwSignal::new(None),
             cancel: StoredValue::new_local(Rc::new(Cell::new(false))),
             runs_version: RwSignal::new(0),
+            pending: StoredValue::new_local(None),
         };
         provide_context(s);
         s
+    }
+
+    /// Stores the run that scored nothing (after [`Outcome::Empty`]), when the user asks.
+    pub fn store_pending(&self) {
+        let Some((run, files)) = self.pending.try_update_value(Option::take).flatten() else {
+            return;
+        };
+        let session = *self;
+        leptos::task::spawn_local(async move {
+            let outcome = store(run, files, None).await;
+            if matches!(outcome, Outcome::Saved { .. }) {
+                session.runs_version.update(|v| *v += 1);
+            }
+            session.outcome.set(Some(outcome));
+        });
     }
 
     pub fn busy(&self) -> bool {
@@ -339,6 +372,18 @@ impl Session {
             )
             .await;
             session.progress.set(None);
+            let outcome = match outcome {
+                Scored::Done(o) => o,
+                Scored::Nothing(run, files) => {
+                    // The first few messages, and the last (the summary of a capped file).
+                    let errs = &run.report.errors;
+                    let shown = errs.iter().take(3).chain(errs.iter().skip(3).last());
+                    let first = shown.map(|e| format!("{}: {}", e.source, e.message)).collect();
+                    let outcome = Outcome::Empty { errors: run.meta.errors, first };
+                    session.pending.set_value(Some((run, files)));
+                    outcome
+                }
+            };
             if matches!(outcome, Outcome::Saved { .. }) {
                 session.runs_version.update(|v| *v += 1);
             }
@@ -351,6 +396,31 @@ pub fn use_session() -> Session {
     use_context::<Session>().unwrap_or_else(Session::provide)
 }
 
+/// What scoring gave: an outcome, or a run with no result that is stored only if the user asks
+/// (a file that held no predictions would otherwise become an empty run).
+enum Scored {
+    Done(Outcome),
+    Nothing(StoredRun, Vec<(String, js_sys::Uint8Array)>),
+}
+
+/// Stores a run and the trajectory files it came from.
+async fn store(
+    run: StoredRun,
+    traj_files: Vec<(String, js_sys::Uint8Array)>,
+    first: Option<String>,
+) -> Outcome {
+    let id = run.meta.id.clone();
+    if !traj_files.is_empty() {
+        if let Err(e) = crate::store::save_files(&id, &traj_files).await {
+            return Outcome::Failed(format!("could not store the run's trajectories: {e}"));
+        }
+    }
+    match crate::store::save_run(&run).await {
+        Ok(()) => Outcome::Saved { run: id, first },
+        Err(e) => Outcome::Failed(format!("could not store the run: {e}")),
+    }
+}
+
 /// Turns inputs into submissions (files are read in the worker), scores them, stores the run.
 async fn score_inputs(
     worker: &ScoringWorker,
@@ -360,12 +430,13 @@ async fn score_inputs(
     trap: Option<&str>,
     cancelled: &Cell<bool>,
     progress: RwSignal<Option<Progress>>,
-) -> Outcome {
+) -> Scored {
+    let done = |o: Outcome| Scored::Done(o);
     // The pool's other workers load while the files are read.
     worker.warm();
     let index = match bundles::load_index(bundle).await {
         Ok(i) => i,
-        Err(e) => return Outcome::Failed(e),
+        Err(e) => return done(Outcome::Failed(e)),
     };
     let known: std::collections::HashSet<&str> =
         index.tasks.iter().map(|t| t.id.as_str()).collect();
@@ -378,7 +449,7 @@ async fn score_inputs(
     let mut traj_files = Vec::new();
     for (i, input) in inputs.into_iter().enumerate() {
         if cancelled.get() {
-            return Outcome::Cancelled { done: 0, total: 0 };
+            return done(Outcome::Cancelled { done: 0, total: 0 });
         }
         progress.set(Some(Progress {
             phase: "Reading files",
@@ -410,7 +481,7 @@ async fn score_inputs(
                     errors.extend(parsed.errors);
                     warnings.extend(parsed.warnings);
                 }
-                Err(JobError::Cancelled) => return Outcome::Cancelled { done: 0, total: 0 },
+                Err(JobError::Cancelled) => return done(Outcome::Cancelled { done: 0, total: 0 }),
                 Err(e) => errors.push(EntryError {
                     source: SourceRef { file: name, line: None },
                     instance_id: None,
@@ -442,7 +513,7 @@ async fn score_inputs(
         repos.dedup();
         let loads = repos.iter().map(|r| bundles::preload_pack(bundle, r));
         if let Err(e) = futures::future::try_join_all(loads).await {
-            return Outcome::Failed(e);
+            return done(Outcome::Failed(e));
         }
     }
     let repo_of = |id: &str| {
@@ -462,7 +533,7 @@ async fn score_inputs(
     )
     .await;
     if ends.iter().any(|&ok| !ok) || cancelled.get() {
-        return Outcome::Cancelled { done: shared.done.get(), total };
+        return done(Outcome::Cancelled { done: shared.done.get(), total });
     }
     let Lanes { scored, errors: score_errors, tasks, .. } = shared;
     let (scored, score_errors, tasks) =
@@ -472,19 +543,13 @@ async fn score_inputs(
     errors.extend(score_errors.into_values());
     let mut report = Report::new(&index.bundle_hash, results, errors);
     report.warnings = warnings;
-    let id = new_run_id();
-    let meta = meta_for(id.clone(), name, bundle, &report, sources, false);
+    let meta = meta_for(new_run_id(), name, bundle, &report, sources, false);
     let run =
         StoredRun { meta, report, tasks: tasks.into_values().collect(), patches, trajectories };
-    if !traj_files.is_empty() {
-        if let Err(e) = crate::store::save_files(&id, &traj_files).await {
-            return Outcome::Failed(format!("could not store the run's trajectories: {e}"));
-        }
+    if run.report.results.is_empty() {
+        return Scored::Nothing(run, traj_files);
     }
-    match crate::store::save_run(&run).await {
-        Ok(()) => Outcome::Saved { run: id, first },
-        Err(e) => Outcome::Failed(format!("could not store the run: {e}")),
-    }
+    done(store(run, traj_files, first).await)
 }
 
 /// The submissions of one task (indices into the run's submissions, in input order): they are
@@ -633,14 +698,92 @@ pub fn parse_report(file: &str, text: &str) -> Result<Report, String> {
     Ok(report)
 }
 
-/// Imports a CLI report: its tasks' metadata come from the bundle if the bundle knows them.
-/// Returns the new run's id and its report's content hash.
+/// What a run export adds to its report: the key `refscore_run` at the top of the report's JSON
+/// object (which the CLI, reading the report, ignores). With it an export imports back as the
+/// same run: name, sources and the submitted patches (so the diff view survives).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunExtra {
+    /// Format version of this object.
+    pub version: u32,
+    pub name: String,
+    #[serde(default)]
+    pub sources: Vec<String>,
+    /// The submitted patch of each result, aligned with the report's results (as the run kept
+    /// them: text, a byte that was not UTF-8 as U+FFFD).
+    #[serde(default)]
+    pub patches: Vec<String>,
+}
+
+/// A run as one file: its report with [`RunExtra`] under `refscore_run`.
+pub fn export_run(run: &StoredRun) -> String {
+    let extra = RunExtra {
+        version: 1,
+        name: run.meta.name.clone(),
+        sources: run.meta.sources.clone(),
+        patches: run.patches.clone(),
+    };
+    let report = run.report.to_json();
+    let extra = serde_json::to_string_pretty(&extra).unwrap_or_default().replace('\n', "\n  ");
+    // The report is one pretty-printed object: the key goes in front of its first field.
+    match report.strip_prefix('{') {
+        Some(rest) => format!("{{\n  \"refscore_run\": {extra},{rest}"),
+        None => report,
+    }
+}
+
+/// The [`RunExtra`] of an exported run file (`None`: a plain report).
+pub fn run_extra(file: &str, text: &str) -> Result<Option<RunExtra>, String> {
+    #[derive(Deserialize)]
+    struct Outer {
+        refscore_run: Option<RunExtra>,
+    }
+    let outer: Outer = serde_json::from_str(text)
+        .map_err(|e| format!("{file}: the refscore_run part is not readable: {e}"))?;
+    Ok(outer.refscore_run)
+}
+
+/// The bundle of this site whose hash a report carries: a run belongs to the bundle it was
+/// scored with. `Err` names the bundle the report needs and the ones this site serves.
+pub async fn bundle_for_hash(hash: &str) -> Result<String, String> {
+    let list = bundles::load_bundle_list().await?;
+    let mut served = Vec::new();
+    for b in &list.bundles {
+        // `bundles.json` of an older build has no hashes: the bundle's index has it.
+        let h = if b.bundle_hash.is_empty() {
+            bundles::load_index(&b.name).await.map(|i| i.bundle_hash.clone()).unwrap_or_default()
+        } else {
+            b.bundle_hash.clone()
+        };
+        if h == hash {
+            return Ok(b.name.clone());
+        }
+        served.push(format!("{} ({}…)", b.name, h.chars().take(12).collect::<String>()));
+    }
+    Err(format!(
+        "this report was scored with the bundle {}…, which this site does not serve (it serves {}): \
+         build the site with that bundle (public/bundles/<name>/) to import it",
+        hash.chars().take(12).collect::<String>(),
+        served.join(", ")
+    ))
+}
+
+/// Imports a CLI report or an exported run into the bundle whose hash it carries (its tasks'
+/// metadata come from that bundle). `fallback`: the bundle to file it under when the site does
+/// not serve its bundle (else that is an error). Returns the new run's id, its report's content
+/// hash and the bundle's name.
 pub async fn import_report(
-    bundle: &str,
     file_name: &str,
     text: &str,
-) -> Result<(String, String), String> {
+    fallback: Option<&str>,
+) -> Result<(String, String, String), String> {
     let report = parse_report(file_name, text)?;
+    let extra = run_extra(file_name, text)?;
+    let bundle = match (bundle_for_hash(&report.bundle.hash).await, fallback) {
+        (Ok(b), _) => b,
+        (Err(_), Some(f)) => f.to_string(),
+        (Err(e), None) => return Err(format!("{file_name}: {e}")),
+    };
+    let bundle = bundle.as_str();
     let mut tasks = Vec::new();
     let mut ids: Vec<&str> = report.results.iter().map(|r| r.instance_id.as_str()).collect();
     ids.sort_unstable();
@@ -652,12 +795,23 @@ pub async fn import_report(
         }
     }
     let id = new_run_id();
-    let name = format!("Imported {file_name}");
-    let meta = meta_for(id.clone(), name, bundle, &report, vec![file_name.to_string()], true);
+    let (name, sources, patches) = match extra {
+        // Patches that do not line up with the results would show under the wrong task.
+        Some(x) if x.patches.is_empty() || x.patches.len() == report.results.len() => {
+            (x.name, x.sources, x.patches)
+        }
+        Some(_) => {
+            return Err(format!(
+                "{file_name}: refscore_run.patches does not have one patch per result"
+            ))
+        }
+        None => (format!("Imported {file_name}"), vec![file_name.to_string()], Vec::new()),
+    };
+    let meta = meta_for(id.clone(), name, bundle, &report, sources, true);
     let hash = meta.hash.clone();
-    let run = StoredRun { meta, report, tasks, patches: Vec::new(), trajectories: BTreeMap::new() };
+    let run = StoredRun { meta, report, tasks, patches, trajectories: BTreeMap::new() };
     crate::store::save_run(&run).await?;
-    Ok((id, hash))
+    Ok((id, hash, bundle.to_string()))
 }
 
 #[cfg(test)]

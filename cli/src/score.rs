@@ -221,6 +221,7 @@ fn single(bundle: &BundleDir, task: &str, patch: &Path) -> Result<Parsed> {
         }],
         errors: Vec::new(),
         warnings: Vec::new(),
+        overflow: Default::default(),
     })
 }
 

@@ -168,28 +168,20 @@ fn of_bundle(report: &Report, bundle_tasks: usize) -> String {
     if bundle_tasks == 0 {
         return String::new();
     }
-    let mut groups: std::collections::BTreeMap<(String, String), (u32, u32)> = Default::default();
-    for r in &report.results {
-        let key = (
-            r.model_name_or_path.clone().unwrap_or_else(|| "-".into()),
-            r.instruction_set.map_or("-", |s| s.as_str()).to_string(),
-        );
-        let g = groups.entry(key).or_default();
-        g.0 += u32::from(r.resolved);
-        g.1 += 1;
-    }
     let mut out = String::new();
-    for ((model, set), (resolved, submitted)) in &groups {
-        let whose = match (model.as_str(), set.as_str()) {
-            ("-", "-") => String::new(),
-            ("-", set) => format!(" ({set})"),
-            (model, "-") => format!(" ({})", cut(&term(model), MAX_CELL)),
-            (model, set) => format!(" ({}, {set})", cut(&term(model), MAX_CELL)),
+    for g in scorer::stats::bundle_rates(report) {
+        let (resolved, submitted) = (g.resolved, g.submitted);
+        let set = g.instruction_set.map(|s| s.as_str());
+        let whose = match (g.model.as_deref(), set) {
+            (None, None) => String::new(),
+            (None, Some(set)) => format!(" ({set})"),
+            (Some(model), None) => format!(" ({})", cut(&term(model), MAX_CELL)),
+            (Some(model), Some(set)) => format!(" ({}, {set})", cut(&term(model), MAX_CELL)),
         };
         out.push_str(&format!(
             "resolved {resolved} of {bundle_tasks} tasks of the bundle ({:.1}%){whose}; {resolved} of {submitted} submitted ({:.1}%)\n",
-            100.0 * f64::from(*resolved) / bundle_tasks as f64,
-            100.0 * f64::from(*resolved) / f64::from((*submitted).max(1)),
+            g.of_bundle_pct(bundle_tasks).unwrap_or(0.0),
+            g.of_submitted_pct(),
         ));
     }
     out

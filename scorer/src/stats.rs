@@ -116,6 +116,47 @@ pub struct RunStats {
     pub entry_errors: u32,
 }
 
+/// One agent's resolved count over the whole bundle, as leaderboards count (a task not submitted
+/// is a task not solved), beside its count over what it submitted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BundleRate {
+    /// `None`: the results name no model (or no instruction set).
+    pub model: Option<String>,
+    pub instruction_set: Option<crate::report::InstructionSet>,
+    pub resolved: u32,
+    pub submitted: u32,
+}
+
+impl BundleRate {
+    /// Resolved over the bundle's `tasks`, in percent (`None` for an empty bundle).
+    pub fn of_bundle_pct(&self, tasks: usize) -> Option<f64> {
+        (tasks > 0).then(|| 100.0 * f64::from(self.resolved) / tasks as f64)
+    }
+
+    /// Resolved over the submitted results, in percent.
+    pub fn of_submitted_pct(&self) -> f64 {
+        100.0 * f64::from(self.resolved) / f64::from(self.submitted.max(1))
+    }
+}
+
+/// A [`BundleRate`] per model and instruction set of the run (the CLI's summary and the app's
+/// run page both print these), ordered by model, then set, results without either first.
+pub fn bundle_rates(report: &Report) -> Vec<BundleRate> {
+    let mut groups: BTreeMap<(Option<String>, Option<&str>), BundleRate> = BTreeMap::new();
+    for r in &report.results {
+        let key = (r.model_name_or_path.clone(), r.instruction_set.map(|s| s.as_str()));
+        let g = groups.entry(key).or_insert_with(|| BundleRate {
+            model: r.model_name_or_path.clone(),
+            instruction_set: r.instruction_set,
+            resolved: 0,
+            submitted: 0,
+        });
+        g.resolved += u32::from(r.resolved);
+        g.submitted += 1;
+    }
+    groups.into_values().collect()
+}
+
 /// Summarises a run. `tasks` gives each task's repository and breadth; results of tasks it does
 /// not list still count overall.
 pub fn run_stats(report: &Report, tasks: &[TaskMeta]) -> RunStats {

@@ -45,6 +45,26 @@ pub struct Parsed {
     /// Python's `json.load` uses it).
     #[serde(default)]
     pub warnings: Vec<EntryError>,
+    /// Errors past [`MAX_ENTRY_ERRORS`], counted only; `errors` ends with their summary entry.
+    #[serde(default, skip_serializing_if = "Overflow::is_empty")]
+    pub overflow: Overflow,
+}
+
+/// The entry errors of a file past [`MAX_ENTRY_ERRORS`]: how many, of which kind, from where.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Overflow {
+    /// Lines that are not JSON.
+    pub not_json: usize,
+    /// Other entries that could not be read (not a prediction, unknown instance id…).
+    pub other: usize,
+    /// The line of the first error counted here.
+    pub line: Option<u32>,
+}
+
+impl Overflow {
+    pub fn is_empty(&self) -> bool {
+        self.not_json + self.other == 0
+    }
 }
 
 /// The shape an input file was recognised as.
@@ -89,7 +109,34 @@ impl Parsed {
             }
         }
         self.submissions = kept;
+        let file = self.errors.first().map(|e| e.source.file.clone()).unwrap_or_default();
+        self.cap_errors(&file);
+    }
+
+    /// Sorts the errors by line, keeps the first [`MAX_ENTRY_ERRORS`] and ends the list with one
+    /// summary entry for the rest (counted in [`Parsed::overflow`]).
+    fn cap_errors(&mut self, file_name: &str) {
+        if !self.overflow.is_empty() {
+            // The summary (wherever later errors put it) is taken out, then put back last with
+            // the new counts; no message of a real entry starts with its prefix.
+            self.errors.retain(|e| !e.message.starts_with(OVERFLOW_PREFIX));
+        }
         sort_errors(&mut self.errors);
+        if self.errors.len() > MAX_ENTRY_ERRORS {
+            let dropped = self.errors.split_off(MAX_ENTRY_ERRORS);
+            let not_json = dropped.iter().filter(|e| e.message.starts_with("invalid JSON")).count();
+            self.overflow.not_json += not_json;
+            self.overflow.other += dropped.len() - not_json;
+            let first = dropped.iter().filter_map(|e| e.source.line).min();
+            self.overflow.line = match (self.overflow.line, first) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+        }
+        if !self.overflow.is_empty() {
+            let entry = overflow_entry(file_name, &self.overflow, !self.submissions.is_empty());
+            self.errors.push(entry);
+        }
     }
 }
 
@@ -153,6 +200,71 @@ pub fn looks_utf16(bytes: &[u8]) -> bool {
             || head.iter().step_by(2).all(|b| *b == 0))
 }
 
+/// At most this many entry errors are listed per file. A file that is not predictions at all (a
+/// log, random text) would otherwise give one error per line: hundreds of thousands of rows to
+/// store and show. The rest are counted in one summary entry ([`overflow_entry`]).
+pub const MAX_ENTRY_ERRORS: usize = 100;
+
+/// How the summary entry of the errors past the cap starts.
+const OVERFLOW_PREFIX: &str = "…and ";
+
+/// Binary data (an archive, an image, random bytes): a NUL byte in the first 8 KiB, or more than
+/// one byte in twenty there a control character that no text file has or not UTF-8. Said plainly
+/// up front instead of one "invalid JSON" per line.
+pub fn looks_binary(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(8192)];
+    if head.contains(&0) {
+        return true;
+    }
+    let control =
+        head.iter().filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c)).count();
+    // Invalid UTF-8 sequences (a multi-byte character cut at the 8 KiB boundary is not one).
+    let mut invalid = 0usize;
+    let mut rest = head;
+    while let Err(e) = std::str::from_utf8(rest) {
+        let Some(len) = e.error_len() else { break };
+        invalid += 1;
+        rest = &rest[e.valid_up_to() + len..];
+    }
+    (control + invalid) * 20 > head.len()
+}
+
+/// The entry that stands for the errors past [`MAX_ENTRY_ERRORS`]. A file that gave no
+/// submission at all probably is not a predictions file, and the entry says so.
+fn overflow_entry(file_name: &str, o: &Overflow, any_submission: bool) -> EntryError {
+    let mut message = match (o.not_json, o.other) {
+        (n, 0) => format!("{OVERFLOW_PREFIX}{} more lines are not JSON", thousands(n)),
+        (0, n) => format!("{OVERFLOW_PREFIX}{} more entries could not be read", thousands(n)),
+        (j, o) => format!(
+            "{OVERFLOW_PREFIX}{} more entries could not be read ({} lines are not JSON)",
+            thousands(j + o),
+            thousands(j)
+        ),
+    };
+    if !any_submission {
+        message.push_str(": is this a predictions file?");
+    }
+    EntryError {
+        source: SourceRef { file: file_name.to_string(), line: o.line },
+        instance_id: None,
+        model_name_or_path: None,
+        message,
+    }
+}
+
+/// `81608` as `81,608`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// Reads the submissions of one file. `file_name` is the path as the user gave it: it names the
 /// source of every entry, decides the kind by its extension (`.jsonl`, `.traj`, `.traj.json`,
 /// `.json`; anything else by content) and may name the instruction set (see
@@ -169,8 +281,19 @@ pub fn parse_submissions(file_name: &str, bytes: &[u8]) -> Parsed {
         });
         return out;
     }
+    if looks_binary(bytes) {
+        let mut out = Parsed::default();
+        out.errors.push(EntryError {
+            source: SourceRef { file: file_name.to_string(), line: None },
+            instance_id: None,
+            model_name_or_path: None,
+            message: "the file is binary data, not a predictions file or an agent log".into(),
+        });
+        return out;
+    }
     #[cfg(feature = "trajectories")]
-    if let Some(parsed) = trajectory_submissions(file_name, bytes) {
+    if let Some(mut parsed) = trajectory_submissions(file_name, bytes) {
+        parsed.cap_errors(file_name);
         return parsed;
     }
     let lower = file_name.to_ascii_lowercase();
@@ -212,7 +335,7 @@ pub fn parse_submissions(file_name: &str, bytes: &[u8]) -> Parsed {
             message: "holds no submissions".to_string(),
         });
     }
-    sort_errors(&mut out.errors);
+    out.cap_errors(file_name);
     out
 }
 
@@ -296,6 +419,8 @@ fn object_kind(entries: &[(String, Value)], lower_name: &str) -> InputKind {
 }
 
 fn parse_jsonl(file_name: &str, bytes: &[u8], out: &mut Parsed) {
+    // Past the cap, errors are only counted (a file of garbage lines would otherwise hold one
+    // message per line in memory); `Parsed::cap_errors` then writes the summary.
     for (i, line) in bytes.split(|b| *b == b'\n').enumerate() {
         let line_no = u32::try_from(i + 1).unwrap_or(u32::MAX);
         if line.iter().all(|b| b.is_ascii_whitespace()) {
@@ -303,7 +428,18 @@ fn parse_jsonl(file_name: &str, bytes: &[u8], out: &mut Parsed) {
         }
         let source = SourceRef { file: file_name.to_string(), line: Some(line_no) };
         match serde_json::from_slice::<Value>(line) {
-            Ok(v) => prediction(&v, None, source, file_name, out),
+            Ok(v) => {
+                prediction(&v, None, source, file_name, out);
+                if out.errors.len() > MAX_ENTRY_ERRORS {
+                    out.errors.pop();
+                    out.overflow.other += 1;
+                    out.overflow.line.get_or_insert(line_no);
+                }
+            }
+            Err(_) if out.errors.len() >= MAX_ENTRY_ERRORS => {
+                out.overflow.not_json += 1;
+                out.overflow.line.get_or_insert(line_no);
+            }
             Err(e) => out.errors.push(EntryError {
                 source,
                 instance_id: None,
@@ -888,6 +1024,94 @@ mod tests {
         assert_eq!(e[5], (Some(9), "expected a prediction object, found a list"));
         assert_eq!(p.errors[2].instance_id.as_deref(), Some("c"));
         assert!(p.errors.iter().all(|e| e.source.file == "runs/preds.jsonl"));
+    }
+
+    #[test]
+    fn garbage_lines_past_the_cap_become_one_summary_entry() {
+        // 20,000 lines of text that is not JSON, one real prediction in the middle.
+        let mut text = String::new();
+        for i in 0..20_000 {
+            if i == 150 {
+                text.push_str(r#"{"instance_id": "a", "model_patch": ""}"#);
+            } else {
+                text.push_str("lorem ipsum dolor");
+            }
+            text.push('\n');
+        }
+        let p = parse_submissions("notes.jsonl", text.as_bytes());
+        assert_eq!(ids(&p), vec![("a", Some(151))]);
+        assert_eq!(p.errors.len(), MAX_ENTRY_ERRORS + 1);
+        let last = p.errors.last().unwrap();
+        assert_eq!(last.source.line, Some(101));
+        assert_eq!(last.message, "…and 19,899 more lines are not JSON");
+        // No submission at all: the summary asks whether this is a predictions file.
+        let text = "not json\n".repeat(81_708);
+        let p = parse_submissions("random.jsonl", text.as_bytes());
+        assert!(p.submissions.is_empty());
+        assert_eq!(p.errors.len(), MAX_ENTRY_ERRORS + 1);
+        assert_eq!(
+            p.errors.last().unwrap().message,
+            "…and 81,608 more lines are not JSON: is this a predictions file?"
+        );
+        // A JSON list of non-predictions is capped the same way.
+        let list = format!("[{}1]", "1,".repeat(500));
+        let p = parse_submissions("list.json", list.as_bytes());
+        assert_eq!(p.errors.len(), MAX_ENTRY_ERRORS + 1);
+        assert_eq!(
+            p.errors.last().unwrap().message,
+            "…and 401 more entries could not be read: is this a predictions file?"
+        );
+    }
+
+    #[test]
+    fn unknown_ids_past_the_cap_join_the_summary() {
+        let mut text = "junk\n".repeat(150);
+        for i in 0..50 {
+            text.push_str(&format!("{{\"instance_id\": \"x{i}\", \"model_patch\": \"\"}}\n"));
+        }
+        text.push_str(r#"{"instance_id": "a", "model_patch": ""}"#);
+        let mut p = parse_submissions("p.jsonl", text.as_bytes());
+        assert_eq!(p.submissions.len(), 51);
+        assert_eq!(p.errors.last().unwrap().message, "…and 50 more lines are not JSON");
+        p.retain_known(|id| id == "a");
+        assert_eq!(p.submissions.len(), 1);
+        assert_eq!(p.errors.len(), MAX_ENTRY_ERRORS + 1);
+        assert_eq!(
+            p.errors.last().unwrap().message,
+            "…and 100 more entries could not be read (50 lines are not JSON)"
+        );
+        assert_eq!(p.errors.last().unwrap().source.line, Some(101));
+        // Under the cap nothing changes.
+        let mut small = parse_submissions(
+            "s.jsonl",
+            b"junk\n{\"instance_id\": \"z\", \"model_patch\": \"\"}\n",
+        );
+        small.retain_known(|_| false);
+        assert_eq!(small.errors.len(), 2);
+        assert!(small.overflow.is_empty());
+    }
+
+    #[test]
+    fn binary_input_is_said_up_front() {
+        // Pseudo-random bytes (an LCG), as a random or compressed file has.
+        let mut x: u32 = 12345;
+        let bytes: Vec<u8> = (0..100_000)
+            .map(|_| {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                (x >> 16) as u8
+            })
+            .collect();
+        let p = parse_submissions("preds.jsonl", &bytes);
+        assert!(p.submissions.is_empty());
+        assert_eq!(
+            errs(&p),
+            vec![(None, "the file is binary data, not a predictions file or an agent log")]
+        );
+        assert!(looks_binary(b"PK\x03\x04\x14\x00\x00\x00"));
+        // Text, with non-ASCII UTF-8 cut at the 8 KiB boundary, is not binary.
+        let text = "é".repeat(5000);
+        assert!(!looks_binary(text.as_bytes()));
+        assert!(!looks_binary(b"{\"instance_id\": \"a\"}\r\n\t\x0c"));
     }
 
     fn sub(file: &str, id: &str, model: Option<&str>, patch: &str) -> Submission {

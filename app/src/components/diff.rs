@@ -430,7 +430,14 @@ pub fn DiffView(
     /// The overall patch status was `failed`.
     #[prop(optional)]
     patch_failed: bool,
+    /// The patch text is not known (an imported report carries no patches).
+    #[prop(optional)]
+    patch_missing: bool,
 ) -> impl IntoView {
+    if patch_missing && patch.is_empty() {
+        return view! { <p class="muted diff-empty" id="patch-missing">"This report does not carry the submitted patch (export the run with “Export run” to keep it)."</p> }
+            .into_any();
+    }
     if patch.trim().is_empty() {
         return view! { <p class="muted diff-empty">"The patch is empty: the base repository was tested."</p> }
             .into_any();

@@ -10,6 +10,23 @@ use crate::net::href;
 pub fn Header() -> impl IntoView {
     // Links carry the site's base path (a sub-path deployment serves the app under it).
     let bundle = use_bundle();
+    // `?bundle=` on in-app navigation (the first load is read by the bundle context itself).
+    let query = leptos_router::hooks::use_query_map();
+    Effect::new(move |_| {
+        if let Some(name) = query.read().get("bundle") {
+            bundle.follow_link(&name);
+        }
+    });
+    let notice = move || {
+        bundle.unknown.get().map(|name| {
+            let shown = bundle.selected.get();
+            view! {
+                <p id="bundle-unknown" class="error notice" role="alert">
+                    {format!("This site has no bundle named “{name}”; showing the “{shown}” bundle instead.")}
+                </p>
+            }
+        })
+    };
     let selector = move || {
         bundle.list.get().and_then(Result::ok).filter(|l| l.bundles.len() > 1).map(|list| {
             let options = list
@@ -52,5 +69,6 @@ pub fn Header() -> impl IntoView {
             </nav>
             {selector}
         </header>
+        {notice}
     }
 }

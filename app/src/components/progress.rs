@@ -38,6 +38,15 @@ pub fn ScoreProgress() -> impl IntoView {
             Some(Outcome::Failed(msg)) => Some(view! {
                 <p id="score-failed" class="error">{msg}</p>
             }.into_any()),
+            Some(Outcome::Empty { errors, first }) => Some(view! {
+                <div id="score-empty" class="error" role="alert">
+                    <p>{format!("Nothing was scored ({errors} entr{} listed as not scored), so no run was stored.",
+                        if errors == 1 { "y" } else { "ies" })}</p>
+                    <ul>{first.into_iter().map(|m| view! { <li class="mono">{m}</li> }).collect_view()}</ul>
+                    <button id="store-empty" type="button" on:click=move |_| session.store_pending()>
+                        "Store the empty run anyway"</button>
+                </div>
+            }.into_any()),
             _ => None,
         }}
     }

@@ -28,6 +28,31 @@ pub fn first_failure(tests: &[TestOutcome]) -> Option<usize> {
         .or_else(|| tests.iter().position(|t| bad(&t)))
 }
 
+/// Context for a SyntaxError that `ast.parse` raised on source text (CPython names no file,
+/// `<unknown>`): the Python files this test read that the patch changed, which hold the line it
+/// names. `None` when the error names its file or no such file is known.
+pub fn syntax_context(t: &TestOutcome, files: &[scorer::patch::FileOutcome]) -> Option<String> {
+    let syntax =
+        matches!(t.exc_type.as_deref(), Some("SyntaxError" | "IndentationError" | "TabError"));
+    if !syntax || !t.message.as_deref().is_some_and(|m| m.contains("(<unknown>, line ")) {
+        return None;
+    }
+    let changed: Vec<&str> = t
+        .reads
+        .iter()
+        .filter(|r| r.ends_with(".py") && files.iter().any(|f| f.path == **r))
+        .map(String::as_str)
+        .collect();
+    match changed.as_slice() {
+        [] => None,
+        [one] => Some(format!("The test parsed {one}: the file it read that the patch changed.")),
+        many => Some(format!(
+            "The test parsed one of the files it read that the patch changed: {}.",
+            many.join(", ")
+        )),
+    }
+}
+
 /// One line of text describing the patch outcome.
 pub fn patch_summary(r: &TaskResult) -> String {
     match r.patch_status {
@@ -36,7 +61,9 @@ pub fn patch_summary(r: &TaskResult) -> String {
             let n = r.files.len();
             format!("patch applied ({n} file{})", if n == 1 { "" } else { "s" })
         }
+        // git's own message often starts "patch failed: <file>:<line>": not said twice.
         PatchStatus::Failed => match &r.patch_error {
+            Some(e) if e.starts_with("patch failed") => e.clone(),
             Some(e) => format!("patch failed: {e}"),
             None => "patch failed".to_string(),
         },
@@ -58,6 +85,9 @@ pub fn ResultView(
     /// Paths the tests inspect, to mark them in the diff.
     #[prop(optional)]
     inspected: Vec<String>,
+    /// The patch text is not known (a report imported without its submissions).
+    #[prop(optional)]
+    patch_missing: bool,
 ) -> impl IntoView {
     let counts = StatusCounts::of(&result.tests);
     let tests = result.tests.clone();
@@ -103,8 +133,11 @@ pub fn ResultView(
         .collect_view();
     let focus = {
         let tests = tests.clone();
+        let files = result.files.clone();
         move || {
             selected.get().and_then(|i| tests.get(i)).map(|t| {
+                let context = syntax_context(t, &files)
+                    .map(|c| view! { <p class="muted" id="syntax-context">{c}</p> });
                 let where_ = t.line.map(|l| format!(" at line {l}")).unwrap_or_default();
                 view! {
                     <p class="focus" id="result-focus">
@@ -113,6 +146,7 @@ pub fn ResultView(
                         <span class="mono">{t.exc_type.clone().unwrap_or_default()}</span>
                         {t.message.clone().map(|m| format!(": {m}"))}
                     </p>
+                    {context}
                 }
             })
         }
@@ -128,7 +162,11 @@ pub fn ResultView(
                 </span>
                 <span id="result-patch" class="result-patch" class:error=patch_failed>{patch_line}</span>
                 <span id="result-counts" class="result-counts">
-                    {format!("{} of {} test methods passed", result.subtests_passed, result.subtests_total)}
+                    {if patch_failed {
+                        "tests not run: the patch did not apply".to_string()
+                    } else {
+                        format!("{} of {} test methods passed", result.subtests_passed, result.subtests_total)
+                    }}
                 </span>
             </div>
             <StackedBar counts=counts id="result-bar"/>
@@ -142,7 +180,8 @@ pub fn ResultView(
                 <CodeView source=test_source python=true anchor="result-test" highlight=highlight/>
             </div>
             <h3>"Patch"</h3>
-            <DiffView patch=patch outcomes=result.files.clone() inspected=inspected patch_failed=patch_failed/>
+            <DiffView patch=patch outcomes=result.files.clone() inspected=inspected patch_failed=patch_failed
+                patch_missing=patch_missing/>
         </div>
     }
 }
@@ -160,6 +199,50 @@ mod tests {
             line,
             reads: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_syntax_error_of_ast_parse_names_the_changed_file_the_test_read() {
+        let file = |path: &str| scorer::patch::FileOutcome {
+            path: path.into(),
+            old_path: None,
+            kind: scorer::patch::FileChangeKind::Modify,
+            result: scorer::patch::FileResult::Applied,
+            rejected_hunks: Vec::new(),
+        };
+        let mut t = t("A.a", Status::Error, Some(3));
+        t.exc_type = Some("SyntaxError".into());
+        t.message = Some("'(' was never closed (<unknown>, line 56)".into());
+        t.reads = vec!["pkg/cli.py".into(), "pkg/other.py".into(), "README.md".into()];
+        let files = [file("pkg/cli.py"), file("README.md")];
+        assert_eq!(
+            syntax_context(&t, &files).as_deref(),
+            Some("The test parsed pkg/cli.py: the file it read that the patch changed.")
+        );
+        assert_eq!(syntax_context(&t, &[]), None);
+        // A SyntaxError that names its file needs no context.
+        t.message = Some("invalid syntax (cli.py, line 56)".into());
+        assert_eq!(syntax_context(&t, &files), None);
+    }
+
+    #[test]
+    fn git_s_patch_failed_is_not_said_twice() {
+        let failed = |e: Option<&str>| {
+            let mut v = serde_json::json!({
+                "instance_id": "t", "patch_status": "failed", "resolved": false,
+                "subtests_passed": 0, "subtests_total": 3, "tests": [],
+            });
+            if let Some(e) = e {
+                v["patch_error"] = e.into();
+            }
+            serde_json::from_value::<TaskResult>(v).unwrap()
+        };
+        assert_eq!(patch_summary(&failed(Some("patch failed: a.py:3"))), "patch failed: a.py:3");
+        assert_eq!(
+            patch_summary(&failed(Some("corrupt patch at line 5"))),
+            "patch failed: corrupt patch at line 5"
+        );
+        assert_eq!(patch_summary(&failed(None)), "patch failed");
     }
 
     #[test]

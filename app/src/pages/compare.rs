@@ -96,9 +96,10 @@ fn Missing(hash: String) -> impl IntoView {
         let want = want.clone();
         let bundle = bundle.selected.get_untracked();
         leptos::task::spawn_local(async move {
-            match crate::runs::import_report(&bundle, &name, &text).await {
-                Ok((_, got)) if got == want => session.runs_version.update(|v| *v += 1),
-                Ok((_, got)) => {
+            // A published report of a bundle this site does not serve is still compared.
+            match crate::runs::import_report(&name, &text, Some(&bundle)).await {
+                Ok((_, got, _)) if got == want => session.runs_version.update(|v| *v += 1),
+                Ok((_, got, _)) => {
                     set_message.set(Some(format!(
                         "{name} is run {got}, not {want}; it was imported, but this comparison still lacks {want}"
                     )));

@@ -72,6 +72,8 @@ pub fn ResultPage() -> impl IntoView {
         });
         let patch = run.patch(index).map(str::to_string);
         let imported = patch.is_none();
+        // A report without patches says nothing about the patch text: not "the patch is empty".
+        let patch_missing = imported && r.patch_status != scorer::patch::PatchStatus::None;
         let task_view = {
             let r = r.clone();
             move || {
@@ -84,7 +86,8 @@ pub fn ResultPage() -> impl IntoView {
                         .unwrap_or_default();
                     view! {
                         <ResultView result=r.clone() test_source=source
-                            patch=patch.clone().unwrap_or_default() inspected=inspected/>
+                            patch=patch.clone().unwrap_or_default() inspected=inspected
+                            patch_missing=patch_missing/>
                     }
                 })
             }
@@ -95,7 +98,8 @@ pub fn ResultPage() -> impl IntoView {
             {others}
             <p>
                 <a href=href(&run.meta.route())>{format!("Run: {}", run.meta.name)}</a>
-                " · " <a href=href(&format!("/tasks/{id}"))>"Task"</a>
+                // The run's own bundle, whichever one is selected now.
+                " · " <a id="result-task" href=href(&format!("/tasks/{id}?bundle={}", run.meta.bundle))>"Task"</a>
                 {run.trajectories.contains_key(&id).then(|| view! {
                     " · " <a id="result-trajectory" href=href(&format!("/runs/{}/{id}/trajectory", run.meta.id))>"Trajectory"</a>
                 })}

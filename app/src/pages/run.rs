@@ -82,6 +82,60 @@ fn Breakdown(title: &'static str, id: &'static str, groups: Vec<Group>) -> impl 
     })
 }
 
+/// "resolved 4 of 9 tasks of the bundle (44.4%) · 4 of 8 submitted (50.0%)", one line per model
+/// and instruction set: leaderboards count over the whole benchmark, a run over what it submitted.
+#[component]
+fn BundleRates(run: Arc<StoredRun>) -> impl IntoView {
+    let bundle = run.meta.bundle.clone();
+    let tasks = LocalResource::new(move || {
+        let bundle = bundle.clone();
+        async move { crate::bundles::load_index(&bundle).await.map(|i| i.tasks.len()).ok() }
+    });
+    let rates = scorer::stats::bundle_rates(&run.report);
+    move || {
+        let n = tasks.get().flatten()?;
+        let lines = rates
+            .iter()
+            .map(|g| {
+                let whose: Vec<&str> = g
+                    .model
+                    .as_deref()
+                    .into_iter()
+                    .chain(g.instruction_set.map(|s| s.as_str()))
+                    .collect();
+                let whose = if whose.is_empty() { String::new() } else { format!(" ({})", whose.join(", ")) };
+                view! {
+                    <li>
+                        <strong class="of-bundle">{format!("resolved {} of {n} tasks of the bundle ({}){whose}",
+                            g.resolved, pct(g.of_bundle_pct(n)))}</strong>
+                        {format!(" · {} of {} submitted ({:.1}%)", g.resolved, g.submitted, g.of_submitted_pct())}
+                    </li>
+                }
+            })
+            .collect_view();
+        Some(view! { <ul id="bundle-rates" class="bundle-rates">{lines}</ul> })
+    }
+}
+
+/// How many rows a long table shows at first and adds per "Show more".
+const PAGE_ROWS: usize = 200;
+
+/// The "Show more" line under a table that holds `total` rows, `shown` of them shown.
+fn more_rows(id: &'static str, shown: RwSignal<usize>, total: usize) -> impl IntoView {
+    move || {
+        let n = shown.get();
+        (n < total).then(|| {
+            view! {
+                <p class="more-rows">
+                    {format!("Showing {n} of {total}. ")}
+                    <button type="button" id=id on:click=move |_| shown.update(|s| *s += PAGE_ROWS)>
+                        {format!("Show {} more", PAGE_ROWS.min(total - n))}</button>
+                </p>
+            }
+        })
+    }
+}
+
 #[component]
 fn Tiles(overall: Tally, entry_errors: u32) -> impl IntoView {
     view! {
@@ -130,6 +184,12 @@ pub fn RunPage() -> impl IntoView {
         let stats = run_stats(&run.report, &run.tasks);
         let r1 = run.clone();
         let r2 = run.clone();
+        let r3 = run.clone();
+        let export_run = move |_| {
+            let name = format!("{}.run.json", file_stem(&r3.meta.name));
+            let _ =
+                crate::upload::download(&name, "application/json", &crate::runs::export_run(&r3));
+        };
         let export_json = move |_| {
             let name = format!("{}.report.json", file_stem(&r1.meta.name));
             let _ = crate::upload::download(&name, "application/json", &r1.report.to_json());
@@ -139,11 +199,20 @@ pub fn RunPage() -> impl IntoView {
             let _ = crate::upload::download(&name, "text/csv", &r2.report.to_csv(&r2.tasks));
         };
         let route = run.meta.route();
+        let shown_results = RwSignal::new(PAGE_ROWS);
+        let kept = {
+            let run = run.clone();
+            Memo::new(move |_| {
+                let f = filter.get();
+                run.report.results.iter().filter(|r| f.keeps(r)).count()
+            })
+        };
         let rows = {
             let run = run.clone();
             let route = route.clone();
             move || {
                 let f = filter.get();
+                let limit = shown_results.get();
                 let mut seen: std::collections::HashMap<String, usize> = Default::default();
                 run.report.results.iter().filter_map(|r| {
                     let n = seen.entry(r.instance_id.clone()).or_insert(0);
@@ -169,7 +238,7 @@ pub fn RunPage() -> impl IntoView {
                             <td class="muted">{r.source.as_ref().map(|s| s.to_string()).unwrap_or_default()}</td>
                         </tr>
                     })
-                }).collect_view()
+                }).take(limit).collect_view()
             }
         };
         let filters = ResultFilter::ALL
@@ -194,6 +263,8 @@ pub fn RunPage() -> impl IntoView {
                 {(run.meta.imported && !run.meta.published).then_some(" · imported")}
             </p>
             <div class="run-actions">
+                <button id="export-run" type="button" on:click=export_run
+                    title="The report plus the run's name and submitted patches: import it on the Runs page">"Export run"</button>
                 <button id="export-json" type="button" on:click=export_json>"Export JSON report"</button>
                 <button id="export-csv" type="button" on:click=export_csv>"Export CSV"</button>
                 {(!run.meta.published).then(|| view! {
@@ -202,6 +273,7 @@ pub fn RunPage() -> impl IntoView {
                 <crate::pages::compare::CompareWith hash=run.meta.hash.clone()/>
             </div>
             <Tiles overall=stats.overall.clone() entry_errors=stats.entry_errors/>
+            <BundleRates run=run.clone()/>
             <div class="breakdowns">
                 <Breakdown title="By repository" id="by-repo" groups=stats.by_repo.clone()/>
                 <Breakdown title="By instruction set" id="by-instruction-set" groups=stats.by_instruction_set.clone()/>
@@ -218,18 +290,23 @@ pub fn RunPage() -> impl IntoView {
                     <th>"Verdict"</th><th class="num">"Subtests"</th><th>"Source"</th></tr></thead>
                 <tbody>{rows}</tbody>
             </table>
-            {(!errors.is_empty()).then(|| view! {
+            {move || more_rows("more-results", shown_results, kept.get())}
+            {(!errors.is_empty()).then(|| {
+                let shown = RwSignal::new(PAGE_ROWS);
+                let total = errors.len();
+                view! {
                 <h2>"Entries not scored"</h2>
                 <table id="run-errors" class="table">
                     <thead><tr><th>"Source"</th><th>"Task"</th><th>"Model"</th><th>"Message"</th></tr></thead>
                     <tbody>
-                        {errors.into_iter().map(|e| view! {
-                            <tr><td>{e.source.to_string()}</td><td>{e.instance_id.unwrap_or_default()}</td>
-                                <td>{e.model_name_or_path.unwrap_or_default()}</td><td>{e.message}</td></tr>
+                        {move || errors.iter().take(shown.get()).map(|e| view! {
+                            <tr><td>{e.source.to_string()}</td><td>{e.instance_id.clone().unwrap_or_default()}</td>
+                                <td>{e.model_name_or_path.clone().unwrap_or_default()}</td><td>{e.message.clone()}</td></tr>
                         }).collect_view()}
                     </tbody>
                 </table>
-            })}
+                {more_rows("more-errors", shown, total)}
+            }})}
         }
     };
     view! {

@@ -27,7 +27,6 @@ pub fn RunsPage() -> impl IntoView {
     let on_import = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         let Some(file) = input.files().and_then(|l| l.item(0)) else { return };
-        let bundle = bundle.selected.get_untracked();
         let navigate = navigate.clone();
         leptos::task::spawn_local(async move {
             let text = match wasm_bindgen_futures::JsFuture::from(file.text()).await {
@@ -37,8 +36,23 @@ pub fn RunsPage() -> impl IntoView {
                     return;
                 }
             };
-            match crate::runs::import_report(&bundle, &file.name(), &text).await {
-                Ok((id, _)) => {
+            // Predictions are scored, not imported: say so instead of a serde message.
+            let predictions = ["\"model_patch\"", "\"submission\"", "\"trajectory"]
+                .iter()
+                .any(|k| text.contains(k));
+            if !text.contains("\"schema_version\"") && predictions {
+                set_import_error.set(Some(format!(
+                    "{}: this is a predictions file or an agent log, not a report: score it on the Score page",
+                    file.name()
+                )));
+                return;
+            }
+            // The run belongs to the bundle its report was scored with: switch to it.
+            match crate::runs::import_report(&file.name(), &text, None).await {
+                Ok((id, _, run_bundle)) => {
+                    if bundle.selected.get_untracked() != run_bundle {
+                        bundle.select(&run_bundle);
+                    }
                     session.runs_version.update(|v| *v += 1);
                     navigate(
                         &href(&format!("/runs/{id}")),
