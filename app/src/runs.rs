@@ -380,7 +380,7 @@ impl Session {
                     let shown = errs.iter().take(3).chain(errs.iter().skip(3).last());
                     let first = shown.map(|e| format!("{}: {}", e.source, e.message)).collect();
                     let outcome = Outcome::Empty { errors: run.meta.errors, first };
-                    session.pending.set_value(Some((run, files)));
+                    session.pending.set_value(Some((*run, files)));
                     outcome
                 }
             };
@@ -400,7 +400,7 @@ pub fn use_session() -> Session {
 /// (a file that held no predictions would otherwise become an empty run).
 enum Scored {
     Done(Outcome),
-    Nothing(StoredRun, Vec<(String, js_sys::Uint8Array)>),
+    Nothing(Box<StoredRun>, Vec<(String, js_sys::Uint8Array)>),
 }
 
 /// Stores a run and the trajectory files it came from.
@@ -547,7 +547,7 @@ async fn score_inputs(
     let run =
         StoredRun { meta, report, tasks: tasks.into_values().collect(), patches, trajectories };
     if run.report.results.is_empty() {
-        return Scored::Nothing(run, traj_files);
+        return Scored::Nothing(Box::new(run), traj_files);
     }
     done(store(run, traj_files, first).await)
 }
