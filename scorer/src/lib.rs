@@ -21,6 +21,11 @@
 //! - [`report`]: the versioned output types shared by CLI, worker and app.
 //! - `trajectory` (feature `trajectories`): agent logs of every common format, normalised.
 
+// The no-I/O, no-clock, no-threads, no-env invariant as a compile-time rule: the calls and types
+// `scorer/clippy.toml` lists are errors in the library. Unit tests (`cfg(test)`) read fixtures
+// from disk, so they are exempt, as the workspace exempts tests, benches and examples.
+#![cfg_attr(not(test), deny(clippy::disallowed_methods, clippy::disallowed_types))]
+
 pub mod bundle;
 pub mod combine;
 pub mod evaluate;

@@ -167,7 +167,7 @@ pub fn git_blob_id(bytes: &[u8]) -> String {
 
 /// An immutable-by-convention file map. A symbolic link is an entry of mode [`FileMode::Symlink`]
 /// whose content is its target, as git stores it; a link to a folder is such an entry too, with
-/// nothing below it (the interpreter follows links when it resolves a path, `interp/stdlib/os.rs`).
+/// nothing below it (the interpreter follows links when it resolves a path, `interp/stdlib/os/`).
 /// Cloning is O(1): the map is shared until a clone is changed (copy on write), so an empty or
 /// failed patch never copies a repository's listing.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

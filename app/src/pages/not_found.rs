@@ -1,3 +1,5 @@
+//! The page for a URL no route matches.
+
 use leptos::prelude::*;
 
 /// Shown for any URL no route matches.

@@ -1,5 +1,5 @@
-//! Tables generated from CPython 3.11.7 by a python3 one-off script (not kept: it only reads `ast`).
-//! Do not edit by hand; regenerate if the target CPython changes.
+//! Tables generated from CPython 3.11.7 by `scripts/gen-ast-classes.py` (it reads `ast`;
+//! CPython 3.11 only). Do not edit by hand; regenerate if the target CPython changes.
 
 use super::node::NodeClass;
 

@@ -1,5 +1,5 @@
 //! The parse facade: the only module that names the parser crates (`rustpython_parser`, and
-//! `ruff_python_parser` in [`fast`] behind the default feature `fast-parse`).
+//! `ruff_python_parser` in [`from_ruff`] behind the default feature `fast-parse`).
 //!
 //! It gives the rest of the scorer what CPython 3.11's `ast.parse` gives a test file:
 //! - [`parse_module`]: the typed syntax tree the interpreter executes (re-exported as [`syntax`]);
@@ -39,8 +39,10 @@
 
 mod classes;
 mod decode;
+mod dump;
 #[cfg(feature = "fast-parse")]
-mod fast;
+mod from_ruff;
+mod from_rustpython;
 mod idents;
 pub mod node;
 mod parse;
@@ -185,11 +187,11 @@ pub fn parse_module(source: &str, filename: &str) -> Result<syntax::ModModule, S
 
 /// Parses a module into the CPython-shaped generic tree the `ast` shim exposes (`ast.parse`).
 ///
-/// Valid sources go through ruff's parser when the `fast-parse` feature is on ([`fast`]); it
+/// Valid sources go through ruff's parser when the `fast-parse` feature is on ([`from_ruff`]); it
 /// declines whatever it cannot convert with certainty, and every error comes from the reference.
 pub fn parse_tree(source: &str, filename: &str) -> Result<node::Node, SyntaxError> {
     #[cfg(feature = "fast-parse")]
-    if let Some(tree) = fast::parse_tree(source) {
+    if let Some(tree) = from_ruff::parse_tree(source) {
         return Ok(tree);
     }
     parse_tree_reference(source, filename)
@@ -199,7 +201,7 @@ pub fn parse_tree(source: &str, filename: &str) -> Result<node::Node, SyntaxErro
 /// the `fast-parse` feature). For tests that hold it to the reference.
 pub fn parse_tree_fast(source: &str) -> Option<node::Node> {
     #[cfg(feature = "fast-parse")]
-    return fast::parse_tree(source);
+    return from_ruff::parse_tree(source);
     #[cfg(not(feature = "fast-parse"))]
     {
         let _ = source;

@@ -954,7 +954,7 @@ fn end_of_strings(src: &str, off: usize) -> usize {
     let in_brackets = !scan::scan_until(src, off).open.is_empty();
     let mut end = off;
     let mut i = off;
-    while let Some(e) = super::node::skip_string(b, i) {
+    while let Some(e) = super::from_rustpython::skip_string(b, i) {
         end = e;
         i = e;
         loop {
@@ -1081,7 +1081,7 @@ fn map_lexical(ctx: &Ctx, lex: &LexicalErrorType, off: usize) -> SyntaxError {
             };
             if c.is_ascii() {
                 ctx.error("invalid syntax", off, ErrorKind::SyntaxError)
-            } else if super::node::is_printable_char(c) {
+            } else if super::dump::is_printable_char(c) {
                 ctx.error(
                     format!("invalid character '{c}' (U+{:04X})", c as u32),
                     off,
@@ -1163,7 +1163,7 @@ fn unknown_named_escape(src: &str) -> Option<(String, usize, usize)> {
             continue;
         }
         let q = i;
-        let end = super::node::skip_string(b, start)?;
+        let end = super::from_rustpython::skip_string(b, start)?;
         i = end;
         if prefix.iter().any(|c| b"rRbB".contains(c)) {
             continue;

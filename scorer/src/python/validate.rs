@@ -3,7 +3,7 @@
 //! targets, unparenthesised generator arguments next to other arguments, and a tree deeper than
 //! CPython's AST-construction recursion limit.
 
-use super::node::{genexp_has_own_parens, range_of};
+use super::from_rustpython::{genexp_has_own_parens, range_of};
 use super::{syntax, ErrorKind};
 use syntax::Expr as E;
 use syntax::Stmt as S;

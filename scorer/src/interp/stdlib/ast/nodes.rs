@@ -1,0 +1,279 @@
+//! `ast` node objects: parsed nodes as Python values, their attributes (fields, positions,
+//! class defaults), construction from Python (`ast.Name(...)`), their children, and constants as
+//! values.
+
+use super::*;
+
+impl<'a> Interp<'a> {
+    // ------------------------------------------------------------------ conversion
+
+    pub fn node_to_value(&mut self, n: &Node) -> Value<'a> {
+        let class = n.class;
+        if class.fields.is_empty() && class.attributes.is_empty() {
+            if let Some(i) = class.index() {
+                if let Some(Some(v)) = self.singletons.get(i) {
+                    return v.clone();
+                }
+                // Shared by every later `ast.parse` of the run, whichever method made it.
+                let v = crate::interp::isolation::shared(|| {
+                    Value::Node(Rc::new(NodeObj::blank(class)))
+                });
+                if self.singletons.len() <= i {
+                    self.singletons.resize(i + 1, None);
+                }
+                self.singletons[i] = Some(v.clone());
+                return v;
+            }
+        }
+        let vals = n.fields.iter().map(|f| Some(self.field_to_value(f)));
+        Value::Node(Rc::new(NodeObj::parsed(class, vals, n.loc)))
+    }
+
+    fn field_to_value(&mut self, f: &Field) -> Value<'a> {
+        match f {
+            Field::None => Value::None,
+            Field::Node(n) => self.node_to_value(n),
+            Field::List(items) => {
+                Value::list(items.iter().map(|x| self.field_to_value(x)).collect())
+            }
+            Field::Str(s) => Value::Str(s.clone()),
+            Field::Int(i) => Value::Int(*i),
+            Field::Const(c) => const_to_value(c),
+        }
+    }
+
+    // ------------------------------------------------------------------ attributes
+
+    pub fn node_getattr(
+        &mut self,
+        v: &Value<'a>,
+        n: &Rc<NodeObj<'a>>,
+        name: &str,
+    ) -> PyResult<'a, Value<'a>> {
+        let class = n.class;
+        if let Some(i) = n.index_of(name) {
+            if let Some(x) = n.get(i) {
+                return Ok(x);
+            }
+            if is_optional(class, name) {
+                return Ok(Value::None);
+            }
+        }
+        if let Some((_, x)) = n.extra().iter().find(|(k, _)| &**k == name) {
+            return Ok(x.clone());
+        }
+        match name {
+            "s" | "n" if class.name == "Constant" => {
+                return Ok(n.get(0).unwrap_or(Value::None));
+            }
+            "__class__" => return Ok(Value::AstClass(AstCls::Real(class))),
+            "_fields" => {
+                return Ok(Value::tuple(class.fields.iter().map(|f| Value::str(f)).collect()))
+            }
+            "_attributes" => {
+                return Ok(Value::tuple(class.attributes.iter().map(|f| Value::str(f)).collect()))
+            }
+            "__module__" => return Ok(Value::str("ast")),
+            "__dict__" => {
+                let d = Rc::new(Mut::new(PyDict::new()));
+                let pairs: Vec<(Str, Value<'a>)> = class
+                    .fields
+                    .iter()
+                    .chain(class.attributes.iter())
+                    .zip(n.values())
+                    .filter_map(|(k, v)| v.map(|v| (Rc::from(*k), v)))
+                    .chain(n.extra().iter().cloned())
+                    .collect();
+                for (k, x) in pairs {
+                    self.dict_set(&d, Value::Str(k), x)?;
+                }
+                return Ok(Value::Dict(d));
+            }
+            _ => {}
+        }
+        let _ = v;
+        let mut e = self
+            .err("AttributeError", format!("'{}' object has no attribute '{name}'", class.name));
+        e.line = None;
+        Err(e)
+    }
+
+    pub fn node_setattr(&mut self, n: &Rc<NodeObj<'a>>, name: &str, v: Value<'a>) {
+        if let Some(i) = n.index_of(name) {
+            n.set(i, Some(v));
+            return;
+        }
+        let mut extra = n.extra_mut();
+        if let Some(slot) = extra.iter_mut().find(|(k, _)| &**k == name) {
+            slot.1 = v;
+        } else {
+            extra.push((Rc::from(name), v));
+        }
+    }
+
+    pub fn node_delattr(&mut self, n: &Rc<NodeObj<'a>>, name: &str) -> bool {
+        if let Some(i) = n.index_of(name) {
+            return n.set(i, None).is_some();
+        }
+        let mut extra = n.extra_mut();
+        let before = extra.len();
+        extra.retain(|(k, _)| &**k != name);
+        extra.len() != before
+    }
+
+    pub fn astclass_getattr(&mut self, c: AstCls, name: &str) -> PyResult<'a, Value<'a>> {
+        match (c, name) {
+            (_, "__name__" | "__qualname__") => Ok(Value::str(c.name())),
+            (_, "__module__") => Ok(Value::str("ast")),
+            (AstCls::Real(r), "_fields") => {
+                Ok(Value::tuple(r.fields.iter().map(|f| Value::str(f)).collect()))
+            }
+            (AstCls::Real(r), "_attributes") => {
+                Ok(Value::tuple(r.attributes.iter().map(|f| Value::str(f)).collect()))
+            }
+            (AstCls::Alias(AstAlias::Str), "_fields") => Ok(Value::tuple(vec![Value::str("s")])),
+            (AstCls::Alias(AstAlias::Num), "_fields") => Ok(Value::tuple(vec![Value::str("n")])),
+            (AstCls::Alias(AstAlias::Bytes), "_fields") => Ok(Value::tuple(vec![Value::str("s")])),
+            (AstCls::Alias(AstAlias::NameConstant), "_fields") => {
+                Ok(Value::tuple(vec![Value::str("value"), Value::str("kind")]))
+            }
+            (AstCls::Alias(AstAlias::Ellipsis), "_fields") => Ok(Value::tuple(vec![])),
+            (AstCls::Real(r), "__bases__") => Ok(Value::tuple(
+                r.base
+                    .and_then(ast_class)
+                    .map(|b| Value::AstClass(AstCls::Real(b)))
+                    .into_iter()
+                    .collect(),
+            )),
+            (AstCls::Real(r), "__mro__") => {
+                let mut out = vec![Value::AstClass(AstCls::Real(r))];
+                let mut cur = r.base;
+                while let Some(b) = cur.and_then(ast_class) {
+                    out.push(Value::AstClass(AstCls::Real(b)));
+                    cur = b.base;
+                }
+                out.push(Value::Type(BType::Object));
+                Ok(Value::tuple(out))
+            }
+            (AstCls::Real(r), f)
+                if is_optional(r, f) && (r.fields.contains(&f) || r.attributes.contains(&f)) =>
+            {
+                Ok(Value::None)
+            }
+            _ => {
+                let mut e = self.err(
+                    "AttributeError",
+                    format!("type object '{}' has no attribute '{name}'", c.name()),
+                );
+                e.line = None;
+                Err(e)
+            }
+        }
+    }
+
+    /// `ast.X(...)` constructor.
+    pub fn make_node(
+        &mut self,
+        c: AstCls,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, Value<'a>> {
+        let class = match c {
+            AstCls::Real(r) => r,
+            AstCls::Alias(_) => match ast_class("Constant") {
+                Some(k) => k,
+                None => return Err(self.unsupported("ast.Constant")),
+            },
+        };
+        if let AstCls::Alias(_) = c {
+            let val = args.into_iter().next().or_else(|| {
+                kwargs
+                    .iter()
+                    .find(|(k, _)| matches!(&**k, "s" | "n" | "value"))
+                    .map(|(_, v)| v.clone())
+            });
+            let n = Rc::new(NodeObj::blank(class));
+            if let Some(v) = val {
+                self.node_setattr(&n, "value", v);
+            }
+            self.node_setattr(&n, "kind", Value::None);
+            return Ok(Value::Node(n));
+        }
+        if args.len() > class.fields.len() {
+            return Err(self.err(
+                "TypeError",
+                format!(
+                    "{} constructor takes at most {} positional argument{}",
+                    class.name,
+                    class.fields.len(),
+                    if class.fields.len() == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+        let n = Rc::new(NodeObj::blank(class));
+        for (i, a) in args.into_iter().enumerate() {
+            n.set(i, Some(a));
+        }
+        for (k, v) in kwargs {
+            self.node_setattr(&n, &k, v);
+        }
+        Ok(Value::Node(n))
+    }
+
+    /// What CPython's `ast` helpers raise for a value that is not a node.
+    pub(super) fn no_fields_error(&self, v: &Value<'a>) -> Box<PyErr<'a>> {
+        self.err("AttributeError", format!("'{}' object has no attribute '_fields'", type_name(v)))
+    }
+
+    /// Appends the direct AST children of a node to `out` (the `ast.walk` step).
+    pub fn child_nodes_into(
+        &mut self,
+        v: &Value<'a>,
+        out: &mut VecDeque<Value<'a>>,
+    ) -> PyResult<'a, ()> {
+        self.for_each_child(v, |c| out.push_back(c))
+    }
+
+    /// The direct AST children of a node, in `_fields` order (list fields in list order).
+    pub fn child_nodes(&mut self, v: &Value<'a>) -> PyResult<'a, Vec<Value<'a>>> {
+        let mut out = Vec::new();
+        self.for_each_child(v, |c| out.push(c))?;
+        Ok(out)
+    }
+
+    /// Calls `push` with each direct AST child of a node, in `_fields` order.
+    fn for_each_child(&self, v: &Value<'a>, mut push: impl FnMut(Value<'a>)) -> PyResult<'a, ()> {
+        let Value::Node(n) = v else {
+            return Err(self.no_fields_error(v));
+        };
+        let vals = n.fields();
+        for x in vals.iter().flatten() {
+            match x {
+                Value::Node(_) => push(x.clone()),
+                Value::List(l) => {
+                    for it in l.borrow().iter() {
+                        if let Value::Node(_) = it {
+                            push(it.clone());
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+pub fn const_to_value<'a>(c: &Constant) -> Value<'a> {
+    match c {
+        Constant::None => Value::None,
+        Constant::Bool(b) => Value::Bool(*b),
+        Constant::Int(i) => num_traits::ToPrimitive::to_i64(i)
+            .map_or_else(|| Value::from_bigint(i.clone()), Value::Int),
+        Constant::Float(f) => Value::Float(*f),
+        Constant::Complex { real, imag } => Value::Complex(*real, *imag),
+        Constant::Str(s) => Value::Str(s.clone()),
+        Constant::Bytes(b) => Value::Bytes(b.clone()),
+        Constant::Ellipsis => Value::Ellipsis,
+    }
+}

@@ -1,0 +1,229 @@
+//! `open` and the file objects it returns (`read`, `readline`, iteration, `with`), reading the
+//! tree through the `os` module's recording accessors.
+
+use super::*;
+
+impl<'a> Interp<'a> {
+    pub fn builtin_open(
+        &mut self,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, Value<'a>> {
+        let get = |i: usize, k: &str| -> Option<Value<'a>> {
+            kwargs
+                .iter()
+                .find(|(n, _)| &**n == k)
+                .map(|(_, v)| v.clone())
+                .or_else(|| args.get(i).cloned())
+        };
+        let file = get(0, "file").unwrap_or(Value::None);
+        let p = match &file {
+            Value::Str(s) => s.clone(),
+            Value::Int(_) => return Err(self.unsupported("open() of a file descriptor")),
+            other => {
+                return Err(self.err(
+                    "TypeError",
+                    format!("expected str, bytes or os.PathLike object, not {}", type_name(other)),
+                ))
+            }
+        };
+        let mode = match get(1, "mode") {
+            Some(Value::Str(m)) => m.to_string(),
+            None => "r".into(),
+            Some(other) => {
+                return Err(self.err(
+                    "TypeError",
+                    format!("open() argument 'mode' must be str, not {}", type_name(&other)),
+                ))
+            }
+        };
+        if mode.chars().any(|c| !"rbt".contains(c)) || mode.is_empty() {
+            if mode.chars().all(|c| "rwxabt+U".contains(c)) {
+                return Err(
+                    self.unsupported(format!("open() for writing (mode {})", str_repr(&mode)))
+                );
+            }
+            return Err(self.err("ValueError", format!("invalid mode: {}", str_repr(&mode))));
+        }
+        let binary = mode.contains('b');
+        let encoding = get(3, "encoding");
+        let mut latin1 = false;
+        if let Some(Value::Str(enc)) = &encoding {
+            let e = enc.to_ascii_lowercase().replace('_', "-");
+            match e.as_str() {
+                "utf-8" | "utf8" | "u8" => {}
+                "latin-1" | "latin1" | "iso-8859-1" | "iso8859-1" | "l1" if !binary => {
+                    latin1 = true
+                }
+                _ => {
+                    return Err(self.unsupported(format!("open() with encoding {}", str_repr(enc))))
+                }
+            }
+        }
+        if let Some(Value::Str(errs)) = get(4, "errors") {
+            if &*errs != "strict" {
+                return Err(self.unsupported(format!("open() with errors={}", str_repr(&errs))));
+            }
+        }
+        let translate = !matches!(get(5, "newline"), Some(Value::Str(_)));
+        if p.contains('\0') {
+            return Err(self.err("ValueError", "embedded null byte"));
+        }
+        let real = match self.resolve(&p)? {
+            Resolved::File(f) => f,
+            Resolved::Dir(_) => {
+                return Err(self.os_error("IsADirectoryError", 21, "Is a directory", &p))
+            }
+            other => return Err(self.lookup_error(&other, &p)),
+        };
+        let data = self.file_bytes(&real, &p)?;
+        // Latin-1 maps each byte to the code point of the same value.
+        let text: Option<Str> = latin1.then(|| {
+            let s: String = data.iter().map(|&b| char::from(b)).collect();
+            if translate && s.contains('\r') {
+                Rc::from(s.replace("\r\n", "\n").replace('\r', "\n"))
+            } else {
+                Rc::from(s)
+            }
+        });
+        Ok(Value::Native(Rc::new(Native::File(Mut::new(FileObj {
+            name: p,
+            binary,
+            closed: false,
+            data,
+            pos: 0,
+            text,
+            translate_newlines: translate,
+        })))))
+    }
+
+    fn file_text(&mut self, f: &Mut<FileObj>) -> PyResult<'a, Str> {
+        if let Some(t) = &f.borrow().text {
+            return Ok(t.clone());
+        }
+        let data = f.borrow().data.clone();
+        self.charge((data.len() / 256) as u64)?;
+        let s = match std::str::from_utf8(&data) {
+            Ok(s) => s,
+            Err(e) => return Err(self.utf8_error(&data, &e)),
+        };
+        let text: Str = if f.borrow().translate_newlines && s.contains('\r') {
+            Rc::from(s.replace("\r\n", "\n").replace('\r', "\n"))
+        } else {
+            Rc::from(s)
+        };
+        f.borrow_mut().text = Some(text.clone());
+        Ok(text)
+    }
+
+    pub fn file_readline(&mut self, n: &Rc<Native<'a>>) -> PyResult<'a, Option<Value<'a>>> {
+        let Native::File(f) = &**n else { return Ok(None) };
+        if f.borrow().closed {
+            return Err(self.err("ValueError", "I/O operation on closed file."));
+        }
+        if f.borrow().binary {
+            let (data, pos) = (f.borrow().data.clone(), f.borrow().pos);
+            if pos >= data.len() {
+                return Ok(None);
+            }
+            let end =
+                data[pos..].iter().position(|b| *b == b'\n').map_or(data.len(), |i| pos + i + 1);
+            f.borrow_mut().pos = end;
+            return Ok(Some(Value::Bytes(Rc::from(&data[pos..end]))));
+        }
+        let text = self.file_text(f)?;
+        let pos = f.borrow().pos;
+        if pos >= text.len() {
+            return Ok(None);
+        }
+        let rest = &text[pos..];
+        let end = if f.borrow().translate_newlines {
+            rest.find('\n').map_or(rest.len(), |i| i + 1)
+        } else {
+            let mut e = rest.len();
+            if let Some(i) = rest.find(['\n', '\r']) {
+                e = if rest[i..].starts_with("\r\n") { i + 2 } else { i + 1 };
+            }
+            e
+        };
+        f.borrow_mut().pos = pos + end;
+        Ok(Some(Value::Str(Rc::from(&rest[..end]))))
+    }
+
+    pub fn file_method(
+        &mut self,
+        n: Rc<Native<'a>>,
+        name: &str,
+        args: Vec<Value<'a>>,
+    ) -> PyResult<'a, Value<'a>> {
+        let Native::File(f) = &*n else { return Ok(Value::None) };
+        match name {
+            "close" => {
+                f.borrow_mut().closed = true;
+                return Ok(Value::None);
+            }
+            "__enter__" => return Ok(Value::Native(n.clone())),
+            "__exit__" => {
+                f.borrow_mut().closed = true;
+                return Ok(Value::Bool(false));
+            }
+            "readable" => return Ok(Value::Bool(true)),
+            _ => {}
+        }
+        if f.borrow().closed {
+            return Err(self.err("ValueError", "I/O operation on closed file."));
+        }
+        match name {
+            "read" => {
+                let size = match args.first() {
+                    Some(Value::Int(s)) if *s >= 0 => Some(*s as usize),
+                    _ => None,
+                };
+                if f.borrow().binary {
+                    let (data, pos) = (f.borrow().data.clone(), f.borrow().pos);
+                    let end = size.map_or(data.len(), |s| (pos + s).min(data.len()));
+                    f.borrow_mut().pos = end.max(pos);
+                    return Ok(Value::Bytes(Rc::from(
+                        &data[pos.min(data.len())..end.max(pos).min(data.len())],
+                    )));
+                }
+                let text = self.file_text(f)?;
+                let pos = f.borrow().pos.min(text.len());
+                let end = match size {
+                    None => text.len(),
+                    Some(s) => {
+                        text[pos..].char_indices().nth(s).map_or(text.len(), |(i, _)| pos + i)
+                    }
+                };
+                f.borrow_mut().pos = end;
+                if pos == 0 && end == text.len() {
+                    return Ok(Value::Str(text));
+                }
+                Ok(Value::Str(Rc::from(&text[pos..end])))
+            }
+            "readline" => Ok(self.file_readline(&n)?.unwrap_or_else(|| {
+                if f.borrow().binary {
+                    Value::Bytes(Rc::from(&b""[..]))
+                } else {
+                    Value::str("")
+                }
+            })),
+            "readlines" => {
+                let mut out = Vec::new();
+                while let Some(l) = self.file_readline(&n)? {
+                    out.push(l);
+                }
+                Ok(Value::list(out))
+            }
+            "seek" => {
+                let p = match args.first() {
+                    Some(Value::Int(p)) => *p as usize,
+                    _ => 0,
+                };
+                f.borrow_mut().pos = p;
+                Ok(Value::Int(p as i64))
+            }
+            _ => Err(self.unsupported(format!("file.{name}()"))),
+        }
+    }
+}
