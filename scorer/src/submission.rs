@@ -281,6 +281,12 @@ pub fn parse_submissions(file_name: &str, bytes: &[u8]) -> Parsed {
         });
         return out;
     }
+    // Agent logs first: an Inspect `.eval` is a zip, binary by the test below.
+    #[cfg(feature = "trajectories")]
+    if let Some(mut parsed) = trajectory_submissions(file_name, bytes) {
+        parsed.cap_errors(file_name);
+        return parsed;
+    }
     if looks_binary(bytes) {
         let mut out = Parsed::default();
         out.errors.push(EntryError {
@@ -290,11 +296,6 @@ pub fn parse_submissions(file_name: &str, bytes: &[u8]) -> Parsed {
             message: "the file is binary data, not a predictions file or an agent log".into(),
         });
         return out;
-    }
-    #[cfg(feature = "trajectories")]
-    if let Some(mut parsed) = trajectory_submissions(file_name, bytes) {
-        parsed.cap_errors(file_name);
-        return parsed;
     }
     let lower = file_name.to_ascii_lowercase();
     let mut out = Parsed::default();
