@@ -82,4 +82,6 @@ done
 
 # 4. Everything the page will read, read once by the scorer's reader.
 refscore leaderboard check "$out/leaderboard"
+# 5. The .br/.gz siblings again: the bundle, bundles.json and published.json changed after the build.
+node scripts/compress-static.mjs "$out"
 echo "leaderboard site in $out (served under $base): bundle $name, $added report(s) added" >&2

@@ -42,7 +42,9 @@ function send(req, res, status, file) {
     .split(',')
     .map((s) => s.trim().split(';')[0]);
   for (const [encoding, ext] of ENCODINGS) {
-    if (accepted.includes(encoding) && fs.existsSync(file + ext)) {
+    // A sibling older than its file is stale (the file was rewritten after compress-static ran):
+    // send the file itself rather than old bytes.
+    if (accepted.includes(encoding) && fs.existsSync(file + ext) && fs.statSync(file + ext).mtimeMs >= stat.mtimeMs) {
       headers['content-encoding'] = encoding;
       headers['content-length'] = fs.statSync(file + ext).size;
       res.writeHead(status, headers);
