@@ -64,21 +64,11 @@ impl<'a> Interp<'a> {
                     Ok(true)
                 })?
             }
-            (V::Set(_) | V::FrozenSet(_), V::Set(_) | V::FrozenSet(_)) => {
-                let xs = self.set_items(a);
-                let ys = self.set_items(b);
-                if xs.len() != ys.len() {
-                    return Ok(false);
-                }
-                for x in &xs {
-                    if !self.contains(b, x)? {
-                        return Ok(false);
-                    }
-                }
-                true
-            }
-            (V::DictView(_, 0), V::Set(_) | V::FrozenSet(_) | V::DictView(_, 0))
-            | (V::Set(_) | V::FrozenSet(_), V::DictView(_, 0)) => {
+            // Sets, frozensets and keys views compare as sets with one another.
+            (
+                V::Set(_) | V::FrozenSet(_) | V::DictView(_, 0),
+                V::Set(_) | V::FrozenSet(_) | V::DictView(_, 0),
+            ) => {
                 let xs = self.set_items(a);
                 let ys = self.set_items(b);
                 if xs.len() != ys.len() {
