@@ -73,17 +73,24 @@ fn every_module_opens_with_a_doc() {
     assert!(undocumented.is_empty(), "modules without a `//!` doc: {undocumented:#?}");
 }
 
-/// The rows of ARCHITECTURE.md's code map: each folder or file key with its text.
+/// The rows of ARCHITECTURE.md's code map (table rows and `###` area sections): each folder or
+/// file key with its text.
 fn code_map(root: &Path) -> Vec<(Vec<String>, String)> {
     let text = std::fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
     let section = text.split("## Code map").nth(1).expect("a Code map section");
     let section = section.split("\n## ").next().unwrap_or(section);
-    let mut rows = Vec::new();
+    let keys_of = |text: &str| text.split('`').skip(1).step_by(2).map(str::to_string).collect();
+    let mut rows: Vec<(Vec<String>, String)> = Vec::new();
+    // The table: one row per folder.
     for line in section.lines().filter(|l| l.starts_with("| `")) {
         let mut cells = line.splitn(3, '|').skip(1);
         let (Some(keys), Some(rest)) = (cells.next(), cells.next()) else { continue };
-        let keys = keys.split('`').skip(1).step_by(2).map(str::to_string).collect();
-        rows.push((keys, rest.to_string()));
+        rows.push((keys_of(keys), rest.to_string()));
+    }
+    // The areas: a `### `folder`` heading and the text up to the next heading.
+    for area in section.split("\n### ").skip(1) {
+        let (heading, text) = area.split_once('\n').unwrap_or((area, ""));
+        rows.push((keys_of(heading), text.to_string()));
     }
     rows
 }

@@ -16,7 +16,9 @@ use crate::tree::RepoPath;
 /// A string constant of a test file and the line it starts on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StrLit {
+    /// The constant's value (escapes decoded).
     pub value: String,
+    /// 1-based line of the constant's first character.
     pub line: u32,
 }
 

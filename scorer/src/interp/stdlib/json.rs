@@ -1,4 +1,5 @@
-//! `json.loads` / `json.load` (decoding only), with CPython's JSONDecodeError messages.
+//! `json.loads` / `json.load` with CPython's JSONDecodeError messages, and `json.dumps` with the
+//! options the tests use (`ensure_ascii`, `sort_keys`, `indent`, `separators`, `default`).
 
 use std::rc::Rc;
 
