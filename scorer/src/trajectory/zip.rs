@@ -136,17 +136,33 @@ pub fn read(b: &[u8], e: &Entry) -> Result<Vec<u8>, TrajectoryError> {
         0 => data.to_vec(),
         8 => miniz_oxide::inflate::decompress_to_vec_with_limit(data, usize_of(e.size)?.max(1))
             .map_err(|x| dec(format!("deflate: {x:?}")))?,
-        93 => {
-            let mut out = Vec::with_capacity(usize_of(e.size)?);
-            ruzstd::decoding::FrameDecoder::new()
-                .decode_all_to_vec(data, &mut out)
-                .map_err(|x| dec(format!("zstd: {x}")))?;
-            out
-        }
+        93 => zstd_frames(data, e.size).map_err(dec)?,
         m => return Err(dec(format!("unsupported compression method {m}"))),
     };
     if out.len() as u64 != e.size {
         return Err(dec(format!("expected {} bytes, got {}", e.size, out.len())));
+    }
+    Ok(out)
+}
+
+/// Every zstd frame of `data`, decoded with memory growing only with the output actually
+/// produced: the entry's declared size is never reserved up front (a hostile central directory
+/// could claim 1 GiB for a few bytes of data), and decoding stops one byte past it.
+fn zstd_frames(mut data: &[u8], size: u64) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    while !data.is_empty() {
+        let room = (size + 1).saturating_sub(out.len() as u64);
+        if room == 0 {
+            break;
+        }
+        let before = data.len();
+        let frame =
+            ruzstd::decoding::StreamingDecoder::new(&mut data).map_err(|x| format!("zstd: {x}"))?;
+        frame.take(room).read_to_end(&mut out).map_err(|x| format!("zstd: {x}"))?;
+        if data.len() == before {
+            return Err("zstd: a frame consumed no input".into());
+        }
     }
     Ok(out)
 }
@@ -227,5 +243,41 @@ mod tests {
         bad.truncate(n - 30);
         assert!(entries(&bad).is_err());
         assert!(entries(b"PK\x03\x04 not really").is_err());
+    }
+
+    /// Concatenated frames are all read; a declared size larger than the data is an error after
+    /// decoding what is there (nothing of the declared size is reserved), a smaller one stops
+    /// decoding just past it.
+    #[test]
+    fn zstd_entries_are_bounded_by_what_they_hold() {
+        let part = b"{\"step\": 1}\n".repeat(500);
+        let one = ruzstd::encoding::compress_to_vec(
+            &part[..],
+            ruzstd::encoding::CompressionLevel::Fastest,
+        );
+        let two = [one.clone(), one.clone()].concat();
+        let whole = [part.clone(), part.clone()].concat();
+        assert_eq!(zstd_frames(&two, whole.len() as u64).unwrap(), whole);
+        // A central directory claiming 1 GiB for this entry.
+        let big = zstd_frames(&one, MAX_ENTRY).unwrap();
+        assert_eq!(big.len(), part.len());
+        assert!(big.capacity() < 1 << 20, "reserved {} bytes", big.capacity());
+        // Claiming less: decoding stops one byte past the claim, then the size check refuses it.
+        assert_eq!(zstd_frames(&two, 10).unwrap().len(), 11);
+        let mut z = write(&[("c.json", 93, &part)]);
+        // Patch both size fields (local header at 22, central at its offset + 24) to 1 GiB.
+        let cd = z.windows(4).position(|w| w == b"PK\x01\x02").unwrap();
+        for at in [22, cd + 24] {
+            z[at..at + 4].copy_from_slice(&(1u32 << 30).to_le_bytes());
+        }
+        let es = entries(&z).unwrap();
+        let err = read(&z, &es[0]).unwrap_err().to_string();
+        assert!(err.contains(&format!("expected 1073741824 bytes, got {}", part.len())), "{err}");
+        assert!(zstd_frames(b"\x28\xb5\x2f\xfd garbage", 100).is_err());
+        // Frames with a content checksum (as the `zstd` tool writes them: `{"a": 1}\n` × 300),
+        // two in a row: the checksum is consumed with its frame.
+        let checked: &[u8] = b"\x28\xb5\x2f\xfd\x64\x8c\x09\x85\x00\x00\x48\x7b\x22\x61\x22\x3a\x20\x31\x7d\x0a\x01\x00\x80\xa2\x5f\x8e\x97\x84\x91\x85";
+        let text = b"{\"a\": 1}\n".repeat(600);
+        assert_eq!(zstd_frames(&[checked, checked].concat(), 5400).unwrap(), text);
     }
 }
