@@ -7,7 +7,7 @@
 // - everything else (the app shell index.html, bundles/*/index.json, bundles/bundles.json,
 //   leaderboard/published.json and its reports): network first, the cached copy when offline;
 // - navigations (deep links such as tasks/ID): network first, else the cached shell, which routes
-//   them client side.
+//   them client side; a fresh shell prunes the hashed files of older builds from the cache.
 // Only GET requests of this origin under the scope are touched; nothing is sent anywhere else.
 'use strict';
 
@@ -22,13 +22,29 @@ function inScope(url) {
   return u.pathname.slice(SCOPE.pathname.length);
 }
 
+/** Trunk's hashed assets: app-<hash>.js, app-<hash>_bg.wasm, style-<hash>.css; the hash is a
+ * 64-bit number in hex without leading zeros, so it can be shorter than 16 digits. */
+const HASHED = /^[^/]+-[0-9a-f]{8,16}(_bg)?\.(js|wasm|css)$/;
+
 /** Whether a file's content never changes under its name. */
 function immutable(rel) {
   if (rel.startsWith('bundles/')) {
     return !rel.endsWith('/index.json') && rel !== 'bundles/bundles.json';
   }
-  // Trunk's hashed assets: app-<16 hex>.js, app-<16 hex>_bg.wasm, style-<16 hex>.css.
-  return /^[^/]+-[0-9a-f]{16}(_bg)?\.(js|wasm|css)$/.test(rel);
+  return HASHED.test(rel);
+}
+
+/** Deletes cached hashed assets a fresh shell no longer names. A deploy gives the app new names,
+ * and cache-first files would otherwise keep every old build for ever. Only a shell that names
+ * hashed assets prunes (a host's 404 page names none). */
+async function prune(html) {
+  const keep = new Set(shellAssets(html).filter((u) => HASHED.test(inScope(u) ?? '')));
+  if (keep.size === 0) return;
+  const cache = await caches.open(CACHE);
+  for (const request of await cache.keys()) {
+    const rel = inScope(request.url);
+    if (rel !== null && HASHED.test(rel) && !keep.has(request.url)) await cache.delete(request);
+  }
 }
 
 /** The URLs index.html refers to (its scripts, styles and preloads), for the first install. */
@@ -105,6 +121,27 @@ async function networkFirst(event, request, key) {
   }
 }
 
+/** A navigation: the shell from the network (cached, and old builds' assets pruned), else the
+ * cached shell, which routes the URL client side. */
+async function navigate(event, request) {
+  try {
+    const resp = await fetch(request);
+    if (resp.ok) {
+      const copy = resp.clone();
+      event.waitUntil((async () => {
+        const html = await copy.clone().text();
+        await put(SHELL, copy);
+        await prune(html);
+      })());
+    }
+    return resp;
+  } catch (err) {
+    const cached = await caches.match(SHELL, { ignoreVary: true });
+    if (cached) return cached;
+    throw err;
+  }
+}
+
 async function cacheFirst(event, request) {
   const cached = await caches.match(request, { ignoreVary: true });
   if (cached) return cached;
@@ -120,7 +157,7 @@ self.addEventListener('fetch', (event) => {
   if (rel === null) return;
   if (request.mode === 'navigate') {
     // Every route is the same shell; deep links are routed by the app.
-    event.respondWith(networkFirst(event, request, SHELL));
+    event.respondWith(navigate(event, request));
   } else if (immutable(rel)) {
     event.respondWith(cacheFirst(event, request));
   } else {

@@ -205,6 +205,16 @@ test('a report published with the site is drillable to every subtest (scripts/bu
   }
 });
 
+/** Polls `check` in the page until it returns true. (`page.waitForFunction` takes an async
+ * predicate's promise for a truthy value and returns at once, so it cannot wait on `caches`.) */
+async function until(page, check, arg) {
+  const end = Date.now() + T;
+  while (!(await page.evaluate(check, arg))) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${check.toString().slice(0, 120)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 test('under a sub-path the site works with the network cut after the first visit', async () => {
   const server = await serve('dist-subpath', '/refscore/');
   const { context, page, errors, requests } = await open();
@@ -222,11 +232,24 @@ test('under a sub-path the site works with the network cut after the first visit
     const task = JSON.parse(fs.readFileSync('dist-subpath/bundles/demo/index.json', 'utf8'))
       .tasks.find((x) => x.id === 'split-storage-loaders');
     const want = ['_bg.wasm', 'worker_bg.wasm', 'bundles/demo/index.json', task.data, 'leaderboard/published.json'];
-    await page.waitForFunction(async (names) => {
+    await until(page, async (names) => {
       const keys = (await (await caches.open('refscore-v1')).keys()).map((r) => r.url);
       return names.every((n) => keys.some((k) => k.endsWith(n)));
-    }, want, { timeout: T, polling: 250 });
+    }, want);
     assertSameOrigin(requests, server.url);
+    // An older build's hashed files (as a deploy leaves them) are pruned when a fresh shell
+    // arrives; the current build's stay.
+    const stale = ['app-0123456789abcdef.js', 'app-0123456789abcdef_bg.wasm', 'style-89abcdef0123.css'];
+    await page.evaluate(async ({ base, names }) => {
+      const cache = await caches.open('refscore-v1');
+      for (const n of names) await cache.put(new Request(base + n), new Response('old build'));
+    }, { base: server.url, names: stale });
+    await page.reload();
+    await page.locator('#task-title', { hasText: 'split-storage-loaders' }).waitFor({ timeout: T });
+    await until(page, async ({ names, keep }) => {
+      const keys = (await (await caches.open('refscore-v1')).keys()).map((r) => r.url);
+      return !keys.some((k) => names.some((n) => k.endsWith(n))) && keep.every((n) => keys.some((k) => k.endsWith(n)));
+    }, { names: stale, keep: want });
 
     // The network is cut: the browser is offline and the server is gone.
     await context.setOffline(true);
