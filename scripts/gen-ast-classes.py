@@ -8,7 +8,7 @@ classes), stdlib only:
     python3.11 scripts/gen-ast-classes.py > scorer/src/python/classes.rs
 
 The output is already laid out as rustfmt (max_width 100, use_small_heuristics "Max") lays it
-out, so `cargo fmt` leaves it alone and `scorer/tests/tidy.rs` can compare the
+out, so `cargo fmt` leaves it alone and `scorer/tests/suite/tidy.rs` can compare the
 committed file with a fresh run byte for byte.
 
 Order: `ast.AST` and its subclasses depth-first, each class's direct subclasses sorted by name

@@ -22,7 +22,7 @@
 //!   is a bare tuple, generator or starred expression (3.11 parses it inside parentheses);
 //! - t-strings, IPython escapes, big integer literals written in an unusual way.
 //!
-//! `tests/python_differential.rs` holds this path to CPython on the fixtures, and checks that it
+//! `tests/suite/python_differential.rs` holds this path to CPython on the fixtures, and checks that it
 //! agrees with the reference path node for node, positions included.
 
 use std::cell::Cell;

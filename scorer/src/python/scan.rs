@@ -90,7 +90,7 @@ struct Ctx {
 
 /// An expression position inside its bracket (or at the statement's level), for the parser
 /// levels CPython 3.11 spends reaching a chain there, measured with python3 3.11.7 (first
-/// failing lengths of `-` chains, `scorer/tests/depth_differential.rs` compares them):
+/// failing lengths of `-` chains, `scorer/tests/suite/depth_differential.rs` compares them):
 /// - a bracket costs, from the position it opens at, 28 levels for `(`, 29 for `[` and `{`, 24
 ///   for a call's `(` or a subscript's `[` (after a name, `)`, `]` or a string), plus the
 ///   prefix operators right before it (one per `-` / `not`, two per `**` / `lambda`);

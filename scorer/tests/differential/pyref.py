@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """CPython reference runner for refscore's differential corpus (stdlib only).
 
-Usage: python3 pyref.py REPO_DIR TEST_FILE [--show-output]
+Usage: python3 pyref.py REPO_DIR TEST_FILE [--show-output] [--in-place]
 
 Copies REPO_DIR to a temporary folder, puts TEST_FILE into
 <copy>/refactorbench_eval/, and runs it there in a fresh `python3 -s -B`
@@ -12,6 +12,7 @@ not fire), tests come from `unittest.TestLoader().loadTestsFromModule`, and
 a TestResult subclass records one verdict per method.  Prints a JSON list of
 records {id, status, exc_type, message, line} in run order on stdout.  The
 test's own stdout/stderr is captured and dropped (shown with --show-output).
+With --in-place, REPO_DIR itself is used (the interpreter tests write a fresh one per case).
 """
 
 import json
@@ -172,11 +173,15 @@ if __name__ == "__main__":
 '''
 
 
-def lay_out(repo_dir, test_file, tmp):
-    """Copies repo_dir to tmp/repo and the test file into its eval folder, as the official
-    harness lays a task out; returns (eval folder, test file name)."""
-    repo = os.path.join(tmp, "repo")
-    shutil.copytree(repo_dir, repo, symlinks=True)
+def lay_out(repo_dir, test_file, tmp, in_place=False):
+    """Copies repo_dir to tmp/repo (or, in place, uses repo_dir itself: a folder the caller just
+    wrote, whose files' times are then those of a fresh checkout) and the test file into its eval
+    folder, as the official harness lays a task out; returns (eval folder, test file name)."""
+    if in_place:
+        repo = repo_dir
+    else:
+        repo = os.path.join(tmp, "repo")
+        shutil.copytree(repo_dir, repo, symlinks=True)
     work = os.path.join(repo, EVAL_DIR)
     os.makedirs(work, exist_ok=True)
     name = os.path.basename(test_file)
@@ -184,14 +189,15 @@ def lay_out(repo_dir, test_file, tmp):
     return work, name
 
 
-def run(repo_dir, test_file, python="python3", show_output=False, hash_seed="0"):
-    """Runs one test file against a copy of repo_dir; returns the list of records.
+def run(repo_dir, test_file, python="python3", show_output=False, hash_seed="0", in_place=False):
+    """Runs one test file against a copy of repo_dir (or repo_dir itself, `in_place`); returns
+    the list of records.
 
     hash_seed exists for selfcheck.py, which checks that verdicts do not depend on it.
     """
     tmp = tempfile.mkdtemp(prefix="refscore-pyref-")
     try:
-        work, name = lay_out(repo_dir, test_file, tmp)
+        work, name = lay_out(repo_dir, test_file, tmp, in_place)
         runner = os.path.join(tmp, "pyref_child.py")
         with open(runner, "w", encoding="utf-8") as f:
             f.write(CHILD_SRC)
@@ -218,7 +224,8 @@ def main(argv):
     if len(args) != 2:
         sys.stderr.write(__doc__)
         return 2
-    records = run(args[0], args[1], show_output="--show-output" in argv)
+    records = run(args[0], args[1], show_output="--show-output" in argv,
+                  in_place="--in-place" in argv)
     sys.stdout.write(json.dumps(records, ensure_ascii=False, indent=1) + "\n")
     return 0
 

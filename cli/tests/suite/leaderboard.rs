@@ -1,7 +1,7 @@
 //! `refscore leaderboard add` and `check` on a report the CLI scored from the demo bundle: the row
 //! it appends (rates over the bundle), the copied report, and the refusals.
 
-mod common;
+use crate::common;
 
 use std::fs;
 

@@ -1,7 +1,7 @@
 //! `refscore report` on reports scored from the demo bundle: the summary (with and without the
 //! bundle), CSV, comparisons, and unreadable reports.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::PathBuf;

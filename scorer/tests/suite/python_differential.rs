@@ -216,8 +216,8 @@ fn invalid_fixtures_are_rejected_on_cpythons_line() {
     assert!(t.line_mismatch.is_empty(), "exception class or line differs");
 }
 
-/// Local corpus check (not in CI): `PY_CORPUS=/work/rb/repositories cargo test -p scorer --test
-/// python_differential -- --ignored corpus --nocapture`.
+/// Local corpus check (not in CI): `PY_CORPUS=/work/rb/repositories cargo test -p scorer --test suite
+/// python_differential::corpus -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn corpus() {
@@ -317,7 +317,7 @@ fn reference_path_dumps_valid_fixtures_like_cpython() {
 }
 
 /// Local corpus check of the fast path (not in CI): `PY_CORPUS=/work/rb/repositories cargo test
-/// -p scorer --release --test python_differential -- --ignored fast_corpus --nocapture`.
+/// -p scorer --release --test suite python_differential::fast_corpus -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn fast_corpus() {

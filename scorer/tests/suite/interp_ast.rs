@@ -1,7 +1,7 @@
 //! The `ast` shim against python3 3.11: walk order, class hierarchy, deprecated aliases, dump,
 //! docstrings, literal_eval, node reprs and error messages.
 
-mod interp_common;
+use crate::interp_common;
 
 use interp_common::check;
 

@@ -5,7 +5,7 @@
 //! Each method reports what it saw in its failure message, so the messages are compared too.
 //! Skips with a message when python3 is absent.
 
-mod interp_common;
+use crate::interp_common;
 
 /// Conversions of `n` (an int of `d` digits) and of `d`-digit texts; each is probed separately.
 const EXPRS: &[&str] = &[

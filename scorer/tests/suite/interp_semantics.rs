@@ -1,6 +1,6 @@
 //! Interpreter semantics, each snippet checked against python3 (3.11) through the harness rules.
 
-mod interp_common;
+use crate::interp_common;
 
 use interp_common::check;
 

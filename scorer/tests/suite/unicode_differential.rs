@@ -3,7 +3,7 @@
 //! interpreter, and identifiers and `\N{...}` through both parse paths.
 //! Every test skips with a message when python3 is absent or is not 3.11.
 
-mod interp_common;
+use crate::interp_common;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

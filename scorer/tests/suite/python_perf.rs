@@ -1,5 +1,5 @@
 //! Timing of the parse facade (local only): `PY_PERF_FILE=path cargo test --release -p scorer
-//! --test python_perf -- --ignored --nocapture`. Prints the time of rustpython alone, of
+//! --test suite python_perf:: -- --ignored --nocapture`. Prints the time of rustpython alone, of
 //! `parse_module` (pre-scan + parse + validation) and of `parse_tree` (+ conversion), and of `dump`.
 //! Also measures the stack used per tree level (`PY_PERF_STACK=1`).
 
@@ -55,7 +55,7 @@ fn stack_per_level() {
             let mid = (lo + hi) / 2;
             let exe = std::env::current_exe().expect("exe");
             let ok = std::process::Command::new(exe)
-                .args(["--exact", "stack_probe", "--ignored"])
+                .args(["--exact", "python_perf::stack_probe", "--ignored"])
                 .env("PROBE_N", n.to_string())
                 .env("PROBE_STAGE", stage)
                 .env("PROBE_STACK", mid.to_string())

@@ -5,7 +5,7 @@
 //! owner, times) are fixed in refscore (`interp/statres.rs`) and compared only with each
 //! other. Generated: every path kind x every expression, one method each.
 
-mod interp_common;
+use crate::interp_common;
 
 #[test]
 fn os_stat_results_match_cpython() {

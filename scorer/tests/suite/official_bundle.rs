@@ -7,7 +7,7 @@
 //! refscore import --from /work/rb --out /tmp/rb-bundle
 //! python3 official-harness.py eval-all --rb /work/rb --repos /work/rb/repositories --out official.json
 //! REFSCORE_BUNDLE=/tmp/rb-bundle REFSCORE_OFFICIAL=official.json \
-//!     cargo test -p scorer --test official_bundle -- --nocapture
+//!     cargo test -p scorer --test suite official_bundle -- --nocapture
 //! ```
 
 use std::collections::BTreeMap;

@@ -1,7 +1,7 @@
 //! `refscore score` on the demo bundle: every input shape, mixed good and bad entries, every
 //! exit code, and verdicts equal to CPython's (`tasks/demo/expected-verdicts.json`).
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

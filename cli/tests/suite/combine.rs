@@ -1,7 +1,7 @@
 //! Combined pseudo-tasks on the command line: `score --combine` on the demo bundle, and
 //! `combine --out` writing a bundle that `score --task` reads like any other.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

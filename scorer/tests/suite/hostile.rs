@@ -63,12 +63,15 @@ fn hostile_child() {
 #[test]
 fn hostile_catalogue() {
     let exe = std::env::current_exe().expect("test binary");
+    // The child's test name in this binary: its module path below the crate.
+    let child = module_path!().split_once("::").map_or(String::new(), |(_, m)| format!("{m}::"))
+        + "hostile_child";
     let mut failures = Vec::new();
     for (name, _, exc, msg) in CASES {
         let out = Command::new("sh")
             .arg("-c")
             .arg(format!(
-                "ulimit -v {MEMORY_CAP_KB}; exec \"$0\" hostile_child --exact --nocapture --test-threads=1"
+                "ulimit -v {MEMORY_CAP_KB}; exec \"$0\" {child} --exact --nocapture --test-threads=1"
             ))
             .arg(&exe)
             .env("HOSTILE_CASE", name)

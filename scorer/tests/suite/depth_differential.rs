@@ -6,7 +6,7 @@
 //! at module level and in `setUpClass`; flat constructs far past any nesting limit. Each python3
 //! run compares verdict, exception type, message and line, method by method.
 
-mod interp_common;
+use crate::interp_common;
 
 use scorer::unittest::RunConfig;
 

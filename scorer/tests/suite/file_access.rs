@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-mod differential_common;
+use crate::differential_common;
 
 use differential_common::{differential_dir, sorted_entries};
 use scorer::tree::Tree;

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::Arc;
 
-mod common;
+use crate::common;
 
 use common::{demo, workspace, Temp};
 use scorer::bundle::{blob_file, bundle_hash, BundleIndex, Manifest, TaskData};

@@ -2,7 +2,7 @@
 //! logs, the text rendering, unreadable input, and `score --predictions` over an OpenHands
 //! output file. Fixtures are written here.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;
