@@ -378,7 +378,11 @@ fn parser_stack_depends_on_the_statement_context() {
 /// `json/decoder.py` frames). Exact counts need each error's frame list, and for errors raised
 /// inside modules refscore implements natively (json, re, os.path...) the frames CPython's
 /// pure-Python versions would have put there; only which call is the 8th depends on it (trees
-/// within three levels of the conversion limit).
+/// within three levels of the conversion limit). Why not modelled (issue 18, item 4): an error
+/// (`interp::PyErr`) carries only the innermost test-file line, no frame list; counting needs
+/// each Python frame's current-instruction line span recorded as the error unwinds, the
+/// chained exceptions' frames, and a per-function table of the stdlib frames CPython would
+/// add (`json.loads('{')`: 2) for the natively implemented modules.
 #[test]
 fn ast_parse_warms_up_after_seven_calls() {
     if !python3_present() {
