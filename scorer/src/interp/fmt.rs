@@ -395,7 +395,7 @@ impl<'a> Interp<'a> {
                     return Ok(format!("{}({})", i.class.name, parts.join(", ")));
                 }
                 if let Some(m) = i.class.lookup("__repr__") {
-                    if matches!(m, Value::Func(_)) {
+                    if matches!(m, Value::Func(_) | Value::Builtin(_)) {
                         let r = self.call(&m, vec![v.clone()], vec![])?;
                         return match r {
                             Value::Str(s) => Ok(s.to_string()),
@@ -473,7 +473,7 @@ impl<'a> Interp<'a> {
                     };
                 }
                 if let Some(m) = i.class.lookup("__str__") {
-                    if matches!(m, Value::Func(_)) {
+                    if matches!(m, Value::Func(_) | Value::Builtin(_)) {
                         let r = self.call(&m, vec![v.clone()], vec![])?;
                         return self.str_of(&r);
                     }

@@ -68,7 +68,9 @@ impl FxHasher {
 }
 
 pub type FxBuild = BuildHasherDefault<FxHasher>;
-pub type NameMap<V> = HashMap<Str, V, FxBuild>;
+/// A namespace (class, instance, module, function): insertion-ordered like CPython's dicts, so
+/// `vars()` and `__dict__` list names in definition order.
+pub type NameMap<V> = indexmap::IndexMap<Str, V, FxBuild>;
 pub type NameSet = HashSet<Str, FxBuild>;
 
 /// Hash of a string (used for dict/set keys).
@@ -379,7 +381,7 @@ impl<'a> Vars<'a> {
         self.bump();
         match self.slot_of(name) {
             Some(i) => self.slots.borrow_mut().get_mut(i).and_then(Option::take),
-            None => self.map.borrow_mut().remove(name),
+            None => self.map.borrow_mut().shift_remove(name),
         }
     }
 

@@ -86,6 +86,8 @@ struct Ctx {
     lambdas: u32,
     /// The `=` that made it an assignment was an augmented one (`+=`).
     aug: bool,
+    /// A `del` statement: its targets' brackets are reached through `del_targets`.
+    del: bool,
 }
 
 /// An expression position inside its bracket (or at the statement's level), for the parser
@@ -106,7 +108,8 @@ struct Ctx {
 ///   after each conditional expression's `else` +1; arithmetic operators add nothing (the
 ///   parser's left recursion loops).
 ///
-/// Not modelled (a few levels off): `del` targets, a `not` before a comparison's left operand.
+/// - in a `del` statement the first bracket at the statement's level costs 23 fewer (24 after
+///   a comma); each `not` ahead of a comparison's left operand adds 1 after its operators.
 #[derive(Default, Clone, Copy)]
 struct Pos {
     /// Levels at the leading position inside this bracket (unused at the statement's level).
@@ -127,6 +130,9 @@ struct Pos {
     pending_for: bool,
     /// Prefix operators before the primary being scanned (`-a[E]`): its brackets' too.
     prefix: i32,
+    /// `not`s ahead of the current comparison's left operand (`not y < E`): one level each
+    /// for the operands after its operators.
+    nots: i32,
 }
 
 impl Pos {
@@ -135,11 +141,12 @@ impl Pos {
     }
 
     fn extras(&self) -> i32 {
-        self.slot + self.boolop + self.cmp + self.elses
+        let nots = if self.cmp > 0 { self.nots } else { 0 };
+        self.slot + self.boolop + self.cmp + self.elses + nots
     }
 
     fn new_operand(&mut self) {
-        (self.boolop, self.cmp, self.elses) = (0, 0, 0);
+        (self.boolop, self.cmp, self.elses, self.nots) = (0, 0, 0, 0);
         self.lead = false;
     }
 }
@@ -355,6 +362,9 @@ impl Scanner<'_> {
             0 if lead && self.stmt.assign == Some(false) && !self.stmt.aug => 18,
             0 if lead && self.stmt.assign.is_none() && !self.stmt.keyword => 19,
             0 if kind == b'(' && word == b"with" => 28,
+            // `del_targets` reaches a target's first bracket 23 levels sooner (24 after a
+            // comma, whose slot costs one level there).
+            0 if self.stmt.del => 23 + i32::from(self.pos.commas > 0),
             1 if lead && self.pos.expr_lead => 27,
             _ => 0,
         };
@@ -402,7 +412,10 @@ impl Scanner<'_> {
         let (own, opens, elif) = match word {
             b"return" => (-1, 0, 0),
             b"assert" | b"raise" => (-3, 0, 0),
-            b"del" => (3, 0, 0),
+            b"del" => {
+                self.stmt.del = true;
+                (3, 0, 0)
+            }
             b"yield" => (0, 0, 0),
             b"if" | b"while" => (-3, 6, 0),
             b"elif" => (-3, 7 + elifs, elifs + 1),
@@ -452,6 +465,17 @@ impl Scanner<'_> {
         self.unary_run += 1;
         self.out.deepest = self.out.deepest.max(self.unary_run);
         if self.unary_run as i32 + self.chain_levels() >= PARSER_LEVELS {
+            self.set_error(err("", self.i, ErrorKind::MemoryError, true));
+            return false;
+        }
+        true
+    }
+
+    /// A comparison operator: the operands after it sit 3 levels deeper, plus one per `not`
+    /// ahead of its left operand; a `not` run that deep fails there (`not not ... a < b`).
+    fn comparison(&mut self) -> bool {
+        self.pos.cmp = 3;
+        if self.pos.nots > 0 && self.chain_levels() >= PARSER_LEVELS {
             self.set_error(err("", self.i, ErrorKind::MemoryError, true));
             return false;
         }
@@ -718,7 +742,9 @@ impl Scanner<'_> {
                         && !matches!(prev, Some(b'<' | b'>'))
                     {
                         // `==`, `!=` (`<=`, `>=` counted at their `<` / `>`).
-                        self.pos.cmp = 3;
+                        if !self.comparison() {
+                            return;
+                        }
                     }
                     if lone && self.brackets.is_empty() {
                         self.stmt.assign = Some(self.stmt.colon);
@@ -774,8 +800,8 @@ impl Scanner<'_> {
                     if (doubled || !matches!(c, b'<' | b'>')) && !self.bump_depth() {
                         return;
                     }
-                    if matches!(c, b'<' | b'>') && !doubled {
-                        self.pos.cmp = 3;
+                    if matches!(c, b'<' | b'>') && !doubled && !self.comparison() {
+                        return;
                     }
                     if c == b'*'
                         && matches!(self.prev_token(self.i).0, Some(b'(' | b'[' | b'{' | b','))
@@ -814,6 +840,15 @@ impl Scanner<'_> {
                             return;
                         }
                     } else if word == b"not" {
+                        let (prev, pw) = self.prev_token(start);
+                        let prefix = match prev {
+                            Some(b')' | b']' | b'}' | b'\'' | b'"') => false,
+                            Some(b) if is_ident_char(b) => is_keyword(pw),
+                            _ => true,
+                        };
+                        if prefix && self.pos.cmp == 0 {
+                            self.pos.nots += 1;
+                        }
                         if !self.unary() || !self.bump_depth() {
                             return;
                         }

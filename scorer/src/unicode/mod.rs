@@ -223,6 +223,21 @@ fn push_mapped(out: &mut String, c: char, case: Case) {
     out.push(mapped);
 }
 
+/// `Py_UNICODE_TOLOWER` / `Py_UNICODE_TOUPPER` of one character (what `re` compares under
+/// IGNORECASE): the first character of its full mapping.
+pub fn lower_char(c: char) -> char {
+    let mut s = String::new();
+    push_mapped(&mut s, c, Case::Lower);
+    s.chars().next().unwrap_or(c)
+}
+
+/// See [`lower_char`].
+pub fn upper_char(c: char) -> char {
+    let mut s = String::new();
+    push_mapped(&mut s, c, Case::Upper);
+    s.chars().next().unwrap_or(c)
+}
+
 /// `lower_ucs4`: the full lowercase mapping, with the final-sigma rule (`handle_capital_sigma`).
 fn push_lower(out: &mut String, cs: &[char], i: usize) {
     if cs[i] != '\u{3A3}' {

@@ -589,3 +589,81 @@ fn int_and_float_read_unicode_digits_as_python() {
         ],
     );
 }
+
+/// Sets of identifier-like strings built by `set(list)`, comprehensions and `add` in a loop,
+/// iterated and printed (generated with a fixed LCG): under the official harness's
+/// `PYTHONHASHSEED=0` their order is reproducible, and refscore gives it.
+#[test]
+fn identifier_string_sets_iterate_as_python() {
+    identifier_sets(&[1, 2, 3]);
+}
+
+/// Known difference (issue 18, "interned-string set order"), run with `--ignored`: constant
+/// displays of identifier-like strings (kind 0: 8 of 51 differ) and `set(...) | {...}` (kind 4:
+/// 24 of 57). A display is folded to a frozenset, rebuilt when the compiler merges constants
+/// (modelled), and rebuilt once more by `intern_string_constants` (`_PyCode_New`) when interning
+/// replaces one of its strings with an equal string already interned in the process: every
+/// identifier of the test file and of the modules CPython loaded before (runner, unittest,
+/// importlib...). `{'run', 'name', 'data'}` iterates in the order of three builds in 3.11.7,
+/// `{'src/a.py', 'lib/x.py', 'a.b'}` (no identifiers) of two. Modelling it needs CPython's
+/// interned-string table at compile time. The union is a table copy (`set_merge`, in the
+/// source's table order), not an insertion replay.
+#[test]
+#[ignore]
+fn identifier_string_set_displays_and_unions_known_difference() {
+    identifier_sets(&[0, 4]);
+}
+
+fn identifier_sets(kinds: &[u64]) {
+    if std::process::Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("python3 not found: skipping");
+        return;
+    }
+    const WORDS: &[&str] = &[
+        "a", "b", "c", "foo", "bar", "x_y", "self", "name", "id", "key", "value", "test", "run",
+        "data", "item", "obj", "__init__", "setUp", "get", "items",
+    ];
+    let mut seed: u64 = 777;
+    let mut next = |n: u64| {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 33) % n
+    };
+    let mut src = String::from("import unittest\n\n\nclass TestSets(unittest.TestCase):\n");
+    let mut n = 0;
+    for _ in 0..480 {
+        let k = 1 + next(14);
+        let items: Vec<String> =
+            (0..k).map(|_| format!("'{}'", WORDS[next(WORDS.len() as u64) as usize])).collect();
+        let list = items.join(", ");
+        let kind = next(5);
+        if !kinds.contains(&kind) {
+            continue;
+        }
+        let expr = match kind {
+            0 => format!("list({{{list}}})"),
+            1 => format!("list(set([{list}]))"),
+            2 => format!("list({{w for w in [{list}]}})"),
+            3 => format!(
+                "s = set()\n        for w in [{list}]:\n            s.add(w)\n        v = list(s)"
+            ),
+            _ => format!("list(set([{list}]) | {{'zz', 'a'}})"),
+        };
+        let body = if expr.starts_with("s = ") { expr } else { format!("v = {expr}") };
+        src.push_str(&format!(
+            "    def test_{n:03}(self):\n        {body}\n        self.fail(repr(v))\n\n"
+        ));
+        n += 1;
+    }
+    let (py, mine) = run_both("idsets-test.py", &[], &src);
+    let (pa, ma) =
+        (py.as_array().cloned().unwrap_or_default(), mine.as_array().cloned().unwrap_or_default());
+    assert_eq!(pa.len(), n, "python ran every case");
+    let differ: Vec<String> = pa
+        .iter()
+        .zip(ma.iter().chain(std::iter::repeat(&serde_json::Value::Null)))
+        .filter(|(p, m)| p != m)
+        .map(|(p, m)| format!(" python: {p}\n mine:   {m}"))
+        .collect();
+    eprintln!("{n} identifier string sets compared with python3: {} agree", n - differ.len());
+    assert!(differ.is_empty(), "{} of {n} differ:\n{}", differ.len(), differ.join("\n"));
+}

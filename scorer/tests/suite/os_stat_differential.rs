@@ -78,6 +78,20 @@ fn os_stat_results_match_cpython() {
         "os.stat(P).st_dev == os.stat('.').st_dev",
         "os.lstat(P).st_mode == r.st_mode",
         "m, i, *rest = r; (m, len(rest))",
+        // A tuple subclass (issue 18): isinstance, the MRO, comparisons, hashing, concatenation.
+        "isinstance(r, tuple), issubclass(type(r), tuple), isinstance(r, list)",
+        "type(r).__mro__, type(r).__bases__",
+        "tuple(r) == r, r == tuple(r), r != tuple(r), r == os.stat(P), r == list(r), r == 5",
+        "hash(r) == hash(tuple(r)), {r: 1}[tuple(r)]",
+        "r < tuple(r) + (1,), r <= tuple(r), r > tuple(r)[:3], tuple(r)[:3] < r",
+        "r + (1,) == tuple(r) + (1,), type(r + (1,)).__name__, (0,) + r == (0,) + tuple(r)",
+        "r.count(r[0]), r.index(r[6]), r[6] in r, 'x' in r",
+        "r == os.stat('../one.txt'), r != os.stat('../one.txt')",
+        "os.path.samestat(r, os.stat(P)), os.path.samestat(r, os.stat('../one.txt'))",
+        "os.path.samefile(P, P), os.path.samefile(P, '../one.txt'), os.path.samefile(P, '.')",
+        "os.path.samefile(P, '../nope')",
+        "os.path.samestat(r)",
+        "os.path.samestat(r, 1)",
     ];
     let mut src = String::from("import os, stat, unittest\n\nclass T(unittest.TestCase):\n");
     let mut n = 0;
@@ -106,4 +120,37 @@ fn os_stat_results_match_cpython() {
     }
     assert!(bad.is_empty(), "os.stat differs:{bad}");
     eprintln!("os.stat cases compared with python3: {n}, all agree");
+}
+
+/// Regression fixtures without python3 (CPython 3.11.7's answers): `os.stat_result` was no
+/// tuple, and `os.path.samestat` / `samefile` were missing.
+#[test]
+fn stat_result_is_a_tuple_regression_fixtures() {
+    let src = r#"import os, unittest
+
+class T(unittest.TestCase):
+    def test_a(self):
+        r = os.stat('../one.txt')
+        raise Exception(repr((isinstance(r, tuple), issubclass(type(r), tuple), r == tuple(r))))
+    def test_b(self):
+        raise Exception(repr(type(os.stat('../one.txt')).__mro__))
+    def test_c(self):
+        r = os.stat('../one.txt')
+        raise Exception(repr((r + (1,))[-1:] + (hash(r) == hash(tuple(r)), r.count(r[0]))))
+    def test_d(self):
+        raise Exception(repr((os.path.samefile('../one.txt', '../pkg/../one.txt'),
+                              os.path.samestat(os.stat('../pkg'), os.stat('../one.txt')))))
+"#;
+    let files: Vec<(&str, &[u8])> = vec![("one.txt", b"1"), ("pkg/a.py", b"A = 1\n")];
+    let got = interp_common::run_scorer("test_stat.py", &files, src);
+    let got: Vec<&str> = got.iter().map(|(_, m)| m.as_str()).collect();
+    assert_eq!(
+        got,
+        [
+            "(True, True, True)",
+            "(<class 'os.stat_result'>, <class 'tuple'>, <class 'object'>)",
+            "(1, True, 1)",
+            "(True, False)",
+        ]
+    );
 }

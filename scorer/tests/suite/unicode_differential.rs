@@ -633,3 +633,90 @@ fn newer_identifiers_parse_as_in_3_11_on_every_path() {
         sources.len()
     );
 }
+
+/// `re`'s `\w \d \s` (and their negations, inside and outside a class, with and without
+/// IGNORECASE) on every code point, and IGNORECASE matches of every cased character as a
+/// literal, through the interpreter against python3: each case digests the matches over a
+/// 64K-code-point plane slice (or a chunk of cased characters).
+#[test]
+fn re_classes_and_ignorecase_are_3_11s_on_every_code_point() {
+    if python311("pass", "").is_none() {
+        return;
+    }
+    // The cased characters (those `lower`, `upper` or `casefold` change), from the table that
+    // `every_code_points_case_mappings_are_cpythons` holds to python3.
+    let cands: String = all_chars()
+        .filter(|c| {
+            let s = c.to_string();
+            unicode::lower(&s) != s || unicode::upper(&s) != s || unicode::casefold(&s) != s
+        })
+        .map(|c| format!("\\U{:08x}", c as u32))
+        .collect();
+    let prelude = r#"
+import hashlib
+def _block(b):
+    if b == 0:
+        return ''.join(map(chr, range(0, 0xD800))) + ''.join(map(chr, range(0xE000, 0x10000)))
+    return ''.join(map(chr, range(b, b + 0x10000)))
+BLOCKS = [_block(b) for b in range(0, 0x110000, 0x10000)]
+CANDS = list('CANDS')
+CASED = ''.join(CANDS) + ''.join(c.lower() + c.upper() + c.casefold() for c in CANDS)
+def _digest(found):
+    s = '\x00'.join(found)
+    return len(found), hashlib.sha256(s.encode('utf-8')).hexdigest()[:16]
+def _fold(chunk):
+    return _digest([''.join(re.findall(re.escape(c), CASED, re.I)) for c in CANDS[chunk * 400:(chunk + 1) * 400]])
+"#
+    .replace("CANDS')", &format!("{cands}')"));
+    let pats = [
+        (r"\w", "0"),
+        (r"\d", "0"),
+        (r"\s", "0"),
+        (r"\W", "0"),
+        (r"\S", "0"),
+        (r"\D", "0"),
+        (r"[\w]", "0"),
+        (r"[^\d\s]", "0"),
+        (r"[\W]", "0"),
+        (r"\w", "re.I"),
+        (r"[\s\d]", "re.I"),
+    ];
+    let mut cases: Vec<(String, String)> = Vec::new();
+    for (p, flags) in pats {
+        for b in 0..17 {
+            cases.push((
+                String::new(),
+                format!("_digest(re.findall(r'{p}', BLOCKS[{b}], {flags}))"),
+            ));
+        }
+    }
+    for chunk in 0..8 {
+        cases.push((String::new(), format!("_fold({chunk})")));
+    }
+    cases.push((String::new(), "len(CANDS), len(CASED)".to_string()));
+    let (n, bad) = interp_common::compare_exprs("test_re_unicode.py", &[], &prelude, &cases);
+    assert!(bad.is_empty(), "re Unicode classes differ:{bad}");
+    eprintln!("re Unicode cases compared with python3: {n} (every code point), all agree");
+}
+
+/// Regression fixtures without python3 (CPython 3.11.7's answers) where the `regex` crate's
+/// classes and case folding differ from `sre`'s: U+001C..U+001F are `\s`, a combining mark is
+/// no `\w`, Unicode 15 letters and digits are neither, `İ` matches `i` under IGNORECASE.
+#[test]
+fn re_unicode_regression_fixtures() {
+    let src = r#"import re, unittest
+
+class T(unittest.TestCase):
+    def test_a(self):
+        raise Exception(repr((len(re.findall(r'\s', '\x1c\x1d\x1e\x1f')), re.findall(r'\w', 'a\u0301'))))
+    def test_b(self):
+        raise Exception(repr((re.findall(r'\w', '\U0001E030'), re.findall(r'\d', '\U00011F50'))))
+    def test_c(self):
+        raise Exception(repr((bool(re.match('i', '\u0130', re.I)), len(re.findall('k', 'kK\u212a', re.I)))))
+    def test_d(self):
+        raise Exception(repr(bool(re.match('(?P<name>s)', '\u017f', re.I))))
+"#;
+    let got = interp_common::run_scorer("test_re.py", &[], src);
+    let got: Vec<&str> = got.iter().map(|(_, m)| m.as_str()).collect();
+    assert_eq!(got, ["(4, ['a'])", "([], [])", "(True, 3)", "True"]);
+}

@@ -57,6 +57,13 @@ impl<'a> Interp<'a> {
                     return Ok(x.clone());
                 }
                 if let Some(attr) = i.class.lookup(name) {
+                    if crate::interp::stdlib::classdict::is_getset(&attr) {
+                        // `obj.__dict__` / `obj.__weakref__` through the class's descriptor.
+                        return match name {
+                            "__dict__" => self.call_builtin("vars", None, vec![v.clone()], vec![]),
+                            _ => Ok(Value::None),
+                        };
+                    }
                     return self.bind_class_attr(attr, v, &i.class);
                 }
                 match name {
@@ -75,6 +82,9 @@ impl<'a> Interp<'a> {
                 Err(self.no_attr(v, name))
             }
             Value::Class(c) => {
+                if name == "__dict__" {
+                    return self.class_proxy(c);
+                }
                 if let Some(attr) = c.lookup(name) {
                     return Ok(match attr {
                         Value::Native(n) => match &*n {
@@ -91,10 +101,22 @@ impl<'a> Interp<'a> {
                     "__name__" => Ok(Value::Str(c.name.clone())),
                     "__qualname__" => Ok(Value::Str(c.qualname.clone())),
                     "__module__" => Ok(Value::Str(c.module.clone())),
-                    "__mro__" => Ok(Value::tuple(
-                        c.mro.borrow().iter().map(|k| Value::Class(k.clone())).collect(),
-                    )),
+                    "__mro__" => {
+                        let mut mro: Vec<Value<'a>> =
+                            c.mro.borrow().iter().map(|k| Value::Class(k.clone())).collect();
+                        if crate::interp::stdlib::statres::is_stat_result_class(c) {
+                            mro.push(Value::Type(BType::Tuple));
+                        }
+                        mro.push(Value::Type(BType::Object));
+                        Ok(Value::tuple(mro))
+                    }
                     "__bases__" => {
+                        if crate::interp::stdlib::statres::is_stat_result_class(c) {
+                            return Ok(Value::tuple(vec![Value::Type(BType::Tuple)]));
+                        }
+                        if c.bases.is_empty() && c.kind == ClassKind::User {
+                            return Ok(Value::tuple(vec![Value::Type(BType::Object)]));
+                        }
                         Ok(Value::tuple(c.bases.iter().map(|k| Value::Class(k.clone())).collect()))
                     }
                     "__doc__" => Ok(Value::None),
@@ -379,9 +401,9 @@ impl<'a> Interp<'a> {
 
     pub fn delattr(&mut self, o: &Value<'a>, name: &str) -> PyResult<'a, ()> {
         let removed = match o {
-            Value::Instance(i) => i.dict.borrow_mut().remove(name).is_some(),
+            Value::Instance(i) => i.dict.borrow_mut().shift_remove(name).is_some(),
             Value::Node(n) => self.node_delattr(n, name),
-            Value::Class(c) => c.dict.borrow_mut().remove(name).is_some(),
+            Value::Class(c) => c.dict.borrow_mut().shift_remove(name).is_some(),
             _ => false,
         };
         if removed {

@@ -19,6 +19,21 @@ impl<'a> Interp<'a> {
             }
             return Ok(());
         }
+        // A mapping that is no dict (a `mappingproxy`, a user class with `keys`): its keys,
+        // then an item lookup per key, as CPython's `PyDict_Merge` does.
+        if let Value::Instance(i) = src {
+            if let Some(keys) = i.class.lookup("keys") {
+                let keys = match keys {
+                    Value::Func(_) => self.call(&keys, vec![src.clone()], vec![])?,
+                    other => self.call(&other, vec![src.clone()], vec![])?,
+                };
+                for k in self.to_vec(&keys)? {
+                    let v = self.getitem(src, &k)?;
+                    self.dict_set(d, k, v)?;
+                }
+                return Ok(());
+            }
+        }
         let items = self.to_vec(src)?;
         for (i, it) in items.into_iter().enumerate() {
             if self.get_iter(&it).is_err() {

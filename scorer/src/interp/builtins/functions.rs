@@ -47,6 +47,7 @@ impl<'a> Interp<'a> {
                 BType::Object => true,
                 BType::Int => matches!(v, Value::Int(_) | Value::Big(_) | Value::Bool(_)),
                 BType::Type => matches!(v, Value::Class(_) | Value::AstClass(_) | Value::Type(_)),
+                BType::Tuple if crate::interp::stdlib::statres::is_stat_result(v) => true,
                 other => {
                     btype_of(v) == *other
                         && !matches!(v, Value::Instance(_) | Value::Node(_) | Value::Native(_))
@@ -112,6 +113,9 @@ impl<'a> Interp<'a> {
                 a == b || *b == BType::Object || (*a == BType::Bool && *b == BType::Int)
             }
             (_, Value::Type(BType::Object)) => true,
+            (Value::Class(a), Value::Type(BType::Tuple)) => {
+                crate::interp::stdlib::statres::is_stat_result_class(a)
+            }
             (Value::Class(_) | Value::AstClass(_) | Value::Type(_), _) => false,
             _ => return Err(self.err("TypeError", "issubclass() arg 1 must be a class")),
         })
@@ -576,13 +580,30 @@ impl<'a> Interp<'a> {
             }
             "vars" => match arg(&args, 0) {
                 Value::Instance(i) => {
-                    let d = Rc::new(Mut::new(PyDict::new()));
-                    let pairs: Vec<_> =
-                        i.dict.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-                    for (k, v) in pairs {
-                        self.dict_set(&d, Value::Str(k), v)?;
-                    }
-                    Ok(Value::Dict(d))
+                    let names = i.dict.borrow().clone();
+                    self.own_dict(&names)
+                }
+                Value::Func(f) => {
+                    let names = f.dict.borrow().clone();
+                    self.own_dict(&names)
+                }
+                Value::Class(c) => self.class_proxy(&c),
+                v @ (Value::None
+                | Value::Bool(_)
+                | Value::Int(_)
+                | Value::Big(_)
+                | Value::Float(_)
+                | Value::Complex(..)
+                | Value::Str(_)
+                | Value::Bytes(_)
+                | Value::List(_)
+                | Value::Tuple(_)
+                | Value::Dict(_)
+                | Value::Set(_)
+                | Value::FrozenSet(_)
+                | Value::Range(..)) => {
+                    let _ = v;
+                    Err(self.err("TypeError", "vars() argument must have __dict__ attribute"))
                 }
                 _ => Err(self.unsupported("vars() of this object")),
             },

@@ -210,7 +210,10 @@ const UNBOUND_STR: &[&str] = &[
 ];
 
 pub fn is_native_method(name: &str) -> bool {
-    name.starts_with("TestCase.") || name.starts_with("NodeVisitor.")
+    name.starts_with("TestCase.")
+        || name.starts_with("NodeVisitor.")
+        || name.starts_with("mappingproxy.")
+        || name.starts_with("os.stat_result.")
 }
 
 pub fn py_isspace(c: char) -> bool {
@@ -320,6 +323,16 @@ impl<'a> Interp<'a> {
         }
         if let Some(rest) = name.strip_prefix("NodeVisitor.") {
             return self.node_visitor_method(rest, this, args);
+        }
+        if name.starts_with("os.stat_result.") {
+            let mut all = vec![this];
+            all.extend(args);
+            return self.stat_result_method(name, &all);
+        }
+        if let Some(rest) = name.strip_prefix("mappingproxy.") {
+            let mut all = vec![this];
+            all.extend(args);
+            return self.mappingproxy_method(rest, all, kwargs);
         }
         if name == "object.__init__" {
             return Ok(Value::None);

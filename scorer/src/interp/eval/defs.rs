@@ -139,8 +139,19 @@ impl<'a> Interp<'a> {
         };
         ns.vars.set("__module__", Value::str("refactorbench_official_test"));
         ns.vars.set("__qualname__", Value::Str(qualname.clone()));
+        // A docstring is the body's first assignment (`__doc__`), before any other name.
+        if let Some(doc) = crate::interp::stdlib::ast::docstring_of_body(&c.body) {
+            ns.vars.set("__doc__", Value::str(&doc));
+        }
         self.exec_block(&mut frame, &c.body)?;
-        let dict = std::mem::take(&mut *ns.vars.map_mut());
+        let mut dict = std::mem::take(&mut *ns.vars.map_mut());
+        let is_testcase = bases.iter().any(|b| b.is_subclass_named("TestCase"));
+        crate::interp::stdlib::classdict::finish_class_dict(
+            &mut dict,
+            c.name.as_str(),
+            &bases,
+            is_testcase,
+        );
         let is_exc = bases.iter().any(crate::interp::exc::is_exception_class);
         let class = Rc::new(Class {
             name: Rc::from(c.name.as_str()),
@@ -156,6 +167,7 @@ impl<'a> Interp<'a> {
         *class.mro.borrow_mut() = mro;
         // Zero-argument super() needs the defining class of each method.
         for v in class.dict.borrow().values() {
+            let v: &Value<'a> = v;
             let func = match v {
                 Value::Func(fu) => Some(fu.clone()),
                 Value::Native(n) => match &**n {

@@ -71,6 +71,13 @@ impl<'a> Interp<'a> {
                 return Ok(V::Int(r));
             }
         }
+        // `os.stat_result` is a tuple subclass: its operators are the tuple's.
+        if crate::interp::stdlib::statres::is_stat_result(a)
+            || crate::interp::stdlib::statres::is_stat_result(b)
+        {
+            let (a, b) = (self.stat_as_tuple(a)?, self.stat_as_tuple(b)?);
+            return self.binop(op, &a, &b);
+        }
         if matches!(op, O::BitOr) {
             if let Some(u) = union_of(a, b) {
                 return Ok(u);

@@ -82,8 +82,157 @@ fn pattern_error(p: &str) -> Option<String> {
     open.first().map(|i| format!("missing ), unterminated subpattern at position {i}"))
 }
 
-/// Python pattern syntax → `regex` syntax.
-fn translate(p: &str) -> String {
+/// The code-point ranges of `\\w`, `\\d` and `\\s` on `str` as CPython 3.11's `sre` defines them
+/// (`str.isalnum()` or `_`, `str.isdecimal()`, `str.isspace()` of Unicode 14.0, from the
+/// project's table), in `regex` class syntax without brackets. The `regex` crate's own classes
+/// follow a newer Unicode and other definitions (its `\\w` takes combining marks, its `\\s`
+/// misses U+001C..U+001F). Built once per thread (a few hundred ranges each).
+fn sre_class(kind: char) -> Rc<str> {
+    thread_local! {
+        static CLASSES: std::cell::OnceCell<[Rc<str>; 3]> = const { std::cell::OnceCell::new() };
+    }
+    let i = match kind {
+        'w' => 0,
+        'd' => 1,
+        _ => 2,
+    };
+    CLASSES.with(|c| {
+        c.get_or_init(|| {
+            let build = |f: &dyn Fn(char) -> bool| -> Rc<str> {
+                let mut out = String::new();
+                let mut start: Option<u32> = None;
+                for cp in 0..=0x11_0000u32 {
+                    let ok = char::from_u32(cp).is_some_and(f);
+                    match (ok, start) {
+                        (true, None) => start = Some(cp),
+                        (false, Some(s)) => {
+                            out.push_str(&format!("\\x{{{s:x}}}"));
+                            if cp - 1 > s {
+                                out.push_str(&format!("-\\x{{{:x}}}", cp - 1));
+                            }
+                            start = None;
+                        }
+                        _ => {}
+                    }
+                }
+                Rc::from(out)
+            };
+            [
+                build(&|c| c == '_' || crate::unicode::is_alnum(c)),
+                build(&crate::unicode::is_decimal),
+                build(&crate::unicode::is_space),
+            ]
+        })[i]
+            .clone()
+    })
+}
+
+/// `re._casefix._EXTRA_CASES` of CPython 3.11: lowercase characters IGNORECASE also equates
+/// (beyond equal lowercase), as (character, its equivalents).
+const EXTRA_CASES: &[(u32, &[u32])] = &[
+    (105, &[305]),
+    (115, &[383]),
+    (181, &[956]),
+    (305, &[105]),
+    (383, &[115]),
+    (837, &[953, 8126]),
+    (912, &[8147]),
+    (944, &[8163]),
+    (946, &[976]),
+    (949, &[1013]),
+    (952, &[977]),
+    (953, &[837, 8126]),
+    (954, &[1008]),
+    (956, &[181]),
+    (960, &[982]),
+    (961, &[1009]),
+    (962, &[963]),
+    (963, &[962]),
+    (966, &[981]),
+    (976, &[946]),
+    (977, &[952]),
+    (981, &[966]),
+    (982, &[960]),
+    (1008, &[954]),
+    (1009, &[961]),
+    (1013, &[949]),
+    (1074, &[7296]),
+    (1076, &[7297]),
+    (1086, &[7298]),
+    (1089, &[7299]),
+    (1090, &[7300, 7301]),
+    (1098, &[7302]),
+    (1123, &[7303]),
+    (7296, &[1074]),
+    (7297, &[1076]),
+    (7298, &[1086]),
+    (7299, &[1089]),
+    (7300, &[1090, 7301]),
+    (7301, &[1090, 7300]),
+    (7302, &[1098]),
+    (7303, &[1123]),
+    (7304, &[42571]),
+    (7777, &[7835]),
+    (7835, &[7777]),
+    (8126, &[837, 953]),
+    (8147, &[912]),
+    (8163, &[944]),
+    (42571, &[7304]),
+    (64261, &[64262]),
+    (64262, &[64261]),
+];
+
+/// The characters an IGNORECASE literal `c` matches in CPython 3.11's `sre` (`_compile`:
+/// an uncased character only itself; a cased one every character whose `Py_UNICODE_TOLOWER`
+/// is `c`'s, or one of [`EXTRA_CASES`] of it), as a `regex` class that no case folding
+/// changes. `None` for an uncased character. The inverse lowercase map is built once per
+/// thread.
+fn sre_literal_ignorecase(c: char) -> Option<String> {
+    use crate::unicode::{lower_char, upper_char};
+    if lower_char(c) == c && upper_char(c) == c {
+        return None;
+    }
+    thread_local! {
+        static INVERSE: std::cell::OnceCell<std::collections::HashMap<char, Vec<char>>> =
+            const { std::cell::OnceCell::new() };
+    }
+    let lo = lower_char(c);
+    let mut targets = vec![lo];
+    if let Some((_, more)) = EXTRA_CASES.iter().find(|(k, _)| *k == lo as u32) {
+        targets.extend(more.iter().filter_map(|&m| char::from_u32(m)));
+    }
+    let mut members: Vec<char> = INVERSE.with(|inv| {
+        let inv = inv.get_or_init(|| {
+            let mut m: std::collections::HashMap<char, Vec<char>> = Default::default();
+            for x in (0..=0x10_FFFFu32).filter_map(char::from_u32) {
+                let l = lower_char(x);
+                if l != x {
+                    m.entry(l).or_default().push(x);
+                }
+            }
+            m
+        });
+        targets
+            .iter()
+            .flat_map(|t| {
+                let own = (lower_char(*t) == *t).then_some(*t);
+                own.into_iter().chain(inv.get(t).into_iter().flatten().copied())
+            })
+            .collect()
+    });
+    members.sort_unstable();
+    members.dedup();
+    let mut out = String::from("(?-i:[");
+    for m in members {
+        out.push_str(&format!("\\x{{{:x}}}", m as u32));
+    }
+    out.push_str("])");
+    Some(out)
+}
+
+/// Python pattern syntax → `regex` syntax; `ignorecase`: the IGNORECASE flag was given, so
+/// literal characters outside classes match as `sre` matches them ([`sre_literal_ignorecase`]).
+fn translate(p: &str, ignorecase: bool) -> String {
     let mut out = String::with_capacity(p.len() + 8);
     let mut chars = p.chars().peekable();
     let mut in_class = false;
@@ -103,16 +252,51 @@ fn translate(p: &str) -> String {
         } else if c == ']' && in_class {
             in_class = false;
             out.push(c);
+        } else if c == '(' && !in_class && chars.peek() == Some(&'?') {
+            // A group's flags or name are no literals: copied up to the `:`, `)` or `>`.
+            out.push(c);
+            while let Some(&n) = chars.peek() {
+                if n.is_ascii_alphanumeric() || matches!(n, '?' | '-' | '_' | '<' | '=' | 'P') {
+                    out.push(n);
+                    chars.next();
+                } else {
+                    break;
+                }
+            }
         } else if c == '\\' {
             match chars.next() {
                 Some('Z') if !in_class => out.push_str("\\z"),
                 // Backspace, as in CPython; `regex` has no `\b` in a class.
                 Some('b') if in_class => out.push_str("\\x08"),
+                // sre's categories, unaffected by IGNORECASE (it tests the category, not a
+                // case-folded set); inside a class the ranges join it (a negated one as a
+                // nested class).
+                Some(k @ ('w' | 'd' | 's')) => {
+                    let class = sre_class(k);
+                    if in_class {
+                        out.push_str(&class);
+                    } else {
+                        out.push_str(&format!("(?-i:[{class}])"));
+                    }
+                }
+                Some(k @ ('W' | 'D' | 'S')) => {
+                    let class = sre_class(k.to_ascii_lowercase());
+                    if in_class {
+                        out.push_str(&format!("[^{class}]"));
+                    } else {
+                        out.push_str(&format!("(?-i:[^{class}])"));
+                    }
+                }
                 Some(n) => {
                     out.push('\\');
                     out.push(n);
                 }
                 None => out.push('\\'),
+            }
+        } else if ignorecase && !in_class {
+            match sre_literal_ignorecase(c) {
+                Some(class) => out.push_str(&class),
+                None => out.push(c),
             }
         } else {
             out.push(c);
@@ -193,7 +377,7 @@ impl<'a> Interp<'a> {
                 prefix.push(ch);
             }
         }
-        let body = translate(src);
+        let body = translate(src, flags & IGNORECASE != 0);
         let body = if prefix.is_empty() { body } else { format!("(?{prefix}){body}") };
         let build = |p: String| regex::RegexBuilder::new(&p).size_limit(1 << 22).build();
         let (Ok(search), Ok(anchored), Ok(full)) = (

@@ -39,16 +39,39 @@ pub struct StatOf<'p> {
     pub subdirs: Option<i64>,
 }
 
+/// The tuple protocol of `os.stat_result` (a `tuple` subclass in CPython: comparisons, hashing,
+/// concatenation and `count`/`index` act on its ten sequence fields).
+const TUPLE_METHODS: [(&str, &str); 14] = [
+    ("__getitem__", "os.stat_result.__getitem__"),
+    ("__len__", "os.stat_result.__len__"),
+    ("__iter__", "os.stat_result.__iter__"),
+    ("__repr__", "os.stat_result.__repr__"),
+    ("__contains__", "os.stat_result.__contains__"),
+    ("__eq__", "os.stat_result.__eq__"),
+    ("__ne__", "os.stat_result.__ne__"),
+    ("__lt__", "os.stat_result.__lt__"),
+    ("__le__", "os.stat_result.__le__"),
+    ("__gt__", "os.stat_result.__gt__"),
+    ("__ge__", "os.stat_result.__ge__"),
+    ("__hash__", "os.stat_result.__hash__"),
+    ("count", "os.stat_result.count"),
+    ("index", "os.stat_result.index"),
+];
+
+/// Whether `v` is an `os.stat_result` (an instance of a `tuple` subclass, for `isinstance`).
+pub fn is_stat_result(v: &Value<'_>) -> bool {
+    matches!(v, Value::Instance(i) if is_stat_result_class(&i.class))
+}
+
+/// Whether `c` is `os.stat_result` (its `__mro__` and `__bases__` name `tuple`).
+pub fn is_stat_result_class(c: &Class<'_>) -> bool {
+    c.kind == ClassKind::Native && &*c.name == "stat_result" && &*c.module == "os"
+}
+
 /// The class dict of `os.stat_result`: its tuple protocol and structseq constants.
 pub fn class_dict<'a>() -> NameMap<Value<'a>> {
     let mut d = NameMap::default();
-    for m in ["__getitem__", "__len__", "__iter__", "__repr__"] {
-        let name: &'static str = match m {
-            "__getitem__" => "os.stat_result.__getitem__",
-            "__len__" => "os.stat_result.__len__",
-            "__iter__" => "os.stat_result.__iter__",
-            _ => "os.stat_result.__repr__",
-        };
+    for (m, name) in TUPLE_METHODS {
         d.insert(Rc::from(m), Interp::builtin_fn(name));
     }
     d.insert(Rc::from("n_sequence_fields"), Value::Int(10));
@@ -105,6 +128,15 @@ impl<'a> Interp<'a> {
         d
     }
 
+    /// `v` as a tuple if it is a stat result, else `v` itself (operators of the tuple subclass).
+    pub fn stat_as_tuple(&mut self, v: &Value<'a>) -> PyResult<'a, Value<'a>> {
+        if is_stat_result(v) {
+            self.stat_sequence(v)
+        } else {
+            Ok(v.clone())
+        }
+    }
+
     /// The ten sequence fields of a stat result, as the tuple CPython's structseq is.
     fn stat_sequence(&mut self, r: &Value<'a>) -> PyResult<'a, Value<'a>> {
         let Value::Instance(i) = r else {
@@ -138,6 +170,36 @@ impl<'a> Interp<'a> {
                 self.getitem(&seq, &k)
             }
             "os.stat_result.__len__" => Ok(Value::Int(SEQUENCE.len() as i64)),
+            "os.stat_result.__hash__" => Ok(Value::Int(self.hash(&seq)? as i64)),
+            "os.stat_result.__contains__" => {
+                let k = args.get(1).cloned().unwrap_or(Value::None);
+                Ok(Value::Bool(self.contains(&seq, &k)?))
+            }
+            "os.stat_result.count" | "os.stat_result.index" => {
+                let m = self.getattr(&seq, &name["os.stat_result.".len()..])?;
+                self.call(&m, args.get(1..).unwrap_or_default().to_vec(), vec![])
+            }
+            n if n.len() == "os.stat_result.__eq__".len() && n.ends_with("__") => {
+                use crate::python::syntax::CmpOp as C;
+                let op = match &n["os.stat_result.".len()..] {
+                    "__eq__" => C::Eq,
+                    "__ne__" => C::NotEq,
+                    "__lt__" => C::Lt,
+                    "__le__" => C::LtE,
+                    "__gt__" => C::Gt,
+                    _ => C::GtE,
+                };
+                let other = args.get(1).cloned().unwrap_or(Value::None);
+                // Against anything but a tuple the comparison is the other side's to answer.
+                let other = if is_stat_result(&other) {
+                    self.stat_sequence(&other)?
+                } else if matches!(other, Value::Tuple(_)) {
+                    other
+                } else {
+                    return Ok(Value::NotImplemented);
+                };
+                self.rich_compare(op, &seq, &other)
+            }
             "os.stat_result.__iter__" => self.get_iter(&seq),
             _ => {
                 let Value::Tuple(items) = &seq else { return Ok(Value::None) };

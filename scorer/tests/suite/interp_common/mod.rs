@@ -112,3 +112,73 @@ pub fn check(name: &str, files: &[(&str, &[u8])], test_source: &str) {
         panic!("{name}: outcomes differ:{report}");
     }
 }
+
+/// Runs `test_source` with the scorer only (no python3): each method's `(status, message)`.
+pub fn run_scorer(name: &str, files: &[(&str, &[u8])], test_source: &str) -> Vec<(String, String)> {
+    let mut tree = Tree::new();
+    for (p, bytes) in files {
+        tree.insert_bytes(p, bytes.to_vec()).expect("tree path");
+    }
+    let mut scorer = Scorer::new(RunConfig::default());
+    let out = serde_json::to_value(scorer.run_test_file(&tree, name, test_source)).expect("json");
+    out.as_array()
+        .into_iter()
+        .flatten()
+        .map(|m| {
+            let s = |k: &str| m.get(k).and_then(|v| v.as_str()).unwrap_or("").to_string();
+            (s("status"), s("message"))
+        })
+        .collect()
+}
+
+/// Whether python3 runs here (differential tests skip with a message when it does not).
+pub fn have_python3() -> bool {
+    let ok = Command::new("python3").arg("-c").arg("pass").status().is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!("skipped: python3 not found");
+    }
+    ok
+}
+
+/// Runs every `(setup, expression)` case as one test method (the expression's repr, with object
+/// addresses zeroed, is the method's error message) under python3 and the scorer; returns the
+/// number of cases and the disagreements.
+#[track_caller]
+pub fn compare_exprs(
+    name: &str,
+    files: &[(&str, &[u8])],
+    prelude: &str,
+    cases: &[(String, String)],
+) -> (usize, String) {
+    let mut src = format!(
+        "import os, re, stat, unittest\n{prelude}\ndef _norm(s):\n    return re.sub(' at 0x[0-9a-f]+', ' at 0x0', s)\n\nclass T(unittest.TestCase):\n"
+    );
+    for (i, (setup, e)) in cases.iter().enumerate() {
+        src.push_str(&format!("    def test_{i:04}(self):\n"));
+        for l in setup.lines() {
+            src.push_str(&format!("        {l}\n"));
+        }
+        src.push_str(&format!("        v = {e}\n        raise Exception(_norm(repr(v)))\n"));
+    }
+    let (py, mine) = run_both(name, files, &src);
+    // Only the generated methods (a prelude may define test classes of its own).
+    let ours = |v: &serde_json::Value| -> Vec<serde_json::Value> {
+        v.as_array()
+            .into_iter()
+            .flatten()
+            .filter(|m| m.get("id").and_then(|i| i.as_str()).is_some_and(|i| i.starts_with("T.")))
+            .cloned()
+            .collect()
+    };
+    let (pa, ma) = (ours(&py), ours(&mine));
+    assert_eq!(pa.len(), cases.len(), "python3: {py}");
+    assert_eq!(ma.len(), cases.len(), "scorer: {mine}");
+    let mut bad = String::new();
+    for (i, (p, m)) in pa.iter().zip(&ma).enumerate() {
+        if p != m {
+            let (setup, e) = &cases[i];
+            bad.push_str(&format!("\n case {setup:?} / {e}\n python: {p}\n mine:   {m}"));
+        }
+    }
+    (cases.len(), bad)
+}

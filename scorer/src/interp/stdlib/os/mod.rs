@@ -508,6 +508,8 @@ impl<'a> Interp<'a> {
                     ("abspath", "os.path.abspath"),
                     ("realpath", "os.path.realpath"),
                     ("relpath", "os.path.relpath"),
+                    ("samestat", "os.path.samestat"),
+                    ("samefile", "os.path.samefile"),
                 ] {
                     e.push((n, Self::builtin_fn(f)));
                 }
@@ -891,6 +893,47 @@ impl<'a> Interp<'a> {
                     ),
                 )),
             },
+            // posixpath's own definitions: the same inode on the same device.
+            "os.path.samestat" | "os.path.samefile" => {
+                let f = &name[8..];
+                let p = if name == "os.path.samefile" { "f" } else { "s" };
+                match args.len() {
+                    2 => {}
+                    0 => {
+                        return Err(self.err(
+                            "TypeError",
+                            format!(
+                                "{f}() missing 2 required positional arguments: '{p}1' and '{p}2'"
+                            ),
+                        ))
+                    }
+                    1 => {
+                        return Err(self.err(
+                            "TypeError",
+                            format!("{f}() missing 1 required positional argument: '{p}2'"),
+                        ))
+                    }
+                    n => {
+                        return Err(self.err(
+                            "TypeError",
+                            format!("{f}() takes 2 positional arguments but {n} were given"),
+                        ))
+                    }
+                }
+                let (s1, s2) = if name == "os.path.samefile" {
+                    let a = self.os_function("os.stat", vec![args[0].clone()], vec![])?;
+                    let b = self.os_function("os.stat", vec![args[1].clone()], vec![])?;
+                    (a, b)
+                } else {
+                    (args[0].clone(), args[1].clone())
+                };
+                let (i1, i2) = (self.getattr(&s1, "st_ino")?, self.getattr(&s2, "st_ino")?);
+                if !self.compare(crate::python::syntax::CmpOp::Eq, &i1, &i2)? {
+                    return Ok(Value::Bool(false));
+                }
+                let (d1, d2) = (self.getattr(&s1, "st_dev")?, self.getattr(&s2, "st_dev")?);
+                Ok(Value::Bool(self.compare(crate::python::syntax::CmpOp::Eq, &d1, &d2)?))
+            }
             "os.stat" | "os.lstat" => {
                 let follow = name == "os.stat";
                 let p = match &a0 {
