@@ -771,6 +771,46 @@ impl<'a> Instance<'a> {
     }
 }
 
+/// A generator expression frees the iterators it consumes as dicts free their items: a chain
+/// of a million generators each consuming the next (which CPython frees) must not overflow the
+/// native stack.
+impl Drop for GenState<'_> {
+    fn drop(&mut self) {
+        let mut work = Vec::new();
+        take_gen(self, &mut work);
+        while let Some(v) = work.pop() {
+            unnest(v, &mut work);
+        }
+    }
+}
+
+fn take_gen<'a>(g: &mut GenState<'a>, work: &mut Vec<Value<'a>>) {
+    if let Some(v) = g.first.take() {
+        push_container(v, work);
+    }
+    for v in std::mem::take(&mut g.iters) {
+        push_container(v, work);
+    }
+}
+
+/// Moves the values an iterator holds to `work` (generators and the wrappers around them).
+fn take_iter<'a>(it: PyIter<'a>, work: &mut Vec<Value<'a>>) {
+    match it {
+        PyIter::Gen(mut g) => take_gen(&mut g, work),
+        PyIter::Enumerate { inner, .. } | PyIter::Filter { inner, .. } => {
+            push_container(inner, work)
+        }
+        PyIter::Map { inner, .. } | PyIter::Zip(inner) => {
+            for v in inner {
+                push_container(v, work);
+            }
+        }
+        PyIter::Seq { items, .. } => work.push(Value::List(items)),
+        PyIter::Tuple { items, .. } => work.push(Value::Tuple(items)),
+        _ => {}
+    }
+}
+
 /// Frees `items` without recursing into nested containers.
 fn free_nested(items: Vec<Value<'_>>) {
     if items.iter().all(|v| !is_container(v)) {
@@ -814,6 +854,7 @@ fn is_container(v: &Value<'_>) -> bool {
             | Value::List(_)
             | Value::Tuple(_)
             | Value::Instance(_)
+            | Value::Iter(_)
     )
 }
 
@@ -853,6 +894,11 @@ fn unnest<'a>(v: Value<'a>, work: &mut Vec<Value<'a>>) {
         Value::Instance(rc) => {
             if let Some(mut i) = Rc::into_inner(rc) {
                 take_attrs(&mut i, work);
+            }
+        }
+        Value::Iter(rc) => {
+            if let Some(m) = Rc::into_inner(rc) {
+                take_iter(m.into_inner(), work);
             }
         }
         _ => {}
