@@ -3,7 +3,9 @@
 //! runs in a child process (this test binary re-executed) under a virtual-memory cap
 //! (`ulimit -v`, [`MEMORY_CAP_KB`]), so an abort or an OOM shows up as a failed case, not a crashed
 //! test binary. Each case asserts the child's exit code, the hostile method's verdict (exception
-//! type and message) and that the ordinary method of the same run was scored (`pass`).
+//! type and message), that the ordinary method of the same run was scored (`pass`), and that the
+//! child's peak resident memory (`VmHWM`) stayed under [`PEAK_CAP_KB`]. Set `HOSTILE_ONLY=a,b`
+//! to run some cases only.
 //! CLI-level cases (classes 4-9) live in `cli/tests/` (`score.rs`, `import.rs`, `report.rs`).
 
 use std::process::Command;
