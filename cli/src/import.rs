@@ -14,7 +14,7 @@ use scorer::bundle::{
     TestFile, BUNDLE_SCHEMA_VERSION,
 };
 use scorer::tree::{Content, FileEntry, FileMode, RepoPath, Tree};
-use scorer::unittest::{FileAccess, RunConfig, Scorer};
+use scorer::unittest::{FileAccess, Scorer};
 
 use crate::checkout::{self, RepoFile, TaskRef};
 
@@ -47,7 +47,17 @@ pub struct Summary {
 /// Imports `from` into `out`.
 pub fn run(from: &Path, out: &Path) -> Result<Summary> {
     crate::atomic::check_dir_target("--out", out)?;
-    let result = build(from);
+    // The tests run on a thread with the scoring threads' known stack, which the interpreter's
+    // stack budget ([`crate::run::run_config`]) assumes; the main thread's size is the
+    // platform's.
+    let result = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("refscore-import".into())
+            .stack_size(crate::run::THREAD_STACK)
+            .spawn_scoped(s, || build(from))
+            .map_err(|e| anyhow::anyhow!("cannot start the import thread: {e}"))
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+    })?;
     let files = result?;
     write_out(out, &files.files)?;
     Ok(files.summary)
@@ -283,7 +293,7 @@ impl Runner {
         Runner {
             // The normal limits: a test that loops forever ends at the step budget, and what it
             // read until then still counts.
-            scorer: Scorer::new(RunConfig::default()),
+            scorer: Scorer::new(crate::run::run_config()),
             repo: String::new(),
             content: BTreeMap::new(),
             reads: 0,
@@ -315,7 +325,7 @@ impl Runner {
         carried: &BTreeSet<RepoPath>,
     ) -> Result<BTreeSet<RepoPath>> {
         if self.repo != task.repo {
-            self.scorer = Scorer::new(RunConfig::default());
+            self.scorer = Scorer::new(crate::run::run_config());
             self.repo.clone_from(&task.repo);
         }
         let rel = |p: &RepoPath| format!("repositories/{}/{p}", task.repo);

@@ -74,6 +74,9 @@ enum Command {
         json: bool,
         /// Scoring threads (default: all cores). Each keeps a cache of parsed files; together
         /// they hold at most a quarter of the machine's memory (oldest parses dropped first).
+        /// The values one test file's run makes may hold at most 1 GiB (past it the running
+        /// test ends in error with SizeLimitExceeded naming the budget), so keep about 1.5 GiB
+        /// of memory per thread.
         #[arg(long, default_value_t = 0)]
         jobs: usize,
     },

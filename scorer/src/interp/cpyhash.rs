@@ -290,7 +290,7 @@ mod tests {
         assert_eq!(py_hash(&Value::Str(Rc::from("abc"))), Some(-4594863902769663758));
         assert_eq!(py_hash(&Value::Str(Rc::from("héllo"))), Some(6395329678795984700));
         assert_eq!(py_hash(&Value::Str(Rc::from("日本"))), Some(6243316497235261705));
-        let t = Value::Tuple(Rc::new(vec![Value::Int(1), Value::Str(Rc::from("a"))]));
+        let t = Value::tuple(vec![Value::Int(1), Value::Str(Rc::from("a"))]);
         assert_eq!(py_hash(&t), Some(3906047847676358913));
         assert_eq!(py_hash(&Value::Str(Rc::from(""))), Some(0));
         assert_eq!(py_hash(&Value::Int(-1)), Some(-2));

@@ -102,6 +102,12 @@ impl<T> Mut<T> {
     pub fn into_inner(self) -> T {
         self.cell.into_inner()
     }
+
+    /// Exclusive access (no other reference exists, e.g. while the owner is dropped): not a
+    /// write another method could see.
+    pub fn get_mut(&mut self) -> &mut T {
+        self.cell.get_mut()
+    }
 }
 
 impl<T: Default> Default for Mut<T> {

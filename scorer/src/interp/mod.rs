@@ -18,6 +18,7 @@ pub mod fmt;
 pub mod intlimit;
 pub mod isolation;
 pub mod loadcache;
+pub mod memory;
 pub mod observe;
 pub mod ops;
 pub mod scope;
@@ -57,6 +58,9 @@ pub struct Limits {
     pub max_collection_len: usize,
     /// Native stack (bytes below the entry point) Python code may use; see [`STACK_LIMIT`].
     pub stack_budget: usize,
+    /// Bytes the run's values may hold, as [`memory`] counts them
+    /// ([`memory::DEFAULT_MEMORY_BUDGET`]).
+    pub memory_budget: u64,
 }
 
 /// Sizes from which CPython 3.11 raises MemoryError on any machine the harness plausibly runs on
@@ -209,6 +213,8 @@ pub struct Interp<'a> {
     pub method_reads: Option<std::collections::BTreeSet<String>>,
     /// `sys.get_int_max_str_digits()` (0: no limit), see [`intlimit`].
     pub max_str_digits: u32,
+    /// [`memory::charged`] past which the next step sweeps the account and checks the budget.
+    pub memory_check_at: u64,
 }
 
 /// CPython's recursion depth (`tstate->recursion_limit - recursion_remaining` in 3.11) of the
@@ -281,7 +287,9 @@ impl<'a> Interp<'a> {
             observations: None,
             method_reads: None,
             max_str_digits: intlimit::DEFAULT_MAX_STR_DIGITS,
+            memory_check_at: limits.memory_budget,
         };
+        memory::reset();
         it.mark_stack_base();
         exc::install(&mut it);
         builtins::install(&mut it);
@@ -324,10 +332,14 @@ impl<'a> Interp<'a> {
         self.line_index.position(offset).0
     }
 
-    /// Charges one step; fatal error when the budget is exhausted.
+    /// Charges one step; fatal error when the budget is exhausted, or when the run's values hold
+    /// more than its memory budget.
     #[inline]
     pub fn step(&mut self) -> PyResult<'a, ()> {
         self.steps += 1;
+        if memory::charged() > self.memory_check_at {
+            self.check_memory(0)?;
+        }
         if self.steps > self.limits.step_budget {
             return Err(self.fatal(
                 "StepBudgetExceeded",
@@ -359,7 +371,8 @@ impl<'a> Interp<'a> {
     /// CPython gets ([`CPYTHON_MEMORY_ERROR_LEN`]) this is CPython's MemoryError; between our
     /// limit and that, CPython would go on, so the verdict names our limit instead (an
     /// uncatchable `SizeLimitExceeded`), never passing it off as CPython's answer.
-    pub fn check_len(&self, n: usize) -> PyResult<'a, ()> {
+    /// The bytes it needs (at least one a unit) must also fit the memory budget ([`memory`]).
+    pub fn check_len(&mut self, n: usize) -> PyResult<'a, ()> {
         if n > self.limits.max_collection_len {
             if n as u64 >= CPYTHON_MEMORY_ERROR_LEN {
                 return Err(self.err("MemoryError", ""));
@@ -371,6 +384,37 @@ impl<'a> Interp<'a> {
                     self.limits.max_collection_len
                 ),
             ));
+        }
+        self.check_bytes(n as u64)
+    }
+
+    /// Whether `extra` more bytes fit the run's memory budget ([`memory`]): sweeps the account
+    /// (crediting strings freed since the last sweep) and names the budget when they do not.
+    /// The next sweep is due once a quarter of the budget more has been charged, so sweeps cost
+    /// amortised constant time per byte made; tracked bytes never pass 1.25 times the budget.
+    #[cold]
+    pub fn check_memory(&mut self, extra: u64) -> PyResult<'a, ()> {
+        let budget = self.limits.memory_budget;
+        let live = memory::sweep();
+        self.memory_check_at = budget.max(live.saturating_add(budget / 4));
+        if live.saturating_add(extra) > budget {
+            return Err(self.fatal(
+                "SizeLimitExceeded",
+                format!(
+                    "memory budget of {} MiB exceeded (refscore's limit on the values one test \
+                     file's run holds)",
+                    budget >> 20
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Bytes a value about to be built needs ([`memory::SLOT_BYTES`] a list item): refused
+    /// before it is allocated when they do not fit the run's memory budget.
+    pub fn check_bytes(&mut self, n: u64) -> PyResult<'a, ()> {
+        if memory::charged().saturating_add(n) > self.limits.memory_budget {
+            self.check_memory(n)?;
         }
         Ok(())
     }
@@ -514,6 +558,7 @@ mod tests {
             max_recursion: 50,
             max_collection_len: 1000,
             stack_budget: 0,
+            memory_budget: memory::DEFAULT_MEMORY_BUDGET,
         };
         let mut it = Interp::new(&tree, "t.py", "", limits, cache);
         let got = dumped(&it.parse_cached(a, "f.py").map(|t| t.0));

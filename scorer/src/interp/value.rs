@@ -205,8 +205,8 @@ pub enum Value<'a> {
     Complex(f64, f64),
     Str(Str),
     Bytes(Rc<[u8]>),
-    List(Rc<Mut<Vec<Value<'a>>>>),
-    Tuple(Rc<Vec<Value<'a>>>),
+    List(Rc<Mut<PyList<'a>>>),
+    Tuple(Rc<PyTuple<'a>>),
     Dict(Rc<Mut<PyDict<'a>>>),
     Set(Rc<Mut<PyDict<'a>>>),
     FrozenSet(Rc<PyDict<'a>>),
@@ -617,7 +617,7 @@ pub struct FileObj {
 }
 
 /// Insertion-ordered hash map keyed by Python values (also used for sets, with `None` values).
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub struct PyDict<'a> {
     pub entries: Vec<Option<(Value<'a>, Value<'a>, u64)>>,
     pub index: HashMap<u64, Vec<u32>, FxBuild>,
@@ -626,13 +626,121 @@ pub struct PyDict<'a> {
     /// insertion replay of [`super::cpyhash::ordered_keys`] does not reproduce (a constant set
     /// display); valid only while the entries are exactly those it was made for.
     pub pinned: Option<Rc<[u32]>>,
+    /// Bytes charged to the run's memory account for the entries' capacity.
+    pub charged: u64,
+}
+
+/// A list's items. Dereferences to its `Vec`; each access first brings the run's memory account
+/// up to date with the capacity ([`super::memory`]: growth is counted at the next access at the
+/// latest), and dropping it credits what was charged and frees nested containers through a work
+/// list ([`free_nested`]).
+#[derive(Default)]
+pub struct PyList<'a> {
+    items: Vec<Value<'a>>,
+    charged: std::cell::Cell<u64>,
+}
+
+impl<'a> PyList<'a> {
+    pub fn new(items: Vec<Value<'a>>) -> Self {
+        let l = PyList { items, charged: std::cell::Cell::new(0) };
+        l.sync();
+        l
+    }
+
+    /// The items, leaving this list empty (its charge is credited).
+    pub fn take(&mut self) -> Vec<Value<'a>> {
+        let v = std::mem::take(&mut self.items);
+        self.sync();
+        v
+    }
+
+    #[inline]
+    fn sync(&self) {
+        let cost = self.items.capacity() as u64 * super::memory::SLOT_BYTES;
+        let was = self.charged.get();
+        if cost != was {
+            if cost > was {
+                super::memory::charge(cost - was);
+            } else {
+                super::memory::credit(was - cost);
+            }
+            self.charged.set(cost);
+        }
+    }
+}
+
+impl<'a> FromIterator<Value<'a>> for PyList<'a> {
+    fn from_iter<I: IntoIterator<Item = Value<'a>>>(iter: I) -> Self {
+        PyList::new(iter.into_iter().collect())
+    }
+}
+
+impl<'a> std::ops::Deref for PyList<'a> {
+    type Target = Vec<Value<'a>>;
+    #[inline]
+    fn deref(&self) -> &Vec<Value<'a>> {
+        self.sync();
+        &self.items
+    }
+}
+
+impl<'a> std::ops::DerefMut for PyList<'a> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut Vec<Value<'a>> {
+        self.sync();
+        &mut self.items
+    }
+}
+
+impl Drop for PyList<'_> {
+    fn drop(&mut self) {
+        super::memory::credit(self.charged.get());
+        free_nested(std::mem::take(&mut self.items));
+    }
+}
+
+/// A tuple's items (immutable): charged when made, credited and freed as [`PyList`] is.
+#[derive(Default)]
+pub struct PyTuple<'a> {
+    items: Vec<Value<'a>>,
+}
+
+impl<'a> PyTuple<'a> {
+    pub fn new(items: Vec<Value<'a>>) -> Self {
+        super::memory::charge(items.capacity() as u64 * super::memory::SLOT_BYTES);
+        PyTuple { items }
+    }
+
+    /// The items, leaving this tuple empty (its charge is credited).
+    pub fn take(&mut self) -> Vec<Value<'a>> {
+        super::memory::credit(self.items.capacity() as u64 * super::memory::SLOT_BYTES);
+        std::mem::take(&mut self.items)
+    }
+}
+
+impl<'a> std::ops::Deref for PyTuple<'a> {
+    type Target = Vec<Value<'a>>;
+    #[inline]
+    fn deref(&self) -> &Vec<Value<'a>> {
+        &self.items
+    }
+}
+
+impl Drop for PyTuple<'_> {
+    fn drop(&mut self) {
+        let items = self.take();
+        free_nested(items);
+    }
 }
 
 /// Dropping a dict unnests the containers it alone owns into a work list instead of recursing:
 /// `x = {'a': x}` three million times (which CPython runs and frees) must not overflow the native
-/// stack when it is freed. Lists, tuples and sets met on the way are unnested the same way.
+/// stack when it is freed. Lists, tuples, sets and instances (their attributes: an exception's
+/// `__context__` chain, a linked list of objects) met on the way are unnested the same way. The
+/// dict's charge to the run's memory account is credited.
 impl Drop for PyDict<'_> {
     fn drop(&mut self) {
+        super::memory::credit(self.charged);
         if self.entries.is_empty() {
             return;
         }
@@ -640,6 +748,93 @@ impl Drop for PyDict<'_> {
         take_entries(self, &mut work);
         while let Some(v) = work.pop() {
             unnest(v, &mut work);
+        }
+    }
+}
+
+/// Instances free their attributes as dicts do (a chain of a million linked objects or exception
+/// contexts must not overflow the native stack); each instance's header is charged when made.
+impl Drop for Instance<'_> {
+    fn drop(&mut self) {
+        super::memory::credit(super::memory::OBJECT_BYTES);
+        let mut work = Vec::new();
+        take_attrs(self, &mut work);
+        while let Some(v) = work.pop() {
+            unnest(v, &mut work);
+        }
+    }
+}
+
+impl<'a> Instance<'a> {
+    /// An instance (charged to the run's memory account, credited when freed).
+    pub fn new(class: Rc<Class<'a>>, dict: NameMap<Value<'a>>, exc: Option<ExcData<'a>>) -> Self {
+        super::memory::charge(super::memory::OBJECT_BYTES);
+        Instance { class, dict: Mut::new(dict), exc: exc.map(Mut::new) }
+    }
+}
+
+/// A generator expression frees the iterators it consumes as dicts free their items: a chain
+/// of a million generators each consuming the next (which CPython frees) must not overflow the
+/// native stack.
+impl Drop for GenState<'_> {
+    fn drop(&mut self) {
+        let mut work = Vec::new();
+        take_gen(self, &mut work);
+        while let Some(v) = work.pop() {
+            unnest(v, &mut work);
+        }
+    }
+}
+
+fn take_gen<'a>(g: &mut GenState<'a>, work: &mut Vec<Value<'a>>) {
+    if let Some(v) = g.first.take() {
+        push_container(v, work);
+    }
+    for v in std::mem::take(&mut g.iters) {
+        push_container(v, work);
+    }
+}
+
+/// Moves the values an iterator holds to `work` (generators and the wrappers around them).
+fn take_iter<'a>(it: PyIter<'a>, work: &mut Vec<Value<'a>>) {
+    match it {
+        PyIter::Gen(mut g) => take_gen(&mut g, work),
+        PyIter::Enumerate { inner, .. } | PyIter::Filter { inner, .. } => {
+            push_container(inner, work)
+        }
+        PyIter::Map { inner, .. } | PyIter::Zip(inner) => {
+            for v in inner {
+                push_container(v, work);
+            }
+        }
+        PyIter::Seq { items, .. } => work.push(Value::List(items)),
+        PyIter::Tuple { items, .. } => work.push(Value::Tuple(items)),
+        _ => {}
+    }
+}
+
+/// Frees `items` without recursing into nested containers.
+fn free_nested(items: Vec<Value<'_>>) {
+    if items.iter().all(|v| !is_container(v)) {
+        return;
+    }
+    let mut work = Vec::new();
+    for x in items {
+        push_container(x, &mut work);
+    }
+    while let Some(v) = work.pop() {
+        unnest(v, &mut work);
+    }
+}
+
+fn take_attrs<'a>(i: &mut Instance<'a>, work: &mut Vec<Value<'a>>) {
+    let map = std::mem::take(&mut *i.dict.get_mut());
+    for (_, v) in map {
+        push_container(v, work);
+    }
+    if let Some(e) = &mut i.exc {
+        for v in std::mem::take(&mut e.get_mut().args) {
+            push_container(v, work);
         }
     }
 }
@@ -652,11 +847,21 @@ fn take_entries<'a>(d: &mut PyDict<'a>, work: &mut Vec<Value<'a>>) {
     }
 }
 
-fn push_container<'a>(v: Value<'a>, work: &mut Vec<Value<'a>>) {
-    if matches!(
+fn is_container(v: &Value<'_>) -> bool {
+    matches!(
         v,
-        Value::Dict(_) | Value::Set(_) | Value::FrozenSet(_) | Value::List(_) | Value::Tuple(_)
-    ) {
+        Value::Dict(_)
+            | Value::Set(_)
+            | Value::FrozenSet(_)
+            | Value::List(_)
+            | Value::Tuple(_)
+            | Value::Instance(_)
+            | Value::Iter(_)
+    )
+}
+
+fn push_container<'a>(v: Value<'a>, work: &mut Vec<Value<'a>>) {
+    if is_container(&v) {
         work.push(v);
     }
 }
@@ -676,25 +881,50 @@ fn unnest<'a>(v: Value<'a>, work: &mut Vec<Value<'a>>) {
         }
         Value::List(rc) => {
             if let Some(m) = Rc::into_inner(rc) {
-                for x in m.into_inner() {
+                for x in m.into_inner().take() {
                     push_container(x, work);
                 }
             }
         }
         Value::Tuple(rc) => {
-            if let Some(t) = Rc::into_inner(rc) {
-                for x in t {
+            if let Some(mut t) = Rc::into_inner(rc) {
+                for x in t.take() {
                     push_container(x, work);
                 }
+            }
+        }
+        Value::Instance(rc) => {
+            if let Some(mut i) = Rc::into_inner(rc) {
+                take_attrs(&mut i, work);
+            }
+        }
+        Value::Iter(rc) => {
+            if let Some(m) = Rc::into_inner(rc) {
+                take_iter(m.into_inner(), work);
             }
         }
         _ => {}
     }
 }
 
+/// A copy is charged for its own entries.
+impl Clone for PyDict<'_> {
+    fn clone(&self) -> Self {
+        let mut d = PyDict {
+            entries: self.entries.clone(),
+            index: self.index.clone(),
+            len: self.len,
+            pinned: self.pinned.clone(),
+            charged: 0,
+        };
+        d.sync_charge();
+        d
+    }
+}
+
 impl<'a> PyDict<'a> {
     pub fn new() -> Self {
-        PyDict { entries: Vec::new(), index: HashMap::default(), len: 0, pinned: None }
+        PyDict { entries: Vec::new(), index: HashMap::default(), len: 0, pinned: None, charged: 0 }
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&Value<'a>, &Value<'a>)> {
@@ -728,6 +958,18 @@ impl<'a> PyDict<'a> {
         self.entries.push(Some((key, val, h)));
         self.index.entry(h).or_default().push(i);
         self.len += 1;
+        self.sync_charge();
+    }
+
+    /// Brings the run's memory account up to date with the entries' capacity.
+    fn sync_charge(&mut self) {
+        let cost = self.entries.capacity() as u64 * super::memory::DICT_ENTRY_BYTES;
+        if cost > self.charged {
+            super::memory::charge(cost - self.charged);
+        } else {
+            super::memory::credit(self.charged - cost);
+        }
+        self.charged = cost;
     }
 
     pub fn remove_slot(&mut self, i: usize) -> Option<(Value<'a>, Value<'a>)> {
@@ -758,6 +1000,8 @@ impl<'a> PyDict<'a> {
         self.entries.clear();
         self.index.clear();
         self.len = 0;
+        self.entries.shrink_to_fit();
+        self.sync_charge();
     }
 }
 
@@ -767,11 +1011,11 @@ pub enum PyIter<'a> {
     Running,
     Exhausted,
     Seq {
-        items: Rc<Mut<Vec<Value<'a>>>>,
+        items: Rc<Mut<PyList<'a>>>,
         idx: usize,
     },
     Tuple {
-        items: Rc<Vec<Value<'a>>>,
+        items: Rc<PyTuple<'a>>,
         idx: usize,
     },
     Owned {
@@ -854,15 +1098,27 @@ pub enum GenElt<'a> {
 
 impl<'a> Value<'a> {
     pub fn str(s: &str) -> Self {
-        Value::Str(Rc::from(s))
+        Value::str_rc(Rc::from(s))
+    }
+
+    /// A str made by the run: charged to the run's memory account ([`super::memory`]).
+    pub fn str_rc(s: Str) -> Self {
+        super::memory::track_str(&s);
+        Value::Str(s)
+    }
+
+    /// A bytes object made by the run: charged to the run's memory account.
+    pub fn bytes_rc(b: Rc<[u8]>) -> Self {
+        super::memory::track_bytes(&b);
+        Value::Bytes(b)
     }
 
     pub fn list(items: Vec<Value<'a>>) -> Self {
-        Value::List(Rc::new(Mut::new(items)))
+        Value::List(Rc::new(Mut::new(PyList::new(items))))
     }
 
     pub fn tuple(items: Vec<Value<'a>>) -> Self {
-        Value::Tuple(Rc::new(items))
+        Value::Tuple(Rc::new(PyTuple::new(items)))
     }
 
     pub fn iter(it: PyIter<'a>) -> Self {
@@ -873,7 +1129,11 @@ impl<'a> Value<'a> {
         use num_traits::ToPrimitive;
         match b.to_i64() {
             Some(i) => Value::Int(i),
-            None => Value::Big(Rc::new(b)),
+            None => {
+                let b = Rc::new(b);
+                super::memory::track_big(&b);
+                Value::Big(b)
+            }
         }
     }
 

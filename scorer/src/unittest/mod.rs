@@ -66,6 +66,10 @@ pub struct RunConfig {
     /// Memory the parse cache may hold (sources and their trees, estimated); the oldest parses
     /// are dropped past it ([`crate::interp::ParseCache`]).
     pub parse_cache_bytes: usize,
+    /// Bytes the values of one run may hold, as [`crate::interp::memory`] counts them
+    /// ([`crate::interp::memory::DEFAULT_MEMORY_BUDGET`]: 1 GiB); past it the running method
+    /// ends with `SizeLimitExceeded` naming the budget.
+    pub memory_budget: u64,
 }
 
 impl Default for RunConfig {
@@ -77,6 +81,7 @@ impl Default for RunConfig {
             stack_budget: crate::interp::STACK_LIMIT,
             reuse_runs: true,
             parse_cache_bytes: crate::interp::DEFAULT_PARSE_CACHE_BYTES,
+            memory_budget: crate::interp::memory::DEFAULT_MEMORY_BUDGET,
         }
     }
 }
@@ -326,6 +331,7 @@ impl Scorer {
             max_recursion: self.config.max_recursion,
             max_collection_len: self.config.max_collection_len,
             stack_budget: self.config.stack_budget,
+            memory_budget: self.config.memory_budget,
         };
         let mut it = Interp::new(tree, test_file_name, test_source, limits, self.cache.clone());
         let ledger = match record {

@@ -3,7 +3,9 @@
 //! runs in a child process (this test binary re-executed) under a virtual-memory cap
 //! (`ulimit -v`, [`MEMORY_CAP_KB`]), so an abort or an OOM shows up as a failed case, not a crashed
 //! test binary. Each case asserts the child's exit code, the hostile method's verdict (exception
-//! type and message) and that the ordinary method of the same run was scored (`pass`).
+//! type and message), that the ordinary method of the same run was scored (`pass`), and that the
+//! child's peak resident memory (`VmHWM`) stayed under [`PEAK_CAP_KB`]. Set `HOSTILE_ONLY=a,b`
+//! to run some cases only.
 //! CLI-level cases (classes 4-9) live in `cli/tests/` (`score.rs`, `import.rs`, `report.rs`).
 
 use std::process::Command;
@@ -13,6 +15,13 @@ use scorer::unittest::{RunConfig, Scorer};
 
 /// Address-space cap of each child: the per-run memory budget the cases must stay within.
 const MEMORY_CAP_KB: u64 = 3_000_000;
+
+/// The memory budget of each child's run (smaller than the default 1 GiB so the growth cases
+/// are quick; the cap above leaves room for the budget's 1.25 sweep margin and the binary).
+const HOSTILE_BUDGET: u64 = 256 << 20;
+
+/// Peak resident memory (`VmHWM`) every child must stay under.
+const PEAK_CAP_KB: u64 = 1_200_000;
 
 /// `(name, hostile method body, expected exc_type, expected message prefix)`.
 const CASES: &[(&str, &str, &str, &str)] = &[
@@ -32,6 +41,32 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("list_nest_compare", "x = []\n        y = []\n        for i in range(300000):\n            x = [x]\n            y = [y]\n        h = {'x': x, 'y': y}\n        del x, y\n        h['x'] == h['y']", "RecursionError", "maximum recursion depth exceeded in comparison"),
     ("tuple_nest_hash", "x = ()\n        for i in range(300000):\n            x = (x,)\n        h = {'x': x}\n        del x\n        hash(h['x'])", "RecursionError", "maximum recursion depth exceeded while hashing a tuple"),
     ("recursion", "def f(n):\n            return f(n + 1)\n        f(0)", "RecursionError", "maximum recursion depth exceeded"),
+    // Class 1, the per-run memory budget (the child runs with HOSTILE_BUDGET): growth without
+    // end ends with the named budget, not an OOM kill.
+    ("list_grow", "l = []\n        while True:\n            l.append('x' * 1000 + str(len(l)))", "SizeLimitExceeded", "memory budget of 256 MiB exceeded"),
+    ("list_of_lists", "l = []\n        while True:\n            l.append([0] * 1000)", "SizeLimitExceeded", "memory budget of 256 MiB exceeded"),
+    ("dict_grow", "d = {}\n        i = 0\n        while True:\n            d[i] = (i,) * 500\n            i += 1", "SizeLimitExceeded", "memory budget of 256 MiB exceeded"),
+    ("set_grow", "s = set()\n        i = 0\n        while True:\n            s.add('y' * 4000 + str(i))\n            i += 1", "SizeLimitExceeded", "memory budget of 256 MiB exceeded"),
+    ("bytes_grow", "l = []\n        while True:\n            l.append(b'x' * 4000 + bytes(len(l) % 7))", "SizeLimitExceeded", "memory budget of 256 MiB exceeded"),
+    ("concat_grow", "parts = []\n        s = 'z' * 5000\n        while True:\n            parts.append(s + str(len(parts)))", "SizeLimitExceeded", "memory budget of 256 MiB exceeded"),
+    ("big_int_grow", "l = []\n        x = 7 ** 20000\n        while True:\n            l.append(x + len(l))", "SizeLimitExceeded", "memory budget of 256 MiB exceeded"),
+    ("list_repeat_budget", "[None] * 90000000", "SizeLimitExceeded", "memory budget of 256 MiB exceeded"),
+    ("list_range_huge", "list(range(10**10))", "MemoryError", ""),
+    ("bytes_repeat_huge", "b'x' * 10**10", "MemoryError", ""),
+    ("str_repeat_huge", "'x' * 10**10", "MemoryError", ""),
+    // What a method freed is credited: this one makes 860 MiB of strings and 290 MiB of lists,
+    // at most 90 MiB at a time.
+    ("budget_credited", "for i in range(10):\n            s = 'x' * 90000000\n            del s\n        for i in range(4):\n            l = [None] * 3000000\n        raise ValueError('freed')", "ValueError", "freed"),
+    // Class 2: deep values whose drop must not recurse (CPython frees them all).
+    ("list_nest_drop", "x = []\n        for i in range(300000):\n            x = [x]\n        del x\n        raise ValueError('built')", "ValueError", "built"),
+    ("tuple_nest_drop", "x = ()\n        for i in range(300000):\n            x = (x,)\n        del x\n        raise ValueError('built')", "ValueError", "built"),
+    ("instance_chain_drop", "class N:\n            pass\n        n = None\n        for i in range(300000):\n            m = N()\n            m.next = n\n            n = m\n        del n, m\n        raise ValueError('built')", "ValueError", "built"),
+    ("exception_chain_drop", "e = None\n        for i in range(300000):\n            x = ValueError(i)\n            x.__cause__ = e\n            e = x\n        del e, x\n        raise ValueError('built')", "ValueError", "built"),
+    ("exception_chain_raise", "e = None\n        for i in range(300000):\n            x = KeyError(i)\n            x.__context__ = e\n            e = x\n        raise e", "KeyError", "299999"),
+    ("generator_nest_drop", "g = iter([1])\n        for i in range(300000):\n            g = (y for y in g)\n        del g\n        raise ValueError('built')", "ValueError", "built"),
+    ("generator_nest_next", "g = iter([1])\n        for i in range(300000):\n            g = (y for y in g)\n        next(g)", "RecursionError", "maximum recursion depth exceeded"),
+    ("list_nest_repr", "x = []\n        for i in range(300000):\n            x = [x]\n        repr(x)", "RecursionError", "maximum recursion depth exceeded while getting the repr of an object"),
+    ("tuple_nest_compare", "x = ()\n        y = ()\n        for i in range(300000):\n            x = (x,)\n            y = (y,)\n        x == y", "RecursionError", "maximum recursion depth exceeded in comparison"),
     // Class 3: CPython's int/str digit limit.
     ("int_to_str", "str(10 ** 5000)", "ValueError", "Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit"),
     ("str_to_int", "int('1' * 5000)", "ValueError", "Exceeds the limit (4300 digits) for integer string conversion: value has 5000 digits; use sys.set_int_max_str_digits() to increase the limit"),
@@ -53,11 +88,21 @@ fn hostile_child() {
         panic!("unknown case {name}")
     };
     let src = case_source(body);
-    let mut scorer = Scorer::new(RunConfig::default());
+    let mut scorer =
+        Scorer::new(RunConfig { memory_budget: HOSTILE_BUDGET, ..RunConfig::default() });
     let out = scorer.run_test_file(&Tree::new(), "test_hostile.py", &src);
     for o in out {
         println!("OUTCOME {}", serde_json::to_string(&o).expect("json"));
     }
+    // Peak resident memory of the child, for the parent's cap (Linux only; elsewhere 0).
+    let peak = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            let l = s.lines().find(|l| l.starts_with("VmHWM:"))?.to_string();
+            l.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .unwrap_or(0);
+    println!("PEAK_KB {peak}");
 }
 
 #[test]
@@ -67,7 +112,12 @@ fn hostile_catalogue() {
     let child = module_path!().split_once("::").map_or(String::new(), |(_, m)| format!("{m}::"))
         + "hostile_child";
     let mut failures = Vec::new();
+    let mut peaks = Vec::new();
+    let only = std::env::var("HOSTILE_ONLY").ok();
     for (name, _, exc, msg) in CASES {
+        if only.as_deref().is_some_and(|o| !o.split(',').any(|x| x == *name)) {
+            continue;
+        }
         let out = Command::new("sh")
             .arg("-c")
             .arg(format!(
@@ -83,6 +133,11 @@ fn hostile_catalogue() {
             .filter_map(|l| l.split_once("OUTCOME ").map(|(_, j)| j))
             .filter_map(|l| serde_json::from_str(l).ok())
             .collect();
+        let peak: u64 = stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("PEAK_KB ")?.trim().parse().ok())
+            .unwrap_or(u64::MAX);
+        peaks.push((peak, *name));
         let find = |id: &str| outcomes.iter().find(|o| o["id"] == id).cloned();
         let hostile = find("T.test_hostile");
         let ordinary = find("T.test_ordinary");
@@ -92,10 +147,11 @@ fn hostile_catalogue() {
                     && h["exc_type"] == *exc
                     && h["message"].as_str().is_some_and(|m| m.starts_with(msg))
             })
-            && ordinary.as_ref().is_some_and(|o| o["status"] == "pass");
+            && ordinary.as_ref().is_some_and(|o| o["status"] == "pass")
+            && peak < PEAK_CAP_KB;
         if !ok {
             failures.push(format!(
-                "{name}: exit {:?}, hostile {hostile:?}, ordinary {ordinary:?}\n{}",
+                "{name}: exit {:?}, peak {peak} KB, hostile {hostile:?}, ordinary {ordinary:?}\n{}",
                 out.status.code(),
                 String::from_utf8_lossy(&out.stderr)
                     .lines()
@@ -106,6 +162,12 @@ fn hostile_catalogue() {
             ));
         }
     }
-    eprintln!("{} hostile cases, {} failed", CASES.len(), failures.len());
+    peaks.sort();
+    eprintln!(
+        "{} hostile cases, {} failed; peak resident memory (KB) of the largest: {:?}",
+        CASES.len(),
+        failures.len(),
+        peaks.iter().rev().take(5).collect::<Vec<_>>()
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -219,7 +219,7 @@ impl<'a> Interp<'a> {
                     }
                 }
                 if let (Native::Union(args), "__args__") = (&**n, name) {
-                    return Ok(Value::Tuple(Rc::new(args.clone())));
+                    return Ok(Value::tuple(args.clone()));
                 }
                 if let Native::AssertRaises(_, caught) = &**n {
                     if name == "exception" {

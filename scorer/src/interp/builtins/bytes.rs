@@ -13,9 +13,9 @@ impl<'a> Interp<'a> {
     ) -> PyResult<'a, Value<'a>> {
         match name {
             "decode" => self.decode_bytes(&b, args.first()),
-            "hex" => {
-                Ok(Value::Str(Rc::from(b.iter().map(|x| format!("{x:02x}")).collect::<String>())))
-            }
+            "hex" => Ok(Value::str_rc(Rc::from(
+                b.iter().map(|x| format!("{x:02x}")).collect::<String>(),
+            ))),
             "startswith" | "endswith" => match arg(&args, 0) {
                 Value::Bytes(p) => Ok(Value::Bool(if name == "startswith" {
                     b.starts_with(&p)
@@ -61,12 +61,12 @@ impl<'a> Interp<'a> {
         };
         match enc.as_str() {
             "utf-8" | "utf8" => match std::str::from_utf8(b) {
-                Ok(s) => Ok(Value::Str(Rc::from(s))),
+                Ok(s) => Ok(Value::str_rc(Rc::from(s))),
                 Err(e) => Err(self.utf8_error(b, &e)),
             },
-            "latin-1" | "latin1" | "iso-8859-1" => Ok(Value::Str(Rc::from(b.iter().map(|&x| x as char).collect::<String>()))),
+            "latin-1" | "latin1" | "iso-8859-1" => Ok(Value::str_rc(Rc::from(b.iter().map(|&x| x as char).collect::<String>()))),
             "ascii" => match b.iter().position(|x| *x >= 0x80) {
-                None => Ok(Value::Str(Rc::from(std::str::from_utf8(b).unwrap_or("")))),
+                None => Ok(Value::str_rc(Rc::from(std::str::from_utf8(b).unwrap_or("")))),
                 Some(i) => Err(self.err(
                     "UnicodeDecodeError",
                     format!("'ascii' codec can't decode byte 0x{:02x} in position {i}: ordinal not in range(128)", b[i]),
@@ -103,7 +103,7 @@ impl<'a> Interp<'a> {
         if let Value::Instance(i) = &err.exc {
             let mut d = i.dict.borrow_mut();
             d.insert(Rc::from("encoding"), Value::str("utf-8"));
-            d.insert(Rc::from("object"), Value::Bytes(Rc::from(b)));
+            d.insert(Rc::from("object"), Value::bytes_rc(Rc::from(b)));
             d.insert(Rc::from("start"), Value::Int(start as i64));
             d.insert(Rc::from("end"), Value::Int(end as i64));
             d.insert(Rc::from("reason"), Value::str(reason));

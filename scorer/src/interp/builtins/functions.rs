@@ -311,7 +311,7 @@ impl<'a> Interp<'a> {
             "sorted" => {
                 self.nargs("sorted", &args, 1, 1)?;
                 let items = self.to_vec(&args[0])?;
-                let l = Rc::new(Mut::new(items));
+                let l = Rc::new(Mut::new(PyList::new(items)));
                 self.list_sort(&l, &kwargs)?;
                 Ok(Value::List(l))
             }
@@ -394,12 +394,12 @@ impl<'a> Interp<'a> {
             "repr" => {
                 self.nargs("repr", &args, 1, 1)?;
                 let r = self.c_level(CALL, |it| it.repr(&args[0]))?;
-                Ok(Value::Str(Rc::from(r)))
+                Ok(Value::str_rc(Rc::from(r)))
             }
             "ascii" => {
                 self.nargs("ascii", &args, 1, 1)?;
                 let r = self.c_level(CALL, |it| it.repr(&args[0]))?;
-                Ok(Value::Str(Rc::from(crate::interp::fmt::ascii_escape(&r))))
+                Ok(Value::str_rc(Rc::from(crate::interp::fmt::ascii_escape(&r))))
             }
             "print" => {
                 // Output goes nowhere (the harness discards stdout); still evaluate str() for its errors.
@@ -482,7 +482,7 @@ impl<'a> Interp<'a> {
             }
             "chr" => match arg(&args, 0) {
                 Value::Int(i) => match u32::try_from(i).ok().and_then(char::from_u32) {
-                    Some(c) => Ok(Value::Str(Rc::from(c.to_string()))),
+                    Some(c) => Ok(Value::str_rc(Rc::from(c.to_string()))),
                     None => Err(self.err("ValueError", "chr() arg not in range(0x110000)")),
                 },
                 other => Err(self.err(
@@ -522,7 +522,7 @@ impl<'a> Interp<'a> {
                     "hex" => format!("0x{m:x}"),
                     _ => format!("0o{m:o}"),
                 };
-                Ok(Value::Str(Rc::from(if neg { format!("-{body}") } else { body })))
+                Ok(Value::str_rc(Rc::from(if neg { format!("-{body}") } else { body })))
             }
             "open" => self.builtin_open(args, kwargs),
             "format" => {
@@ -530,7 +530,7 @@ impl<'a> Interp<'a> {
                     Some(Value::Str(s)) => s.to_string(),
                     _ => String::new(),
                 };
-                Ok(Value::Str(Rc::from(self.format_value(&arg(&args, 0), &spec)?)))
+                Ok(Value::str_rc(Rc::from(self.format_value(&arg(&args, 0), &spec)?)))
             }
             "divmod" => {
                 let (a, b) = (arg(&args, 0), arg(&args, 1));
@@ -641,7 +641,7 @@ impl<'a> Interp<'a> {
                 };
                 names.sort();
                 names.dedup();
-                Ok(Value::list(names.into_iter().map(|s| Value::Str(Rc::from(s))).collect()))
+                Ok(Value::list(names.into_iter().map(|s| Value::str_rc(Rc::from(s))).collect()))
             }
             "super" => {
                 if args.len() == 2 {

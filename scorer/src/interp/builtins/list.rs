@@ -8,17 +8,13 @@ use crate::interp::{Interp, PyResult, Value};
 use std::rc::Rc;
 
 impl<'a> Interp<'a> {
-    pub fn list_sort(
-        &mut self,
-        l: &Rc<Mut<Vec<Value<'a>>>>,
-        kwargs: &Kwargs<'a>,
-    ) -> PyResult<'a, ()> {
+    pub fn list_sort(&mut self, l: &Rc<Mut<PyList<'a>>>, kwargs: &Kwargs<'a>) -> PyResult<'a, ()> {
         let key = kw(kwargs, "key").filter(|k| !k.is_none());
         let reverse = match kw(kwargs, "reverse") {
             Some(v) => self.truthy(&v)?,
             None => false,
         };
-        let items = std::mem::take(&mut *l.borrow_mut());
+        let items = l.borrow_mut().take();
         let mut keyed = Vec::with_capacity(items.len());
         for x in items {
             let k = match &key {
@@ -82,7 +78,7 @@ impl<'a> Interp<'a> {
 
     pub(super) fn list_method(
         &mut self,
-        l: Rc<Mut<Vec<Value<'a>>>>,
+        l: Rc<Mut<PyList<'a>>>,
         name: &str,
         args: Vec<Value<'a>>,
         kwargs: Kwargs<'a>,

@@ -16,9 +16,9 @@ impl<'a> Interp<'a> {
         args: Vec<Value<'a>>,
         kwargs: Kwargs<'a>,
     ) -> PyResult<'a, Value<'a>> {
-        let vs = |x: String| Value::Str(Rc::from(x));
+        let vs = |x: String| Value::str_rc(Rc::from(x));
         let strs =
-            |v: Vec<&str>| Value::list(v.into_iter().map(|x| Value::Str(Rc::from(x))).collect());
+            |v: Vec<&str>| Value::list(v.into_iter().map(|x| Value::str_rc(Rc::from(x))).collect());
         self.charge((s.len() / 64) as u64)?;
         const NO_ARGS: &[&str] = &[
             "upper",
@@ -264,7 +264,7 @@ impl<'a> Interp<'a> {
                     None => false,
                 };
                 Ok(Value::list(
-                    splitlines(&s, keep).into_iter().map(|x| Value::Str(Rc::from(x))).collect(),
+                    splitlines(&s, keep).into_iter().map(|x| Value::str_rc(Rc::from(x))).collect(),
                 ))
             }
             "format" => Ok(vs(self.str_format(&s, &args, &kwargs)?)),
@@ -476,7 +476,7 @@ impl<'a> Interp<'a> {
                         let r = crate::interp::fmt::str_repr(&base);
                         self.err_args(
                             "KeyError",
-                            vec![Value::Str(Rc::from(base.as_str()))],
+                            vec![Value::str_rc(Rc::from(base.as_str()))],
                             Some(r),
                         )
                     })?
@@ -504,7 +504,7 @@ impl<'a> Interp<'a> {
                         let key: String = ac[j + 1..k].iter().collect();
                         let kv = match key.parse::<i64>() {
                             Ok(n) if key.bytes().all(|b| b.is_ascii_digit()) => Value::Int(n),
-                            _ => Value::Str(Rc::from(key.as_str())),
+                            _ => Value::str_rc(Rc::from(key.as_str())),
                         };
                         v = self.getitem(&v, &kv)?;
                         j = k + 1;
@@ -516,8 +516,8 @@ impl<'a> Interp<'a> {
                     }
                 }
                 let v = match conv.as_deref() {
-                    Some("r") => Value::Str(Rc::from(self.repr(&v)?)),
-                    Some("s") => Value::Str(Rc::from(self.str_of(&v)?)),
+                    Some("r") => Value::str_rc(Rc::from(self.repr(&v)?)),
+                    Some("s") => Value::str_rc(Rc::from(self.str_of(&v)?)),
                     _ => v,
                 };
                 out.push_str(&self.format_value(&v, &spec)?);
@@ -552,7 +552,7 @@ impl<'a> Interp<'a> {
             _ => "strict".into(),
         };
         let (name, limit) = match enc.as_str() {
-            "utf-8" | "utf8" => return Ok(Value::Bytes(Rc::from(s.as_bytes()))),
+            "utf-8" | "utf8" => return Ok(Value::bytes_rc(Rc::from(s.as_bytes()))),
             "latin-1" | "latin1" | "iso-8859-1" | "iso8859-1" | "l1" => ("latin-1", 256u32),
             "ascii" | "us-ascii" => ("ascii", 128u32),
             other => return Err(self.unsupported(format!("str.encode with encoding '{other}'"))),
@@ -597,7 +597,7 @@ impl<'a> Interp<'a> {
             }
             i += 1;
         }
-        Ok(Value::Bytes(Rc::from(out)))
+        Ok(Value::bytes_rc(Rc::from(out)))
     }
 }
 

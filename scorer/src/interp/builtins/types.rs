@@ -26,10 +26,10 @@ impl<'a> Interp<'a> {
                 None => Ok(Value::str("")),
                 Some(Value::Bytes(b)) if args.len() > 1 => self.decode_bytes(b, args.get(1)),
                 Some(v @ (Value::Str(_) | Value::Int(_) | Value::Bool(_))) => {
-                    Ok(Value::Str(Rc::from(self.str_of(v)?)))
+                    Ok(Value::str_rc(Rc::from(self.str_of(v)?)))
                 }
                 // The unspecialised call of `str` counts a level (see `"repr"`).
-                Some(v) => Ok(Value::Str(Rc::from(self.c_level(CALL, |it| it.str_of(v))?))),
+                Some(v) => Ok(Value::str_rc(Rc::from(self.c_level(CALL, |it| it.str_of(v))?))),
             },
             BType::Int => match args.first() {
                 None => Ok(Value::Int(0)),
@@ -187,17 +187,17 @@ impl<'a> Interp<'a> {
                 exc: None,
             }))),
             BType::Bytes => match args.first() {
-                None => Ok(Value::Bytes(Rc::from(&b""[..]))),
-                Some(Value::Str(s)) if args.len() > 1 => Ok(Value::Bytes(Rc::from(s.as_bytes()))),
+                None => Ok(Value::bytes_rc(Rc::from(&b""[..]))),
+                Some(Value::Str(s)) if args.len() > 1 => Ok(Value::bytes_rc(Rc::from(s.as_bytes()))),
                 Some(Value::Str(_)) => Err(self.err("TypeError", "string argument without an encoding")),
                 Some(Value::Bytes(b)) => Ok(Value::Bytes(b.clone())),
                 // `bytes(n)`: n zero bytes, within the size limit (`bytes(10**12)` is a MemoryError).
                 Some(Value::Int(n)) => {
                     let n = usize::try_from(*n).map_err(|_| self.err("ValueError", "negative count"))?;
                     self.check_len(n)?;
-                    Ok(Value::Bytes(Rc::from(vec![0u8; n])))
+                    Ok(Value::bytes_rc(Rc::from(vec![0u8; n])))
                 }
-                Some(Value::Bool(b)) => Ok(Value::Bytes(Rc::from(vec![0u8; usize::from(*b)]))),
+                Some(Value::Bool(b)) => Ok(Value::bytes_rc(Rc::from(vec![0u8; usize::from(*b)]))),
                 Some(Value::Big(_)) => {
                     Err(self.err("OverflowError", "cannot fit 'int' into an index-sized integer"))
                 }
@@ -210,7 +210,7 @@ impl<'a> Interp<'a> {
                             _ => return Err(self.err("ValueError", "bytes must be in range(0, 256)")),
                         }
                     }
-                    Ok(Value::Bytes(Rc::from(out)))
+                    Ok(Value::bytes_rc(Rc::from(out)))
                 }
             },
             BType::Slice => {

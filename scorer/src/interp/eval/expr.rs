@@ -202,9 +202,9 @@ impl<'a> Interp<'a> {
                     }
                 }
                 self.check_len(out.len())?;
-                Ok(Value::Str(Rc::from(out)))
+                Ok(Value::str_rc(Rc::from(out)))
             }
-            E::FormattedValue(fv) => Ok(Value::Str(Rc::from(self.formatted_value(f, fv)?))),
+            E::FormattedValue(fv) => Ok(Value::str_rc(Rc::from(self.formatted_value(f, fv)?))),
             E::Lambda(l) => {
                 let func =
                     self.make_function(f, "<lambda>", &l.args, FuncBody::Expr(&l.body), None)?;
@@ -311,8 +311,8 @@ impl<'a> Interp<'a> {
         match c {
             ast::Constant::None => Value::None,
             ast::Constant::Bool(b) => Value::Bool(*b),
-            ast::Constant::Str(s) => Value::Str(Rc::from(s.as_str())),
-            ast::Constant::Bytes(b) => Value::Bytes(Rc::from(b.as_slice())),
+            ast::Constant::Str(s) => Value::str_rc(Rc::from(s.as_str())),
+            ast::Constant::Bytes(b) => Value::bytes_rc(Rc::from(b.as_slice())),
             ast::Constant::Int(i) => Value::from_bigint(i.clone()),
             ast::Constant::Float(x) => Value::Float(*x),
             ast::Constant::Tuple(t) => Value::tuple(t.iter().map(|c| self.constant(c)).collect()),
@@ -329,10 +329,10 @@ impl<'a> Interp<'a> {
         let v = self.eval(f, &fv.value)?;
         let v = match fv.conversion {
             ast::ConversionFlag::None => v,
-            ast::ConversionFlag::Str => Value::Str(Rc::from(self.str_of(&v)?)),
-            ast::ConversionFlag::Repr => Value::Str(Rc::from(self.repr(&v)?)),
+            ast::ConversionFlag::Str => Value::str_rc(Rc::from(self.str_of(&v)?)),
+            ast::ConversionFlag::Repr => Value::str_rc(Rc::from(self.repr(&v)?)),
             ast::ConversionFlag::Ascii => {
-                Value::Str(Rc::from(crate::interp::fmt::ascii_escape(&self.repr(&v)?)))
+                Value::str_rc(Rc::from(crate::interp::fmt::ascii_escape(&self.repr(&v)?)))
             }
         };
         let spec = match &fv.format_spec {

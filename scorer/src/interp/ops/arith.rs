@@ -169,7 +169,7 @@ impl<'a> Interp<'a> {
                 let mut s = String::with_capacity(x.len() + y.len());
                 s.push_str(x);
                 s.push_str(y);
-                Ok(V::Str(Rc::from(s)))
+                Ok(V::str_rc(Rc::from(s)))
             }
             (O::Add, V::Str(_), _) => Err(self.err(
                 "TypeError",
@@ -198,7 +198,7 @@ impl<'a> Interp<'a> {
             (O::Add, V::Bytes(x), V::Bytes(y)) => {
                 let mut v = x.to_vec();
                 v.extend_from_slice(y);
-                Ok(V::Bytes(Rc::from(v)))
+                Ok(V::bytes_rc(Rc::from(v)))
             }
             (O::Add, V::Bytes(_), _) => {
                 Err(self.err("TypeError", format!("can't concat {} to bytes", self.type_name(b))))
@@ -240,7 +240,7 @@ impl<'a> Interp<'a> {
             (O::Mult, n, V::Str(_) | V::List(_) | V::Tuple(_) | V::Bytes(_)) if is_intlike(n) => {
                 self.repeat(b, n)
             }
-            (O::Mod, V::Str(fmt), args) => Ok(V::Str(Rc::from(self.percent_format(fmt, args)?))),
+            (O::Mod, V::Str(fmt), args) => Ok(V::str_rc(Rc::from(self.percent_format(fmt, args)?))),
             (
                 O::Sub | O::BitAnd | O::BitOr | O::BitXor,
                 V::Set(_) | V::FrozenSet(_),
@@ -372,15 +372,19 @@ impl<'a> Interp<'a> {
         match seq {
             Value::Str(s) => {
                 self.check_len(s.len().saturating_mul(n))?;
-                Ok(Value::Str(Rc::from(s.repeat(n))))
+                Ok(Value::str_rc(Rc::from(s.repeat(n))))
             }
             Value::Bytes(s) => {
                 self.check_len(s.len().saturating_mul(n))?;
-                Ok(Value::Bytes(Rc::from(s.repeat(n))))
+                Ok(Value::bytes_rc(Rc::from(s.repeat(n))))
             }
             Value::List(l) => {
                 let items = l.borrow().clone();
                 self.check_len(items.len().saturating_mul(n))?;
+                self.check_bytes(
+                    (items.len().saturating_mul(n) as u64)
+                        .saturating_mul(crate::interp::memory::SLOT_BYTES),
+                )?;
                 let mut out = Vec::with_capacity(items.len() * n);
                 for _ in 0..n {
                     out.extend(items.iter().cloned());
@@ -389,6 +393,10 @@ impl<'a> Interp<'a> {
             }
             Value::Tuple(t) => {
                 self.check_len(t.len().saturating_mul(n))?;
+                self.check_bytes(
+                    (t.len().saturating_mul(n) as u64)
+                        .saturating_mul(crate::interp::memory::SLOT_BYTES),
+                )?;
                 let mut out = Vec::with_capacity(t.len() * n);
                 for _ in 0..n {
                     out.extend(t.iter().cloned());

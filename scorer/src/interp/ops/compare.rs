@@ -67,7 +67,9 @@ impl<'a> Interp<'a> {
                     (Value::List(x), Value::List(y)) => {
                         Some((Rc::new(x.borrow().clone()), Rc::new(y.borrow().clone())))
                     }
-                    (Value::Tuple(x), Value::Tuple(y)) => Some((x.clone(), y.clone())),
+                    (Value::Tuple(x), Value::Tuple(y)) => {
+                        Some((Rc::new(x.to_vec()), Rc::new(y.to_vec())))
+                    }
                     _ => None,
                 };
                 if let Some((x, y)) = seqs {

@@ -115,25 +115,25 @@ impl<'a> Interp<'a> {
                         let b = s.as_bytes();
                         if sl[2].is_none() || matches!(sl[2], Value::Int(1)) {
                             if let (Some(f), Some(l)) = (idx.first(), idx.last()) {
-                                return Ok(Value::Str(Rc::from(&s[*f..=*l])));
+                                return Ok(Value::str_rc(Rc::from(&s[*f..=*l])));
                             }
                             return Ok(Value::str(""));
                         }
                         let out: String = idx.into_iter().map(|i| b[i] as char).collect();
-                        return Ok(Value::Str(Rc::from(out)));
+                        return Ok(Value::str_rc(Rc::from(out)));
                     }
                     let out: String = idx.into_iter().map(|i| chars[i]).collect();
-                    return Ok(Value::Str(Rc::from(out)));
+                    return Ok(Value::str_rc(Rc::from(out)));
                 }
                 let i = self.index_of(k, len, "str")?;
                 let c = if s.is_ascii() { s.as_bytes()[i] as char } else { chars[i] };
-                Ok(Value::Str(Rc::from(c.to_string())))
+                Ok(Value::str_rc(Rc::from(c.to_string())))
             }
             Value::Bytes(b) => {
                 if let Value::Slice(sl) = k {
                     let idx = self.slice_indices(sl, b.len())?;
                     let out: Vec<u8> = idx.into_iter().map(|i| b[i]).collect();
-                    return Ok(Value::Bytes(Rc::from(out)));
+                    return Ok(Value::bytes_rc(Rc::from(out)));
                 }
                 let i = self.index_of(k, b.len(), "index")?;
                 Ok(Value::Int(i64::from(b[i])))

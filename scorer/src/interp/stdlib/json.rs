@@ -66,7 +66,7 @@ impl<'s> Parser<'s> {
                         Ok(v) => v,
                         Err(e) => return Ok(Err(e)),
                     };
-                    if let Err(e) = it.dict_set(&d, Value::Str(Rc::from(k)), v) {
+                    if let Err(e) = it.dict_set(&d, Value::str_rc(Rc::from(k)), v) {
                         return Ok(Err(e));
                     }
                     self.ws();
@@ -104,7 +104,7 @@ impl<'s> Parser<'s> {
                     }
                 }
             }
-            b'"' => Ok(Ok(Value::Str(Rc::from(self.string()?)))),
+            b'"' => Ok(Ok(Value::str_rc(Rc::from(self.string()?)))),
             b't' if self.s[self.pos..].starts_with("true") => {
                 self.pos += 4;
                 Ok(Ok(Value::Bool(true)))
@@ -278,7 +278,7 @@ impl<'a> Interp<'a> {
                 let full = format!("{msg}: line {lineno} column {colno} (char {cpos})");
                 Err(self.err_args(
                     "JSONDecodeError",
-                    vec![Value::Str(Rc::from(full.as_str()))],
+                    vec![Value::str_rc(Rc::from(full.as_str()))],
                     Some(full),
                 ))
             }

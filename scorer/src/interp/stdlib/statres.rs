@@ -152,7 +152,7 @@ impl<'a> Interp<'a> {
                 None => Value::None,
             })
             .collect::<Vec<_>>();
-        Ok(Value::Tuple(Rc::new(items)))
+        Ok(Value::tuple(items))
     }
 
     /// `__getitem__`, `__len__`, `__iter__`, `__repr__` of `os.stat_result` (`name` is the

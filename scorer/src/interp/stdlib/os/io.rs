@@ -129,7 +129,7 @@ impl<'a> Interp<'a> {
             let end =
                 data[pos..].iter().position(|b| *b == b'\n').map_or(data.len(), |i| pos + i + 1);
             f.borrow_mut().pos = end;
-            return Ok(Some(Value::Bytes(Rc::from(&data[pos..end]))));
+            return Ok(Some(Value::bytes_rc(Rc::from(&data[pos..end]))));
         }
         let text = self.file_text(f)?;
         let pos = f.borrow().pos;
@@ -147,7 +147,7 @@ impl<'a> Interp<'a> {
             e
         };
         f.borrow_mut().pos = pos + end;
-        Ok(Some(Value::Str(Rc::from(&rest[..end]))))
+        Ok(Some(Value::str_rc(Rc::from(&rest[..end]))))
     }
 
     pub fn file_method(
@@ -183,7 +183,7 @@ impl<'a> Interp<'a> {
                     let (data, pos) = (f.borrow().data.clone(), f.borrow().pos);
                     let end = size.map_or(data.len(), |s| (pos + s).min(data.len()));
                     f.borrow_mut().pos = end.max(pos);
-                    return Ok(Value::Bytes(Rc::from(
+                    return Ok(Value::bytes_rc(Rc::from(
                         &data[pos.min(data.len())..end.max(pos).min(data.len())],
                     )));
                 }
@@ -199,11 +199,11 @@ impl<'a> Interp<'a> {
                 if pos == 0 && end == text.len() {
                     return Ok(Value::Str(text));
                 }
-                Ok(Value::Str(Rc::from(&text[pos..end])))
+                Ok(Value::str_rc(Rc::from(&text[pos..end])))
             }
             "readline" => Ok(self.file_readline(&n)?.unwrap_or_else(|| {
                 if f.borrow().binary {
-                    Value::Bytes(Rc::from(&b""[..]))
+                    Value::bytes_rc(Rc::from(&b""[..]))
                 } else {
                     Value::str("")
                 }
