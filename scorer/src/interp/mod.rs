@@ -32,6 +32,7 @@ use crate::python::{self, node::Node, LineIndex};
 use crate::tree::Tree;
 use crate::unittest::verdict::SubOutcome;
 
+pub use exc::ExcKind;
 use scope::ScopeInfo;
 pub use stdlib::os::FileAccess;
 use value::*;
@@ -314,7 +315,7 @@ impl<'a> Interp<'a> {
         if self.cpython_depth() >= self.limits.max_recursion
             || self.stack_used() > self.limits.stack_budget
         {
-            return Err(self.err("RecursionError", "maximum recursion depth exceeded"));
+            return Err(self.err(ExcKind::RecursionError, "maximum recursion depth exceeded"));
         }
         Ok(())
     }
@@ -330,7 +331,7 @@ impl<'a> Interp<'a> {
         self.steps += 1;
         if self.steps > self.limits.step_budget {
             return Err(self.fatal(
-                "StepBudgetExceeded",
+                ExcKind::StepBudgetExceeded,
                 format!(
                     "step budget of {} exhausted (the test may loop forever)",
                     self.limits.step_budget
@@ -345,7 +346,7 @@ impl<'a> Interp<'a> {
         self.steps = self.steps.saturating_add(n);
         if self.steps > self.limits.step_budget {
             return Err(self.fatal(
-                "StepBudgetExceeded",
+                ExcKind::StepBudgetExceeded,
                 format!(
                     "step budget of {} exhausted (the test may loop forever)",
                     self.limits.step_budget
@@ -362,10 +363,10 @@ impl<'a> Interp<'a> {
     pub fn check_len(&self, n: usize) -> PyResult<'a, ()> {
         if n > self.limits.max_collection_len {
             if n as u64 >= CPYTHON_MEMORY_ERROR_LEN {
-                return Err(self.err("MemoryError", ""));
+                return Err(self.err(ExcKind::MemoryError, ""));
             }
             return Err(self.fatal(
-                "SizeLimitExceeded",
+                ExcKind::SizeLimitExceeded,
                 format!(
                     "size limit of {} items exceeded (refscore's collection size limit)",
                     self.limits.max_collection_len
@@ -376,34 +377,36 @@ impl<'a> Interp<'a> {
     }
 
     /// A Python exception of builtin class `cls` with one string argument.
-    pub fn err(&self, cls: &str, msg: impl Into<String>) -> Box<PyErr<'a>> {
+    pub fn err(&self, cls: ExcKind, msg: impl Into<String>) -> Box<PyErr<'a>> {
         let msg: String = msg.into();
-        let args =
-            if msg.is_empty() && cls == "MemoryError" { vec![] } else { vec![Value::str(&msg)] };
+        let args = if msg.is_empty() && cls == ExcKind::MemoryError {
+            vec![]
+        } else {
+            vec![Value::str(&msg)]
+        };
         self.err_args(cls, args, None)
     }
 
     pub fn err_args(
         &self,
-        cls: &str,
+        cls: ExcKind,
         args: Vec<Value<'a>>,
         str_override: Option<String>,
     ) -> Box<PyErr<'a>> {
-        let class = match self.exc_classes.get(cls) {
-            Some(c) => c.clone(),
-            None => {
-                self.exc_classes.get("Exception").cloned().unwrap_or_else(|| exc::bare_class(cls))
-            }
-        };
         Box::new(PyErr {
-            exc: exc::new_instance(class, args, str_override),
+            exc: exc::new_instance(self.exc_class(cls), args, str_override),
             line: None,
             fatal: false,
         })
     }
 
+    /// The class object of builtin exception `kind` (installed by [`exc::install`]).
+    pub fn exc_class(&self, kind: ExcKind) -> Rc<Class<'a>> {
+        self.exc_classes.get(kind.name()).cloned().unwrap_or_else(|| exc::bare_class(kind.name()))
+    }
+
     /// An uncatchable error (limits, unsupported constructs, content missing from the bundle).
-    pub fn fatal(&self, kind: &str, msg: impl Into<String>) -> Box<PyErr<'a>> {
+    pub fn fatal(&self, kind: ExcKind, msg: impl Into<String>) -> Box<PyErr<'a>> {
         let mut e = self.err(kind, msg);
         e.fatal = true;
         e
@@ -411,7 +414,7 @@ impl<'a> Interp<'a> {
 
     pub fn unsupported(&self, what: impl Into<String>) -> Box<PyErr<'a>> {
         self.fatal(
-            "UnsupportedConstruct",
+            ExcKind::UnsupportedConstruct,
             format!("unsupported by refscore's interpreter: {}", what.into()),
         )
     }
@@ -450,7 +453,7 @@ impl<'a> Interp<'a> {
         let limit = u64::from(self.limits.max_recursion) * 3;
         if 3 * parse_frame + u64::from(tree_depth) > limit {
             return Err(self.err(
-                "RecursionError",
+                ExcKind::RecursionError,
                 "maximum recursion depth exceeded during ast construction",
             ));
         }

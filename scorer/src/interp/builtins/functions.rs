@@ -5,6 +5,7 @@ use super::{arg, is_native_method, kw, CALL};
 use crate::interp::eval::Kwargs;
 use crate::interp::fmt::{btype_of, type_name};
 use crate::interp::value::*;
+use crate::interp::ExcKind;
 use crate::interp::{Interp, PyResult, Value};
 use num_traits::Signed;
 use std::rc::Rc;
@@ -30,12 +31,14 @@ impl<'a> Interp<'a> {
                 let r = self.call(&m, vec![v.clone()], vec![])?;
                 match r {
                     Value::Int(n) if n >= 0 => n as usize,
-                    _ => return Err(self.err("TypeError", "__len__() should return >= 0")),
+                    _ => return Err(self.err(ExcKind::TypeError, "__len__() should return >= 0")),
                 }
             }
             _ => {
-                return Err(self
-                    .err("TypeError", format!("object of type '{}' has no len()", type_name(v))))
+                return Err(self.err(
+                    ExcKind::TypeError,
+                    format!("object of type '{}' has no len()", type_name(v)),
+                ))
             }
         })
     }
@@ -77,7 +80,7 @@ impl<'a> Interp<'a> {
             }
             _ => {
                 return Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     "isinstance() arg 2 must be a type, a tuple of types, or a union",
                 ))
             }
@@ -113,7 +116,7 @@ impl<'a> Interp<'a> {
             }
             (_, Value::Type(BType::Object)) => true,
             (Value::Class(_) | Value::AstClass(_) | Value::Type(_), _) => false,
-            _ => return Err(self.err("TypeError", "issubclass() arg 1 must be a class")),
+            _ => return Err(self.err(ExcKind::TypeError, "issubclass() arg 1 must be a class")),
         })
     }
 
@@ -153,16 +156,16 @@ impl<'a> Interp<'a> {
                     self.str_method(s, m, args, kwargs)
                 }
                 Some(other) => Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!(
                         "descriptor '{m}' for 'str' objects doesn't apply to a '{}' object",
                         type_name(other)
                     ),
                 )),
-                None => {
-                    Err(self
-                        .err("TypeError", format!("unbound method str.{m}() needs an argument")))
-                }
+                None => Err(self.err(
+                    ExcKind::TypeError,
+                    format!("unbound method str.{m}() needs an argument"),
+                )),
             };
         }
         if name == "dict.fromkeys" {
@@ -188,7 +191,7 @@ impl<'a> Interp<'a> {
             "isinstance" => {
                 if args.len() != 2 {
                     return Err(self.err(
-                        "TypeError",
+                        ExcKind::TypeError,
                         format!("isinstance expected 2 arguments, got {}", args.len()),
                     ));
                 }
@@ -197,7 +200,7 @@ impl<'a> Interp<'a> {
             "issubclass" => {
                 if args.len() != 2 {
                     return Err(self.err(
-                        "TypeError",
+                        ExcKind::TypeError,
                         format!("issubclass expected 2 arguments, got {}", args.len()),
                     ));
                 }
@@ -208,7 +211,7 @@ impl<'a> Interp<'a> {
                 let n = self.want_str(&args[1], "attribute name")?;
                 match self.getattr(&args[0], &n) {
                     Ok(_) => Ok(Value::Bool(true)),
-                    Err(e) if !e.fatal && self.is_exc(&e, "AttributeError") => {
+                    Err(e) if !e.fatal && self.is_exc(&e, ExcKind::AttributeError) => {
                         Ok(Value::Bool(false))
                     }
                     Err(e) => Err(e),
@@ -219,7 +222,11 @@ impl<'a> Interp<'a> {
                 let n = self.want_str(&args[1], "attribute name")?;
                 match self.getattr(&args[0], &n) {
                     Ok(v) => Ok(v),
-                    Err(e) if args.len() == 3 && !e.fatal && self.is_exc(&e, "AttributeError") => {
+                    Err(e)
+                        if args.len() == 3
+                            && !e.fatal
+                            && self.is_exc(&e, ExcKind::AttributeError) =>
+                    {
                         Ok(args[2].clone())
                     }
                     Err(e) => Err(e),
@@ -279,7 +286,7 @@ impl<'a> Interp<'a> {
                         return Ok(d);
                     }
                     return Err(
-                        self.err("ValueError", format!("{name}() arg is an empty sequence"))
+                        self.err(ExcKind::ValueError, format!("{name}() arg is an empty sequence"))
                     );
                 }
                 let mut best = items[0].clone();
@@ -323,7 +330,7 @@ impl<'a> Interp<'a> {
                     Value::DictView(..) => self.to_vec(&args[0])?,
                     other => {
                         return Err(self.err(
-                            "TypeError",
+                            ExcKind::TypeError,
                             format!("'{}' object is not reversible", type_name(other)),
                         ))
                     }
@@ -351,7 +358,9 @@ impl<'a> Interp<'a> {
             }
             "map" => {
                 if args.len() < 2 {
-                    return Err(self.err("TypeError", "map() must have at least two arguments."));
+                    return Err(
+                        self.err(ExcKind::TypeError, "map() must have at least two arguments.")
+                    );
                 }
                 let mut its = Vec::new();
                 for a in &args[1..] {
@@ -372,7 +381,7 @@ impl<'a> Interp<'a> {
                 self.nargs("next", &args, 1, 2)?;
                 if !matches!(args[0], Value::Iter(_)) {
                     return Err(self.err(
-                        "TypeError",
+                        ExcKind::TypeError,
                         format!("'{}' object is not an iterator", type_name(&args[0])),
                     ));
                 }
@@ -380,7 +389,7 @@ impl<'a> Interp<'a> {
                     Some(v) => Ok(v),
                     None => match args.get(1) {
                         Some(d) => Ok(d.clone()),
-                        None => Err(self.err_args("StopIteration", vec![], None)),
+                        None => Err(self.err_args(ExcKind::StopIteration, vec![], None)),
                     },
                 }
             }
@@ -417,12 +426,12 @@ impl<'a> Interp<'a> {
                 Value::Complex(r, i) => {
                     let h = r.hypot(i);
                     if h.is_infinite() && r.is_finite() && i.is_finite() {
-                        return Err(self.err("OverflowError", "absolute value too large"));
+                        return Err(self.err(ExcKind::OverflowError, "absolute value too large"));
                     }
                     Ok(Value::Float(h))
                 }
                 other => Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!("bad operand type for abs(): '{}'", type_name(&other)),
                 )),
             },
@@ -467,7 +476,7 @@ impl<'a> Interp<'a> {
                 }
                 (v @ (Value::Int(_) | Value::Big(_)), _) => Ok(v),
                 (other, _) => Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!("type {} doesn't define __round__ method", type_name(&other)),
                 )),
             },
@@ -479,10 +488,10 @@ impl<'a> Interp<'a> {
             "chr" => match arg(&args, 0) {
                 Value::Int(i) => match u32::try_from(i).ok().and_then(char::from_u32) {
                     Some(c) => Ok(Value::Str(Rc::from(c.to_string()))),
-                    None => Err(self.err("ValueError", "chr() arg not in range(0x110000)")),
+                    None => Err(self.err(ExcKind::ValueError, "chr() arg not in range(0x110000)")),
                 },
                 other => Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!("'{}' object cannot be interpreted as an integer", type_name(&other)),
                 )),
             },
@@ -491,21 +500,21 @@ impl<'a> Interp<'a> {
                     Ok(Value::Int(i64::from(s.chars().next().map_or(0, |c| c as u32))))
                 }
                 Value::Str(s) => Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!(
                         "ord() expected a character, but string of length {} found",
                         s.chars().count()
                     ),
                 )),
                 other => Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!("ord() expected string of length 1, but {} found", type_name(&other)),
                 )),
             },
             "bin" | "hex" | "oct" => {
                 let n = crate::interp::ops::to_big(&arg(&args, 0)).ok_or_else(|| {
                     self.err(
-                        "TypeError",
+                        ExcKind::TypeError,
                         format!(
                             "'{}' object cannot be interpreted as an integer",
                             type_name(&arg(&args, 0))
@@ -535,7 +544,7 @@ impl<'a> Interp<'a> {
                 };
                 if !(matches!(a, Value::Instance(_)) || numeric(&a) && numeric(&b)) {
                     return Err(self.err(
-                        "TypeError",
+                        ExcKind::TypeError,
                         format!(
                             "unsupported operand type(s) for divmod(): '{}' and '{}'",
                             type_name(&a),
@@ -555,13 +564,13 @@ impl<'a> Interp<'a> {
                     crate::interp::ops::to_big(&args[2]),
                 ) else {
                     return Err(self.err(
-                        "TypeError",
+                        ExcKind::TypeError,
                         "pow() 3rd argument not allowed unless all arguments are integers",
                     ));
                 };
                 use num_traits::Zero;
                 if m.is_zero() {
-                    return Err(self.err("ValueError", "pow() 3rd argument cannot be 0"));
+                    return Err(self.err(ExcKind::ValueError, "pow() 3rd argument cannot be 0"));
                 }
                 if e.is_negative() {
                     return Err(self.unsupported("pow() with a negative exponent and a modulus"));

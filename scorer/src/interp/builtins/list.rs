@@ -4,6 +4,7 @@ use super::{arg, kw};
 use crate::interp::eval::Kwargs;
 use crate::interp::fmt::type_name;
 use crate::interp::value::*;
+use crate::interp::ExcKind;
 use crate::interp::{Interp, PyResult, Value};
 use std::rc::Rc;
 
@@ -112,7 +113,7 @@ impl<'a> Interp<'a> {
                     }
                     other => {
                         return Err(self.err(
-                            "TypeError",
+                            ExcKind::TypeError,
                             format!(
                                 "'{}' object cannot be interpreted as an integer",
                                 type_name(&other)
@@ -127,13 +128,13 @@ impl<'a> Interp<'a> {
             "pop" => {
                 let n = l.borrow().len();
                 if n == 0 {
-                    return Err(self.err("IndexError", "pop from empty list"));
+                    return Err(self.err(ExcKind::IndexError, "pop from empty list"));
                 }
                 let i = match args.first() {
                     None => n - 1,
                     Some(k) => self
                         .index_of(k, n, "pop")
-                        .map_err(|_| self.err("IndexError", "pop index out of range"))?,
+                        .map_err(|_| self.err(ExcKind::IndexError, "pop index out of range"))?,
                 };
                 Ok(l.borrow_mut().remove(i))
             }
@@ -155,10 +156,10 @@ impl<'a> Interp<'a> {
                 }
                 match name {
                     "count" => Ok(Value::Int(count)),
-                    "remove" => Err(self.err("ValueError", "list.remove(x): x not in list")),
+                    "remove" => Err(self.err(ExcKind::ValueError, "list.remove(x): x not in list")),
                     _ => {
                         let r = self.repr(&x)?;
-                        Err(self.err("ValueError", format!("{r} is not in list")))
+                        Err(self.err(ExcKind::ValueError, format!("{r} is not in list")))
                     }
                 }
             }

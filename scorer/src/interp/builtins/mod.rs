@@ -26,6 +26,7 @@ use super::value::*;
 use super::{Interp, PyResult, Value};
 use crate::unicode;
 
+use crate::interp::ExcKind;
 const BUILTIN_FUNCS: &[&str] = &[
     "len",
     "isinstance",
@@ -289,7 +290,7 @@ impl<'a> Interp<'a> {
             } else {
                 format!("{name} expected at most {max} arguments, got {}", args.len())
             };
-            return Err(self.err("TypeError", msg));
+            return Err(self.err(ExcKind::TypeError, msg));
         }
         Ok(())
     }
@@ -299,10 +300,13 @@ impl<'a> Interp<'a> {
             Value::Str(s) => Ok(s.clone()),
             // `PyObject_GetAttr`'s own wording for getattr/hasattr/setattr/delattr.
             _ if what == "attribute name" => Err(self.err(
-                "TypeError",
+                ExcKind::TypeError,
                 format!("attribute name must be string, not '{}'", type_name(v)),
             )),
-            _ => Err(self.err("TypeError", format!("{what} must be str, not {}", type_name(v)))),
+            _ => {
+                Err(self
+                    .err(ExcKind::TypeError, format!("{what} must be str, not {}", type_name(v))))
+            }
         }
     }
 
@@ -345,14 +349,14 @@ impl<'a> Interp<'a> {
                             return Ok(Value::Int(i as i64));
                         }
                     }
-                    Err(self.err("ValueError", "tuple.index(x): x not in tuple"))
+                    Err(self.err(ExcKind::ValueError, "tuple.index(x): x not in tuple"))
                 }
             },
             Value::Bytes(b) => self.bytes_method(b.clone(), name, args),
             Value::Iter(_) => match name {
                 "__next__" => match self.next(&this)? {
                     Some(v) => Ok(v),
-                    None => Err(self.err_args("StopIteration", vec![], None)),
+                    None => Err(self.err_args(ExcKind::StopIteration, vec![], None)),
                 },
                 _ => Ok(Value::None),
             },
@@ -370,13 +374,14 @@ impl<'a> Interp<'a> {
                                 h.borrow_mut().update(&b[..]);
                             }
                             Value::Str(_) => {
-                                return Err(
-                                    self.err("TypeError", "Strings must be encoded before hashing")
-                                )
+                                return Err(self.err(
+                                    ExcKind::TypeError,
+                                    "Strings must be encoded before hashing",
+                                ))
                             }
                             other => {
                                 return Err(self.err(
-                                    "TypeError",
+                                    ExcKind::TypeError,
                                     format!(
                                         "object supporting the buffer API required, not '{}'",
                                         type_name(&other)

@@ -4,6 +4,7 @@
 use super::{start, Frame, FrameKind};
 use crate::interp::scope::ScopeInfo;
 use crate::interp::value::*;
+use crate::interp::ExcKind;
 use crate::interp::PyResult;
 use crate::interp::{Interp, Value};
 use crate::python::syntax as ast;
@@ -202,8 +203,10 @@ impl<'a> Interp<'a> {
                 }
             }
             let Some(c) = found else {
-                return Err(self
-                    .err("TypeError", "Cannot create a consistent method resolution order (MRO)"));
+                return Err(self.err(
+                    ExcKind::TypeError,
+                    "Cannot create a consistent method resolution order (MRO)",
+                ));
             };
             for s in &mut seqs {
                 if Rc::ptr_eq(&s[0], &c) {

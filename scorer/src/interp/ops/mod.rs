@@ -17,7 +17,7 @@ use num_traits::{ToPrimitive, Zero};
 use crate::python::syntax as ast;
 
 use super::value::*;
-use super::{Interp, PyErr, PyResult, Value};
+use super::{ExcKind, Interp, PyErr, PyResult, Value};
 
 pub fn to_big(v: &Value<'_>) -> Option<BigInt> {
     match v {
@@ -198,9 +198,9 @@ fn cmp_symbol(op: ast::CmpOp) -> &'static str {
 }
 
 impl<'a> Interp<'a> {
-    pub fn is_exc(&self, e: &PyErr<'a>, name: &str) -> bool {
+    pub fn is_exc(&self, e: &PyErr<'a>, kind: ExcKind) -> bool {
         match &e.exc {
-            Value::Instance(i) => i.class.is_subclass_named(name),
+            Value::Instance(i) => i.class.is_subclass_named(kind.name()),
             _ => false,
         }
     }

@@ -4,6 +4,7 @@ use std::rc::Rc;
 
 use crate::interp::eval::Kwargs;
 use crate::interp::value::{Mut, PyDict};
+use crate::interp::ExcKind;
 use crate::interp::{Interp, PyResult, Value};
 
 struct Parser<'s> {
@@ -30,7 +31,7 @@ impl<'s> Parser<'s> {
     ) -> Result<PyResult<'a, Value<'a>>, JErr> {
         if depth > 900 {
             return Ok(Err(it.err(
-                "RecursionError",
+                ExcKind::RecursionError,
                 "maximum recursion depth exceeded while decoding a JSON document",
             )));
         }
@@ -276,7 +277,7 @@ impl<'a> Interp<'a> {
                 let cpos = before.chars().count();
                 let full = format!("{msg}: line {lineno} column {colno} (char {cpos})");
                 Err(self.err_args(
-                    "JSONDecodeError",
+                    ExcKind::JSONDecodeError,
                     vec![Value::Str(Rc::from(full.as_str()))],
                     Some(full),
                 ))
@@ -384,7 +385,7 @@ impl<'a> Interp<'a> {
         self.step()?;
         self.check_len(out.len())?;
         if level > 900 {
-            return Err(self.err("ValueError", "Circular reference detected"));
+            return Err(self.err(ExcKind::ValueError, "Circular reference detected"));
         }
         match v {
             Value::None => out.push_str("null"),
@@ -432,7 +433,7 @@ impl<'a> Interp<'a> {
                         Value::Float(f) => json_float(*f),
                         other => {
                             return Err(self.err(
-                                "TypeError",
+                                ExcKind::TypeError,
                                 format!(
                                     "keys must be str, int, float, bool or None, not {}",
                                     self.type_name(other)
@@ -465,7 +466,7 @@ impl<'a> Interp<'a> {
                 }
                 None => {
                     return Err(self.err(
-                        "TypeError",
+                        ExcKind::TypeError,
                         format!(
                             "Object of type {} is not JSON serializable",
                             self.type_name(other)

@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use crate::interp::eval::Kwargs;
 use crate::interp::value::*;
+use crate::interp::ExcKind;
 use crate::interp::{Interp, PyResult};
 
 pub const IGNORECASE: i64 = 2;
@@ -164,9 +165,7 @@ impl<'a> Interp<'a> {
         ] {
             entries.push((n, Value::Int(v)));
         }
-        if let Some(c) = self.exc_classes.get("error") {
-            entries.push(("error", Value::Class(c.clone())));
-        }
+        entries.push(("error", Value::Class(self.exc_class(ExcKind::ReError))));
         self.new_module("re", entries)
     }
 
@@ -185,7 +184,7 @@ impl<'a> Interp<'a> {
             _ => return Err(self.unsupported("re flags of this type")),
         };
         if let Some(msg) = pattern_error(src) {
-            return Err(self.err("error", msg));
+            return Err(self.err(ExcKind::ReError, msg));
         }
         let mut prefix = String::new();
         for (bit, ch) in [(IGNORECASE, 'i'), (MULTILINE, 'm'), (DOTALL, 's'), (VERBOSE, 'x')] {
@@ -220,7 +219,7 @@ impl<'a> Interp<'a> {
         match v {
             Value::Str(s) => Ok(s.clone()),
             other => Err(self.err(
-                "TypeError",
+                ExcKind::TypeError,
                 format!("expected string or bytes-like object, got '{}'", self.type_name(other)),
             )),
         }
@@ -243,7 +242,7 @@ impl<'a> Interp<'a> {
         };
         match name {
             "escape" => {
-                let s = self.str_arg(&get(0, "pattern"))?;
+                let s = self.str_arg(&get(0))?;
                 let mut out = String::with_capacity(s.len() * 2);
                 for c in s.chars() {
                     if "()[]{}?*+-|^$\\.&~# \t\n\r\x0b\x0c".contains(c) {
@@ -254,25 +253,20 @@ impl<'a> Interp<'a> {
                 Ok(Value::str(&out))
             }
             "compile" => {
-                let p = self.re_compile(&get(0, "pattern"), &get(1, "flags"))?;
+                let p = self.re_compile(&get(0), &get(1))?;
                 Ok(Value::Native(Rc::new(Native::RePattern(p))))
             }
             "search" | "match" | "fullmatch" | "findall" | "finditer" => {
-                let p = self.re_compile(&get(0, "pattern"), &get(2, "flags"))?;
-                self.pattern_method(p, name, vec![get(1, "string")], vec![])
+                let p = self.re_compile(&get(0), &get(2))?;
+                self.pattern_method(p, name, vec![get(1)], vec![])
             }
             "sub" => {
-                let p = self.re_compile(&get(0, "pattern"), &get(4, "flags"))?;
-                self.pattern_method(
-                    p,
-                    name,
-                    vec![get(1, "repl"), get(2, "string"), get(3, "count")],
-                    vec![],
-                )
+                let p = self.re_compile(&get(0), &get(4))?;
+                self.pattern_method(p, name, vec![get(1), get(2), get(3)], vec![])
             }
             "split" => {
-                let p = self.re_compile(&get(0, "pattern"), &get(3, "flags"))?;
-                self.pattern_method(p, name, vec![get(1, "string"), get(2, "maxsplit")], vec![])
+                let p = self.re_compile(&get(0), &get(3))?;
+                self.pattern_method(p, name, vec![get(1), get(2)], vec![])
             }
             other => Err(self.unsupported(format!("re.{other}"))),
         }
@@ -430,14 +424,16 @@ impl<'a> Interp<'a> {
                     }
                     let i: usize = num.parse().unwrap_or(0);
                     if i >= c.len() {
-                        return Err(self.err("error", format!("invalid group reference {i}")));
+                        return Err(
+                            self.err(ExcKind::ReError, format!("invalid group reference {i}"))
+                        );
                     }
                     out.push_str(c.get(i).map_or("", |m| m.as_str()));
                 }
                 Some('g') => {
                     let mut name = String::new();
                     if chars.next() != Some('<') {
-                        return Err(self.err("error", "missing <"));
+                        return Err(self.err(ExcKind::ReError, "missing <"));
                     }
                     for x in chars.by_ref() {
                         if x == '>' {
@@ -456,7 +452,7 @@ impl<'a> Interp<'a> {
                 Some('r') => out.push('\r'),
                 Some('\\') => out.push('\\'),
                 Some(x) if x.is_ascii_alphabetic() => {
-                    return Err(self.err("error", format!("bad escape \\{x}")));
+                    return Err(self.err(ExcKind::ReError, format!("bad escape \\{x}")));
                 }
                 Some(x) => {
                     out.push('\\');
@@ -477,7 +473,7 @@ impl<'a> Interp<'a> {
         };
         match idx {
             Some(i) if i < m.spans.len() => Ok(i),
-            _ => Err(self.err("IndexError", "no such group")),
+            _ => Err(self.err(ExcKind::IndexError, "no such group")),
         }
     }
 

@@ -17,6 +17,7 @@
 use std::rc::Rc;
 
 use crate::interp::value::*;
+use crate::interp::ExcKind;
 use crate::interp::{Interp, PyResult, Value};
 
 /// The sequence fields, in CPython's order.
@@ -108,7 +109,9 @@ impl<'a> Interp<'a> {
     /// The ten sequence fields of a stat result, as the tuple CPython's structseq is.
     fn stat_sequence(&mut self, r: &Value<'a>) -> PyResult<'a, Value<'a>> {
         let Value::Instance(i) = r else {
-            return Err(self.err("TypeError", "descriptor requires a 'os.stat_result' object"));
+            return Err(
+                self.err(ExcKind::TypeError, "descriptor requires a 'os.stat_result' object")
+            );
         };
         let d = i.dict.borrow();
         let items = SEQUENCE

@@ -9,6 +9,7 @@
 use std::collections::VecDeque;
 use std::rc::Rc;
 
+use crate::interp::ExcKind;
 use crate::python::node::{self, Constant, Field, Node, NodeClass};
 use crate::python::syntax as pyast;
 
@@ -230,7 +231,7 @@ impl<'a> Interp<'a> {
                 };
                 let m = match self.get_method(this, &format!("visit_{cname}")) {
                     Ok(m) => m,
-                    Err(e) if !e.fatal && self.is_exc(&e, "AttributeError") => {
+                    Err(e) if !e.fatal && self.is_exc(&e, ExcKind::AttributeError) => {
                         self.get_method(this, "generic_visit")?
                     }
                     Err(e) => return Err(e),
@@ -340,7 +341,7 @@ impl<'a> Interp<'a> {
                     Value::Node(_) => return Ok(src.clone()),
                     other => {
                         return Err(self.err(
-                            "TypeError",
+                            ExcKind::TypeError,
                             format!(
                                 "compile() arg 1 must be a string, bytes or AST object, not {}",
                                 type_name(other)
@@ -349,9 +350,10 @@ impl<'a> Interp<'a> {
                     }
                 };
                 if text.contains('\0') {
-                    return Err(
-                        self.err("SyntaxError", "source code string cannot contain null bytes")
-                    );
+                    return Err(self.err(
+                        ExcKind::SyntaxError,
+                        "source code string cannot contain null bytes",
+                    ));
                 }
                 self.charge((text.len() / 16) as u64)?;
                 let parsed = match decode_err {
@@ -372,9 +374,17 @@ impl<'a> Interp<'a> {
                             Value::Int(i64::from(e.offset)),
                             e.text.as_deref().map_or(Value::None, Value::str),
                         ]);
-                        let cls = e.kind.name();
-                        let args = if matches!(cls, "SyntaxError" | "IndentationError" | "TabError")
-                        {
+                        let cls = match e.kind {
+                            crate::python::ErrorKind::SyntaxError => ExcKind::SyntaxError,
+                            crate::python::ErrorKind::IndentationError => ExcKind::IndentationError,
+                            crate::python::ErrorKind::TabError => ExcKind::TabError,
+                            crate::python::ErrorKind::RecursionError => ExcKind::RecursionError,
+                            crate::python::ErrorKind::MemoryError => ExcKind::MemoryError,
+                        };
+                        let args = if matches!(
+                            cls,
+                            ExcKind::SyntaxError | ExcKind::IndentationError | ExcKind::TabError
+                        ) {
                             vec![Value::Str(Rc::from(e.msg.as_str())), details]
                         } else if e.msg.is_empty() {
                             vec![]
@@ -461,7 +471,7 @@ impl<'a> Interp<'a> {
                     String::from_utf8_lossy(&l[a..z]).into_owned()
                 };
                 let (Some(first), Some(last)) = (line(lineno), line(end_lineno)) else {
-                    return Err(self.err("IndexError", "list index out of range"));
+                    return Err(self.err(ExcKind::IndexError, "list index out of range"));
                 };
                 if lineno == end_lineno {
                     return Ok(Value::str(&cut(first, col, Some(end_col))));
@@ -523,7 +533,7 @@ impl<'a> Interp<'a> {
                     };
                 if !matches!(n, Value::Node(_)) {
                     return Err(self.err(
-                        "TypeError",
+                        ExcKind::TypeError,
                         format!("expected AST, got {}", crate::interp::fmt::type_name(&n)),
                     ));
                 }
@@ -549,7 +559,9 @@ impl<'a> Interp<'a> {
                 };
                 if !ok {
                     let cname = crate::interp::fmt::str_repr(&type_name(&n));
-                    return Err(self.err("TypeError", format!("{cname} can't have docstrings")));
+                    return Err(
+                        self.err(ExcKind::TypeError, format!("{cname} can't have docstrings"))
+                    );
                 }
                 let body = self.getattr(&n, "body")?;
                 let first = match &body {
@@ -586,9 +598,10 @@ impl<'a> Interp<'a> {
                                 self.getattr(one, "value")?
                             }
                             _ => {
-                                return Err(
-                                    self.err("SyntaxError", "invalid syntax (<unknown>, line 1)")
-                                )
+                                return Err(self.err(
+                                    ExcKind::SyntaxError,
+                                    "invalid syntax (<unknown>, line 1)",
+                                ))
                             }
                         }
                     }
