@@ -24,62 +24,95 @@ use super::eval::Kwargs;
 use super::fmt::type_name;
 use super::value::*;
 use super::{Interp, PyResult, Value};
+use crate::interp::ExcKind;
 use crate::unicode;
 
-use crate::interp::ExcKind;
-const BUILTIN_FUNCS: &[&str] = &[
-    "len",
-    "isinstance",
-    "issubclass",
-    "hasattr",
-    "getattr",
-    "setattr",
-    "delattr",
-    "callable",
-    "any",
-    "all",
-    "sum",
-    "min",
-    "max",
-    "sorted",
-    "reversed",
-    "enumerate",
-    "zip",
-    "map",
-    "filter",
-    "iter",
-    "next",
-    "repr",
-    "print",
-    "abs",
-    "round",
-    "id",
-    "hash",
-    "chr",
-    "ord",
-    "open",
-    "format",
-    "divmod",
-    "pow",
-    "vars",
-    "dir",
-    "globals",
-    "locals",
-    "exec",
-    "eval",
-    "compile",
-    "input",
-    "super",
-    "classmethod",
-    "staticmethod",
-    "property",
-    "ascii",
-    "bin",
-    "hex",
-    "oct",
-    "__import__",
-    "breakpoint",
-];
+/// Declares [`BuiltinFn`] from `Variant = "python name",` rows: the builtin functions installed in
+/// the builtins namespace, in `dir(builtins)`-independent install order.
+macro_rules! builtin_fns {
+    ($($kind:ident = $name:literal,)*) => {
+        /// A builtin function, by its Python name. [`Interp::call_builtin`]'s match over these is
+        /// exhaustive, so a name installed here cannot lack its implementation arm.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum BuiltinFn {
+            $($kind,)*
+        }
+
+        impl BuiltinFn {
+            /// Every builtin function, in install order.
+            pub const ALL: &'static [BuiltinFn] = &[$(BuiltinFn::$kind,)*];
+
+            /// The Python name (`len.__name__`).
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(BuiltinFn::$kind => $name,)*
+                }
+            }
+
+            /// The builtin function called `name`, if any.
+            pub fn from_name(name: &str) -> Option<BuiltinFn> {
+                match name {
+                    $($name => Some(BuiltinFn::$kind),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+builtin_fns! {
+    Len = "len",
+    IsInstance = "isinstance",
+    IsSubclass = "issubclass",
+    HasAttr = "hasattr",
+    GetAttr = "getattr",
+    SetAttr = "setattr",
+    DelAttr = "delattr",
+    Callable = "callable",
+    Any = "any",
+    All = "all",
+    Sum = "sum",
+    Min = "min",
+    Max = "max",
+    Sorted = "sorted",
+    Reversed = "reversed",
+    Enumerate = "enumerate",
+    Zip = "zip",
+    Map = "map",
+    Filter = "filter",
+    Iter = "iter",
+    Next = "next",
+    Repr = "repr",
+    Print = "print",
+    Abs = "abs",
+    Round = "round",
+    Id = "id",
+    Hash = "hash",
+    Chr = "chr",
+    Ord = "ord",
+    Open = "open",
+    Format = "format",
+    DivMod = "divmod",
+    Pow = "pow",
+    Vars = "vars",
+    Dir = "dir",
+    Globals = "globals",
+    Locals = "locals",
+    Exec = "exec",
+    Eval = "eval",
+    Compile = "compile",
+    Input = "input",
+    Super = "super",
+    ClassMethod = "classmethod",
+    StaticMethod = "staticmethod",
+    Property = "property",
+    Ascii = "ascii",
+    Bin = "bin",
+    Hex = "hex",
+    Oct = "oct",
+    DunderImport = "__import__",
+    Breakpoint = "breakpoint",
+}
 
 const TYPES: &[(&str, BType)] = &[
     ("str", BType::Str),
@@ -243,8 +276,9 @@ fn qualified(prefix: &str, name: &'static str) -> &'static str {
 }
 
 pub fn install(it: &mut Interp<'_>) {
-    for name in BUILTIN_FUNCS {
-        it.builtins.insert(Rc::from(*name), Value::Builtin(Rc::new(Builtin { name, this: None })));
+    for f in BuiltinFn::ALL {
+        let name = f.name();
+        it.builtins.insert(Rc::from(name), Value::Builtin(Rc::new(Builtin { name, this: None })));
     }
     for (name, t) in TYPES {
         it.builtins.insert(Rc::from(*name), Value::Type(*t));
