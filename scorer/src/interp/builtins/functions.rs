@@ -120,6 +120,59 @@ impl<'a> Interp<'a> {
         })
     }
 
+    /// `enumerate`'s own binding (CPython 3.11 `enum_vectorcall`, not Argument Clinic's):
+    /// `(iterable, start)`.
+    fn enumerate_args(
+        &self,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, (Value<'a>, Option<Value<'a>>)> {
+        let invalid = |k: &str| {
+            self.err(
+                ExcKind::TypeError,
+                format!("'{k}' is an invalid keyword argument for enumerate()"),
+            )
+        };
+        let mut args = args;
+        let names: Vec<Str> = kwargs.iter().map(|(k, _)| k.clone()).collect();
+        args.extend(kwargs.into_iter().map(|(_, v)| v));
+        let check = |i: usize, want: &str| match names.get(i) {
+            Some(k) if &**k != want => Err(invalid(k)),
+            _ => Ok(()),
+        };
+        match (args.len(), names.len()) {
+            (2, nkw) => {
+                let mut it = args.into_iter();
+                let (a, b) = (it.next().unwrap_or(Value::None), it.next().unwrap_or(Value::None));
+                if nkw == 1 {
+                    check(0, "start")?;
+                } else if nkw == 2 {
+                    if &*names[0] == "start" {
+                        check(1, "iterable")?;
+                        return Ok((b, Some(a)));
+                    }
+                    check(0, "iterable")?;
+                    check(1, "start")?;
+                }
+                Ok((a, Some(b)))
+            }
+            (1, nkw) => {
+                if nkw == 1 {
+                    check(0, "iterable")?;
+                }
+                Ok((args.into_iter().next().unwrap_or(Value::None), None))
+            }
+            (n, nkw) if n == nkw => {
+                Err(self
+                    .err(ExcKind::TypeError, "enumerate() missing required argument 'iterable'"))
+            }
+            (n, _) => Err(self.err(
+                ExcKind::TypeError,
+                format!("enumerate() takes at most 2 arguments ({n} given)"),
+            )),
+        }
+    }
+
     pub fn call_builtin(
         &mut self,
         name: &'static str,
@@ -319,7 +372,7 @@ impl<'a> Interp<'a> {
                 self.nargs("sorted", &args, 1, 1)?;
                 let items = self.to_vec(&args[0])?;
                 let l = Rc::new(Mut::new(items));
-                self.list_sort(&l, &kwargs)?;
+                self.list_sort(&l, vec![], kwargs)?;
                 Ok(Value::List(l))
             }
             F::Reversed => {
@@ -342,8 +395,9 @@ impl<'a> Interp<'a> {
                 Ok(Value::iter(PyIter::Reversed { items }))
             }
             F::Enumerate => {
-                let it = self.get_iter(&arg(&args, 0))?;
-                let start = match kw(&kwargs, "start").or_else(|| args.get(1).cloned()) {
+                let (iterable, start) = self.enumerate_args(args, kwargs)?;
+                let it = self.get_iter(&iterable)?;
+                let start = match start {
                     Some(Value::Int(n)) => n,
                     _ => 0,
                 };

@@ -1,6 +1,6 @@
 //! The methods of `list`, and the stable sort `list.sort` and `sorted` share.
 
-use super::{arg, kw};
+use super::{arg, Sig};
 use crate::interp::eval::Kwargs;
 use crate::interp::fmt::type_name;
 use crate::interp::value::*;
@@ -9,13 +9,17 @@ use crate::interp::{Interp, PyResult, Value};
 use std::rc::Rc;
 
 impl<'a> Interp<'a> {
+    /// `list.sort(*, key=None, reverse=False)`; `sorted` passes its keywords on, as CPython does.
     pub fn list_sort(
         &mut self,
         l: &Rc<Mut<Vec<Value<'a>>>>,
-        kwargs: &Kwargs<'a>,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
     ) -> PyResult<'a, ()> {
-        let key = kw(kwargs, "key").filter(|k| !k.is_none());
-        let reverse = match kw(kwargs, "reverse") {
+        let a =
+            self.bind(&Sig::clinic("sort", &[], 0).kwonly(&["key", "reverse"]), args, kwargs)?;
+        let key = a.get(0).filter(|k| !k.is_none());
+        let reverse = match a.get(1) {
             Some(v) => self.truthy(&v)?,
             None => false,
         };
@@ -164,7 +168,7 @@ impl<'a> Interp<'a> {
                 }
             }
             "sort" => {
-                self.list_sort(&l, &kwargs)?;
+                self.list_sort(&l, args, kwargs)?;
                 Ok(Value::None)
             }
             "reverse" => {

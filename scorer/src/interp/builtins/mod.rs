@@ -5,6 +5,7 @@
 //! ([`str`], [`list`], [`dict`], [`set`], [`bytes`]; tuple, iterator and hash methods are small and
 //! stay in `call_bound`).
 
+mod args;
 mod attr;
 mod bytes;
 mod dict;
@@ -16,6 +17,7 @@ mod str;
 mod types;
 
 pub use self::str::splitlines;
+pub(crate) use args::Sig;
 pub use types::{decimal_and_space_to_ascii, parse_int_literal};
 
 use std::rc::Rc;

@@ -1,6 +1,6 @@
 //! The methods of `str`: `str_method`'s match, `str.format`, `str.encode`, `splitlines`.
 
-use super::{arg, kw, py_isspace};
+use super::{arg, kw, py_isspace, Sig};
 use crate::interp::eval::Kwargs;
 use crate::interp::fmt::type_name;
 use crate::interp::value::*;
@@ -73,8 +73,10 @@ impl<'a> Interp<'a> {
                 Ok(vs(out))
             }
             "split" | "rsplit" => {
-                let sep = kw(&kwargs, "sep").unwrap_or_else(|| arg(&args, 0));
-                let maxsplit = match kw(&kwargs, "maxsplit").or_else(|| args.get(1).cloned()) {
+                let f = if name == "split" { "split" } else { "rsplit" };
+                let a = self.bind(&Sig::clinic(f, &["sep", "maxsplit"], 0), args, kwargs)?;
+                let sep = a.or_none(0);
+                let maxsplit = match a.get(1) {
                     Some(Value::Int(n)) if n >= 0 => Some(n as usize),
                     _ => None,
                 };
@@ -262,7 +264,8 @@ impl<'a> Interp<'a> {
                 }
             }
             "splitlines" => {
-                let keep = match kw(&kwargs, "keepends").or_else(|| args.first().cloned()) {
+                let a = self.bind(&Sig::clinic("splitlines", &["keepends"], 0), args, kwargs)?;
+                let keep = match a.get(0) {
                     Some(v) => self.truthy(&v)?,
                     None => false,
                 };
@@ -283,7 +286,7 @@ impl<'a> Interp<'a> {
             "islower" => Ok(Value::Bool(unicode::islower(&s))),
             "istitle" => Ok(Value::Bool(unicode::istitle(&s))),
             "isprintable" => Ok(Value::Bool(s.chars().all(unicode::is_printable))),
-            "encode" => self.str_encode(&s, &args, &kwargs),
+            "encode" => self.str_encode(&s, args, kwargs),
             "partition" | "rpartition" => {
                 let Value::Str(p) = arg(&args, 0) else {
                     return Err(self.err(ExcKind::TypeError, "must be str"));
@@ -351,7 +354,8 @@ impl<'a> Interp<'a> {
                 }))
             }
             "expandtabs" => {
-                let size = match kw(&kwargs, "tabsize").unwrap_or_else(|| arg(&args, 0)) {
+                let a = self.bind(&Sig::clinic("expandtabs", &["tabsize"], 0), args, kwargs)?;
+                let size = match a.or_none(0) {
                     Value::Int(n) => n,
                     _ => 8,
                 };
@@ -547,14 +551,15 @@ impl<'a> Interp<'a> {
     fn str_encode(
         &mut self,
         s: &str,
-        args: &[Value<'a>],
-        kwargs: &Kwargs<'a>,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
     ) -> PyResult<'a, Value<'a>> {
-        let enc = match kw(kwargs, "encoding").unwrap_or_else(|| arg(args, 0)) {
+        let a = self.bind(&Sig::clinic("encode", &["encoding", "errors"], 0), args, kwargs)?;
+        let enc = match a.or_none(0) {
             Value::Str(e) => e.to_ascii_lowercase().replace('_', "-"),
             _ => "utf-8".into(),
         };
-        let errors = match kw(kwargs, "errors").unwrap_or_else(|| arg(args, 1)) {
+        let errors = match a.or_none(1) {
             Value::Str(e) => e.to_string(),
             _ => "strict".into(),
         };

@@ -360,7 +360,7 @@ impl<'a> Interp<'a> {
     }
 }
 
-fn missing_msg(qualname: &str, kind: &str, names: &[&str]) -> String {
+pub(crate) fn missing_msg(qualname: &str, kind: &str, names: &[&str]) -> String {
     let quoted: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
     let list = match quoted.len() {
         1 => quoted[0].clone(),

@@ -3,6 +3,7 @@
 //! `class` in [`defs`], calls and argument binding in [`call`], generators in [`generator`].
 
 mod call;
+pub(crate) use call::missing_msg;
 mod defs;
 mod expr;
 mod generator;

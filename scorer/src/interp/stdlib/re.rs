@@ -5,6 +5,7 @@
 
 use std::rc::Rc;
 
+use crate::interp::builtins::Sig;
 use crate::interp::eval::Kwargs;
 use crate::interp::value::*;
 use crate::interp::ExcKind;
@@ -232,14 +233,20 @@ impl<'a> Interp<'a> {
         args: Vec<Value<'a>>,
         kwargs: Kwargs<'a>,
     ) -> PyResult<'a, Value<'a>> {
-        let get = |i: usize, k: &str| -> Value<'a> {
-            kwargs
-                .iter()
-                .find(|(n, _)| &**n == k)
-                .map(|(_, v)| v.clone())
-                .or_else(|| args.get(i).cloned())
-                .unwrap_or(Value::None)
+        let sig = match name {
+            "escape" => Sig::def("escape", &["pattern"], 1),
+            "compile" => Sig::def("compile", &["pattern", "flags"], 1),
+            "search" => Sig::def("search", &["pattern", "string", "flags"], 2),
+            "match" => Sig::def("match", &["pattern", "string", "flags"], 2),
+            "fullmatch" => Sig::def("fullmatch", &["pattern", "string", "flags"], 2),
+            "findall" => Sig::def("findall", &["pattern", "string", "flags"], 2),
+            "finditer" => Sig::def("finditer", &["pattern", "string", "flags"], 2),
+            "sub" => Sig::def("sub", &["pattern", "repl", "string", "count", "flags"], 3),
+            "split" => Sig::def("split", &["pattern", "string", "maxsplit", "flags"], 2),
+            other => return Err(self.unsupported(format!("re.{other}"))),
         };
+        let a = self.bind(&sig, args, kwargs)?;
+        let get = |i: usize| a.or_none(i);
         match name {
             "escape" => {
                 let s = self.str_arg(&get(0))?;
@@ -294,14 +301,27 @@ impl<'a> Interp<'a> {
         args: Vec<Value<'a>>,
         kwargs: Kwargs<'a>,
     ) -> PyResult<'a, Value<'a>> {
-        let get = |i: usize, k: &str| -> Value<'a> {
-            kwargs
-                .iter()
-                .find(|(n, _)| &**n == k)
-                .map(|(_, v)| v.clone())
-                .or_else(|| args.get(i).cloned())
-                .unwrap_or(Value::None)
+        const SEARCH: &[&str] = &["string", "pos", "endpos"];
+        let sig = match name {
+            "search" => Some(Sig::clinic("search", SEARCH, 1)),
+            "match" => Some(Sig::clinic("match", SEARCH, 1)),
+            "fullmatch" => Some(Sig::clinic("fullmatch", SEARCH, 1)),
+            "findall" => Some(Sig::clinic("findall", SEARCH, 1)),
+            "finditer" => Some(Sig::clinic("finditer", SEARCH, 1)),
+            "sub" => Some(Sig::clinic("sub", &["repl", "string", "count"], 2)),
+            "split" => Some(Sig::clinic("split", &["string", "maxsplit"], 1)),
+            _ => None,
         };
+        let a = match sig {
+            Some(sig) => Some(self.bind(&sig, args, kwargs)?),
+            None => None,
+        };
+        let get = |i: usize, _: &str| a.as_ref().map_or(Value::None, |a| a.or_none(i));
+        if sig.is_some_and(|s| s.params == SEARCH)
+            && (!get(1, "pos").is_none() || !get(2, "endpos").is_none())
+        {
+            return Err(self.unsupported(format!("re.Pattern.{name} with pos or endpos")));
+        }
         let int_or = |v: Value<'a>, d: i64| match v {
             Value::Int(i) => i,
             _ => d,

@@ -9,6 +9,7 @@
 use std::collections::VecDeque;
 use std::rc::Rc;
 
+use crate::interp::builtins::Sig;
 use crate::interp::ExcKind;
 use crate::python::node::{self, Constant, Field, Node, NodeClass};
 use crate::python::syntax as pyast;
@@ -295,13 +296,24 @@ impl<'a> Interp<'a> {
         args: Vec<Value<'a>>,
         kwargs: Kwargs<'a>,
     ) -> PyResult<'a, Value<'a>> {
-        let get = |i: usize, k: &str| -> Option<Value<'a>> {
-            kwargs
-                .iter()
-                .find(|(n, _)| &**n == k)
-                .map(|(_, v)| v.clone())
-                .or_else(|| args.get(i).cloned())
+        let sig = match name {
+            "parse" => Sig::def("parse", &["source", "filename", "mode"], 1)
+                .kwonly(&["type_comments", "feature_version"]),
+            "unparse" => Sig::def("unparse", &["ast_obj"], 1),
+            "get_source_segment" => {
+                Sig::def("get_source_segment", &["source", "node"], 2).kwonly(&["padded"])
+            }
+            "walk" => Sig::def("walk", &["node"], 1),
+            "iter_child_nodes" => Sig::def("iter_child_nodes", &["node"], 1),
+            "iter_fields" => Sig::def("iter_fields", &["node"], 1),
+            "dump" => Sig::def("dump", &["node", "annotate_fields", "include_attributes"], 1)
+                .kwonly(&["indent"]),
+            "get_docstring" => Sig::def("get_docstring", &["node", "clean"], 1),
+            "literal_eval" => Sig::def("literal_eval", &["node_or_string"], 1),
+            other => return Err(self.unsupported(format!("ast.{other}"))),
         };
+        let a = self.bind(&sig, args, kwargs)?;
+        let get = |i: usize, _: &str| a.get(i);
         match name {
             "parse" => {
                 // `ast.parse` is a Python function: calling it takes a frame.
@@ -524,13 +536,12 @@ impl<'a> Interp<'a> {
                     Some(v) => self.truthy(&v)?,
                     None => false,
                 };
-                let indent =
-                    match kwargs.iter().find(|(k, _)| &**k == "indent").map(|(_, v)| v.clone()) {
-                        None | Some(Value::None) => None,
-                        Some(Value::Int(i)) => Some(" ".repeat(i.max(0) as usize)),
-                        Some(Value::Str(s)) => Some(s.to_string()),
-                        Some(_) => None,
-                    };
+                let indent = match get(3, "indent") {
+                    None | Some(Value::None) => None,
+                    Some(Value::Int(i)) => Some(" ".repeat(i.max(0) as usize)),
+                    Some(Value::Str(s)) => Some(s.to_string()),
+                    Some(_) => None,
+                };
                 if !matches!(n, Value::Node(_)) {
                     return Err(self.err(
                         ExcKind::TypeError,

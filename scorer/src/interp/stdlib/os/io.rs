@@ -2,21 +2,22 @@
 //! tree through the `os` module's recording accessors.
 
 use super::*;
-
+use crate::interp::builtins::Sig;
 use crate::interp::ExcKind;
+
 impl<'a> Interp<'a> {
     pub fn builtin_open(
         &mut self,
         args: Vec<Value<'a>>,
         kwargs: Kwargs<'a>,
     ) -> PyResult<'a, Value<'a>> {
-        let get = |i: usize, k: &str| -> Option<Value<'a>> {
-            kwargs
-                .iter()
-                .find(|(n, _)| &**n == k)
-                .map(|(_, v)| v.clone())
-                .or_else(|| args.get(i).cloned())
-        };
+        const OPEN: Sig = Sig::clinic(
+            "open",
+            &["file", "mode", "buffering", "encoding", "errors", "newline", "closefd", "opener"],
+            1,
+        );
+        let a = self.bind(&OPEN, args, kwargs)?;
+        let get = |i: usize, _: &str| a.get(i);
         let file = get(0, "file").unwrap_or(Value::None);
         let p = match &file {
             Value::Str(s) => s.clone(),

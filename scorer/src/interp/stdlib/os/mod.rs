@@ -12,6 +12,7 @@
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
+use crate::interp::builtins::Sig;
 use crate::interp::ExcKind;
 use crate::tree::{Content, FileEntry, FileMode, RepoPath, EVAL_DIR};
 
@@ -717,9 +718,14 @@ impl<'a> Interp<'a> {
                 Ok(Value::Str(Rc::from(abspath(&p))))
             }
             "os.path.realpath" => {
-                let p = self.path_arg(&a0, "realpath")?;
-                if let Some((_, v)) = kwargs.iter().find(|(k, _)| &**k == "strict") {
-                    if self.truthy(v)? {
+                let a = self.bind(
+                    &Sig::def("realpath", &["filename"], 1).kwonly(&["strict"]),
+                    args,
+                    kwargs,
+                )?;
+                let p = self.path_arg(&a.or_none(0), "realpath")?;
+                if let Some(v) = a.get(1) {
+                    if self.truthy(&v)? {
                         return Err(self.unsupported("os.path.realpath(strict=True)"));
                     }
                 }
@@ -743,14 +749,12 @@ impl<'a> Interp<'a> {
                 }
             }
             "os.path.relpath" => {
-                let p = self.path_arg(&a0, "relpath")?;
+                let a = self.bind(&Sig::def("relpath", &["path", "start"], 1), args, kwargs)?;
+                let p = self.path_arg(&a.or_none(0), "relpath")?;
                 if p.is_empty() {
                     return Err(self.err(ExcKind::ValueError, "no path specified"));
                 }
-                let start = match args
-                    .get(1)
-                    .or_else(|| kwargs.iter().find(|(k, _)| &**k == "start").map(|(_, v)| v))
-                {
+                let start = match a.get(1) {
                     None | Some(Value::None) => Rc::from("."),
                     Some(v) => self.path_arg(&v, "relpath")?,
                 };
@@ -787,12 +791,12 @@ impl<'a> Interp<'a> {
                 }
             }
             "os.walk" => {
-                let top = self.path_arg(&a0, "walk")?;
-                let followlinks = match args
-                    .get(3)
-                    .or_else(|| kwargs.iter().find(|(k, _)| &**k == "followlinks").map(|(_, v)| v))
-                {
-                    Some(v) => self.truthy(v)?,
+                const WALK: Sig =
+                    Sig::def("walk", &["top", "topdown", "onerror", "followlinks"], 1);
+                let a = self.bind(&WALK, args, kwargs)?;
+                let top = self.path_arg(&a.or_none(0), "walk")?;
+                let followlinks = match a.get(3) {
+                    Some(v) => self.truthy(&v)?,
                     None => false,
                 };
                 let mut links = 0;
