@@ -34,21 +34,17 @@ pub(crate) struct Sig {
 
 impl Sig {
     /// A Python-defined function's signature with no keyword-only parameters.
-    pub(crate) const fn def(
-        name: &'static str,
-        params: &'static [&'static str],
-        required: usize,
-    ) -> Sig {
-        Sig { name, params, required, kwonly: &[], style: Style::PyDef }
+    pub(crate) const fn def(name: &'static str, params: &'static [&'static str], n: usize) -> Sig {
+        Sig { name, params, required: n, kwonly: &[], style: Style::PyDef }
     }
 
     /// An Argument Clinic function's signature with no keyword-only parameters.
     pub(crate) const fn clinic(
         name: &'static str,
         params: &'static [&'static str],
-        required: usize,
+        n: usize,
     ) -> Sig {
-        Sig { name, params, required, kwonly: &[], style: Style::Clinic }
+        Sig { style: Style::Clinic, ..Sig::def(name, params, n) }
     }
 
     /// The same signature with keyword-only parameters `kwonly`.
