@@ -114,7 +114,7 @@ impl ExcKind {
     }
 }
 
-pub fn bare_class<'a>(name: &str) -> Rc<Class<'a>> {
+pub(crate) fn bare_class<'a>(name: &str) -> Rc<Class<'a>> {
     let c = Rc::new(Class {
         name: Rc::from(name),
         qualname: Rc::from(name),
@@ -128,7 +128,7 @@ pub fn bare_class<'a>(name: &str) -> Rc<Class<'a>> {
     c
 }
 
-pub fn install(it: &mut Interp<'_>) {
+pub(crate) fn install(it: &mut Interp<'_>) {
     for &kind in ExcKind::ALL {
         let name = kind.name();
         let bases: Vec<_> =
@@ -160,7 +160,7 @@ pub fn install(it: &mut Interp<'_>) {
     }
 }
 
-pub fn new_instance<'a>(
+pub(crate) fn new_instance<'a>(
     class: Rc<Class<'a>>,
     args: Vec<Value<'a>>,
     str_override: Option<String>,
@@ -173,6 +173,6 @@ pub fn new_instance<'a>(
 }
 
 /// Is `class` a subclass of BaseException?
-pub fn is_exception_class(c: &Rc<Class<'_>>) -> bool {
+pub(crate) fn is_exception_class(c: &Rc<Class<'_>>) -> bool {
     c.mro.borrow().iter().any(|k| k.kind == ClassKind::Exception && &*k.name == "BaseException")
 }

@@ -9,9 +9,9 @@ use super::{Interp, PyResult};
 use crate::interp::ExcKind;
 
 /// `sys.int_info.default_max_str_digits`.
-pub const DEFAULT_MAX_STR_DIGITS: u32 = 4300;
+pub(crate) const DEFAULT_MAX_STR_DIGITS: u32 = 4300;
 /// `sys.int_info.str_digits_check_threshold`: the smallest limit other than 0 (no limit).
-pub const STR_DIGITS_CHECK_THRESHOLD: u32 = 640;
+pub(crate) const STR_DIGITS_CHECK_THRESHOLD: u32 = 640;
 
 impl<'a> Interp<'a> {
     /// `str(n)` in base 10, or CPython's ValueError when `n` has more digits than the limit.

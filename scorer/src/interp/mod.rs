@@ -10,19 +10,19 @@
 //! budget, Python calls are bounded by a recursion limit, collections by a size limit: a hostile
 //! test always terminates with an `error`.
 
-pub mod builtins;
-pub mod cpyhash;
-pub mod eval;
-pub mod exc;
+pub(crate) mod builtins;
+pub(crate) mod cpyhash;
+pub(crate) mod eval;
+pub(crate) mod exc;
 pub mod fmt;
-pub mod intlimit;
-pub mod isolation;
-pub mod loadcache;
-pub mod observe;
-pub mod ops;
-pub mod scope;
-pub mod stdlib;
-pub mod value;
+pub(crate) mod intlimit;
+pub(crate) mod isolation;
+pub(crate) mod loadcache;
+pub(crate) mod observe;
+pub(crate) mod ops;
+pub(crate) mod scope;
+pub(crate) mod stdlib;
+pub(crate) mod value;
 
 use std::cell::RefCell;
 use std::collections::HashMap;

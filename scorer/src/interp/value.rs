@@ -6,7 +6,7 @@
 
 use std::cell::RefCell;
 
-pub use super::isolation::Mut;
+pub(crate) use super::isolation::Mut;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
@@ -67,12 +67,12 @@ impl FxHasher {
     }
 }
 
-pub type FxBuild = BuildHasherDefault<FxHasher>;
-pub type NameMap<V> = HashMap<Str, V, FxBuild>;
-pub type NameSet = HashSet<Str, FxBuild>;
+pub(crate) type FxBuild = BuildHasherDefault<FxHasher>;
+pub(crate) type NameMap<V> = HashMap<Str, V, FxBuild>;
+pub(crate) type NameSet = HashSet<Str, FxBuild>;
 
 /// Hash of a string (used for dict/set keys).
-pub fn hash_bytes(b: &[u8]) -> u64 {
+pub(crate) fn hash_bytes(b: &[u8]) -> u64 {
     let mut h = FxHasher::default();
     h.write(b);
     h.write_usize(b.len());

@@ -16,9 +16,7 @@ mod set;
 mod str;
 mod types;
 
-pub use self::str::splitlines;
 pub(crate) use args::Sig;
-pub use types::{decimal_and_space_to_ascii, parse_int_literal};
 
 use std::rc::Rc;
 
@@ -36,23 +34,23 @@ macro_rules! builtin_fns {
         /// A builtin function, by its Python name. [`Interp::call_builtin`]'s match over these is
         /// exhaustive, so a name installed here cannot lack its implementation arm.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub enum BuiltinFn {
+        pub(crate) enum BuiltinFn {
             $($kind,)*
         }
 
         impl BuiltinFn {
             /// Every builtin function, in install order.
-            pub const ALL: &'static [BuiltinFn] = &[$(BuiltinFn::$kind,)*];
+            pub(crate) const ALL: &'static [BuiltinFn] = &[$(BuiltinFn::$kind,)*];
 
             /// The Python name (`len.__name__`).
-            pub fn name(self) -> &'static str {
+            pub(crate) fn name(self) -> &'static str {
                 match self {
                     $(BuiltinFn::$kind => $name,)*
                 }
             }
 
             /// The builtin function called `name`, if any.
-            pub fn from_name(name: &str) -> Option<BuiltinFn> {
+            pub(crate) fn from_name(name: &str) -> Option<BuiltinFn> {
                 match name {
                     $($name => Some(BuiltinFn::$kind),)*
                     _ => None,
@@ -245,11 +243,11 @@ const UNBOUND_STR: &[&str] = &[
     "str.encode",
 ];
 
-pub fn is_native_method(name: &str) -> bool {
+pub(crate) fn is_native_method(name: &str) -> bool {
     name.starts_with("TestCase.") || name.starts_with("NodeVisitor.")
 }
 
-pub fn py_isspace(c: char) -> bool {
+pub(crate) fn py_isspace(c: char) -> bool {
     unicode::is_space(c)
 }
 
@@ -277,7 +275,7 @@ fn qualified(prefix: &str, name: &'static str) -> &'static str {
     name
 }
 
-pub fn install(it: &mut Interp<'_>) {
+pub(crate) fn install(it: &mut Interp<'_>) {
     for f in BuiltinFn::ALL {
         let name = f.name();
         it.builtins.insert(Rc::from(name), Value::Builtin(Rc::new(Builtin { name, this: None })));

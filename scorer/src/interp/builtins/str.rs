@@ -614,7 +614,7 @@ impl<'a> Interp<'a> {
 }
 
 /// `str.splitlines` boundaries.
-pub fn splitlines(s: &str, keep: bool) -> Vec<&str> {
+pub(crate) fn splitlines(s: &str, keep: bool) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
     let mut it = s.char_indices().peekable();

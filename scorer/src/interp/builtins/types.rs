@@ -291,7 +291,7 @@ impl<'a> Interp<'a> {
 /// `_PyUnicode_TransformDecimalAndSpaceToASCII`, what `int()` and `float()` parse: Unicode
 /// whitespace becomes ' ', a decimal digit its ASCII digit, and the text ends with '?' at
 /// the first other non-ASCII character (so it fails to parse).
-pub fn decimal_and_space_to_ascii(s: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn decimal_and_space_to_ascii(s: &str) -> std::borrow::Cow<'_, str> {
     if s.is_ascii() {
         return std::borrow::Cow::Borrowed(s);
     }
@@ -321,7 +321,7 @@ fn ascii_isspace(c: char) -> bool {
 /// `int(text, base)` as CPython parses it: whitespace, sign, optional base prefix (auto-detected for
 /// base 0, where a decimal may not have leading zeros), single underscores between digits. `None`
 /// when invalid; `base` must be 0 or 2..=36.
-pub fn parse_int_literal(text: &str, base: u32) -> Option<num_bigint::BigInt> {
+pub(crate) fn parse_int_literal(text: &str, base: u32) -> Option<num_bigint::BigInt> {
     let t = text.trim_matches(ascii_isspace);
     let (neg, t) = match t.as_bytes().first() {
         Some(b'-') => (true, &t[1..]),

@@ -156,6 +156,10 @@ impl<'a> Interp<'a> {
         let mro = self.c3(&class, &bases)?;
         *class.mro.borrow_mut() = mro;
         // Zero-argument super() needs the defining class of each method.
+        #[allow(
+            clippy::iter_over_hash_type,
+            reason = "sets each method's defining class; the order does not matter"
+        )]
         for v in class.dict.borrow().values() {
             let func = match v {
                 Value::Func(fu) => Some(fu.clone()),

@@ -44,7 +44,7 @@ pub enum Flow<'a> {
 }
 
 /// Positional and keyword arguments of a call.
-pub type Kwargs<'a> = Vec<(Str, Value<'a>)>;
+pub(crate) type Kwargs<'a> = Vec<(Str, Value<'a>)>;
 
 /// A looked-up method, bound without allocating.
 pub enum Meth<'a> {

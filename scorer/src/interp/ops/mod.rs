@@ -19,7 +19,7 @@ use crate::python::syntax as ast;
 use super::value::*;
 use super::{ExcKind, Interp, PyErr, PyResult, Value};
 
-pub fn to_big(v: &Value<'_>) -> Option<BigInt> {
+pub(crate) fn to_big(v: &Value<'_>) -> Option<BigInt> {
     match v {
         Value::Int(i) => Some(BigInt::from(*i)),
         Value::Bool(b) => Some(BigInt::from(i64::from(*b))),
@@ -236,7 +236,7 @@ impl<'a> Interp<'a> {
     }
 }
 
-pub fn range_len(a: i64, b: i64, s: i64) -> i64 {
+pub(crate) fn range_len(a: i64, b: i64, s: i64) -> i64 {
     if s > 0 && a < b {
         (b - a - 1) / s + 1
     } else if s < 0 && a > b {

@@ -11,10 +11,10 @@ use crate::interp::value::*;
 use crate::interp::ExcKind;
 use crate::interp::{Interp, PyResult};
 
-pub const IGNORECASE: i64 = 2;
-pub const MULTILINE: i64 = 8;
-pub const DOTALL: i64 = 16;
-pub const VERBOSE: i64 = 64;
+pub(crate) const IGNORECASE: i64 = 2;
+pub(crate) const MULTILINE: i64 = 8;
+pub(crate) const DOTALL: i64 = 16;
+pub(crate) const VERBOSE: i64 = 64;
 
 /// A compiled pattern: the unanchored regex and the anchored forms for `match`/`fullmatch`.
 pub struct RePattern {
@@ -37,7 +37,7 @@ const PATTERN_METHODS: &[&str] =
 const MATCH_METHODS: &[&str] = &["group", "groups", "groupdict", "start", "end", "span"];
 
 /// Method names of re objects, for attribute lookup.
-pub fn method_names(n: &Native<'_>) -> Option<(&'static str, &'static [&'static str])> {
+pub(crate) fn method_names(n: &Native<'_>) -> Option<(&'static str, &'static [&'static str])> {
     match n {
         Native::RePattern(_) => Some(("re.Pattern", PATTERN_METHODS)),
         Native::ReMatch(_) => Some(("re.Match", MATCH_METHODS)),

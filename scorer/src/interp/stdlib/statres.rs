@@ -41,7 +41,7 @@ pub struct StatOf<'p> {
 }
 
 /// The class dict of `os.stat_result`: its tuple protocol and structseq constants.
-pub fn class_dict<'a>() -> NameMap<Value<'a>> {
+pub(crate) fn class_dict<'a>() -> NameMap<Value<'a>> {
     let mut d = NameMap::default();
     for m in ["__getitem__", "__len__", "__iter__", "__repr__"] {
         let name: &'static str = match m {

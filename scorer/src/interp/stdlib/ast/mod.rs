@@ -27,7 +27,7 @@ mod unparse;
 use unparse::prec;
 
 /// `ast` attributes that exist in 3.11 but are not implemented here: using one is an `error` naming it.
-pub const KNOWN_UNSUPPORTED: &[&str] = &[
+pub(crate) const KNOWN_UNSUPPORTED: &[&str] = &[
     "NodeTransformer",
     "copy_location",
     "fix_missing_locations",
@@ -63,7 +63,7 @@ fn ast_class(name: &str) -> Option<&'static NodeClass> {
 }
 
 /// `issubclass(a, b)` among AST classes.
-pub fn class_is_subclass(a: AstCls, b: AstCls) -> bool {
+pub(crate) fn class_is_subclass(a: AstCls, b: AstCls) -> bool {
     match (a, b) {
         (AstCls::Alias(x), AstCls::Alias(y)) => x == y,
         (AstCls::Alias(_), AstCls::Real(r)) => matches!(r.name, "Constant" | "expr" | "AST"),
@@ -77,7 +77,7 @@ fn real_subclass(x: &'static NodeClass, y: &'static NodeClass) -> bool {
 }
 
 /// `isinstance(v, cls)` for an AST class (aliases check the constant's type, as 3.11 does).
-pub fn node_isinstance(v: &Value<'_>, cls: AstCls) -> bool {
+pub(crate) fn node_isinstance(v: &Value<'_>, cls: AstCls) -> bool {
     let Value::Node(n) = v else { return false };
     match cls {
         AstCls::Real(c) => real_subclass(n.class, c),
@@ -102,7 +102,7 @@ pub fn node_isinstance(v: &Value<'_>, cls: AstCls) -> bool {
 }
 
 /// The docstring of a function body (for `__doc__`).
-pub fn docstring_of_body(body: &[pyast::Stmt]) -> Option<String> {
+pub(crate) fn docstring_of_body(body: &[pyast::Stmt]) -> Option<String> {
     if let Some(pyast::Stmt::Expr(e)) = body.first() {
         if let pyast::Expr::Constant(c) = &*e.value {
             if let pyast::Constant::Str(s) = &c.value {
@@ -114,7 +114,7 @@ pub fn docstring_of_body(body: &[pyast::Stmt]) -> Option<String> {
 }
 
 /// `inspect.cleandoc`.
-pub fn cleandoc(doc: &str) -> String {
+pub(crate) fn cleandoc(doc: &str) -> String {
     let expanded = doc.replace('\t', "        ");
     let lines: Vec<&str> = expanded.split('\n').collect();
     let mut margin = usize::MAX;
@@ -146,7 +146,7 @@ pub fn cleandoc(doc: &str) -> String {
 /// object quickens it, and its `compile` call is then made without the recursion check an
 /// unspecialised call of a C function makes (measured with python3 3.11.7: the first seven
 /// calls of a process convert trees three levels shallower, `COMPILER_STACK_FRAME_SCALE`).
-pub const WARM_AFTER: u32 = 8;
+pub(crate) const WARM_AFTER: u32 = 8;
 
 impl<'a> Interp<'a> {
     pub fn make_ast_module(&mut self) -> Value<'a> {

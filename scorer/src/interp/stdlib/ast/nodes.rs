@@ -270,7 +270,7 @@ impl<'a> Interp<'a> {
     }
 }
 
-pub fn const_to_value<'a>(c: &Constant) -> Value<'a> {
+pub(crate) fn const_to_value<'a>(c: &Constant) -> Value<'a> {
     match c {
         Constant::None => Value::None,
         Constant::Bool(b) => Value::Bool(*b),
