@@ -20,7 +20,7 @@ use scorer::trajectory::{read, Trajectory};
 use serde::Serialize;
 
 use crate::bundle_dir::BundleDir;
-use crate::trajectory::{context_of, instance_of, score_patches};
+use crate::commands::trajectory::{context_of, instance_of, score_patches};
 
 /// A file that could not be read as a trajectory.
 #[derive(Debug, Serialize)]

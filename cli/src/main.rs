@@ -6,20 +6,16 @@
 
 mod atomic;
 mod checkout;
-mod combine;
+mod commands;
 mod failure_report;
-mod import;
-mod leaderboard;
-mod score;
 mod show;
-mod trajectory;
 
 // Shared with the Python package (`python/`) through the crate's library (`lib.rs`).
 use cli::{bundle_dir, fsread, run};
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+
+use commands::{combine, exit_code, import, leaderboard, report, score, trajectory, CliError};
 
 use clap::{ArgGroup, Parser, Subcommand};
 
@@ -185,278 +181,43 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     atomic::install_interrupt_handler();
     match cli.command {
-        Command::Import { from, out } => run_import(&from, &out),
+        Command::Import { from, out } => exit_code("import", import::command(&from, &out)),
         Command::Score { tasks, task, patch, combine, predictions, out, json, jobs } => {
             let input = match (task, patch, combine) {
-                (Some(task), Some(patch), _) => score::Input::Single { task, patch },
+                (Some(task), Some(patch), _) => Some(score::Input::Single { task, patch }),
                 (None, Some(patch), Some(ids)) => {
-                    score::Input::Combine { ids: combine::split_ids(&ids), patch }
+                    Some(score::Input::Combine { ids: combine::split_ids(&ids), patch })
                 }
-                _ if !predictions.is_empty() => score::Input::Predictions(predictions),
-                _ => {
-                    eprintln!(
-                        "refscore score: give --task ID --patch FILE, or --predictions FILE..."
-                    );
-                    return ExitCode::from(2);
-                }
+                _ if !predictions.is_empty() => Some(score::Input::Predictions(predictions)),
+                _ => None,
             };
-            let opts = score::Options { tasks, input, out, json, threads: jobs };
-            score::run(&opts).unwrap_or_else(|e| {
-                eprintln!("refscore score: error: {e:#}");
-                ExitCode::from(2)
-            })
+            let outcome = match input {
+                Some(input) => {
+                    score::run(&score::Options { tasks, input, out, json, threads: jobs })
+                }
+                None => Err(CliError::Usage(
+                    "give --task ID --patch FILE, or --predictions FILE...".into(),
+                )
+                .into()),
+            };
+            exit_code("score", outcome)
         }
-        Command::Trajectory { file, tasks, json } => trajectory::run(&file, tasks.as_deref(), json)
-            .unwrap_or_else(|e| {
-                eprintln!("refscore trajectory: error: {e:#}");
-                ExitCode::from(2)
-            }),
-        Command::Combine { tasks, ids, id, out } => run_combine(&tasks, &ids, id.as_deref(), &out)
-            .unwrap_or_else(|e| {
-                eprintln!("refscore combine: error: {e:#}");
-                ExitCode::from(2)
-            }),
-        Command::Leaderboard { action } => run_leaderboard(action).unwrap_or_else(|e| {
-            eprintln!("refscore leaderboard: error: {e:#}");
-            ExitCode::from(2)
-        }),
-        Command::Report { report, compare, csv, out, tasks, trajectories, json } => {
-            let opts = ReportOptions {
+        Command::Trajectory { file, tasks, json } => {
+            exit_code("trajectory", trajectory::run(&file, tasks.as_deref(), json))
+        }
+        Command::Combine { tasks, ids, id, out } => {
+            exit_code("combine", combine::command(&tasks, &ids, id.as_deref(), &out))
+        }
+        Command::Leaderboard { action } => exit_code("leaderboard", leaderboard::command(action)),
+        Command::Report { report: path, compare, csv, out, tasks, trajectories, json } => {
+            let opts = report::ReportOptions {
                 compare: compare.as_deref(),
                 csv,
                 out: out.as_deref(),
                 trajectories: &trajectories,
                 json,
             };
-            run_report(&report, &opts, tasks.as_deref()).unwrap_or_else(|e| {
-                eprintln!("refscore report: error: {e:#}");
-                ExitCode::from(2)
-            })
-        }
-    }
-}
-
-fn read_report(path: &std::path::Path) -> anyhow::Result<scorer::report::Report> {
-    use anyhow::Context;
-    let name = path.to_string_lossy();
-    let bytes = fsread::read_file(path, fsread::MAX_INPUT_BYTES)?;
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-    if scorer::submission::looks_utf16(bytes) {
-        anyhow::bail!("{name}: the file is UTF-16 text, which is not supported: save it as UTF-8");
-    }
-    let text = std::str::from_utf8(bytes)
-        .with_context(|| format!("{name}: not a refscore report: not UTF-8 text"))?;
-    Ok(scorer::report::Report::from_json(text, &name)?)
-}
-
-/// `refscore report`'s output choices.
-struct ReportOptions<'a> {
-    compare: Option<&'a std::path::Path>,
-    csv: bool,
-    out: Option<&'a std::path::Path>,
-    /// Agent logs for the failure-mode section.
-    trajectories: &'a [PathBuf],
-    /// The failure-mode section as JSON.
-    json: bool,
-}
-
-/// `refscore report`: a summary, or a comparison, as a table or CSV.
-fn run_report(
-    path: &std::path::Path,
-    opts: &ReportOptions<'_>,
-    tasks: Option<&std::path::Path>,
-) -> anyhow::Result<ExitCode> {
-    let (compare, csv, trajectories, json) = (opts.compare, opts.csv, opts.trajectories, opts.json);
-    if let Some(out) = opts.out {
-        let mut inputs = vec![path];
-        inputs.extend(compare);
-        atomic::check_file_target("--out", out, &inputs)?;
-    }
-    let report = read_report(path)?;
-    let bundle = tasks.map(bundle_dir::BundleDir::open).transpose()?;
-    let meta = match (tasks, &bundle) {
-        (Some(dir), Some(bundle)) => {
-            if bundle.hash() != report.bundle.hash {
-                eprintln!(
-                    "refscore report: warning: {} was scored against bundle {}, --tasks {} is bundle {}",
-                    path.display(),
-                    report.bundle.hash,
-                    dir.display(),
-                    bundle.hash()
-                );
-            }
-            Some(bundle.task_meta()?)
-        }
-        _ => None,
-    };
-    let name = path.to_string_lossy();
-    if !trajectories.is_empty() {
-        let section = failure_report::section(&name, &report, trajectories, bundle.as_ref())?;
-        let text = if json {
-            let mut t = serde_json::to_string_pretty(&section)?;
-            t.push('\n');
-            t
-        } else {
-            let tasks = meta.as_deref().unwrap_or(&[]);
-            let stats = scorer::stats::run_stats(&report, tasks);
-            let mut t = show::run_summary(&name, &report, &stats, meta.as_ref().map(Vec::len));
-            t.push('\n');
-            t.push_str(&failure_report::text(&section));
-            t
-        };
-        return emit(opts.out, &text);
-    }
-    let text = match compare {
-        Some(other_path) => {
-            let other = read_report(other_path)?;
-            let c = scorer::stats::compare(&report, &other);
-            if csv {
-                show::comparison_csv(&c)
-            } else {
-                show::comparison(&name, &other_path.to_string_lossy(), &c)
-            }
-        }
-        None => {
-            let tasks = meta.as_deref().unwrap_or(&[]);
-            if csv {
-                report.to_csv(tasks)
-            } else {
-                let stats = scorer::stats::run_stats(&report, tasks);
-                show::run_summary(&name, &report, &stats, meta.as_ref().map(Vec::len))
-            }
-        }
-    };
-    emit(opts.out, &text)
-}
-
-/// `report`'s output: to `--out` (atomically) or stdout.
-fn emit(out: Option<&std::path::Path>, text: &str) -> anyhow::Result<ExitCode> {
-    match out {
-        Some(out) => atomic::write_file(out, text.as_bytes())?,
-        // A closed stdout (`| head`) is not a failure.
-        None => {
-            let _ = std::io::stdout().write_all(text.as_bytes());
-        }
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// `refscore leaderboard check | add`.
-fn run_leaderboard(action: LeaderboardCmd) -> anyhow::Result<ExitCode> {
-    let text = match action {
-        LeaderboardCmd::Check { dir } => {
-            let (board, reports) = leaderboard::check(&dir)?;
-            format!(
-                "{}: {} entries, {reports} with a report behind them: valid\n",
-                dir.join(leaderboard::FILE).display(),
-                board.entries.len()
-            )
-        }
-        LeaderboardCmd::Add {
-            dir,
-            report,
-            tasks,
-            id,
-            agent,
-            model,
-            instruction_set,
-            source_url,
-        } => {
-            let opts = leaderboard::Add {
-                dir,
-                tasks,
-                report,
-                id,
-                agent,
-                model,
-                instruction_set,
-                source_url,
-            };
-            let e = leaderboard::add(&opts)?;
-            let pct = |p: Option<f64>| p.map_or_else(|| "-".to_string(), |p| format!("{p}%"));
-            format!(
-                "added {} ({}): resolved {} of n = {}, subtests {}, report {}\n",
-                e.id,
-                e.agent,
-                pct(e.resolved),
-                e.n.unwrap_or(0),
-                pct(e.subtests),
-                e.report.as_deref().unwrap_or("")
-            )
-        }
-    };
-    let _ = std::io::stdout().write_all(text.as_bytes());
-    Ok(ExitCode::SUCCESS)
-}
-
-/// `refscore combine`: writes the combined task's bundle and names it.
-fn run_combine(
-    tasks: &std::path::Path,
-    ids: &str,
-    id: Option<&str>,
-    out: &std::path::Path,
-) -> anyhow::Result<ExitCode> {
-    let bundle = bundle_dir::BundleDir::open(tasks)?;
-    let task = combine::build(&bundle, &combine::split_ids(ids), id)?;
-    let hash = combine::write_bundle(&bundle, &task.data, out)?;
-    let text = format!(
-        "bundle {hash} written to {}\n  task {} combines {}\n",
-        out.display(),
-        task.data.id,
-        task.data
-            .combined
-            .iter()
-            .flat_map(|c| &c.parts)
-            .map(|p| p.id.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    let _ = std::io::stdout().write_all(text.as_bytes());
-    Ok(ExitCode::SUCCESS)
-}
-
-/// Runs the importer; the summary goes to stdout, progress and errors to stderr.
-fn run_import(from: &std::path::Path, out: &std::path::Path) -> ExitCode {
-    let start = Instant::now();
-    match import::run(from, out) {
-        Ok(s) => {
-            let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
-            let (id, raw, gz) = &s.largest_task;
-            let text = format!(
-                "bundle {hash} written to {out}\n\
-                 \x20 tasks        {tasks} in {repos} repositories\n\
-                 \x20 manifests    {listed} files listed\n\
-                 \x20 blobs        {blobs} files carried, {bb} bytes ({bm:.2} MiB)\n\
-                 \x20 written      {n} files, {bytes} bytes ({m:.2} MiB), {gz_all} bytes gzip ({gm:.2} MiB)\n\
-                 \x20 largest task {id}: {raw} bytes, {gz} bytes gzip (task file + blobs)\n\
-                 \x20 test runs    {tasks} tests run on their base trees: {reads} (task, file) reads, \
-                 {only} found only by the run ({full} tasks re-run on the whole repository)\n\
-                 \x20 time         {secs:.2} s\n",
-                hash = s.bundle_hash,
-                out = out.display(),
-                tasks = s.tasks,
-                repos = s.repos,
-                listed = s.manifest_files,
-                blobs = s.blobs,
-                bb = s.blob_bytes,
-                bm = mib(s.blob_bytes),
-                n = s.files_written,
-                bytes = s.bytes,
-                m = mib(s.bytes),
-                gz_all = s.gzip_bytes,
-                gm = mib(s.gzip_bytes),
-                secs = start.elapsed().as_secs_f64(),
-                reads = s.run_reads,
-                only = s.run_only,
-                full = s.full_tree_runs,
-            );
-            // A closed stdout (`| head`) is not an import failure.
-            let _ = std::io::stdout().write_all(text.as_bytes());
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("refscore import: error: {e:#}");
-            ExitCode::from(2)
+            exit_code("report", report::run(&path, &opts, tasks.as_deref()))
         }
     }
 }

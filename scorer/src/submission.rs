@@ -147,14 +147,14 @@ mod patch_bytes {
     use serde::de::{Deserializer, Error, SeqAccess, Visitor};
     use serde::Serializer;
 
-    pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
         match std::str::from_utf8(bytes) {
             Ok(text) => s.serialize_str(text),
             Err(_) => s.collect_seq(bytes),
         }
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
         struct V;
         impl<'de> Visitor<'de> for V {
             type Value = Vec<u8>;

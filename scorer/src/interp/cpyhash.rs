@@ -25,7 +25,7 @@ fn single_round(v0: &mut u64, v1: &mut u64, v2: &mut u64, v3: &mut u64) {
 }
 
 /// CPython's `siphash13` with k0 = k1 = 0.
-pub fn siphash13(data: &[u8]) -> u64 {
+pub(crate) fn siphash13(data: &[u8]) -> u64 {
     let (k0, k1) = (0u64, 0u64);
     let mut b: u64 = (data.len() as u64) << 56;
     let mut v0 = k0 ^ 0x736f_6d65_7073_6575;
@@ -97,7 +97,7 @@ fn int_hash(n: i128) -> i64 {
 }
 
 /// `hash(v)` as CPython computes it with seed 0, or None when it depends on addresses.
-pub fn py_hash(v: &Value<'_>) -> Option<i64> {
+pub(crate) fn py_hash(v: &Value<'_>) -> Option<i64> {
     Some(match v {
         Value::Str(s) => str_hash(s),
         Value::Bytes(b) => bytes_hash(b),
@@ -150,7 +150,7 @@ const LINEAR_PROBES: usize = 9;
 const PERTURB_SHIFT: u32 = 5;
 
 /// Entry indices of `d` (a set) in CPython's table order, simulating insertion in the current order.
-pub fn set_order(d: &PyDict<'_>) -> Option<Vec<usize>> {
+pub(crate) fn set_order(d: &PyDict<'_>) -> Option<Vec<usize>> {
     let mut items: Vec<(usize, u64)> = Vec::with_capacity(d.len);
     for (i, e) in d.entries.iter().enumerate() {
         if let Some((k, _, _)) = e {
@@ -229,7 +229,7 @@ fn build_table(items: &[(usize, u64)]) -> Vec<Option<(usize, u64)>> {
 /// compiler merges constants), and `SET_UPDATE` merges that into an empty set, copying the
 /// table when the sizes agree and reinserting in table order into a table sized for twice the
 /// elements otherwise. `None` when a hash is not reproducible.
-pub fn display_order(d: &PyDict<'_>) -> Option<Rc<[u32]>> {
+pub(crate) fn display_order(d: &PyDict<'_>) -> Option<Rc<[u32]>> {
     let mut items: Vec<(usize, u64)> = Vec::with_capacity(d.len);
     for (i, e) in d.entries.iter().enumerate() {
         if let Some((k, _, _)) = e {
@@ -260,7 +260,7 @@ pub fn display_order(d: &PyDict<'_>) -> Option<Rc<[u32]>> {
 }
 
 /// Keys of a set in CPython's iteration order (insertion order when it cannot be reproduced).
-pub fn ordered_keys<'a>(d: &PyDict<'a>) -> Vec<Value<'a>> {
+pub(crate) fn ordered_keys<'a>(d: &PyDict<'a>) -> Vec<Value<'a>> {
     if let Some(p) = &d.pinned {
         if p.len() == d.len && d.entries.len() == d.len {
             return p

@@ -4,6 +4,7 @@ use std::rc::Rc;
 
 use super::value::*;
 use super::{Interp, PyResult, Value};
+use crate::interp::ExcKind;
 
 pub fn type_name(v: &Value<'_>) -> String {
     match v {
@@ -244,7 +245,9 @@ impl<'a> Interp<'a> {
         if self.cpython_depth() >= self.limits.max_recursion
             || self.stack_used() > self.limits.stack_budget
         {
-            return Err(self.err("RecursionError", format!("maximum recursion depth exceeded{at}")));
+            return Err(
+                self.err(ExcKind::RecursionError, format!("maximum recursion depth exceeded{at}"))
+            );
         }
         self.depth += 1;
         let r = f(self);
@@ -400,7 +403,7 @@ impl<'a> Interp<'a> {
                         return match r {
                             Value::Str(s) => Ok(s.to_string()),
                             other => Err(self.err(
-                                "TypeError",
+                                ExcKind::TypeError,
                                 format!(
                                     "__repr__ returned non-string (type {})",
                                     type_name(&other)
@@ -459,7 +462,7 @@ impl<'a> Interp<'a> {
                         let r = self.call(&m, vec![v.clone()], vec![])?;
                         return self.str_of(&r);
                     }
-                    let is_key = i.class.is_subclass_named("KeyError");
+                    let is_key = i.class.is_subclass_named(ExcKind::KeyError.name());
                     return match data.args.len() {
                         0 => Ok(String::new()),
                         1 => {
@@ -489,13 +492,13 @@ impl<'a> Interp<'a> {
         if spec.is_empty() {
             return self.str_of(v);
         }
-        let sp =
-            parse_spec(spec).ok_or_else(|| self.err("ValueError", "Invalid format specifier"))?;
+        let sp = parse_spec(spec)
+            .ok_or_else(|| self.err(ExcKind::ValueError, "Invalid format specifier"))?;
         let body = match v {
             Value::Str(s) => {
                 if !matches!(sp.ty, None | Some('s')) {
                     return Err(self.err(
-                        "ValueError",
+                        ExcKind::ValueError,
                         format!(
                             "Unknown format code '{}' for object of type 'str'",
                             sp.ty.unwrap_or('s')
@@ -524,7 +527,7 @@ impl<'a> Interp<'a> {
                     }
                     Some(c) => {
                         return Err(self.err(
-                            "ValueError",
+                            ExcKind::ValueError,
                             format!("Unknown format code '{c}' for object of type 'int'"),
                         ))
                     }
@@ -533,7 +536,7 @@ impl<'a> Interp<'a> {
             Value::Float(f) => float_spec(*f, &sp),
             _ => {
                 return Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!("unsupported format string passed to {}.__format__", type_name(v)),
                 ))
             }
@@ -599,7 +602,7 @@ impl<'a> Interp<'a> {
                 match chars.next() {
                     Some(ch) if "-+ #0123456789.".contains(ch) => spec.push(ch),
                     Some(ch) => break ch,
-                    None => return Err(self.err("ValueError", "incomplete format")),
+                    None => return Err(self.err(ExcKind::ValueError, "incomplete format")),
                 }
             };
             if conv == '%' {
@@ -607,7 +610,7 @@ impl<'a> Interp<'a> {
                 continue;
             }
             let Some(arg) = items.get(idx).cloned() else {
-                return Err(self.err("TypeError", "not enough arguments for format string"));
+                return Err(self.err(ExcKind::TypeError, "not enough arguments for format string"));
             };
             idx += 1;
             let s = match conv {
@@ -619,7 +622,7 @@ impl<'a> Interp<'a> {
                         Some(b) => self.int_to_decimal(&b)?,
                         None => {
                             return Err(self.err(
-                                "TypeError",
+                                ExcKind::TypeError,
                                 format!(
                                     "%d format: a real number is required, not {}",
                                     type_name(&arg)
@@ -634,9 +637,10 @@ impl<'a> Interp<'a> {
                     self.format_value(&arg, &sp)?
                 }
                 other => {
-                    return Err(
-                        self.err("ValueError", format!("unsupported format character '{other}'"))
-                    )
+                    return Err(self.err(
+                        ExcKind::ValueError,
+                        format!("unsupported format character '{other}'"),
+                    ))
                 }
             };
             let width: usize = spec
@@ -685,9 +689,8 @@ impl<'a> Interp<'a> {
             matches!(args, Value::Dict(_) | Value::List(_) | Value::Range(..) | Value::Bytes(_))
                 || matches!(args, Value::Instance(i) if i.class.lookup("__getitem__").is_some());
         if idx < items.len() && !mapping {
-            return Err(
-                self.err("TypeError", "not all arguments converted during string formatting")
-            );
+            return Err(self
+                .err(ExcKind::TypeError, "not all arguments converted during string formatting"));
         }
         Ok(out)
     }

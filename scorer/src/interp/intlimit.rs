@@ -6,11 +6,12 @@
 use num_bigint::BigInt;
 
 use super::{Interp, PyResult};
+use crate::interp::ExcKind;
 
 /// `sys.int_info.default_max_str_digits`.
-pub const DEFAULT_MAX_STR_DIGITS: u32 = 4300;
+pub(crate) const DEFAULT_MAX_STR_DIGITS: u32 = 4300;
 /// `sys.int_info.str_digits_check_threshold`: the smallest limit other than 0 (no limit).
-pub const STR_DIGITS_CHECK_THRESHOLD: u32 = 640;
+pub(crate) const STR_DIGITS_CHECK_THRESHOLD: u32 = 640;
 
 impl<'a> Interp<'a> {
     /// `str(n)` in base 10, or CPython's ValueError when `n` has more digits than the limit.
@@ -35,7 +36,7 @@ impl<'a> Interp<'a> {
 
     fn int_to_str_limit_error(&self) -> Box<super::PyErr<'a>> {
         self.err(
-            "ValueError",
+            ExcKind::ValueError,
             format!(
                 "Exceeds the limit ({} digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit",
                 self.max_str_digits
@@ -85,7 +86,7 @@ impl<'a> Interp<'a> {
             return Ok(());
         }
         Err(self.err(
-            "ValueError",
+            ExcKind::ValueError,
             format!(
                 "Exceeds the limit ({max} digits) for integer string conversion: value has {digits} digits; use sys.set_int_max_str_digits() to increase the limit"
             ),
@@ -120,7 +121,7 @@ impl<'a> Interp<'a> {
         if short == "get_int_max_str_digits" {
             if !args.is_empty() || !kwargs.is_empty() {
                 return Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!("{name}() takes no arguments ({} given)", args.len() + kwargs.len()),
                 ));
             }
@@ -133,12 +134,14 @@ impl<'a> Interp<'a> {
             }
         }
         if given > 1 {
-            return Err(self
-                .err("TypeError", format!("{short}() takes at most 1 argument ({given} given)")));
+            return Err(self.err(
+                ExcKind::TypeError,
+                format!("{short}() takes at most 1 argument ({given} given)"),
+            ));
         }
         if args.len() != 1 {
             return Err(self.err(
-                "TypeError",
+                ExcKind::TypeError,
                 format!("{short}() missing required argument 'maxdigits' (pos 1)"),
             ));
         }
@@ -148,7 +151,7 @@ impl<'a> Interp<'a> {
             Value::Big(_) => i64::MAX,
             other => {
                 return Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!(
                         "'{}' object cannot be interpreted as an integer",
                         super::fmt::type_name(other)
@@ -158,9 +161,11 @@ impl<'a> Interp<'a> {
         };
         if n != 0 && !(i64::from(STR_DIGITS_CHECK_THRESHOLD)..=i64::from(i32::MAX)).contains(&n) {
             if n > i64::from(i32::MAX) || n < i64::from(i32::MIN) {
-                return Err(self.err("OverflowError", "Python int too large to convert to C int"));
+                return Err(
+                    self.err(ExcKind::OverflowError, "Python int too large to convert to C int")
+                );
             }
-            return Err(self.err("ValueError", "maxdigits must be 0 or larger than 640"));
+            return Err(self.err(ExcKind::ValueError, "maxdigits must be 0 or larger than 640"));
         }
         // The limit outlives the test method that sets it.
         super::isolation::note_write(super::isolation::SHARED);

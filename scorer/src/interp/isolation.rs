@@ -17,7 +17,7 @@
 use std::cell::{Cell, Ref, RefCell, RefMut};
 
 /// The generation of everything made outside test methods.
-pub const SHARED: u32 = 0;
+pub(crate) const SHARED: u32 = 0;
 
 thread_local! {
     /// Generation objects are born in now.
@@ -30,13 +30,13 @@ thread_local! {
 
 /// The generation objects are born in now.
 #[inline]
-pub fn current() -> u32 {
+pub(crate) fn current() -> u32 {
     CURRENT.with(Cell::get)
 }
 
 /// Records a write to an object born in generation `born`.
 #[inline]
-pub fn note_write(born: u32) {
+pub(crate) fn note_write(born: u32) {
     if born != current() {
         ESCAPED.with(|e| e.set(true));
     }
@@ -44,14 +44,14 @@ pub fn note_write(born: u32) {
 
 /// A test method's generation: objects it makes are its own until it ends.
 #[must_use = "end the method's generation with `Method::end`"]
-pub struct Method {
+pub(crate) struct Method {
     previous: u32,
 }
 
 impl Method {
     /// Starts a fresh generation for one test method. `None` when this thread has used every
     /// generation number: the caller must then treat every method as not isolated.
-    pub fn start() -> Option<Method> {
+    pub(crate) fn start() -> Option<Method> {
         let next = LAST.with(Cell::get).checked_add(1)?;
         LAST.with(|l| l.set(next));
         ESCAPED.with(|e| e.set(false));
@@ -60,14 +60,14 @@ impl Method {
     }
 
     /// Ends the method's generation; whether it wrote only to objects it made.
-    pub fn end(self) -> bool {
+    pub(crate) fn end(self) -> bool {
         CURRENT.with(|c| c.set(self.previous));
         !ESCAPED.with(|e| e.replace(false))
     }
 }
 
 /// Runs `make` with objects born [`SHARED`]: for tables that outlive the method that fills them.
-pub fn shared<T>(make: impl FnOnce() -> T) -> T {
+pub(crate) fn shared<T>(make: impl FnOnce() -> T) -> T {
     let previous = CURRENT.with(|c| c.replace(SHARED));
     let out = make();
     CURRENT.with(|c| c.set(previous));

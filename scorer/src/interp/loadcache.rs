@@ -51,7 +51,7 @@ impl<'a> GlobalLoads<'a> {
 }
 
 /// What [`LocalSites`] remembers for a site whose name is not one of the body's locals.
-pub const NOT_LOCAL: u32 = u32::MAX;
+pub(crate) const NOT_LOCAL: u32 = u32::MAX;
 
 /// The slot of the local name at a site, for the body whose [`ScopeInfo`] numbered it (or
 /// [`NOT_LOCAL`]).

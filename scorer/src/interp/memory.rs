@@ -27,18 +27,18 @@ use num_bigint::BigInt;
 
 /// Bytes one run may hold (counted as above): 1 GiB. Calibrated on the official tests (the real
 /// 100 tasks, empty patch): all 631 verdicts stay the same with a budget of 64 MiB.
-pub const DEFAULT_MEMORY_BUDGET: u64 = 1 << 30;
+pub(crate) const DEFAULT_MEMORY_BUDGET: u64 = 1 << 30;
 
 /// Nominal bytes of one list or tuple slot (a value: 24 bytes on 64-bit targets).
-pub const SLOT_BYTES: u64 = 24;
+pub(crate) const SLOT_BYTES: u64 = 24;
 /// Nominal bytes of one dict or set entry (key, value and hash: 56 bytes on 64-bit targets,
 /// plus part of its index slot). Not more: `x = {'a': x}` three million times (CPython runs it)
 /// stays inside the default budget.
-pub const DICT_ENTRY_BYTES: u64 = 64;
+pub(crate) const DICT_ENTRY_BYTES: u64 = 64;
 /// Nominal header of a str, bytes, big int or instance.
-pub const OBJECT_BYTES: u64 = 48;
+pub(crate) const OBJECT_BYTES: u64 = 48;
 /// Strings and bytes shorter than this (and big ints of fewer bytes) are not tracked one by one.
-pub const TRACK_MIN_LEN: usize = 64;
+pub(crate) const TRACK_MIN_LEN: usize = 64;
 
 enum Tracked {
     Str(Weak<str>),
@@ -64,26 +64,26 @@ thread_local! {
 }
 
 /// Starts a fresh account (a new run on this thread).
-pub fn reset() {
+pub(crate) fn reset() {
     let _ = CHARGED.try_with(|c| c.set(0));
     let _ = TRACKED.try_with(|t| t.borrow_mut().clear());
 }
 
 /// Bytes charged and not credited (tracked strings count until a [`sweep`] finds them freed).
 #[inline]
-pub fn charged() -> u64 {
+pub(crate) fn charged() -> u64 {
     CHARGED.try_with(Cell::get).unwrap_or(0)
 }
 
 /// Counts `n` bytes made.
 #[inline]
-pub fn charge(n: u64) {
+pub(crate) fn charge(n: u64) {
     let _ = CHARGED.try_with(|c| c.set(c.get().saturating_add(n)));
 }
 
 /// Counts `n` bytes freed.
 #[inline]
-pub fn credit(n: u64) {
+pub(crate) fn credit(n: u64) {
     let _ = CHARGED.try_with(|c| c.set(c.get().saturating_sub(n)));
 }
 
@@ -94,7 +94,7 @@ fn track(t: Tracked, cost: u64) {
 
 /// Charges a str just made (see [`TRACK_MIN_LEN`]).
 #[inline]
-pub fn track_str(s: &Rc<str>) {
+pub(crate) fn track_str(s: &Rc<str>) {
     if s.len() >= TRACK_MIN_LEN {
         track(Tracked::Str(Rc::downgrade(s)), s.len() as u64 + OBJECT_BYTES);
     }
@@ -102,7 +102,7 @@ pub fn track_str(s: &Rc<str>) {
 
 /// Charges a bytes object just made.
 #[inline]
-pub fn track_bytes(b: &Rc<[u8]>) {
+pub(crate) fn track_bytes(b: &Rc<[u8]>) {
     if b.len() >= TRACK_MIN_LEN {
         track(Tracked::Bytes(Rc::downgrade(b)), b.len() as u64 + OBJECT_BYTES);
     }
@@ -110,7 +110,7 @@ pub fn track_bytes(b: &Rc<[u8]>) {
 
 /// Charges a big int just made.
 #[inline]
-pub fn track_big(b: &Rc<BigInt>) {
+pub(crate) fn track_big(b: &Rc<BigInt>) {
     let len = b.bits() / 8;
     if len >= TRACK_MIN_LEN as u64 {
         track(Tracked::Big(Rc::downgrade(b)), len + OBJECT_BYTES);
@@ -118,7 +118,7 @@ pub fn track_big(b: &Rc<BigInt>) {
 }
 
 /// Credits the tracked values freed since the last sweep; gives the bytes charged after it.
-pub fn sweep() -> u64 {
+pub(crate) fn sweep() -> u64 {
     let mut freed = 0u64;
     let _ = TRACKED.try_with(|v| {
         v.borrow_mut().retain(|(t, cost)| {

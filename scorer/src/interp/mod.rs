@@ -10,20 +10,20 @@
 //! budget, Python calls are bounded by a recursion limit, collections by a size limit: a hostile
 //! test always terminates with an `error`.
 
-pub mod builtins;
-pub mod cpyhash;
-pub mod eval;
-pub mod exc;
+pub(crate) mod builtins;
+pub(crate) mod cpyhash;
+pub(crate) mod eval;
+pub(crate) mod exc;
 pub mod fmt;
-pub mod intlimit;
-pub mod isolation;
-pub mod loadcache;
-pub mod memory;
-pub mod observe;
-pub mod ops;
-pub mod scope;
-pub mod stdlib;
-pub mod value;
+pub(crate) mod intlimit;
+pub(crate) mod isolation;
+pub(crate) mod loadcache;
+pub(crate) mod memory;
+pub(crate) mod observe;
+pub(crate) mod ops;
+pub(crate) mod scope;
+pub(crate) mod stdlib;
+pub(crate) mod value;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -33,6 +33,7 @@ use crate::python::{self, node::Node, LineIndex};
 use crate::tree::Tree;
 use crate::unittest::verdict::SubOutcome;
 
+pub use exc::ExcKind;
 use scope::ScopeInfo;
 pub use stdlib::os::FileAccess;
 use value::*;
@@ -322,7 +323,7 @@ impl<'a> Interp<'a> {
         if self.cpython_depth() >= self.limits.max_recursion
             || self.stack_used() > self.limits.stack_budget
         {
-            return Err(self.err("RecursionError", "maximum recursion depth exceeded"));
+            return Err(self.err(ExcKind::RecursionError, "maximum recursion depth exceeded"));
         }
         Ok(())
     }
@@ -342,7 +343,7 @@ impl<'a> Interp<'a> {
         }
         if self.steps > self.limits.step_budget {
             return Err(self.fatal(
-                "StepBudgetExceeded",
+                ExcKind::StepBudgetExceeded,
                 format!(
                     "step budget of {} exhausted (the test may loop forever)",
                     self.limits.step_budget
@@ -357,7 +358,7 @@ impl<'a> Interp<'a> {
         self.steps = self.steps.saturating_add(n);
         if self.steps > self.limits.step_budget {
             return Err(self.fatal(
-                "StepBudgetExceeded",
+                ExcKind::StepBudgetExceeded,
                 format!(
                     "step budget of {} exhausted (the test may loop forever)",
                     self.limits.step_budget
@@ -375,10 +376,10 @@ impl<'a> Interp<'a> {
     pub fn check_len(&mut self, n: usize) -> PyResult<'a, ()> {
         if n > self.limits.max_collection_len {
             if n as u64 >= CPYTHON_MEMORY_ERROR_LEN {
-                return Err(self.err("MemoryError", ""));
+                return Err(self.err(ExcKind::MemoryError, ""));
             }
             return Err(self.fatal(
-                "SizeLimitExceeded",
+                ExcKind::SizeLimitExceeded,
                 format!(
                     "size limit of {} items exceeded (refscore's collection size limit)",
                     self.limits.max_collection_len
@@ -399,7 +400,7 @@ impl<'a> Interp<'a> {
         self.memory_check_at = budget.max(live.saturating_add(budget / 4));
         if live.saturating_add(extra) > budget {
             return Err(self.fatal(
-                "SizeLimitExceeded",
+                ExcKind::SizeLimitExceeded,
                 format!(
                     "memory budget of {} MiB exceeded (refscore's limit on the values one test \
                      file's run holds)",
@@ -420,34 +421,36 @@ impl<'a> Interp<'a> {
     }
 
     /// A Python exception of builtin class `cls` with one string argument.
-    pub fn err(&self, cls: &str, msg: impl Into<String>) -> Box<PyErr<'a>> {
+    pub fn err(&self, cls: ExcKind, msg: impl Into<String>) -> Box<PyErr<'a>> {
         let msg: String = msg.into();
-        let args =
-            if msg.is_empty() && cls == "MemoryError" { vec![] } else { vec![Value::str(&msg)] };
+        let args = if msg.is_empty() && cls == ExcKind::MemoryError {
+            vec![]
+        } else {
+            vec![Value::str(&msg)]
+        };
         self.err_args(cls, args, None)
     }
 
     pub fn err_args(
         &self,
-        cls: &str,
+        cls: ExcKind,
         args: Vec<Value<'a>>,
         str_override: Option<String>,
     ) -> Box<PyErr<'a>> {
-        let class = match self.exc_classes.get(cls) {
-            Some(c) => c.clone(),
-            None => {
-                self.exc_classes.get("Exception").cloned().unwrap_or_else(|| exc::bare_class(cls))
-            }
-        };
         Box::new(PyErr {
-            exc: exc::new_instance(class, args, str_override),
+            exc: exc::new_instance(self.exc_class(cls), args, str_override),
             line: None,
             fatal: false,
         })
     }
 
+    /// The class object of builtin exception `kind` (installed by [`exc::install`]).
+    pub fn exc_class(&self, kind: ExcKind) -> Rc<Class<'a>> {
+        self.exc_classes.get(kind.name()).cloned().unwrap_or_else(|| exc::bare_class(kind.name()))
+    }
+
     /// An uncatchable error (limits, unsupported constructs, content missing from the bundle).
-    pub fn fatal(&self, kind: &str, msg: impl Into<String>) -> Box<PyErr<'a>> {
+    pub fn fatal(&self, kind: ExcKind, msg: impl Into<String>) -> Box<PyErr<'a>> {
         let mut e = self.err(kind, msg);
         e.fatal = true;
         e
@@ -455,7 +458,7 @@ impl<'a> Interp<'a> {
 
     pub fn unsupported(&self, what: impl Into<String>) -> Box<PyErr<'a>> {
         self.fatal(
-            "UnsupportedConstruct",
+            ExcKind::UnsupportedConstruct,
             format!("unsupported by refscore's interpreter: {}", what.into()),
         )
     }
@@ -494,7 +497,7 @@ impl<'a> Interp<'a> {
         let limit = u64::from(self.limits.max_recursion) * 3;
         if 3 * parse_frame + u64::from(tree_depth) > limit {
             return Err(self.err(
-                "RecursionError",
+                ExcKind::RecursionError,
                 "maximum recursion depth exceeded during ast construction",
             ));
         }

@@ -78,7 +78,7 @@ fn name_bits(name: &str) -> u64 {
 }
 
 /// Names bound by a function body (CPython's "local" symbols), and its global/nonlocal declarations.
-pub fn collect_locals(body: &[ast::Stmt], info: &mut ScopeInfo) {
+pub(crate) fn collect_locals(body: &[ast::Stmt], info: &mut ScopeInfo) {
     for s in body {
         collect_stmt(s, info);
     }
@@ -284,7 +284,7 @@ fn collect_locals_nested(body: &[ast::Stmt], info: &mut ScopeInfo) {
 }
 
 /// Walrus targets bind in the enclosing function scope.
-pub fn collect_expr_binds(e: &ast::Expr, info: &mut ScopeInfo) {
+pub(crate) fn collect_expr_binds(e: &ast::Expr, info: &mut ScopeInfo) {
     use ast::Expr as E;
     let mut go = |x: &ast::Expr| collect_expr_binds(x, info);
     match e {
@@ -380,7 +380,7 @@ fn comp_binds(gens: &[ast::Comprehension], info: &mut ScopeInfo) {
     }
 }
 
-pub fn collect_target_names(t: &ast::Expr, out: &mut NameSet) {
+pub(crate) fn collect_target_names(t: &ast::Expr, out: &mut NameSet) {
     match t {
         ast::Expr::Name(n) => {
             out.insert(Rc::from(n.id.as_str()));
@@ -401,7 +401,7 @@ pub fn collect_target_names(t: &ast::Expr, out: &mut NameSet) {
 }
 
 /// Does a function body contain `yield` (outside nested scopes)? Such functions are generators.
-pub fn contains_yield(body: &[ast::Stmt]) -> bool {
+pub(crate) fn contains_yield(body: &[ast::Stmt]) -> bool {
     fn expr(e: &ast::Expr) -> bool {
         use ast::Expr as E;
         match e {

@@ -6,7 +6,7 @@
 
 use std::cell::RefCell;
 
-pub use super::isolation::Mut;
+pub(crate) use super::isolation::Mut;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
@@ -67,14 +67,14 @@ impl FxHasher {
     }
 }
 
-pub type FxBuild = BuildHasherDefault<FxHasher>;
+pub(crate) type FxBuild = BuildHasherDefault<FxHasher>;
 /// A namespace (class, instance, module, function): insertion-ordered like CPython's dicts, so
 /// `vars()` and `__dict__` list names in definition order.
-pub type NameMap<V> = indexmap::IndexMap<Str, V, FxBuild>;
-pub type NameSet = HashSet<Str, FxBuild>;
+pub(crate) type NameMap<V> = indexmap::IndexMap<Str, V, FxBuild>;
+pub(crate) type NameSet = HashSet<Str, FxBuild>;
 
 /// Hash of a string (used for dict/set keys).
-pub fn hash_bytes(b: &[u8]) -> u64 {
+pub(crate) fn hash_bytes(b: &[u8]) -> u64 {
     let mut h = FxHasher::default();
     h.write(b);
     h.write_usize(b.len());

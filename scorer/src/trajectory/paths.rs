@@ -15,7 +15,7 @@ pub(crate) struct Paths {
 const KNOWN_ROOTS: [&str; 3] = ["/testbed", "/app", "/repo"];
 
 impl Paths {
-    pub fn with_root(root: Option<&str>) -> Paths {
+    pub(crate) fn with_root(root: Option<&str>) -> Paths {
         let root = root
             .map(|r| r.trim_end_matches('/').to_string())
             .filter(|r| !r.is_empty() && r.starts_with('/'));
@@ -23,7 +23,7 @@ impl Paths {
     }
 
     /// The path relative to the repository, or `None` when it is outside it (or empty).
-    pub fn rel(&self, p: &str) -> Option<String> {
+    pub(crate) fn rel(&self, p: &str) -> Option<String> {
         let p = p.trim();
         if p.is_empty() {
             return None;

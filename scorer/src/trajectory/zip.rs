@@ -9,7 +9,7 @@ const MAX_ENTRY: u64 = 1 << 30;
 
 /// One entry of the central directory.
 #[derive(Debug, Clone)]
-pub struct Entry {
+pub(crate) struct Entry {
     pub name: String,
     method: u16,
     compressed: u64,
@@ -44,7 +44,7 @@ fn usize_of(n: u64) -> Result<usize, TrajectoryError> {
 }
 
 /// The entries of the archive, in central-directory order.
-pub fn entries(b: &[u8]) -> Result<Vec<Entry>, TrajectoryError> {
+pub(crate) fn entries(b: &[u8]) -> Result<Vec<Entry>, TrajectoryError> {
     // End of central directory: the last `PK\5\6` within the comment window.
     let min = b.len().saturating_sub(22 + 65_535);
     let eocd = (min..=b.len().saturating_sub(22))
@@ -116,7 +116,7 @@ pub(crate) fn has_entry(b: &[u8], names: &[&str]) -> Result<bool, TrajectoryErro
 }
 
 /// The uncompressed bytes of one entry.
-pub fn read(b: &[u8], e: &Entry) -> Result<Vec<u8>, TrajectoryError> {
+pub(crate) fn read(b: &[u8], e: &Entry) -> Result<Vec<u8>, TrajectoryError> {
     let dec = |m: String| TrajectoryError::Decompress { entry: e.name.clone(), message: m };
     let at = usize_of(e.local_offset)?;
     if !b.get(at..).is_some_and(|s| s.starts_with(b"PK\x03\x04")) {
@@ -169,7 +169,7 @@ fn zstd_frames(mut data: &[u8], size: u64) -> Result<Vec<u8>, String> {
 
 /// Test helper: writes a zip archive (entries stored (0), deflated (8) or zstd-compressed (93)),
 /// for fixtures made at test time.
-pub fn write(entries: &[(&str, u16, &[u8])]) -> Vec<u8> {
+pub(crate) fn write(entries: &[(&str, u16, &[u8])]) -> Vec<u8> {
     let mut out = Vec::new();
     let mut cd = Vec::new();
     for (name, method, data) in entries {

@@ -16,20 +16,20 @@ pub const UNIDATA_VERSION: &str = tables::UNIDATA_VERSION;
 
 /// Property bits of `tables::COMBOS` (same order as the generator's).
 mod prop {
-    pub const PRINTABLE: u16 = 1;
-    pub const XID_START: u16 = 1 << 1;
-    pub const XID_CONTINUE: u16 = 1 << 2;
-    pub const ALPHA: u16 = 1 << 3;
-    pub const DECIMAL: u16 = 1 << 4;
-    pub const DIGIT: u16 = 1 << 5;
-    pub const NUMERIC: u16 = 1 << 6;
-    pub const SPACE: u16 = 1 << 7;
-    pub const LOWER: u16 = 1 << 8;
-    pub const UPPER: u16 = 1 << 9;
-    pub const TITLE: u16 = 1 << 10;
-    pub const CASED: u16 = 1 << 11;
-    pub const CASE_IGNORABLE: u16 = 1 << 12;
-    pub const ASSIGNED: u16 = 1 << 13;
+    pub(crate) const PRINTABLE: u16 = 1;
+    pub(crate) const XID_START: u16 = 1 << 1;
+    pub(crate) const XID_CONTINUE: u16 = 1 << 2;
+    pub(crate) const ALPHA: u16 = 1 << 3;
+    pub(crate) const DECIMAL: u16 = 1 << 4;
+    pub(crate) const DIGIT: u16 = 1 << 5;
+    pub(crate) const NUMERIC: u16 = 1 << 6;
+    pub(crate) const SPACE: u16 = 1 << 7;
+    pub(crate) const LOWER: u16 = 1 << 8;
+    pub(crate) const UPPER: u16 = 1 << 9;
+    pub(crate) const TITLE: u16 = 1 << 10;
+    pub(crate) const CASED: u16 = 1 << 11;
+    pub(crate) const CASE_IGNORABLE: u16 = 1 << 12;
+    pub(crate) const ASSIGNED: u16 = 1 << 13;
 }
 
 fn props(c: char) -> u16 {

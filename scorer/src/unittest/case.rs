@@ -4,6 +4,7 @@ use std::rc::Rc;
 
 use crate::interp::eval::Kwargs;
 use crate::interp::value::*;
+use crate::interp::ExcKind;
 use crate::interp::{Interp, PyErr, PyResult, Value};
 
 const METHODS: &[&str] = &[
@@ -132,9 +133,10 @@ impl<'a> Interp<'a> {
         }
         dict.insert(Rc::from("maxDiff"), Value::Int(640));
         dict.insert(Rc::from("longMessage"), Value::Bool(true));
-        if let Some(ae) = self.exc_classes.get("AssertionError") {
-            dict.insert(Rc::from("failureException"), Value::Class(ae.clone()));
-        }
+        dict.insert(
+            Rc::from("failureException"),
+            Value::Class(self.exc_class(ExcKind::AssertionError)),
+        );
         let c = Rc::new(Class {
             name: Rc::from("TestCase"),
             qualname: Rc::from("TestCase"),
@@ -152,9 +154,7 @@ impl<'a> Interp<'a> {
     pub fn make_unittest_module(&mut self) -> Value<'a> {
         let tc = self.make_testcase_class();
         let mut entries: Vec<(&str, Value<'a>)> = vec![("TestCase", Value::Class(tc))];
-        if let Some(s) = self.exc_classes.get("SkipTest") {
-            entries.push(("SkipTest", Value::Class(s.clone())));
-        }
+        entries.push(("SkipTest", Value::Class(self.exc_class(ExcKind::SkipTest))));
         for (n, f) in [
             ("main", "unittest.main"),
             ("skip", "unittest.skip"),
@@ -214,7 +214,7 @@ impl<'a> Interp<'a> {
     }
 
     fn fail_with(&self, msg: String) -> Box<PyErr<'a>> {
-        self.err_args("AssertionError", vec![Value::Str(Rc::from(msg))], None)
+        self.err_args(ExcKind::AssertionError, vec![Value::Str(Rc::from(msg))], None)
     }
 
     fn format_message(&mut self, msg: &Value<'a>, standard: String) -> PyResult<'a, String> {
@@ -282,7 +282,7 @@ impl<'a> Interp<'a> {
                 let eq = self.py_eq(&x, &y)?;
                 let want = name == "assertAlmostEqual";
                 if !delta.is_none() && !places.is_none() {
-                    return Err(self.err("TypeError", "specify delta or places not both"));
+                    return Err(self.err(ExcKind::TypeError, "specify delta or places not both"));
                 }
                 if eq && want {
                     return Ok(Value::None);
@@ -536,11 +536,11 @@ impl<'a> Interp<'a> {
             }
             "fail" => {
                 let m = msg_of(&args, 0);
-                Err(self.err_args("AssertionError", vec![m], None))
+                Err(self.err_args(ExcKind::AssertionError, vec![m], None))
             }
             "skipTest" => {
                 let r = a(&args, 0, "reason");
-                Err(self.err_args("SkipTest", vec![r], None))
+                Err(self.err_args(ExcKind::SkipTest, vec![r], None))
             }
             "subTest" => {
                 let msg = kwarg(&kwargs, "msg").or_else(|| args.first().cloned());

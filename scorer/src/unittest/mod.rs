@@ -484,6 +484,10 @@ fn test_method_names<'a>(
 ) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for k in class.mro.borrow().iter() {
+        #[allow(
+            clippy::iter_over_hash_type,
+            reason = "the names are sorted below, as unittest's loader sorts them"
+        )]
         for (n, v) in k.dict.borrow().iter() {
             if n.starts_with("test") {
                 let callable = match v {

@@ -2,7 +2,7 @@
 //! else (and every interpreter limit) is an error, with the exception's type and first message
 //! line as unittest reports them; and the outcome of each `with self.subTest()` block.
 
-use crate::interp::{Interp, PyErr, Value};
+use crate::interp::{ExcKind, Interp, PyErr, Value};
 
 /// The outcome of one `with self.subTest()` block (or of a method without subtests).
 #[derive(Clone, Debug)]
@@ -40,9 +40,9 @@ impl<'a> Interp<'a> {
                 let name = i.class.name.to_string();
                 let status = if e.fatal {
                     Status::Error
-                } else if i.class.is_subclass_named("SkipTest") {
+                } else if i.class.is_subclass_named(ExcKind::SkipTest.name()) {
                     Status::Skip
-                } else if i.class.is_subclass_named("AssertionError") {
+                } else if i.class.is_subclass_named(ExcKind::AssertionError.name()) {
                     Status::Fail
                 } else {
                     Status::Error

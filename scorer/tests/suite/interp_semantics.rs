@@ -985,3 +985,126 @@ class T(unittest.TestCase):
     let got: Vec<&str> = got.iter().map(|(_, m)| m.as_str()).collect();
     assert_eq!(got, want);
 }
+
+/// `(callee, positional-or-keyword parameters, how many are required, keyword-only parameters)` of
+/// the native functions whose arguments `builtins/args.rs` binds; each parameter's sample value is
+/// in [`sample`].
+const SIGNATURES: &[(&str, &[&str], usize, &[&str])] = &[
+    ("re.escape", &["pattern"], 1, &[]),
+    ("re.compile", &["pattern", "flags"], 1, &[]),
+    ("re.search", &["pattern", "string", "flags"], 2, &[]),
+    ("re.match", &["pattern", "string", "flags"], 2, &[]),
+    ("re.fullmatch", &["pattern", "string", "flags"], 2, &[]),
+    ("re.findall", &["pattern", "string", "flags"], 2, &[]),
+    ("re.finditer", &["pattern", "string", "flags"], 2, &[]),
+    ("re.sub", &["pattern", "repl", "string", "count", "flags"], 3, &[]),
+    ("re.split", &["pattern", "string", "maxsplit", "flags"], 2, &[]),
+    ("P.search", &["string", "pos", "endpos"], 1, &[]),
+    ("P.match", &["string", "pos", "endpos"], 1, &[]),
+    ("P.findall", &["string", "pos", "endpos"], 1, &[]),
+    ("P.sub", &["repl", "string", "count"], 2, &[]),
+    ("P.split", &["string", "maxsplit"], 1, &[]),
+    ("ast.parse", &["source", "filename", "mode"], 1, &["type_comments", "feature_version"]),
+    ("ast.unparse", &["ast_obj"], 1, &[]),
+    ("ast.get_source_segment", &["source", "node"], 2, &["padded"]),
+    ("ast.walk", &["node"], 1, &[]),
+    ("ast.iter_child_nodes", &["node"], 1, &[]),
+    ("ast.iter_fields", &["node"], 1, &[]),
+    ("ast.dump", &["node", "annotate_fields", "include_attributes"], 1, &["indent"]),
+    ("ast.get_docstring", &["node", "clean"], 1, &[]),
+    ("ast.literal_eval", &["node_or_string"], 1, &[]),
+    (
+        "open",
+        &["file", "mode", "buffering", "encoding", "errors", "newline", "closefd", "opener"],
+        1,
+        &[],
+    ),
+    ("os.path.realpath", &["filename"], 1, &["strict"]),
+    ("os.path.relpath", &["path", "start"], 1, &[]),
+    ("os.walk", &["top", "topdown", "onerror", "followlinks"], 1, &[]),
+    ("'a b'.split", &["sep", "maxsplit"], 0, &[]),
+    ("'a b'.rsplit", &["sep", "maxsplit"], 0, &[]),
+    ("'a\\nb'.splitlines", &["keepends"], 0, &[]),
+    ("'a\\tb'.expandtabs", &["tabsize"], 0, &[]),
+    ("'ab'.encode", &["encoding", "errors"], 0, &[]),
+    ("enumerate", &["iterable", "start"], 1, &[]),
+    ("[2, 1].sort", &[], 0, &["key", "reverse"]),
+];
+
+/// A value each parameter accepts (so that a well-bound call succeeds in both).
+fn sample(param: &str) -> &'static str {
+    match param {
+        "pattern" => "'a'",
+        "string" | "source" => "'x = 1'",
+        "repl" => "'b'",
+        "flags" | "count" | "maxsplit" | "pos" => "0",
+        "endpos" => "3",
+        "filename" => "'<f>'",
+        "mode" => "'exec'",
+        "node" => "ast.parse('x = 1')",
+        "ast_obj" => "ast.parse('x = 1').body[0]",
+        "node_or_string" => "'1'",
+        "file" => "'missing.txt'",
+        "buffering" => "-1",
+        "path" | "top" | "start" => "'.'",
+        "iterable" => "[]",
+        "tabsize" => "4",
+        "encoding" => "'utf-8'",
+        "errors" => "'strict'",
+        "annotate_fields" | "clean" | "topdown" | "closefd" => "True",
+        _ => "None",
+    }
+}
+
+/// Calls each native function of [`SIGNATURES`] with too few, too many, unknown, duplicated and
+/// keyword-only arguments, and well bound, in one generated unittest file; every method's outcome
+/// (pass, or the TypeError and its message) must be CPython's.
+#[test]
+fn builtin_argument_binding_matches_cpython() {
+    let mut src = String::from(
+        "import unittest\nimport ast\nimport os\nimport re\n\nP = re.compile('a')\n\n\
+         class TestBinding(unittest.TestCase):\n",
+    );
+    let mut n = 0;
+    let mut method = |src: &mut String, call: String| {
+        src.push_str(&format!("    def test_{n}(self):\n        {call}\n\n"));
+        n += 1;
+    };
+    for (f, params, required, kwonly) in SIGNATURES {
+        let pos = |k: usize| params[..k].iter().map(|p| sample(p).to_string()).collect::<Vec<_>>();
+        let kw = |ps: &[&str]| ps.iter().map(|p| format!("{p}={}", sample(p))).collect::<Vec<_>>();
+        let call = |parts: Vec<String>| format!("{f}({})", parts.join(", "));
+        method(&mut src, call(vec![]));
+        method(&mut src, call(pos(*required)));
+        method(&mut src, call(kw(&params[..*required])));
+        let mut extra = pos(params.len());
+        extra.push("0".into());
+        method(&mut src, call(extra.clone()));
+        if let Some(k) = kwonly.first() {
+            extra.push(format!("{k}={}", sample(k)));
+            method(&mut src, call(extra));
+            let mut ok = pos(*required);
+            ok.push(format!("{k}={}", sample(k)));
+            method(&mut src, call(ok));
+        }
+        let mut bad = pos(*required);
+        bad.push("bad=1".into());
+        method(&mut src, call(bad));
+        if let Some(p) = params.first() {
+            let mut twice = pos((*required).max(1));
+            twice.push(format!("{p}={}", sample(p)));
+            method(&mut src, call(twice));
+        }
+        if *required > 0 {
+            method(&mut src, call(pos(required - 1)));
+            let mut later = pos(required - 1);
+            later.extend(kw(&params[*required..]));
+            method(&mut src, call(later));
+        }
+        let mut all_kw = kw(params);
+        all_kw.extend(kw(kwonly));
+        all_kw.push("bad=1".into());
+        method(&mut src, call(all_kw));
+    }
+    check("binding-test.py", &[], &src);
+}

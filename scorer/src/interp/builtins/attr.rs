@@ -5,6 +5,7 @@ use super::{is_native_method, method_table, qualified, STR_METHODS, UNBOUND_STR}
 use crate::interp::eval::Meth;
 use crate::interp::fmt::type_name;
 use crate::interp::value::*;
+use crate::interp::ExcKind;
 use crate::interp::{Interp, PyResult, Value};
 use std::rc::Rc;
 
@@ -19,7 +20,7 @@ impl<'a> Interp<'a> {
             Value::Type(t) => format!("type object '{}' has no attribute '{name}'", t.name()),
             _ => format!("'{}' object has no attribute '{name}'", type_name(v)),
         };
-        let mut e = self.err("AttributeError", msg);
+        let mut e = self.err(ExcKind::AttributeError, msg);
         if let Value::Instance(i) = &e.exc {
             i.dict.borrow_mut().insert(Rc::from("name"), Value::str(name));
         }
@@ -203,7 +204,7 @@ impl<'a> Interp<'a> {
                         })));
                     }
                     return Err(self.err(
-                        "AttributeError",
+                        ExcKind::AttributeError,
                         format!("'super' object has no attribute '{name}'"),
                     ));
                 }
@@ -361,7 +362,7 @@ impl<'a> Interp<'a> {
             Value::Class(c) => {
                 if c.kind != ClassKind::User {
                     return Err(self.err(
-                        "TypeError",
+                        ExcKind::TypeError,
                         format!("cannot set '{name}' attribute of immutable type '{}'", c.name),
                     ));
                 }
@@ -384,17 +385,20 @@ impl<'a> Interp<'a> {
                 let tn = type_name(o);
                 if matches!(o, Value::Type(_) | Value::AstClass(_)) {
                     return Err(self.err(
-                        "TypeError",
+                        ExcKind::TypeError,
                         format!("cannot set '{name}' attribute of immutable type '{tn}'"),
                     ));
                 }
                 if self.getattr(o, name).is_ok() {
                     return Err(self.err(
-                        "AttributeError",
+                        ExcKind::AttributeError,
                         format!("'{tn}' object attribute '{name}' is read-only"),
                     ));
                 }
-                Err(self.err("AttributeError", format!("'{tn}' object has no attribute '{name}'")))
+                Err(self.err(
+                    ExcKind::AttributeError,
+                    format!("'{tn}' object has no attribute '{name}'"),
+                ))
             }
         }
     }

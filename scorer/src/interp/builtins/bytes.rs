@@ -1,6 +1,7 @@
 //! The methods of `bytes`, and decoding bytes to `str` with CPython's `UnicodeDecodeError`.
 
 use super::arg;
+use crate::interp::ExcKind;
 use crate::interp::{Interp, PyResult, Value};
 use std::rc::Rc;
 
@@ -22,7 +23,7 @@ impl<'a> Interp<'a> {
                 } else {
                     b.ends_with(&p)
                 })),
-                _ => Err(self.err("TypeError", "expected bytes")),
+                _ => Err(self.err(ExcKind::TypeError, "expected bytes")),
             },
             "find" | "count" => match arg(&args, 0) {
                 Value::Bytes(p) => {
@@ -48,7 +49,7 @@ impl<'a> Interp<'a> {
                             .map_or(-1, |i| i as i64),
                     ))
                 }
-                _ => Err(self.err("TypeError", "expected bytes")),
+                _ => Err(self.err(ExcKind::TypeError, "expected bytes")),
             },
             _ => Err(self.unsupported(format!("bytes.{name}"))),
         }
@@ -68,7 +69,7 @@ impl<'a> Interp<'a> {
             "ascii" => match b.iter().position(|x| *x >= 0x80) {
                 None => Ok(Value::str_rc(Rc::from(std::str::from_utf8(b).unwrap_or("")))),
                 Some(i) => Err(self.err(
-                    "UnicodeDecodeError",
+                    ExcKind::UnicodeDecodeError,
                     format!("'ascii' codec can't decode byte 0x{:02x} in position {i}: ordinal not in range(128)", b[i]),
                 )),
             },
@@ -99,7 +100,7 @@ impl<'a> Interp<'a> {
         } else {
             format!("'utf-8' codec can't decode bytes in position {start}-{}: {reason}", end - 1)
         };
-        let err = self.err_args("UnicodeDecodeError", vec![Value::str("utf-8")], Some(msg));
+        let err = self.err_args(ExcKind::UnicodeDecodeError, vec![Value::str("utf-8")], Some(msg));
         if let Value::Instance(i) = &err.exc {
             let mut d = i.dict.borrow_mut();
             d.insert(Rc::from("encoding"), Value::str("utf-8"));

@@ -3,6 +3,7 @@
 use super::arg;
 use crate::interp::eval::Kwargs;
 use crate::interp::value::*;
+use crate::interp::ExcKind;
 use crate::interp::{Interp, PyResult, Value};
 use std::rc::Rc;
 
@@ -38,14 +39,14 @@ impl<'a> Interp<'a> {
         for (i, it) in items.into_iter().enumerate() {
             if self.get_iter(&it).is_err() {
                 return Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!("cannot convert dictionary update sequence element #{i} to a sequence"),
                 ));
             }
             let pair = self.to_vec(&it)?;
             if pair.len() != 2 {
                 return Err(self.err(
-                    "ValueError",
+                    ExcKind::ValueError,
                     format!(
                         "dictionary update sequence element #{i} has length {}; 2 is required",
                         pair.len()
@@ -86,7 +87,7 @@ impl<'a> Interp<'a> {
                     }
                     let k = arg(&args, 0);
                     let r = self.repr(&k)?;
-                    Err(self.err_args("KeyError", vec![k], Some(r)))
+                    Err(self.err_args(ExcKind::KeyError, vec![k], Some(r)))
                 }
             },
             "setdefault" => {
@@ -116,7 +117,7 @@ impl<'a> Interp<'a> {
                 let last = d.borrow().entries.iter().rposition(Option::is_some);
                 match last.and_then(|i| d.borrow_mut().remove_slot(i)) {
                     Some((k, v)) => Ok(Value::tuple(vec![k, v])),
-                    None => Err(self.err("KeyError", "popitem(): dictionary is empty")),
+                    None => Err(self.err(ExcKind::KeyError, "popitem(): dictionary is empty")),
                 }
             }
             _ => Err(self.unsupported(format!("dict.{name}"))),

@@ -1,10 +1,11 @@
 //! The builtin functions (`len`, `isinstance`, `sorted`, `print`, ...): `call_builtin`'s one
-//! match over the names in `BUILTIN_FUNCS`, and the helpers behind `len` and `isinstance`.
+//! exhaustive match over [`BuiltinFn`], and the helpers behind `len` and `isinstance`.
 
-use super::{arg, is_native_method, kw, CALL};
+use super::{arg, is_native_method, kw, BuiltinFn, CALL};
 use crate::interp::eval::Kwargs;
 use crate::interp::fmt::{btype_of, type_name};
 use crate::interp::value::*;
+use crate::interp::ExcKind;
 use crate::interp::{Interp, PyResult, Value};
 use num_traits::Signed;
 use std::rc::Rc;
@@ -30,12 +31,14 @@ impl<'a> Interp<'a> {
                 let r = self.call(&m, vec![v.clone()], vec![])?;
                 match r {
                     Value::Int(n) if n >= 0 => n as usize,
-                    _ => return Err(self.err("TypeError", "__len__() should return >= 0")),
+                    _ => return Err(self.err(ExcKind::TypeError, "__len__() should return >= 0")),
                 }
             }
             _ => {
-                return Err(self
-                    .err("TypeError", format!("object of type '{}' has no len()", type_name(v))))
+                return Err(self.err(
+                    ExcKind::TypeError,
+                    format!("object of type '{}' has no len()", type_name(v)),
+                ))
             }
         })
     }
@@ -78,7 +81,7 @@ impl<'a> Interp<'a> {
             }
             _ => {
                 return Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     "isinstance() arg 2 must be a type, a tuple of types, or a union",
                 ))
             }
@@ -117,8 +120,61 @@ impl<'a> Interp<'a> {
                 crate::interp::stdlib::statres::is_stat_result_class(a)
             }
             (Value::Class(_) | Value::AstClass(_) | Value::Type(_), _) => false,
-            _ => return Err(self.err("TypeError", "issubclass() arg 1 must be a class")),
+            _ => return Err(self.err(ExcKind::TypeError, "issubclass() arg 1 must be a class")),
         })
+    }
+
+    /// `enumerate`'s own binding (CPython 3.11 `enum_vectorcall`, not Argument Clinic's):
+    /// `(iterable, start)`.
+    fn enumerate_args(
+        &self,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, (Value<'a>, Option<Value<'a>>)> {
+        let invalid = |k: &str| {
+            self.err(
+                ExcKind::TypeError,
+                format!("'{k}' is an invalid keyword argument for enumerate()"),
+            )
+        };
+        let mut args = args;
+        let names: Vec<Str> = kwargs.iter().map(|(k, _)| k.clone()).collect();
+        args.extend(kwargs.into_iter().map(|(_, v)| v));
+        let check = |i: usize, want: &str| match names.get(i) {
+            Some(k) if &**k != want => Err(invalid(k)),
+            _ => Ok(()),
+        };
+        match (args.len(), names.len()) {
+            (2, nkw) => {
+                let mut it = args.into_iter();
+                let (a, b) = (it.next().unwrap_or(Value::None), it.next().unwrap_or(Value::None));
+                if nkw == 1 {
+                    check(0, "start")?;
+                } else if nkw == 2 {
+                    if &*names[0] == "start" {
+                        check(1, "iterable")?;
+                        return Ok((b, Some(a)));
+                    }
+                    check(0, "iterable")?;
+                    check(1, "start")?;
+                }
+                Ok((a, Some(b)))
+            }
+            (1, nkw) => {
+                if nkw == 1 {
+                    check(0, "iterable")?;
+                }
+                Ok((args.into_iter().next().unwrap_or(Value::None), None))
+            }
+            (n, nkw) if n == nkw => {
+                Err(self
+                    .err(ExcKind::TypeError, "enumerate() missing required argument 'iterable'"))
+            }
+            (n, _) => Err(self.err(
+                ExcKind::TypeError,
+                format!("enumerate() takes at most 2 arguments ({n} given)"),
+            )),
+        }
     }
 
     pub fn call_builtin(
@@ -157,16 +213,16 @@ impl<'a> Interp<'a> {
                     self.str_method(s, m, args, kwargs)
                 }
                 Some(other) => Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!(
                         "descriptor '{m}' for 'str' objects doesn't apply to a '{}' object",
                         type_name(other)
                     ),
                 )),
-                None => {
-                    Err(self
-                        .err("TypeError", format!("unbound method str.{m}() needs an argument")))
-                }
+                None => Err(self.err(
+                    ExcKind::TypeError,
+                    format!("unbound method str.{m}() needs an argument"),
+                )),
             };
         }
         if name == "dict.fromkeys" {
@@ -184,64 +240,72 @@ impl<'a> Interp<'a> {
         if let Some(rest) = name.strip_prefix("unittest.") {
             return self.unittest_function(rest, args, kwargs);
         }
-        match name {
-            "len" => {
+        let Some(f) = BuiltinFn::from_name(name) else {
+            return Err(self.unsupported(format!("builtin {name}()")));
+        };
+        use BuiltinFn as F;
+        match f {
+            F::Len => {
                 self.nargs("len", &args, 1, 1)?;
                 Ok(Value::Int(self.len_of(&args[0])? as i64))
             }
-            "isinstance" => {
+            F::IsInstance => {
                 if args.len() != 2 {
                     return Err(self.err(
-                        "TypeError",
+                        ExcKind::TypeError,
                         format!("isinstance expected 2 arguments, got {}", args.len()),
                     ));
                 }
                 Ok(Value::Bool(self.isinstance_one(&args[0], &args[1])?))
             }
-            "issubclass" => {
+            F::IsSubclass => {
                 if args.len() != 2 {
                     return Err(self.err(
-                        "TypeError",
+                        ExcKind::TypeError,
                         format!("issubclass expected 2 arguments, got {}", args.len()),
                     ));
                 }
                 Ok(Value::Bool(self.issubclass_one(&args[0], &args[1])?))
             }
-            "hasattr" => {
+            F::HasAttr => {
                 self.nargs("hasattr", &args, 2, 2)?;
                 let n = self.want_str(&args[1], "attribute name")?;
                 match self.getattr(&args[0], &n) {
                     Ok(_) => Ok(Value::Bool(true)),
-                    Err(e) if !e.fatal && self.is_exc(&e, "AttributeError") => {
+                    Err(e) if !e.fatal && self.is_exc(&e, ExcKind::AttributeError) => {
                         Ok(Value::Bool(false))
                     }
                     Err(e) => Err(e),
                 }
             }
-            "getattr" => {
+            F::GetAttr => {
                 self.nargs("getattr", &args, 2, 3)?;
                 let n = self.want_str(&args[1], "attribute name")?;
                 match self.getattr(&args[0], &n) {
                     Ok(v) => Ok(v),
-                    Err(e) if args.len() == 3 && !e.fatal && self.is_exc(&e, "AttributeError") => {
+                    Err(e)
+                        if args.len() == 3
+                            && !e.fatal
+                            && self.is_exc(&e, ExcKind::AttributeError) =>
+                    {
                         Ok(args[2].clone())
                     }
                     Err(e) => Err(e),
                 }
             }
-            "setattr" => {
+            F::SetAttr => {
                 self.nargs("setattr", &args, 3, 3)?;
                 let n = self.want_str(&args[1], "attribute name")?;
                 self.setattr(&args[0], &n, args[2].clone())?;
                 Ok(Value::None)
             }
-            "delattr" => {
+            F::DelAttr => {
                 self.nargs("delattr", &args, 2, 2)?;
                 let n = self.want_str(&args[1], "attribute name")?;
                 self.delattr(&args[0], &n)?;
                 Ok(Value::None)
             }
-            "callable" => {
+            F::Callable => {
                 self.nargs("callable", &args, 1, 1)?;
                 Ok(Value::Bool(match &args[0] {
                     Value::Func(_)
@@ -255,7 +319,7 @@ impl<'a> Interp<'a> {
                     _ => false,
                 }))
             }
-            "any" | "all" => {
+            F::Any | F::All => {
                 self.nargs(name, &args, 1, 1)?;
                 let it = self.get_iter(&args[0])?;
                 let want = name == "any";
@@ -266,7 +330,7 @@ impl<'a> Interp<'a> {
                 }
                 Ok(Value::Bool(!want))
             }
-            "sum" => {
+            F::Sum => {
                 let mut acc = kw(&kwargs, "start")
                     .unwrap_or_else(|| args.get(1).cloned().unwrap_or(Value::Int(0)));
                 let it = self.get_iter(&arg(&args, 0))?;
@@ -275,7 +339,7 @@ impl<'a> Interp<'a> {
                 }
                 Ok(acc)
             }
-            "min" | "max" => {
+            F::Min | F::Max => {
                 let items = if args.len() == 1 { self.to_vec(&args[0])? } else { args.clone() };
                 let key = kw(&kwargs, "key").filter(|k| !k.is_none());
                 if items.is_empty() {
@@ -283,7 +347,7 @@ impl<'a> Interp<'a> {
                         return Ok(d);
                     }
                     return Err(
-                        self.err("ValueError", format!("{name}() arg is an empty sequence"))
+                        self.err(ExcKind::ValueError, format!("{name}() arg is an empty sequence"))
                     );
                 }
                 let mut best = items[0].clone();
@@ -308,14 +372,14 @@ impl<'a> Interp<'a> {
                 }
                 Ok(best)
             }
-            "sorted" => {
+            F::Sorted => {
                 self.nargs("sorted", &args, 1, 1)?;
                 let items = self.to_vec(&args[0])?;
                 let l = Rc::new(Mut::new(PyList::new(items)));
-                self.list_sort(&l, &kwargs)?;
+                self.list_sort(&l, vec![], kwargs)?;
                 Ok(Value::List(l))
             }
-            "reversed" => {
+            F::Reversed => {
                 self.nargs("reversed", &args, 1, 1)?;
                 let items = match &args[0] {
                     Value::List(_)
@@ -327,22 +391,23 @@ impl<'a> Interp<'a> {
                     Value::DictView(..) => self.to_vec(&args[0])?,
                     other => {
                         return Err(self.err(
-                            "TypeError",
+                            ExcKind::TypeError,
                             format!("'{}' object is not reversible", type_name(other)),
                         ))
                     }
                 };
                 Ok(Value::iter(PyIter::Reversed { items }))
             }
-            "enumerate" => {
-                let it = self.get_iter(&arg(&args, 0))?;
-                let start = match kw(&kwargs, "start").or_else(|| args.get(1).cloned()) {
+            F::Enumerate => {
+                let (iterable, start) = self.enumerate_args(args, kwargs)?;
+                let it = self.get_iter(&iterable)?;
+                let start = match start {
                     Some(Value::Int(n)) => n,
                     _ => 0,
                 };
                 Ok(Value::iter(PyIter::Enumerate { inner: it, count: start }))
             }
-            "zip" => {
+            F::Zip => {
                 let mut its = Vec::new();
                 for a in &args {
                     its.push(self.get_iter(a)?);
@@ -353,9 +418,11 @@ impl<'a> Interp<'a> {
                 }
                 Ok(Value::iter(PyIter::Zip(its)))
             }
-            "map" => {
+            F::Map => {
                 if args.len() < 2 {
-                    return Err(self.err("TypeError", "map() must have at least two arguments."));
+                    return Err(
+                        self.err(ExcKind::TypeError, "map() must have at least two arguments.")
+                    );
                 }
                 let mut its = Vec::new();
                 for a in &args[1..] {
@@ -363,20 +430,20 @@ impl<'a> Interp<'a> {
                 }
                 Ok(Value::iter(PyIter::Map { func: args[0].clone(), inner: its }))
             }
-            "filter" => {
+            F::Filter => {
                 self.nargs("filter", &args, 2, 2)?;
                 let it = self.get_iter(&args[1])?;
                 Ok(Value::iter(PyIter::Filter { func: args[0].clone(), inner: it }))
             }
-            "iter" => {
+            F::Iter => {
                 self.nargs("iter", &args, 1, 1)?;
                 self.get_iter(&args[0])
             }
-            "next" => {
+            F::Next => {
                 self.nargs("next", &args, 1, 2)?;
                 if !matches!(args[0], Value::Iter(_)) {
                     return Err(self.err(
-                        "TypeError",
+                        ExcKind::TypeError,
                         format!("'{}' object is not an iterator", type_name(&args[0])),
                     ));
                 }
@@ -384,24 +451,24 @@ impl<'a> Interp<'a> {
                     Some(v) => Ok(v),
                     None => match args.get(1) {
                         Some(d) => Ok(d.clone()),
-                        None => Err(self.err_args("StopIteration", vec![], None)),
+                        None => Err(self.err_args(ExcKind::StopIteration, vec![], None)),
                     },
                 }
             }
             // The call of a C function counts one recursion level (CPython 3.11 checks it for
             // `METH_O` functions, and for the others until the calling code is specialised; a
             // test's code mostly runs once, unspecialised).
-            "repr" => {
+            F::Repr => {
                 self.nargs("repr", &args, 1, 1)?;
                 let r = self.c_level(CALL, |it| it.repr(&args[0]))?;
                 Ok(Value::str_rc(Rc::from(r)))
             }
-            "ascii" => {
+            F::Ascii => {
                 self.nargs("ascii", &args, 1, 1)?;
                 let r = self.c_level(CALL, |it| it.repr(&args[0]))?;
                 Ok(Value::str_rc(Rc::from(crate::interp::fmt::ascii_escape(&r))))
             }
-            "print" => {
+            F::Print => {
                 // Output goes nowhere (the harness discards stdout); still evaluate str() for its errors.
                 self.c_level(CALL, |it| {
                     for a in &args {
@@ -410,7 +477,7 @@ impl<'a> Interp<'a> {
                     Ok(Value::None)
                 })
             }
-            "abs" => match arg(&args, 0) {
+            F::Abs => match arg(&args, 0) {
                 Value::Int(i) => Ok(i.checked_abs().map_or_else(
                     || Value::from_bigint(num_bigint::BigInt::from(i).abs()),
                     Value::Int,
@@ -421,16 +488,16 @@ impl<'a> Interp<'a> {
                 Value::Complex(r, i) => {
                     let h = r.hypot(i);
                     if h.is_infinite() && r.is_finite() && i.is_finite() {
-                        return Err(self.err("OverflowError", "absolute value too large"));
+                        return Err(self.err(ExcKind::OverflowError, "absolute value too large"));
                     }
                     Ok(Value::Float(h))
                 }
                 other => Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!("bad operand type for abs(): '{}'", type_name(&other)),
                 )),
             },
-            "round" => match (arg(&args, 0), args.get(1)) {
+            F::Round => match (arg(&args, 0), args.get(1)) {
                 (Value::Float(f), None) => {
                     let r = f.round();
                     let r = if (f - f.trunc()).abs() == 0.5 { 2.0 * (f / 2.0).round() } else { r };
@@ -471,45 +538,45 @@ impl<'a> Interp<'a> {
                 }
                 (v @ (Value::Int(_) | Value::Big(_)), _) => Ok(v),
                 (other, _) => Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!("type {} doesn't define __round__ method", type_name(&other)),
                 )),
             },
-            "id" => Ok(Value::Int(arg(&args, 0).addr() as i64)),
-            "hash" => {
+            F::Id => Ok(Value::Int(arg(&args, 0).addr() as i64)),
+            F::Hash => {
                 let h = self.hash(&arg(&args, 0))?;
                 Ok(Value::Int(h as i64))
             }
-            "chr" => match arg(&args, 0) {
+            F::Chr => match arg(&args, 0) {
                 Value::Int(i) => match u32::try_from(i).ok().and_then(char::from_u32) {
                     Some(c) => Ok(Value::str_rc(Rc::from(c.to_string()))),
-                    None => Err(self.err("ValueError", "chr() arg not in range(0x110000)")),
+                    None => Err(self.err(ExcKind::ValueError, "chr() arg not in range(0x110000)")),
                 },
                 other => Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!("'{}' object cannot be interpreted as an integer", type_name(&other)),
                 )),
             },
-            "ord" => match arg(&args, 0) {
+            F::Ord => match arg(&args, 0) {
                 Value::Str(s) if s.chars().count() == 1 => {
                     Ok(Value::Int(i64::from(s.chars().next().map_or(0, |c| c as u32))))
                 }
                 Value::Str(s) => Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!(
                         "ord() expected a character, but string of length {} found",
                         s.chars().count()
                     ),
                 )),
                 other => Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!("ord() expected string of length 1, but {} found", type_name(&other)),
                 )),
             },
-            "bin" | "hex" | "oct" => {
+            F::Bin | F::Hex | F::Oct => {
                 let n = crate::interp::ops::to_big(&arg(&args, 0)).ok_or_else(|| {
                     self.err(
-                        "TypeError",
+                        ExcKind::TypeError,
                         format!(
                             "'{}' object cannot be interpreted as an integer",
                             type_name(&arg(&args, 0))
@@ -524,22 +591,22 @@ impl<'a> Interp<'a> {
                 };
                 Ok(Value::str_rc(Rc::from(if neg { format!("-{body}") } else { body })))
             }
-            "open" => self.builtin_open(args, kwargs),
-            "format" => {
+            F::Open => self.builtin_open(args, kwargs),
+            F::Format => {
                 let spec = match args.get(1) {
                     Some(Value::Str(s)) => s.to_string(),
                     _ => String::new(),
                 };
                 Ok(Value::str_rc(Rc::from(self.format_value(&arg(&args, 0), &spec)?)))
             }
-            "divmod" => {
+            F::DivMod => {
                 let (a, b) = (arg(&args, 0), arg(&args, 1));
                 let numeric = |v: &Value<'a>| {
                     matches!(v, Value::Int(_) | Value::Bool(_) | Value::Big(_) | Value::Float(_))
                 };
                 if !(matches!(a, Value::Instance(_)) || numeric(&a) && numeric(&b)) {
                     return Err(self.err(
-                        "TypeError",
+                        ExcKind::TypeError,
                         format!(
                             "unsupported operand type(s) for divmod(): '{}' and '{}'",
                             type_name(&a),
@@ -551,7 +618,7 @@ impl<'a> Interp<'a> {
                 let r = self.binop(crate::python::syntax::Operator::Mod, &a, &b)?;
                 Ok(Value::tuple(vec![q, r]))
             }
-            "pow" if args.len() == 3 && !args[2].is_none() => {
+            F::Pow if args.len() == 3 && !args[2].is_none() => {
                 // Modular exponentiation on integers.
                 let (Some(b), Some(e), Some(m)) = (
                     crate::interp::ops::to_big(&args[0]),
@@ -559,13 +626,13 @@ impl<'a> Interp<'a> {
                     crate::interp::ops::to_big(&args[2]),
                 ) else {
                     return Err(self.err(
-                        "TypeError",
+                        ExcKind::TypeError,
                         "pow() 3rd argument not allowed unless all arguments are integers",
                     ));
                 };
                 use num_traits::Zero;
                 if m.is_zero() {
-                    return Err(self.err("ValueError", "pow() 3rd argument cannot be 0"));
+                    return Err(self.err(ExcKind::ValueError, "pow() 3rd argument cannot be 0"));
                 }
                 if e.is_negative() {
                     return Err(self.unsupported("pow() with a negative exponent and a modulus"));
@@ -575,10 +642,10 @@ impl<'a> Interp<'a> {
                 let r = if !r.is_zero() && r.is_negative() != m.is_negative() { r + &m } else { r };
                 Ok(Value::from_bigint(r))
             }
-            "pow" => {
+            F::Pow => {
                 self.binop(crate::python::syntax::Operator::Pow, &arg(&args, 0), &arg(&args, 1))
             }
-            "vars" => match arg(&args, 0) {
+            F::Vars => match arg(&args, 0) {
                 Value::Instance(i) => {
                     let names = i.dict.borrow().clone();
                     self.own_dict(&names)
@@ -603,11 +670,12 @@ impl<'a> Interp<'a> {
                 | Value::FrozenSet(_)
                 | Value::Range(..)) => {
                     let _ = v;
-                    Err(self.err("TypeError", "vars() argument must have __dict__ attribute"))
+                    Err(self
+                        .err(ExcKind::TypeError, "vars() argument must have __dict__ attribute"))
                 }
                 _ => Err(self.unsupported("vars() of this object")),
             },
-            "dir" => {
+            F::Dir => {
                 let v = arg(&args, 0);
                 let mut names: Vec<String> = match &v {
                     Value::Module(m) => m.dict.borrow().keys().map(|k| k.to_string()).collect(),
@@ -643,7 +711,7 @@ impl<'a> Interp<'a> {
                 names.dedup();
                 Ok(Value::list(names.into_iter().map(|s| Value::str_rc(Rc::from(s))).collect()))
             }
-            "super" => {
+            F::Super => {
                 if args.len() == 2 {
                     if let Value::Class(c) = &args[0] {
                         return Ok(Value::Native(Rc::new(Native::Super(
@@ -654,10 +722,17 @@ impl<'a> Interp<'a> {
                 }
                 Err(self.unsupported("super() outside a method"))
             }
-            "classmethod" => Ok(Value::Native(Rc::new(Native::ClassMethod(arg(&args, 0))))),
-            "staticmethod" => Ok(Value::Native(Rc::new(Native::StaticMethod(arg(&args, 0))))),
-            "property" => Ok(Value::Native(Rc::new(Native::Property(arg(&args, 0))))),
-            other => Err(self.unsupported(format!("builtin {other}()"))),
+            F::ClassMethod => Ok(Value::Native(Rc::new(Native::ClassMethod(arg(&args, 0))))),
+            F::StaticMethod => Ok(Value::Native(Rc::new(Native::StaticMethod(arg(&args, 0))))),
+            F::Property => Ok(Value::Native(Rc::new(Native::Property(arg(&args, 0))))),
+            F::Globals
+            | F::Locals
+            | F::Exec
+            | F::Eval
+            | F::Compile
+            | F::Input
+            | F::DunderImport
+            | F::Breakpoint => Err(self.unsupported(format!("builtin {name}()"))),
         }
     }
 }

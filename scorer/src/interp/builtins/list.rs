@@ -1,16 +1,25 @@
 //! The methods of `list`, and the stable sort `list.sort` and `sorted` share.
 
-use super::{arg, kw};
+use super::{arg, Sig};
 use crate::interp::eval::Kwargs;
 use crate::interp::fmt::type_name;
 use crate::interp::value::*;
+use crate::interp::ExcKind;
 use crate::interp::{Interp, PyResult, Value};
 use std::rc::Rc;
 
 impl<'a> Interp<'a> {
-    pub fn list_sort(&mut self, l: &Rc<Mut<PyList<'a>>>, kwargs: &Kwargs<'a>) -> PyResult<'a, ()> {
-        let key = kw(kwargs, "key").filter(|k| !k.is_none());
-        let reverse = match kw(kwargs, "reverse") {
+    /// `list.sort(*, key=None, reverse=False)`; `sorted` passes its keywords on, as CPython does.
+    pub fn list_sort(
+        &mut self,
+        l: &Rc<Mut<PyList<'a>>>,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
+    ) -> PyResult<'a, ()> {
+        let a =
+            self.bind(&Sig::clinic("sort", &[], 0).kwonly(&["key", "reverse"]), args, kwargs)?;
+        let key = a.get(0).filter(|k| !k.is_none());
+        let reverse = match a.get(1) {
             Some(v) => self.truthy(&v)?,
             None => false,
         };
@@ -108,7 +117,7 @@ impl<'a> Interp<'a> {
                     }
                     other => {
                         return Err(self.err(
-                            "TypeError",
+                            ExcKind::TypeError,
                             format!(
                                 "'{}' object cannot be interpreted as an integer",
                                 type_name(&other)
@@ -123,13 +132,13 @@ impl<'a> Interp<'a> {
             "pop" => {
                 let n = l.borrow().len();
                 if n == 0 {
-                    return Err(self.err("IndexError", "pop from empty list"));
+                    return Err(self.err(ExcKind::IndexError, "pop from empty list"));
                 }
                 let i = match args.first() {
                     None => n - 1,
                     Some(k) => self
                         .index_of(k, n, "pop")
-                        .map_err(|_| self.err("IndexError", "pop index out of range"))?,
+                        .map_err(|_| self.err(ExcKind::IndexError, "pop index out of range"))?,
                 };
                 Ok(l.borrow_mut().remove(i))
             }
@@ -151,15 +160,15 @@ impl<'a> Interp<'a> {
                 }
                 match name {
                     "count" => Ok(Value::Int(count)),
-                    "remove" => Err(self.err("ValueError", "list.remove(x): x not in list")),
+                    "remove" => Err(self.err(ExcKind::ValueError, "list.remove(x): x not in list")),
                     _ => {
                         let r = self.repr(&x)?;
-                        Err(self.err("ValueError", format!("{r} is not in list")))
+                        Err(self.err(ExcKind::ValueError, format!("{r} is not in list")))
                     }
                 }
             }
             "sort" => {
-                self.list_sort(&l, &kwargs)?;
+                self.list_sort(&l, args, kwargs)?;
                 Ok(Value::None)
             }
             "reverse" => {

@@ -5,6 +5,7 @@
 //! ([`str`], [`list`], [`dict`], [`set`], [`bytes`]; tuple, iterator and hash methods are small and
 //! stay in `call_bound`).
 
+mod args;
 mod attr;
 mod bytes;
 mod dict;
@@ -15,8 +16,7 @@ mod set;
 mod str;
 mod types;
 
-pub use self::str::splitlines;
-pub use types::{decimal_and_space_to_ascii, parse_int_literal};
+pub(crate) use args::Sig;
 
 use std::rc::Rc;
 
@@ -24,61 +24,95 @@ use super::eval::Kwargs;
 use super::fmt::type_name;
 use super::value::*;
 use super::{Interp, PyResult, Value};
+use crate::interp::ExcKind;
 use crate::unicode;
 
-const BUILTIN_FUNCS: &[&str] = &[
-    "len",
-    "isinstance",
-    "issubclass",
-    "hasattr",
-    "getattr",
-    "setattr",
-    "delattr",
-    "callable",
-    "any",
-    "all",
-    "sum",
-    "min",
-    "max",
-    "sorted",
-    "reversed",
-    "enumerate",
-    "zip",
-    "map",
-    "filter",
-    "iter",
-    "next",
-    "repr",
-    "print",
-    "abs",
-    "round",
-    "id",
-    "hash",
-    "chr",
-    "ord",
-    "open",
-    "format",
-    "divmod",
-    "pow",
-    "vars",
-    "dir",
-    "globals",
-    "locals",
-    "exec",
-    "eval",
-    "compile",
-    "input",
-    "super",
-    "classmethod",
-    "staticmethod",
-    "property",
-    "ascii",
-    "bin",
-    "hex",
-    "oct",
-    "__import__",
-    "breakpoint",
-];
+/// Declares [`BuiltinFn`] from `Variant = "python name",` rows: the builtin functions installed in
+/// the builtins namespace, in `dir(builtins)`-independent install order.
+macro_rules! builtin_fns {
+    ($($kind:ident = $name:literal,)*) => {
+        /// A builtin function, by its Python name. [`Interp::call_builtin`]'s match over these is
+        /// exhaustive, so a name installed here cannot lack its implementation arm.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub(crate) enum BuiltinFn {
+            $($kind,)*
+        }
+
+        impl BuiltinFn {
+            /// Every builtin function, in install order.
+            pub(crate) const ALL: &'static [BuiltinFn] = &[$(BuiltinFn::$kind,)*];
+
+            /// The Python name (`len.__name__`).
+            pub(crate) fn name(self) -> &'static str {
+                match self {
+                    $(BuiltinFn::$kind => $name,)*
+                }
+            }
+
+            /// The builtin function called `name`, if any.
+            pub(crate) fn from_name(name: &str) -> Option<BuiltinFn> {
+                match name {
+                    $($name => Some(BuiltinFn::$kind),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+builtin_fns! {
+    Len = "len",
+    IsInstance = "isinstance",
+    IsSubclass = "issubclass",
+    HasAttr = "hasattr",
+    GetAttr = "getattr",
+    SetAttr = "setattr",
+    DelAttr = "delattr",
+    Callable = "callable",
+    Any = "any",
+    All = "all",
+    Sum = "sum",
+    Min = "min",
+    Max = "max",
+    Sorted = "sorted",
+    Reversed = "reversed",
+    Enumerate = "enumerate",
+    Zip = "zip",
+    Map = "map",
+    Filter = "filter",
+    Iter = "iter",
+    Next = "next",
+    Repr = "repr",
+    Print = "print",
+    Abs = "abs",
+    Round = "round",
+    Id = "id",
+    Hash = "hash",
+    Chr = "chr",
+    Ord = "ord",
+    Open = "open",
+    Format = "format",
+    DivMod = "divmod",
+    Pow = "pow",
+    Vars = "vars",
+    Dir = "dir",
+    Globals = "globals",
+    Locals = "locals",
+    Exec = "exec",
+    Eval = "eval",
+    Compile = "compile",
+    Input = "input",
+    Super = "super",
+    ClassMethod = "classmethod",
+    StaticMethod = "staticmethod",
+    Property = "property",
+    Ascii = "ascii",
+    Bin = "bin",
+    Hex = "hex",
+    Oct = "oct",
+    DunderImport = "__import__",
+    Breakpoint = "breakpoint",
+}
 
 const TYPES: &[(&str, BType)] = &[
     ("str", BType::Str),
@@ -209,14 +243,14 @@ const UNBOUND_STR: &[&str] = &[
     "str.encode",
 ];
 
-pub fn is_native_method(name: &str) -> bool {
+pub(crate) fn is_native_method(name: &str) -> bool {
     name.starts_with("TestCase.")
         || name.starts_with("NodeVisitor.")
         || name.starts_with("mappingproxy.")
         || name.starts_with("os.stat_result.")
 }
 
-pub fn py_isspace(c: char) -> bool {
+pub(crate) fn py_isspace(c: char) -> bool {
     unicode::is_space(c)
 }
 
@@ -244,9 +278,10 @@ fn qualified(prefix: &str, name: &'static str) -> &'static str {
     name
 }
 
-pub fn install(it: &mut Interp<'_>) {
-    for name in BUILTIN_FUNCS {
-        it.builtins.insert(Rc::from(*name), Value::Builtin(Rc::new(Builtin { name, this: None })));
+pub(crate) fn install(it: &mut Interp<'_>) {
+    for f in BuiltinFn::ALL {
+        let name = f.name();
+        it.builtins.insert(Rc::from(name), Value::Builtin(Rc::new(Builtin { name, this: None })));
     }
     for (name, t) in TYPES {
         it.builtins.insert(Rc::from(*name), Value::Type(*t));
@@ -292,7 +327,7 @@ impl<'a> Interp<'a> {
             } else {
                 format!("{name} expected at most {max} arguments, got {}", args.len())
             };
-            return Err(self.err("TypeError", msg));
+            return Err(self.err(ExcKind::TypeError, msg));
         }
         Ok(())
     }
@@ -302,10 +337,13 @@ impl<'a> Interp<'a> {
             Value::Str(s) => Ok(s.clone()),
             // `PyObject_GetAttr`'s own wording for getattr/hasattr/setattr/delattr.
             _ if what == "attribute name" => Err(self.err(
-                "TypeError",
+                ExcKind::TypeError,
                 format!("attribute name must be string, not '{}'", type_name(v)),
             )),
-            _ => Err(self.err("TypeError", format!("{what} must be str, not {}", type_name(v)))),
+            _ => {
+                Err(self
+                    .err(ExcKind::TypeError, format!("{what} must be str, not {}", type_name(v))))
+            }
         }
     }
 
@@ -358,14 +396,14 @@ impl<'a> Interp<'a> {
                             return Ok(Value::Int(i as i64));
                         }
                     }
-                    Err(self.err("ValueError", "tuple.index(x): x not in tuple"))
+                    Err(self.err(ExcKind::ValueError, "tuple.index(x): x not in tuple"))
                 }
             },
             Value::Bytes(b) => self.bytes_method(b.clone(), name, args),
             Value::Iter(_) => match name {
                 "__next__" => match self.next(&this)? {
                     Some(v) => Ok(v),
-                    None => Err(self.err_args("StopIteration", vec![], None)),
+                    None => Err(self.err_args(ExcKind::StopIteration, vec![], None)),
                 },
                 _ => Ok(Value::None),
             },
@@ -383,13 +421,14 @@ impl<'a> Interp<'a> {
                                 h.borrow_mut().update(&b[..]);
                             }
                             Value::Str(_) => {
-                                return Err(
-                                    self.err("TypeError", "Strings must be encoded before hashing")
-                                )
+                                return Err(self.err(
+                                    ExcKind::TypeError,
+                                    "Strings must be encoded before hashing",
+                                ))
                             }
                             other => {
                                 return Err(self.err(
-                                    "TypeError",
+                                    ExcKind::TypeError,
                                     format!(
                                         "object supporting the buffer API required, not '{}'",
                                         type_name(&other)

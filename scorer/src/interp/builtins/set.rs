@@ -2,6 +2,7 @@
 
 use super::arg;
 use crate::interp::value::*;
+use crate::interp::ExcKind;
 use crate::interp::{Interp, PyResult, Value};
 use std::rc::Rc;
 
@@ -39,7 +40,7 @@ impl<'a> Interp<'a> {
                 let k = arg(&args, 0);
                 if self.dict_del(s, &k)?.is_none() && name == "remove" {
                     let r = self.repr(&k)?;
-                    return Err(self.err_args("KeyError", vec![k], Some(r)));
+                    return Err(self.err_args(ExcKind::KeyError, vec![k], Some(r)));
                 }
                 Ok(Value::None)
             }
@@ -47,7 +48,7 @@ impl<'a> Interp<'a> {
                 let first = s.borrow().entries.iter().position(Option::is_some);
                 match first.and_then(|i| s.borrow_mut().remove_slot(i)) {
                     Some((k, _)) => Ok(k),
-                    None => Err(self.err("KeyError", "pop from an empty set")),
+                    None => Err(self.err(ExcKind::KeyError, "pop from an empty set")),
                 }
             }
             ("clear", Value::Set(s)) => {

@@ -1,9 +1,10 @@
 //! The methods of `str`: `str_method`'s match, `str.format`, `str.encode`, `splitlines`.
 
-use super::{arg, kw, py_isspace};
+use super::{arg, kw, py_isspace, Sig};
 use crate::interp::eval::Kwargs;
 use crate::interp::fmt::type_name;
 use crate::interp::value::*;
+use crate::interp::ExcKind;
 use crate::interp::{Interp, PyResult, Value};
 use crate::unicode;
 use std::rc::Rc;
@@ -42,21 +43,21 @@ impl<'a> Interp<'a> {
         ];
         if !args.is_empty() && NO_ARGS.contains(&name) {
             return Err(self.err(
-                "TypeError",
+                ExcKind::TypeError,
                 format!("str.{name}() takes no arguments ({} given)", args.len()),
             ));
         }
         match name {
             "join" => {
                 if self.get_iter(&arg(&args, 0)).is_err() {
-                    return Err(self.err("TypeError", "can only join an iterable"));
+                    return Err(self.err(ExcKind::TypeError, "can only join an iterable"));
                 }
                 let items = self.to_vec(&arg(&args, 0))?;
                 let mut out = String::new();
                 for (i, it) in items.iter().enumerate() {
                     let Value::Str(p) = it else {
                         return Err(self.err(
-                            "TypeError",
+                            ExcKind::TypeError,
                             format!(
                                 "sequence item {i}: expected str instance, {} found",
                                 type_name(it)
@@ -72,8 +73,10 @@ impl<'a> Interp<'a> {
                 Ok(vs(out))
             }
             "split" | "rsplit" => {
-                let sep = kw(&kwargs, "sep").unwrap_or_else(|| arg(&args, 0));
-                let maxsplit = match kw(&kwargs, "maxsplit").or_else(|| args.get(1).cloned()) {
+                let f = if name == "split" { "split" } else { "rsplit" };
+                let a = self.bind(&Sig::clinic(f, &["sep", "maxsplit"], 0), args, kwargs)?;
+                let sep = a.or_none(0);
+                let maxsplit = match a.get(1) {
                     Some(Value::Int(n)) if n >= 0 => Some(n as usize),
                     _ => None,
                 };
@@ -115,7 +118,7 @@ impl<'a> Interp<'a> {
                     }
                     Value::Str(sep) => {
                         if sep.is_empty() {
-                            return Err(self.err("ValueError", "empty separator"));
+                            return Err(self.err(ExcKind::ValueError, "empty separator"));
                         }
                         let parts: Vec<&str> = match (name, maxsplit) {
                             ("split", None) => s.split(&*sep).collect(),
@@ -131,7 +134,7 @@ impl<'a> Interp<'a> {
                         Ok(strs(parts))
                     }
                     other => Err(self.err(
-                        "TypeError",
+                        ExcKind::TypeError,
                         format!("must be str or None, not {}", type_name(&other)),
                     )),
                 }
@@ -153,7 +156,9 @@ impl<'a> Interp<'a> {
                         }
                     }
                     _ => {
-                        return Err(self.err("TypeError", format!("{name} arg must be None or str")))
+                        return Err(
+                            self.err(ExcKind::TypeError, format!("{name} arg must be None or str"))
+                        )
                     }
                 };
                 Ok(vs(r.to_string()))
@@ -168,7 +173,7 @@ impl<'a> Interp<'a> {
                                 Value::Str(p) => v.push(p.clone()),
                                 other => {
                                     return Err(self.err(
-                                        "TypeError",
+                                        ExcKind::TypeError,
                                         format!(
                                             "tuple for {name} must only contain str, not {}",
                                             type_name(other)
@@ -181,7 +186,7 @@ impl<'a> Interp<'a> {
                     }
                     other => {
                         return Err(self.err(
-                            "TypeError",
+                            ExcKind::TypeError,
                             format!(
                                 "{name} first arg must be str or a tuple of str, not {}",
                                 type_name(&other)
@@ -203,7 +208,7 @@ impl<'a> Interp<'a> {
                     let bad = if matches!(arg(&args, 0), Value::Str(_)) { 2 } else { 1 };
                     let culprit = arg(&args, bad - 1);
                     return Err(self.err(
-                        "TypeError",
+                        ExcKind::TypeError,
                         format!(
                             "replace() argument {bad} must be str, not {}",
                             type_name(&culprit)
@@ -233,7 +238,7 @@ impl<'a> Interp<'a> {
             "find" | "rfind" | "index" | "rindex" | "count" => {
                 let Value::Str(p) = arg(&args, 0) else {
                     return Err(self.err(
-                        "TypeError",
+                        ExcKind::TypeError,
                         format!("must be str, not {}", type_name(&arg(&args, 0))),
                     ));
                 };
@@ -251,7 +256,7 @@ impl<'a> Interp<'a> {
                     Some(i) => Ok(Value::Int(chars_before(lo + i))),
                     None => {
                         if name.ends_with("index") {
-                            Err(self.err("ValueError", "substring not found"))
+                            Err(self.err(ExcKind::ValueError, "substring not found"))
                         } else {
                             Ok(Value::Int(-1))
                         }
@@ -259,7 +264,8 @@ impl<'a> Interp<'a> {
                 }
             }
             "splitlines" => {
-                let keep = match kw(&kwargs, "keepends").or_else(|| args.first().cloned()) {
+                let a = self.bind(&Sig::clinic("splitlines", &["keepends"], 0), args, kwargs)?;
+                let keep = match a.get(0) {
                     Some(v) => self.truthy(&v)?,
                     None => false,
                 };
@@ -280,13 +286,13 @@ impl<'a> Interp<'a> {
             "islower" => Ok(Value::Bool(unicode::islower(&s))),
             "istitle" => Ok(Value::Bool(unicode::istitle(&s))),
             "isprintable" => Ok(Value::Bool(s.chars().all(unicode::is_printable))),
-            "encode" => self.str_encode(&s, &args, &kwargs),
+            "encode" => self.str_encode(&s, args, kwargs),
             "partition" | "rpartition" => {
                 let Value::Str(p) = arg(&args, 0) else {
-                    return Err(self.err("TypeError", "must be str"));
+                    return Err(self.err(ExcKind::TypeError, "must be str"));
                 };
                 if p.is_empty() {
-                    return Err(self.err("ValueError", "empty separator"));
+                    return Err(self.err(ExcKind::ValueError, "empty separator"));
                 }
                 let found = if name == "partition" { s.find(&*p) } else { s.rfind(&*p) };
                 Ok(match found {
@@ -305,13 +311,13 @@ impl<'a> Interp<'a> {
             }
             "removeprefix" => {
                 let Value::Str(p) = arg(&args, 0) else {
-                    return Err(self.err("TypeError", "must be str"));
+                    return Err(self.err(ExcKind::TypeError, "must be str"));
                 };
                 Ok(vs(s.strip_prefix(&*p).unwrap_or(&s).to_string()))
             }
             "removesuffix" => {
                 let Value::Str(p) = arg(&args, 0) else {
-                    return Err(self.err("TypeError", "must be str"));
+                    return Err(self.err(ExcKind::TypeError, "must be str"));
                 };
                 Ok(vs(s.strip_suffix(&*p).unwrap_or(&s).to_string()))
             }
@@ -348,7 +354,8 @@ impl<'a> Interp<'a> {
                 }))
             }
             "expandtabs" => {
-                let size = match kw(&kwargs, "tabsize").unwrap_or_else(|| arg(&args, 0)) {
+                let a = self.bind(&Sig::clinic("expandtabs", &["tabsize"], 0), args, kwargs)?;
+                let size = match a.or_none(0) {
                     Value::Int(n) => n,
                     _ => 8,
                 };
@@ -429,7 +436,7 @@ impl<'a> Interp<'a> {
                 }
                 let end =
                     cs[i..].iter().position(|&x| x == '}').map(|p| p + i).ok_or_else(|| {
-                        self.err("ValueError", "Single '{' encountered in format string")
+                        self.err(ExcKind::ValueError, "Single '{' encountered in format string")
                     })?;
                 let field: String = cs[i + 1..end].iter().collect();
                 let (name_conv, spec) = match field.split_once(':') {
@@ -445,18 +452,18 @@ impl<'a> Interp<'a> {
                     None => (fname.clone(), String::new()),
                 };
                 if base.is_empty() && manual {
-                    return Err(self.err("ValueError", "cannot switch from manual field specification to automatic field numbering"));
+                    return Err(self.err(ExcKind::ValueError, "cannot switch from manual field specification to automatic field numbering"));
                 }
                 if !base.is_empty() && base.parse::<usize>().is_ok() {
                     if auto > 0 {
-                        return Err(self.err("ValueError", "cannot switch from automatic field numbering to manual field specification"));
+                        return Err(self.err(ExcKind::ValueError, "cannot switch from automatic field numbering to manual field specification"));
                     }
                     manual = true;
                 }
                 let mut v = if base.is_empty() {
                     let v = args.get(auto).cloned().ok_or_else(|| {
                         self.err(
-                            "IndexError",
+                            ExcKind::IndexError,
                             format!(
                                 "Replacement index {auto} out of range for positional args tuple"
                             ),
@@ -467,7 +474,7 @@ impl<'a> Interp<'a> {
                 } else if let Ok(n) = base.parse::<usize>() {
                     args.get(n).cloned().ok_or_else(|| {
                         self.err(
-                            "IndexError",
+                            ExcKind::IndexError,
                             format!("Replacement index {n} out of range for positional args tuple"),
                         )
                     })?
@@ -475,7 +482,7 @@ impl<'a> Interp<'a> {
                     kw(kwargs, &base).ok_or_else(|| {
                         let r = crate::interp::fmt::str_repr(&base);
                         self.err_args(
-                            "KeyError",
+                            ExcKind::KeyError,
                             vec![Value::str_rc(Rc::from(base.as_str()))],
                             Some(r),
                         )
@@ -493,13 +500,17 @@ impl<'a> Interp<'a> {
                             .map_or(ac.len(), |p| p + j + 1);
                         let name: String = ac[j + 1..k].iter().collect();
                         if name.is_empty() {
-                            return Err(self.err("ValueError", "Empty attribute in format string"));
+                            return Err(
+                                self.err(ExcKind::ValueError, "Empty attribute in format string")
+                            );
                         }
                         v = self.getattr(&v, &name)?;
                         j = k;
                     } else if ac[j] == '[' {
                         let Some(k) = ac[j..].iter().position(|&c| c == ']').map(|p| p + j) else {
-                            return Err(self.err("ValueError", "Missing ']' in format string"));
+                            return Err(
+                                self.err(ExcKind::ValueError, "Missing ']' in format string")
+                            );
                         };
                         let key: String = ac[j + 1..k].iter().collect();
                         let kv = match key.parse::<i64>() {
@@ -510,7 +521,7 @@ impl<'a> Interp<'a> {
                         j = k + 1;
                     } else {
                         return Err(self.err(
-                            "ValueError",
+                            ExcKind::ValueError,
                             "Only '.' or '[' may follow ']' in format field specifier",
                         ));
                     }
@@ -540,14 +551,15 @@ impl<'a> Interp<'a> {
     fn str_encode(
         &mut self,
         s: &str,
-        args: &[Value<'a>],
-        kwargs: &Kwargs<'a>,
+        args: Vec<Value<'a>>,
+        kwargs: Kwargs<'a>,
     ) -> PyResult<'a, Value<'a>> {
-        let enc = match kw(kwargs, "encoding").unwrap_or_else(|| arg(args, 0)) {
+        let a = self.bind(&Sig::clinic("encode", &["encoding", "errors"], 0), args, kwargs)?;
+        let enc = match a.or_none(0) {
             Value::Str(e) => e.to_ascii_lowercase().replace('_', "-"),
             _ => "utf-8".into(),
         };
-        let errors = match kw(kwargs, "errors").unwrap_or_else(|| arg(args, 1)) {
+        let errors = match a.or_none(1) {
             Value::Str(e) => e.to_string(),
             _ => "strict".into(),
         };
@@ -589,7 +601,7 @@ impl<'a> Interp<'a> {
                         format!("can't encode characters in position {i}-{}", j - 1)
                     };
                     let msg = format!("'{name}' codec {what}: ordinal not in range({limit})");
-                    return Err(self.err("UnicodeEncodeError", msg));
+                    return Err(self.err(ExcKind::UnicodeEncodeError, msg));
                 }
                 other => {
                     return Err(self.unsupported(format!("str.encode errors='{other}'")));
@@ -602,7 +614,7 @@ impl<'a> Interp<'a> {
 }
 
 /// `str.splitlines` boundaries.
-pub fn splitlines(s: &str, keep: bool) -> Vec<&str> {
+pub(crate) fn splitlines(s: &str, keep: bool) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
     let mut it = s.char_indices().peekable();

@@ -5,6 +5,7 @@ use super::{arg, CALL};
 use crate::interp::eval::Kwargs;
 use crate::interp::fmt::{btype_of, type_name};
 use crate::interp::value::*;
+use crate::interp::ExcKind;
 use crate::interp::{Interp, PyResult, Value};
 use num_traits::ToPrimitive;
 use std::rc::Rc;
@@ -19,7 +20,7 @@ impl<'a> Interp<'a> {
         let _ = &kwargs;
         match t {
             BType::Str if args.len() > 3 => Err(self.err(
-                "TypeError",
+                ExcKind::TypeError,
                 format!("str() takes at most 3 arguments ({} given)", args.len()),
             )),
             BType::Str => match args.first() {
@@ -38,7 +39,7 @@ impl<'a> Interp<'a> {
                 Some(Value::Big(b)) => Ok(Value::Big(b.clone())),
                 Some(Value::Float(f)) => {
                     if !f.is_finite() {
-                        return Err(self.err("ValueError", "cannot convert float NaN to integer"));
+                        return Err(self.err(ExcKind::ValueError, "cannot convert float NaN to integer"));
                     }
                     Ok(Value::from_bigint(num_bigint::BigInt::from(f.trunc() as i128)))
                 }
@@ -49,14 +50,14 @@ impl<'a> Interp<'a> {
                         _ => 10,
                     };
                     if base != 0 && !(2..=36).contains(&base) {
-                        return Err(self.err("ValueError", "int() base must be >= 2 and <= 36, or 0"));
+                        return Err(self.err(ExcKind::ValueError, "int() base must be >= 2 and <= 36, or 0"));
                     }
                     let text = decimal_and_space_to_ascii(s);
                     self.check_int_parse_digits(&text, base as u32)?;
                     match parse_int_literal(&text, base as u32) {
                         Some(b) => Ok(Value::from_bigint(b)),
                         None => Err(self.err(
-                            "ValueError",
+                            ExcKind::ValueError,
                             format!("invalid literal for int() with base {base}: {}", crate::interp::fmt::str_repr(s).chars().take(200).collect::<String>()),
                         )),
                     }
@@ -69,20 +70,20 @@ impl<'a> Interp<'a> {
                         _ => 10,
                     };
                     if base != 0 && !(2..=36).contains(&base) {
-                        return Err(self.err("ValueError", "int() base must be >= 2 and <= 36, or 0"));
+                        return Err(self.err(ExcKind::ValueError, "int() base must be >= 2 and <= 36, or 0"));
                     }
                     let text = String::from_utf8_lossy(b);
                     self.check_int_parse_digits(&text, base as u32)?;
                     match parse_int_literal(&text, base as u32) {
                         Some(n) => Ok(Value::from_bigint(n)),
                         None => Err(self.err(
-                            "ValueError",
+                            ExcKind::ValueError,
                             format!("invalid literal for int() with base {base}: {}", crate::interp::fmt::bytes_repr(b).chars().take(200).collect::<String>()),
                         )),
                     }
                 }
                 Some(other) => Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!("int() argument must be a string, a bytes-like object or a real number, not '{}'", type_name(other)),
                 )),
             },
@@ -100,13 +101,13 @@ impl<'a> Interp<'a> {
                         _ => t.replace('_', "").parse::<f64>().ok(),
                     };
                     v.map(Value::Float).ok_or_else(|| {
-                        self.err("ValueError", format!("could not convert string to float: {}", crate::interp::fmt::str_repr(s)))
+                        self.err(ExcKind::ValueError, format!("could not convert string to float: {}", crate::interp::fmt::str_repr(s)))
                     })
                 }
                 Some(v) => match crate::interp::ops::to_big(v) {
                     Some(b) => Ok(Value::Float(b.to_f64().unwrap_or(f64::INFINITY))),
                     None => Err(self.err(
-                        "TypeError",
+                        ExcKind::TypeError,
                         format!("float() argument must be a string or a real number, not '{}'", type_name(v)),
                     )),
                 },
@@ -161,18 +162,18 @@ impl<'a> Interp<'a> {
                             .iter()
                             .find(|a| !matches!(a, Value::Int(_) | Value::Bool(_)))
                             .map_or_else(|| "float".to_string(), type_name);
-                        self.err("TypeError", format!("'{bad}' object cannot be interpreted as an integer"))
+                        self.err(ExcKind::TypeError, format!("'{bad}' object cannot be interpreted as an integer"))
                     })?;
                 match ints.as_slice() {
                     [b] => Ok(Value::Range(0, *b, 1)),
                     [a, b] => Ok(Value::Range(*a, *b, 1)),
                     [a, b, s] => {
                         if *s == 0 {
-                            return Err(self.err("ValueError", "range() arg 3 must not be zero"));
+                            return Err(self.err(ExcKind::ValueError, "range() arg 3 must not be zero"));
                         }
                         Ok(Value::Range(*a, *b, *s))
                     }
-                    _ => Err(self.err("TypeError", format!("range expected at most 3 arguments, got {}", ints.len()))),
+                    _ => Err(self.err(ExcKind::TypeError, format!("range expected at most 3 arguments, got {}", ints.len()))),
                 }
             }
             BType::Type => {
@@ -189,17 +190,17 @@ impl<'a> Interp<'a> {
             BType::Bytes => match args.first() {
                 None => Ok(Value::bytes_rc(Rc::from(&b""[..]))),
                 Some(Value::Str(s)) if args.len() > 1 => Ok(Value::bytes_rc(Rc::from(s.as_bytes()))),
-                Some(Value::Str(_)) => Err(self.err("TypeError", "string argument without an encoding")),
+                Some(Value::Str(_)) => Err(self.err(ExcKind::TypeError, "string argument without an encoding")),
                 Some(Value::Bytes(b)) => Ok(Value::Bytes(b.clone())),
                 // `bytes(n)`: n zero bytes, within the size limit (`bytes(10**12)` is a MemoryError).
                 Some(Value::Int(n)) => {
-                    let n = usize::try_from(*n).map_err(|_| self.err("ValueError", "negative count"))?;
+                    let n = usize::try_from(*n).map_err(|_| self.err(ExcKind::ValueError, "negative count"))?;
                     self.check_len(n)?;
                     Ok(Value::bytes_rc(Rc::from(vec![0u8; n])))
                 }
                 Some(Value::Bool(b)) => Ok(Value::bytes_rc(Rc::from(vec![0u8; usize::from(*b)]))),
                 Some(Value::Big(_)) => {
-                    Err(self.err("OverflowError", "cannot fit 'int' into an index-sized integer"))
+                    Err(self.err(ExcKind::OverflowError, "cannot fit 'int' into an index-sized integer"))
                 }
                 Some(v) => {
                     let items = self.to_vec(v)?;
@@ -207,7 +208,7 @@ impl<'a> Interp<'a> {
                     for x in items {
                         match x {
                             Value::Int(i) if (0..256).contains(&i) => out.push(i as u8),
-                            _ => return Err(self.err("ValueError", "bytes must be in range(0, 256)")),
+                            _ => return Err(self.err(ExcKind::ValueError, "bytes must be in range(0, 256)")),
                         }
                     }
                     Ok(Value::bytes_rc(Rc::from(out)))
@@ -221,7 +222,7 @@ impl<'a> Interp<'a> {
                 };
                 Ok(Value::Slice(Rc::new([a, b, c])))
             }
-            other => Err(self.err("TypeError", format!("cannot create '{}' instances", other.name()))),
+            other => Err(self.err(ExcKind::TypeError, format!("cannot create '{}' instances", other.name()))),
         }
     }
 
@@ -239,22 +240,23 @@ impl<'a> Interp<'a> {
             [] => Ok(Value::Complex(0.0, 0.0)),
             [Value::Str(s)] => parse_complex(&decimal_and_space_to_ascii(s))
                 .map(|(r, i)| Value::Complex(r, i))
-                .ok_or_else(|| self.err("ValueError", "complex() arg is a malformed string")),
-            [Value::Str(_), _] => {
-                Err(self.err("TypeError", "complex() can't take second arg if first is a string"))
-            }
+                .ok_or_else(|| {
+                    self.err(ExcKind::ValueError, "complex() arg is a malformed string")
+                }),
+            [Value::Str(_), _] => Err(self
+                .err(ExcKind::TypeError, "complex() can't take second arg if first is a string")),
             [x] | [x, _] if part(x).is_none() => Err(self.err(
-                "TypeError",
+                ExcKind::TypeError,
                 format!(
                     "complex() first argument must be a string or a number, not '{}'",
                     type_name(x)
                 ),
             )),
             [_, Value::Str(_)] => {
-                Err(self.err("TypeError", "complex() second arg can't be a string"))
+                Err(self.err(ExcKind::TypeError, "complex() second arg can't be a string"))
             }
             [_, y] if part(y).is_none() => Err(self.err(
-                "TypeError",
+                ExcKind::TypeError,
                 format!("complex() second argument must be a number, not '{}'", type_name(y)),
             )),
             [x] => {
@@ -270,7 +272,7 @@ impl<'a> Interp<'a> {
                 Ok(Value::Complex(real, imag))
             }
             _ => Err(self.err(
-                "TypeError",
+                ExcKind::TypeError,
                 format!("complex() takes at most 2 arguments ({} given)", args.len()),
             )),
         }
@@ -289,7 +291,7 @@ impl<'a> Interp<'a> {
 /// `_PyUnicode_TransformDecimalAndSpaceToASCII`, what `int()` and `float()` parse: Unicode
 /// whitespace becomes ' ', a decimal digit its ASCII digit, and the text ends with '?' at
 /// the first other non-ASCII character (so it fails to parse).
-pub fn decimal_and_space_to_ascii(s: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn decimal_and_space_to_ascii(s: &str) -> std::borrow::Cow<'_, str> {
     if s.is_ascii() {
         return std::borrow::Cow::Borrowed(s);
     }
@@ -319,7 +321,7 @@ fn ascii_isspace(c: char) -> bool {
 /// `int(text, base)` as CPython parses it: whitespace, sign, optional base prefix (auto-detected for
 /// base 0, where a decimal may not have leading zeros), single underscores between digits. `None`
 /// when invalid; `base` must be 0 or 2..=36.
-pub fn parse_int_literal(text: &str, base: u32) -> Option<num_bigint::BigInt> {
+pub(crate) fn parse_int_literal(text: &str, base: u32) -> Option<num_bigint::BigInt> {
     let t = text.trim_matches(ascii_isspace);
     let (neg, t) = match t.as_bytes().first() {
         Some(b'-') => (true, &t[1..]),

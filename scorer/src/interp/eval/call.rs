@@ -3,6 +3,7 @@
 
 use super::{Flow, Frame, FrameKind, Kwargs, Meth};
 use crate::interp::value::*;
+use crate::interp::ExcKind;
 use crate::interp::PyResult;
 use crate::interp::{Interp, Value};
 use crate::python::syntax as ast;
@@ -23,7 +24,7 @@ impl<'a> Interp<'a> {
                 None => {
                     let Value::Dict(d) = &v else {
                         return Err(self.err(
-                            "TypeError",
+                            ExcKind::TypeError,
                             format!(
                                 "argument after ** must be a mapping, not {}",
                                 self.type_name(&v)
@@ -32,7 +33,7 @@ impl<'a> Interp<'a> {
                     };
                     for (k, v) in d.borrow().iter() {
                         let Value::Str(s) = k else {
-                            return Err(self.err("TypeError", "keywords must be strings"));
+                            return Err(self.err(ExcKind::TypeError, "keywords must be strings"));
                         };
                         kwargs.push((s.clone(), v.clone()));
                     }
@@ -67,19 +68,19 @@ impl<'a> Interp<'a> {
 
     pub(super) fn zero_arg_super(&mut self, f: &Frame<'a>) -> PyResult<'a, Value<'a>> {
         let Some(func) = &f.func else {
-            return Err(self.err("RuntimeError", "super(): no arguments"));
+            return Err(self.err(ExcKind::RuntimeError, "super(): no arguments"));
         };
         let cls = func.dict.borrow().get("__defining_class__").cloned();
         let Some(Value::Class(cls)) = cls else {
-            return Err(self.err("RuntimeError", "super(): __class__ cell not found"));
+            return Err(self.err(ExcKind::RuntimeError, "super(): __class__ cell not found"));
         };
         let first = func.args.posonlyargs.iter().chain(func.args.args.iter()).next();
         let Some(first) = first else {
-            return Err(self.err("RuntimeError", "super(): no arguments"));
+            return Err(self.err(ExcKind::RuntimeError, "super(): no arguments"));
         };
         let obj = f.locals.vars.get(first.def.arg.as_str());
         let Some(obj) = obj else {
-            return Err(self.err("RuntimeError", "super(): arg[0] deleted"));
+            return Err(self.err(ExcKind::RuntimeError, "super(): arg[0] deleted"));
         };
         Ok(Value::Native(Rc::new(Native::Super(cls, obj))))
     }
@@ -157,14 +158,14 @@ impl<'a> Interp<'a> {
                     Ok(args.into_iter().next().unwrap_or(Value::None))
                 }
                 _ => Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!("'{}' object is not callable", self.type_name(func)),
                 )),
             },
-            _ => {
-                Err(self
-                    .err("TypeError", format!("'{}' object is not callable", self.type_name(func))))
-            }
+            _ => Err(self.err(
+                ExcKind::TypeError,
+                format!("'{}' object is not callable", self.type_name(func)),
+            )),
         }
     }
 
@@ -235,7 +236,7 @@ impl<'a> Interp<'a> {
             };
             let were = if nargs == 1 { "was" } else { "were" };
             return Err(self.err(
-                "TypeError",
+                ExcKind::TypeError,
                 format!("{}() takes {takes} but {nargs} {were} given", func.qualname),
             ));
         }
@@ -246,7 +247,7 @@ impl<'a> Interp<'a> {
                 let i = i + a.posonlyargs.len();
                 if slots[i].is_some() {
                     return Err(self.err(
-                        "TypeError",
+                        ExcKind::TypeError,
                         format!("{}() got multiple values for argument '{k}'", func.qualname),
                     ));
                 }
@@ -257,7 +258,7 @@ impl<'a> Interp<'a> {
                 self.dict_set(d, Value::Str(k), v)?;
             } else {
                 return Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!("{}() got an unexpected keyword argument '{k}'", func.qualname),
                 ));
             }
@@ -272,7 +273,9 @@ impl<'a> Interp<'a> {
             }
         }
         if !missing.is_empty() {
-            return Err(self.err("TypeError", missing_msg(&func.qualname, "positional", &missing)));
+            return Err(
+                self.err(ExcKind::TypeError, missing_msg(&func.qualname, "positional", &missing))
+            );
         }
         let mut kwmissing = Vec::new();
         for (i, s) in kwslots.iter_mut().enumerate() {
@@ -284,9 +287,8 @@ impl<'a> Interp<'a> {
             }
         }
         if !kwmissing.is_empty() {
-            return Err(
-                self.err("TypeError", missing_msg(&func.qualname, "keyword-only", &kwmissing))
-            );
+            return Err(self
+                .err(ExcKind::TypeError, missing_msg(&func.qualname, "keyword-only", &kwmissing)));
         }
         let vars = &scope.vars;
         for (p, v) in positional.iter().zip(slots) {
@@ -317,9 +319,8 @@ impl<'a> Interp<'a> {
         let is_exc = crate::interp::exc::is_exception_class(c);
         if c.kind == ClassKind::Exception {
             if !kwargs.is_empty() {
-                return Err(
-                    self.err("TypeError", format!("{}() takes no keyword arguments", c.name))
-                );
+                return Err(self
+                    .err(ExcKind::TypeError, format!("{}() takes no keyword arguments", c.name)));
             }
             return Ok(crate::interp::exc::new_instance(c.clone(), args, None));
         }
@@ -349,7 +350,9 @@ impl<'a> Interp<'a> {
             }
             _ => {
                 if !is_exc && (!args.is_empty() || !kwargs.is_empty()) {
-                    return Err(self.err("TypeError", format!("{}() takes no arguments", c.name)));
+                    return Err(
+                        self.err(ExcKind::TypeError, format!("{}() takes no arguments", c.name))
+                    );
                 }
             }
         }
@@ -357,7 +360,7 @@ impl<'a> Interp<'a> {
     }
 }
 
-fn missing_msg(qualname: &str, kind: &str, names: &[&str]) -> String {
+pub(crate) fn missing_msg(qualname: &str, kind: &str, names: &[&str]) -> String {
     let quoted: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
     let list = match quoted.len() {
         1 => quoted[0].clone(),

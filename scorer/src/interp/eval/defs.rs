@@ -4,6 +4,7 @@
 use super::{start, Frame, FrameKind};
 use crate::interp::scope::ScopeInfo;
 use crate::interp::value::*;
+use crate::interp::ExcKind;
 use crate::interp::PyResult;
 use crate::interp::{Interp, Value};
 use crate::python::syntax as ast;
@@ -166,6 +167,10 @@ impl<'a> Interp<'a> {
         let mro = self.c3(&class, &bases)?;
         *class.mro.borrow_mut() = mro;
         // Zero-argument super() needs the defining class of each method.
+        #[allow(
+            clippy::iter_over_hash_type,
+            reason = "sets each method's defining class; the order does not matter"
+        )]
         for v in class.dict.borrow().values() {
             let v: &Value<'a> = v;
             let func = match v {
@@ -214,8 +219,10 @@ impl<'a> Interp<'a> {
                 }
             }
             let Some(c) = found else {
-                return Err(self
-                    .err("TypeError", "Cannot create a consistent method resolution order (MRO)"));
+                return Err(self.err(
+                    ExcKind::TypeError,
+                    "Cannot create a consistent method resolution order (MRO)",
+                ));
             };
             for s in &mut seqs {
                 if Rc::ptr_eq(&s[0], &c) {

@@ -3,6 +3,7 @@
 
 use super::{start, Frame};
 use crate::interp::value::*;
+use crate::interp::ExcKind;
 use crate::interp::PyResult;
 use crate::interp::{Interp, Value};
 use crate::python::syntax as ast;
@@ -33,7 +34,7 @@ impl<'a> Interp<'a> {
         use ast::Expr as E;
         self.step()?;
         if self.stack_used() > self.limits.stack_budget {
-            return Err(self.err("RecursionError", "maximum recursion depth exceeded"));
+            return Err(self.err(ExcKind::RecursionError, "maximum recursion depth exceeded"));
         }
         match e {
             E::Name(n) => self.load_name(f, n.id.as_str()),
@@ -162,7 +163,7 @@ impl<'a> Interp<'a> {
                             let other = self.eval(f, v)?;
                             let Value::Dict(o) = &other else {
                                 return Err(self.err(
-                                    "TypeError",
+                                    ExcKind::TypeError,
                                     format!("'{}' object is not a mapping", self.type_name(&other)),
                                 ));
                             };
@@ -240,7 +241,9 @@ impl<'a> Interp<'a> {
                 self.assign(f, &n.target, v.clone())?;
                 Ok(v)
             }
-            E::Starred(_) => Err(self.err("SyntaxError", "can't use starred expression here")),
+            E::Starred(_) => {
+                Err(self.err(ExcKind::SyntaxError, "can't use starred expression here"))
+            }
             E::Name(_)
             | E::Constant(_)
             | E::Attribute(_)

@@ -75,6 +75,10 @@ impl<'a> Interp<'a> {
                     crate::interp::scope::collect_expr_binds(c, &mut walrus);
                 }
             }
+            #[allow(
+                clippy::iter_over_hash_type,
+                reason = "inserts into a set; the order does not matter"
+            )]
             for n in walrus.locals {
                 if !info.locals.contains(&n) {
                     info.nonlocals.insert(n);

@@ -3,6 +3,7 @@
 //! `class` in [`defs`], calls and argument binding in [`call`], generators in [`generator`].
 
 mod call;
+pub(crate) use call::missing_msg;
 mod defs;
 mod expr;
 mod generator;
@@ -43,7 +44,7 @@ pub enum Flow<'a> {
 }
 
 /// Positional and keyword arguments of a call.
-pub type Kwargs<'a> = Vec<(Str, Value<'a>)>;
+pub(crate) type Kwargs<'a> = Vec<(Str, Value<'a>)>;
 
 /// A looked-up method, bound without allocating.
 pub enum Meth<'a> {

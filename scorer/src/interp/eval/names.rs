@@ -2,6 +2,7 @@
 //! (with the load caches), stores, deletes, unpacking and augmented assignment.
 
 use super::{start, Frame, FrameKind};
+use crate::interp::ExcKind;
 use crate::interp::PyResult;
 use crate::interp::{Interp, Value};
 use crate::python::syntax as ast;
@@ -53,7 +54,7 @@ impl<'a> Interp<'a> {
                 }
                 if f.info.is_local(name) {
                     return Err(self.err(
-                        "UnboundLocalError",
+                        ExcKind::UnboundLocalError,
                         format!("cannot access local variable '{name}' where it is not associated with a value"),
                     ));
                 }
@@ -92,7 +93,7 @@ impl<'a> Interp<'a> {
         if let Some(v) = self.builtins.get(name) {
             return Ok(v.clone());
         }
-        Err(self.err("NameError", format!("name '{name}' is not defined")))
+        Err(self.err(ExcKind::NameError, format!("name '{name}' is not defined")))
     }
 
     /// A global or builtin load from a function body that [`Self::global_load_seen`] did not
@@ -102,7 +103,7 @@ impl<'a> Interp<'a> {
         let version = self.globals.vars.version();
         let found = self.globals.vars.map().get(name).cloned();
         let Some(v) = found.or_else(|| self.builtins.get(name).cloned()) else {
-            return Err(self.err("NameError", format!("name '{name}' is not defined")));
+            return Err(self.err(ExcKind::NameError, format!("name '{name}' is not defined")));
         };
         self.global_loads.put(name, version, v.clone());
         Ok(v)
@@ -181,7 +182,9 @@ impl<'a> Interp<'a> {
                         f.locals.vars.remove(n.id.as_str())
                     };
                 if removed.is_none() {
-                    return Err(self.err("NameError", format!("name '{}' is not defined", n.id)));
+                    return Err(
+                        self.err(ExcKind::NameError, format!("name '{}' is not defined", n.id))
+                    );
                 }
                 Ok(())
             }
@@ -229,9 +232,8 @@ impl<'a> Interp<'a> {
                 let k = self.eval(f, &s.slice)?;
                 self.setitem(&o, k, v).map_err(|e| self.at(e, start(t)))
             }
-            ast::Expr::Starred(_) => {
-                Err(self.err("SyntaxError", "starred assignment target must be in a list or tuple"))
-            }
+            ast::Expr::Starred(_) => Err(self
+                .err(ExcKind::SyntaxError, "starred assignment target must be in a list or tuple")),
             _ => {
                 Err(self
                     .unsupported(format!("assignment target (line {})", self.line_of(start(t)))))
@@ -246,9 +248,9 @@ impl<'a> Interp<'a> {
         v: Value<'a>,
     ) -> PyResult<'a, ()> {
         let items = self.to_vec(&v).map_err(|e| {
-            if self.is_exc(&e, "TypeError") {
+            if self.is_exc(&e, ExcKind::TypeError) {
                 self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!("cannot unpack non-iterable {} object", self.type_name(&v)),
                 )
             } else {
@@ -260,7 +262,7 @@ impl<'a> Interp<'a> {
             None => {
                 if items.len() < elts.len() {
                     return Err(self.err(
-                        "ValueError",
+                        ExcKind::ValueError,
                         format!(
                             "not enough values to unpack (expected {}, got {})",
                             elts.len(),
@@ -270,7 +272,7 @@ impl<'a> Interp<'a> {
                 }
                 if items.len() > elts.len() {
                     return Err(self.err(
-                        "ValueError",
+                        ExcKind::ValueError,
                         format!("too many values to unpack (expected {})", elts.len()),
                     ));
                 }
@@ -282,7 +284,7 @@ impl<'a> Interp<'a> {
                 let after = elts.len() - si - 1;
                 if items.len() < elts.len() - 1 {
                     return Err(self.err(
-                        "ValueError",
+                        ExcKind::ValueError,
                         format!(
                             "not enough values to unpack (expected at least {}, got {})",
                             elts.len() - 1,

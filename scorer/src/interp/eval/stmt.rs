@@ -5,6 +5,7 @@
 use super::{start, Flow, Frame, FrameKind};
 use crate::interp::scope::ScopeInfo;
 use crate::interp::value::*;
+use crate::interp::ExcKind;
 use crate::interp::{Interp, Value};
 use crate::interp::{PyErr, PyResult};
 use crate::python::syntax as ast;
@@ -178,7 +179,7 @@ impl<'a> Interp<'a> {
                         Some(m) => vec![self.eval(f, m)?],
                         None => vec![],
                     };
-                    return Err(self.err_args("AssertionError", args, None));
+                    return Err(self.err_args(ExcKind::AssertionError, args, None));
                 }
             }
             S::Import(i) => {
@@ -213,7 +214,7 @@ impl<'a> Interp<'a> {
                             Ok(v) => v,
                             Err(_) => {
                                 return Err(self.err(
-                                    "ImportError",
+                                    ExcKind::ImportError,
                                     format!(
                                         "cannot import name '{n}' from '{mname}' (/usr/local/lib/python3.11/{}.py)",
                                         mname.replace('.', "/")
@@ -266,7 +267,7 @@ impl<'a> Interp<'a> {
         let Some(e) = &r.exc else {
             return match self.handling.last() {
                 Some(h) => Ok(Box::new(PyErr { exc: h.exc.clone(), line: h.line, fatal: false })),
-                None => Err(self.err("RuntimeError", "No active exception to reraise")),
+                None => Err(self.err(ExcKind::RuntimeError, "No active exception to reraise")),
             };
         };
         let v = self.eval(f, e)?;
@@ -279,7 +280,11 @@ impl<'a> Interp<'a> {
                 self.call(&v, vec![], vec![])?
             }
             Value::Instance(i) if i.exc.is_some() => v.clone(),
-            _ => return Err(self.err("TypeError", "exceptions must derive from BaseException")),
+            _ => {
+                return Err(
+                    self.err(ExcKind::TypeError, "exceptions must derive from BaseException")
+                )
+            }
         };
         if let Value::Instance(i) = &exc {
             // `raise X from Y` sets __cause__ (and __suppress_context__); inside a handler the
@@ -292,8 +297,10 @@ impl<'a> Interp<'a> {
                     Value::Instance(ci) if ci.exc.is_some() => c.clone(),
                     Value::None => Value::None,
                     _ => {
-                        return Err(self
-                            .err("TypeError", "exception causes must derive from BaseException"))
+                        return Err(self.err(
+                            ExcKind::TypeError,
+                            "exception causes must derive from BaseException",
+                        ))
                     }
                 };
                 let mut d = i.dict.borrow_mut();
@@ -396,7 +403,7 @@ impl<'a> Interp<'a> {
                 Ok(false)
             }
             _ => Err(self.err(
-                "TypeError",
+                ExcKind::TypeError,
                 "catching classes that do not inherit from BaseException is not allowed",
             )),
         }
@@ -438,7 +445,7 @@ impl<'a> Interp<'a> {
                             };
                             let _ = flow;
                             Err(self.err_args(
-                                "AssertionError",
+                                ExcKind::AssertionError,
                                 vec![Value::Str(Rc::from(format!("{n} not raised")))],
                                 None,
                             ))
@@ -472,7 +479,7 @@ impl<'a> Interp<'a> {
                     }
                 }
                 _ => Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!(
                         "'{}' object does not support the context manager protocol",
                         self.type_name(&ctx)
@@ -482,7 +489,7 @@ impl<'a> Interp<'a> {
             Value::Instance(_) => {
                 let enter = self.get_method(&ctx, "__enter__").map_err(|_| {
                     self.err(
-                        "TypeError",
+                        ExcKind::TypeError,
                         format!(
                             "'{}' object does not support the context manager protocol",
                             self.type_name(&ctx)
@@ -517,7 +524,7 @@ impl<'a> Interp<'a> {
                 }
             }
             _ => Err(self.err(
-                "TypeError",
+                ExcKind::TypeError,
                 format!(
                     "'{}' object does not support the context manager protocol",
                     self.type_name(&ctx)

@@ -6,6 +6,7 @@ use super::{
     union_of,
 };
 use crate::interp::value::*;
+use crate::interp::ExcKind;
 use crate::interp::{Interp, PyErr, PyResult, Value};
 use crate::python::syntax as ast;
 use num_bigint::BigInt;
@@ -27,7 +28,7 @@ impl<'a> Interp<'a> {
                 Value::Float(f) => Ok(Value::Float(-f)),
                 Value::Complex(r, i) => Ok(Value::Complex(-r, -i)),
                 _ => Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!("bad operand type for unary -: '{}'", self.type_name(v)),
                 )),
             },
@@ -37,14 +38,14 @@ impl<'a> Interp<'a> {
                 }
                 Value::Bool(b) => Ok(Value::Int(i64::from(*b))),
                 _ => Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!("bad operand type for unary +: '{}'", self.type_name(v)),
                 )),
             },
             U::Invert => match to_big(v) {
                 Some(b) => Ok(Value::from_bigint(-b - 1)),
                 None => Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!("bad operand type for unary ~: '{}'", self.type_name(v)),
                 )),
             },
@@ -123,21 +124,21 @@ impl<'a> Interp<'a> {
                 O::Mult => Ok(V::Float(x * y)),
                 O::Div => {
                     if y == 0.0 {
-                        Err(self.err("ZeroDivisionError", "float division by zero"))
+                        Err(self.err(ExcKind::ZeroDivisionError, "float division by zero"))
                     } else {
                         Ok(V::Float(x / y))
                     }
                 }
                 O::FloorDiv => {
                     if y == 0.0 {
-                        Err(self.err("ZeroDivisionError", "float floor division by zero"))
+                        Err(self.err(ExcKind::ZeroDivisionError, "float floor division by zero"))
                     } else {
                         Ok(V::Float((x / y).floor()))
                     }
                 }
                 O::Mod => {
                     if y == 0.0 {
-                        Err(self.err("ZeroDivisionError", "float modulo"))
+                        Err(self.err(ExcKind::ZeroDivisionError, "float modulo"))
                     } else {
                         let m = x % y;
                         Ok(V::Float(if m == 0.0 {
@@ -151,8 +152,10 @@ impl<'a> Interp<'a> {
                 }
                 O::Pow => {
                     if x == 0.0 && y < 0.0 {
-                        return Err(self
-                            .err("ZeroDivisionError", "0.0 cannot be raised to a negative power"));
+                        return Err(self.err(
+                            ExcKind::ZeroDivisionError,
+                            "0.0 cannot be raised to a negative power",
+                        ));
                     }
                     if x < 0.0 && y.is_finite() && y != y.floor() {
                         // A negative base to a fractional power is complex (`float_pow`).
@@ -172,7 +175,7 @@ impl<'a> Interp<'a> {
                 Ok(V::str_rc(Rc::from(s)))
             }
             (O::Add, V::Str(_), _) => Err(self.err(
-                "TypeError",
+                ExcKind::TypeError,
                 format!("can only concatenate str (not \"{}\") to str", self.type_name(b)),
             )),
             (O::Add, V::List(x), V::List(y)) => {
@@ -182,7 +185,7 @@ impl<'a> Interp<'a> {
                 Ok(V::list(v))
             }
             (O::Add, V::List(_), _) => Err(self.err(
-                "TypeError",
+                ExcKind::TypeError,
                 format!("can only concatenate list (not \"{}\") to list", self.type_name(b)),
             )),
             (O::Add, V::Tuple(x), V::Tuple(y)) => {
@@ -192,7 +195,7 @@ impl<'a> Interp<'a> {
                 Ok(V::tuple(v))
             }
             (O::Add, V::Tuple(_), _) => Err(self.err(
-                "TypeError",
+                ExcKind::TypeError,
                 format!("can only concatenate tuple (not \"{}\") to tuple", self.type_name(b)),
             )),
             (O::Add, V::Bytes(x), V::Bytes(y)) => {
@@ -200,9 +203,8 @@ impl<'a> Interp<'a> {
                 v.extend_from_slice(y);
                 Ok(V::bytes_rc(Rc::from(v)))
             }
-            (O::Add, V::Bytes(_), _) => {
-                Err(self.err("TypeError", format!("can't concat {} to bytes", self.type_name(b))))
-            }
+            (O::Add, V::Bytes(_), _) => Err(self
+                .err(ExcKind::TypeError, format!("can't concat {} to bytes", self.type_name(b)))),
             (O::Mod, V::Bytes(fmt), args) if !fmt.contains(&b'%') => {
                 let unused = match args {
                     V::Tuple(t) => !t.is_empty(),
@@ -211,8 +213,10 @@ impl<'a> Interp<'a> {
                     _ => true,
                 };
                 if unused {
-                    return Err(self
-                        .err("TypeError", "not all arguments converted during bytes formatting"));
+                    return Err(self.err(
+                        ExcKind::TypeError,
+                        "not all arguments converted during bytes formatting",
+                    ));
                 }
                 Ok(a.clone())
             }
@@ -227,7 +231,7 @@ impl<'a> Interp<'a> {
                     a
                 };
                 Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!(
                         "can't multiply sequence by non-int of type '{}'",
                         self.type_name(culprit)
@@ -318,7 +322,9 @@ impl<'a> Interp<'a> {
             O::Mult => c_prod(x, y),
             O::Div => match c_quot(x, y) {
                 Some(r) => r,
-                None => return Err(self.err("ZeroDivisionError", "complex division by zero")),
+                None => {
+                    return Err(self.err(ExcKind::ZeroDivisionError, "complex division by zero"))
+                }
             },
             O::Pow => {
                 let r = if y.1 == 0.0 && y.0 == y.0.floor() && y.0.abs() <= 100.0 {
@@ -328,13 +334,12 @@ impl<'a> Interp<'a> {
                 };
                 match r {
                     Some(r) if r.0.is_infinite() || r.1.is_infinite() => {
-                        return Err(self.err("OverflowError", "complex exponentiation"));
+                        return Err(self.err(ExcKind::OverflowError, "complex exponentiation"));
                     }
                     Some(r) => r,
                     None => {
-                        return Err(
-                            self.err("ZeroDivisionError", "0.0 to a negative or complex power")
-                        )
+                        return Err(self
+                            .err(ExcKind::ZeroDivisionError, "0.0 to a negative or complex power"))
                     }
                 }
             }
@@ -350,7 +355,7 @@ impl<'a> Interp<'a> {
         b: &Value<'a>,
     ) -> Box<PyErr<'a>> {
         self.err(
-            "TypeError",
+            ExcKind::TypeError,
             format!(
                 "unsupported operand type(s) for {}: '{}' and '{}'",
                 op_symbol(op),
@@ -364,9 +369,8 @@ impl<'a> Interp<'a> {
         let n = match to_big(n).and_then(|b| b.to_i64()) {
             Some(n) => n.max(0) as usize,
             None => {
-                return Err(
-                    self.err("OverflowError", "cannot fit 'int' into an index-sized integer")
-                )
+                return Err(self
+                    .err(ExcKind::OverflowError, "cannot fit 'int' into an index-sized integer"))
             }
         };
         match seq {
@@ -421,39 +425,43 @@ impl<'a> Interp<'a> {
             O::Sub => Value::from_bigint(x - y),
             O::Mult => {
                 if x.bits() + y.bits() > 1 << 20 {
-                    return Err(self.err("MemoryError", ""));
+                    return Err(self.err(ExcKind::MemoryError, ""));
                 }
                 Value::from_bigint(x * y)
             }
             O::Div => {
                 if y.is_zero() {
-                    return Err(self.err("ZeroDivisionError", "division by zero"));
+                    return Err(self.err(ExcKind::ZeroDivisionError, "division by zero"));
                 }
                 Value::Float(x.to_f64().unwrap_or(f64::NAN) / y.to_f64().unwrap_or(f64::NAN))
             }
             O::FloorDiv => {
                 if y.is_zero() {
-                    return Err(self.err("ZeroDivisionError", "integer division or modulo by zero"));
+                    return Err(
+                        self.err(ExcKind::ZeroDivisionError, "integer division or modulo by zero")
+                    );
                 }
                 Value::from_bigint(x.div_floor(&y))
             }
             O::Mod => {
                 if y.is_zero() {
-                    return Err(self.err("ZeroDivisionError", "integer modulo by zero"));
+                    return Err(self.err(ExcKind::ZeroDivisionError, "integer modulo by zero"));
                 }
                 Value::from_bigint(x.mod_floor(&y))
             }
             O::Pow => {
                 if y.is_negative() {
                     if x.is_zero() {
-                        return Err(self
-                            .err("ZeroDivisionError", "0.0 cannot be raised to a negative power"));
+                        return Err(self.err(
+                            ExcKind::ZeroDivisionError,
+                            "0.0 cannot be raised to a negative power",
+                        ));
                     }
                     Value::Float(x.to_f64().unwrap_or(0.0).powf(y.to_f64().unwrap_or(0.0)))
                 } else {
                     let e = y.to_u32().unwrap_or(u32::MAX);
                     if x.bits().saturating_mul(u64::from(e)) > 1 << 20 && x.bits() > 1 {
-                        return Err(self.err("MemoryError", ""));
+                        return Err(self.err(ExcKind::MemoryError, ""));
                     }
                     Value::from_bigint(num_traits::pow(x, e as usize))
                 }
@@ -461,16 +469,16 @@ impl<'a> Interp<'a> {
             O::LShift => {
                 let s = y.to_u32().unwrap_or(u32::MAX);
                 if y.is_negative() {
-                    return Err(self.err("ValueError", "negative shift count"));
+                    return Err(self.err(ExcKind::ValueError, "negative shift count"));
                 }
                 if s > 1 << 20 {
-                    return Err(self.err("MemoryError", ""));
+                    return Err(self.err(ExcKind::MemoryError, ""));
                 }
                 Value::from_bigint(x << s)
             }
             O::RShift => {
                 if y.is_negative() {
-                    return Err(self.err("ValueError", "negative shift count"));
+                    return Err(self.err(ExcKind::ValueError, "negative shift count"));
                 }
                 let s = y.to_u32().unwrap_or(u32::MAX);
                 Value::from_bigint(x >> s.min(1 << 24))

@@ -2,6 +2,7 @@
 //! numbers, strings and sequences, and set inclusion.
 
 use super::{as_f64, cmp_symbol, is_intlike, is_num, to_big, user_dunder};
+use crate::interp::ExcKind;
 use crate::interp::{Interp, PyResult, Value};
 use crate::python::syntax as ast;
 use std::cmp::Ordering;
@@ -106,7 +107,7 @@ impl<'a> Interp<'a> {
             C::Eq => Ok(Value::Bool(a.is(b))),
             C::NotEq => Ok(Value::Bool(!a.is(b))),
             _ => Err(self.err(
-                "TypeError",
+                ExcKind::TypeError,
                 format!(
                     "'{}' not supported between instances of '{}' and '{}'",
                     cmp_symbol(op),
@@ -212,7 +213,7 @@ impl<'a> Interp<'a> {
                 })
             }
             _ => Err(self.err(
-                "TypeError",
+                ExcKind::TypeError,
                 format!(
                     "'{}' not supported between instances of '{}' and '{}'",
                     cmp_symbol(op),
@@ -242,7 +243,7 @@ impl<'a> Interp<'a> {
     ) -> PyResult<'a, Ordering> {
         if self.stack_used() > self.limits.stack_budget {
             return Err(
-                self.err("RecursionError", "maximum recursion depth exceeded in comparison")
+                self.err(ExcKind::RecursionError, "maximum recursion depth exceeded in comparison")
             );
         }
         for (p, q) in x.iter().zip(y.iter()) {

@@ -3,6 +3,7 @@
 
 use super::{as_f64, int_of, is_intlike, is_num, range_len, to_big, user_dunder};
 use crate::interp::value::*;
+use crate::interp::ExcKind;
 use crate::interp::{Interp, PyResult, Value};
 use crate::python::syntax as ast;
 use num_bigint::BigInt;
@@ -156,7 +157,7 @@ impl<'a> Interp<'a> {
                 // the native stack is guarded and the error named.
                 if self.stack_used() > self.limits.stack_budget {
                     return Err(self.err(
-                        "RecursionError",
+                        ExcKind::RecursionError,
                         "maximum recursion depth exceeded while hashing a tuple",
                     ));
                 }
@@ -175,11 +176,10 @@ impl<'a> Interp<'a> {
             }
             Value::Range(a, b, c) => (*a as u64) ^ ((*b as u64) << 7) ^ ((*c as u64) << 13),
             Value::List(_) | Value::Dict(_) | Value::Set(_) | Value::DictView(..) => {
-                return Err(
-                    self.err("TypeError", format!("unhashable type: '{}'", self.type_name(v)))
-                )
+                return Err(self
+                    .err(ExcKind::TypeError, format!("unhashable type: '{}'", self.type_name(v))))
             }
-            Value::Slice(_) => return Err(self.err("TypeError", "unhashable type: 'slice'")),
+            Value::Slice(_) => return Err(self.err(ExcKind::TypeError, "unhashable type: 'slice'")),
             Value::Ellipsis => 0xe111,
             Value::NotImplemented => 0xe112,
             Value::AstClass(c) => hash_bytes(c.name().as_bytes()),
@@ -208,16 +208,16 @@ impl<'a> Interp<'a> {
                             Value::Int(n) => Ok(n as u64),
                             Value::Bool(b) => Ok(u64::from(b)),
                             Value::Big(b) => Ok(hash_bytes(b.to_string().as_bytes())),
-                            _ => {
-                                Err(self
-                                    .err("TypeError", "__hash__ method should return an integer"))
-                            }
+                            _ => Err(self.err(
+                                ExcKind::TypeError,
+                                "__hash__ method should return an integer",
+                            )),
                         };
                     }
                     if d.contains_key("__eq__") {
                         drop(d);
                         return Err(self.err(
-                            "TypeError",
+                            ExcKind::TypeError,
                             format!("unhashable type: '{}'", self.type_name(v)),
                         ));
                     }
@@ -333,7 +333,7 @@ impl<'a> Interp<'a> {
             Value::Str(s) => match item {
                 Value::Str(i) => Ok(s.contains(&**i)),
                 _ => Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!(
                         "'in <string>' requires string as left operand, not {}",
                         self.type_name(item)
@@ -344,10 +344,10 @@ impl<'a> Interp<'a> {
                 Value::Bytes(i) => Ok(i.is_empty() || b.windows(i.len()).any(|w| w == &i[..])),
                 Value::Int(_) | Value::Bool(_) | Value::Big(_) => match int_of(item) {
                     Some(n) if (0..256).contains(&n) => Ok(b.iter().any(|x| i64::from(*x) == n)),
-                    _ => Err(self.err("ValueError", "byte must be in range(0, 256)")),
+                    _ => Err(self.err(ExcKind::ValueError, "byte must be in range(0, 256)")),
                 },
                 _ => Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!("a bytes-like object is required, not '{}'", self.type_name(item)),
                 )),
             },
@@ -428,7 +428,7 @@ impl<'a> Interp<'a> {
                 self.truthy(&r)
             }
             _ => Err(self.err(
-                "TypeError",
+                ExcKind::TypeError,
                 format!("argument of type '{}' is not iterable", self.type_name(container)),
             )),
         }

@@ -2,6 +2,7 @@
 
 use super::range_len;
 use crate::interp::value::*;
+use crate::interp::ExcKind;
 use crate::interp::{Interp, PyResult, Value};
 use num_traits::Signed;
 use std::rc::Rc;
@@ -14,17 +15,19 @@ impl<'a> Interp<'a> {
             Value::Int(i) => *i,
             Value::Bool(b) => i64::from(*b),
             Value::Big(_) => {
-                return Err(self.err("IndexError", "cannot fit 'int' into an index-sized integer"));
+                return Err(
+                    self.err(ExcKind::IndexError, "cannot fit 'int' into an index-sized integer")
+                );
             }
             _ if what == "str" => {
                 return Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!("string indices must be integers, not '{}'", self.type_name(k)),
                 ))
             }
             _ => {
                 return Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!("{what} indices must be integers or slices, not {}", self.type_name(k)),
                 ))
             }
@@ -32,7 +35,7 @@ impl<'a> Interp<'a> {
         let j = if i < 0 { i + len as i64 } else { i };
         if j < 0 || j >= len as i64 {
             let what2 = if what == "str" { "string" } else { what };
-            return Err(self.err("IndexError", format!("{what2} index out of range")));
+            return Err(self.err(ExcKind::IndexError, format!("{what2} index out of range")));
         }
         Ok(j as usize)
     }
@@ -52,13 +55,13 @@ impl<'a> Interp<'a> {
         };
         let (Some(lo), Some(hi), Some(st)) = (get(&s[0]), get(&s[1]), get(&s[2])) else {
             return Err(self.err(
-                "TypeError",
+                ExcKind::TypeError,
                 "slice indices must be integers or None or have an __index__ method",
             ));
         };
         let step = st.unwrap_or(1);
         if step == 0 {
-            return Err(self.err("ValueError", "slice step cannot be zero"));
+            return Err(self.err(ExcKind::ValueError, "slice step cannot be zero"));
         }
         let n = len as i64;
         let clamp = |x: i64, lo_b: i64, hi_b: i64| -> i64 {
@@ -142,7 +145,7 @@ impl<'a> Interp<'a> {
                 Some(v) => Ok(v),
                 None => {
                     let r = self.repr(k)?;
-                    Err(self.err_args("KeyError", vec![k.clone()], Some(r)))
+                    Err(self.err_args(ExcKind::KeyError, vec![k.clone()], Some(r)))
                 }
             },
             Value::Range(a, b, s) => {
@@ -157,10 +160,12 @@ impl<'a> Interp<'a> {
             // `union_getitem` on a union without type variables.
             Value::Native(n) if matches!(&**n, Native::Union(_)) => {
                 let r = self.repr(o)?;
-                Err(self.err("TypeError", format!("{r} is not a generic class")))
+                Err(self.err(ExcKind::TypeError, format!("{r} is not a generic class")))
             }
-            _ => Err(self
-                .err("TypeError", format!("'{}' object is not subscriptable", self.type_name(o)))),
+            _ => Err(self.err(
+                ExcKind::TypeError,
+                format!("'{}' object is not subscriptable", self.type_name(o)),
+            )),
         }
     }
 
@@ -188,7 +193,7 @@ impl<'a> Interp<'a> {
                     }
                     if idx.len() != new.len() {
                         return Err(self.err(
-                            "ValueError",
+                            ExcKind::ValueError,
                             format!("attempt to assign sequence of size {} to extended slice of size {}", new.len(), idx.len()),
                         ));
                     }
@@ -200,8 +205,8 @@ impl<'a> Interp<'a> {
                 }
                 let len = l.borrow().len();
                 let i = self.index_of(&k, len, "list").map_err(|e| {
-                    if self.is_exc(&e, "IndexError") {
-                        self.err("IndexError", "list assignment index out of range")
+                    if self.is_exc(&e, ExcKind::IndexError) {
+                        self.err(ExcKind::IndexError, "list assignment index out of range")
                     } else {
                         e
                     }
@@ -216,7 +221,7 @@ impl<'a> Interp<'a> {
                 Ok(())
             }
             _ => Err(self.err(
-                "TypeError",
+                ExcKind::TypeError,
                 format!("'{}' object does not support item assignment", self.type_name(o)),
             )),
         }
@@ -237,8 +242,8 @@ impl<'a> Interp<'a> {
                 }
                 let len = l.borrow().len();
                 let i = self.index_of(k, len, "list").map_err(|e| {
-                    if self.is_exc(&e, "IndexError") {
-                        self.err("IndexError", "list assignment index out of range")
+                    if self.is_exc(&e, ExcKind::IndexError) {
+                        self.err(ExcKind::IndexError, "list assignment index out of range")
                     } else {
                         e
                     }
@@ -250,11 +255,11 @@ impl<'a> Interp<'a> {
                 Some(_) => Ok(()),
                 None => {
                     let r = self.repr(k)?;
-                    Err(self.err_args("KeyError", vec![k.clone()], Some(r)))
+                    Err(self.err_args(ExcKind::KeyError, vec![k.clone()], Some(r)))
                 }
             },
             _ => Err(self.err(
-                "TypeError",
+                ExcKind::TypeError,
                 format!("'{}' object doesn't support item deletion", self.type_name(o)),
             )),
         }

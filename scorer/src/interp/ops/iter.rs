@@ -2,6 +2,7 @@
 
 use super::range_len;
 use crate::interp::value::*;
+use crate::interp::ExcKind;
 use crate::interp::{Interp, PyResult, Value};
 use std::rc::Rc;
 
@@ -39,8 +40,10 @@ impl<'a> Interp<'a> {
                 return self.get_iter(&r);
             }
             _ => {
-                return Err(self
-                    .err("TypeError", format!("'{}' object is not iterable", self.type_name(v))))
+                return Err(self.err(
+                    ExcKind::TypeError,
+                    format!("'{}' object is not iterable", self.type_name(v)),
+                ))
             }
         }))
     }
@@ -48,8 +51,10 @@ impl<'a> Interp<'a> {
     /// Advances an iterator; `None` when exhausted.
     pub fn next(&mut self, it: &Value<'a>) -> PyResult<'a, Option<Value<'a>>> {
         let Value::Iter(cell) = it else {
-            return Err(self
-                .err("TypeError", format!("'{}' object is not an iterator", self.type_name(it))));
+            return Err(self.err(
+                ExcKind::TypeError,
+                format!("'{}' object is not an iterator", self.type_name(it)),
+            ));
         };
         if matches!(&*cell.borrow(), PyIter::GenFunc { .. }) {
             let st = std::mem::replace(&mut *cell.borrow_mut(), PyIter::Running);
@@ -108,9 +113,10 @@ impl<'a> Interp<'a> {
                     if dd.len != *len {
                         drop(dd);
                         *st = PyIter::Exhausted;
-                        return Err(
-                            self.err("RuntimeError", "dictionary changed size during iteration")
-                        );
+                        return Err(self.err(
+                            ExcKind::RuntimeError,
+                            "dictionary changed size during iteration",
+                        ));
                     }
                     while *idx < dd.entries.len() {
                         let i = *idx;
@@ -137,7 +143,7 @@ impl<'a> Interp<'a> {
                 }
                 PyIter::Exhausted => return Ok(None),
                 PyIter::Running => {
-                    return Err(self.err("ValueError", "generator already executing"))
+                    return Err(self.err(ExcKind::ValueError, "generator already executing"))
                 }
                 _ => {}
             }

@@ -17,9 +17,9 @@ use num_traits::{ToPrimitive, Zero};
 use crate::python::syntax as ast;
 
 use super::value::*;
-use super::{Interp, PyErr, PyResult, Value};
+use super::{ExcKind, Interp, PyErr, PyResult, Value};
 
-pub fn to_big(v: &Value<'_>) -> Option<BigInt> {
+pub(crate) fn to_big(v: &Value<'_>) -> Option<BigInt> {
     match v {
         Value::Int(i) => Some(BigInt::from(*i)),
         Value::Bool(b) => Some(BigInt::from(i64::from(*b))),
@@ -198,9 +198,9 @@ fn cmp_symbol(op: ast::CmpOp) -> &'static str {
 }
 
 impl<'a> Interp<'a> {
-    pub fn is_exc(&self, e: &PyErr<'a>, name: &str) -> bool {
+    pub fn is_exc(&self, e: &PyErr<'a>, kind: ExcKind) -> bool {
         match &e.exc {
-            Value::Instance(i) => i.class.is_subclass_named(name),
+            Value::Instance(i) => i.class.is_subclass_named(kind.name()),
             _ => false,
         }
     }
@@ -236,7 +236,7 @@ impl<'a> Interp<'a> {
     }
 }
 
-pub fn range_len(a: i64, b: i64, s: i64) -> i64 {
+pub(crate) fn range_len(a: i64, b: i64, s: i64) -> i64 {
     if s > 0 && a < b {
         (b - a - 1) / s + 1
     } else if s < 0 && a > b {

@@ -11,6 +11,7 @@ use std::rc::Rc;
 
 use crate::interp::eval::Kwargs;
 use crate::interp::value::*;
+use crate::interp::ExcKind;
 use crate::interp::{Interp, PyResult, Value};
 
 /// The instance-dict key under which a proxy keeps its mapping (not an identifier).
@@ -20,7 +21,7 @@ const GS_NAME: &str = "<name>";
 const GS_OWNER: &str = "<owner>";
 
 /// Instance-dict entries the interpreter keeps for itself (never in a `vars()` result).
-pub fn hidden_key(k: &str) -> bool {
+pub(crate) fn hidden_key(k: &str) -> bool {
     matches!(k, "__tb_line__" | "__context__" | "__defining_class__")
 }
 
@@ -56,7 +57,7 @@ fn getset<'a>(name: &str, owner: &str) -> Value<'a> {
 
 /// Completes a user class's dict as `type.__new__` does (see the module doc). `bases` are the
 /// class's explicit bases (`object` left out); `is_testcase`: it derives from `TestCase`.
-pub fn finish_class_dict<'a>(
+pub(crate) fn finish_class_dict<'a>(
     dict: &mut NameMap<Value<'a>>,
     name: &str,
     bases: &[Rc<Class<'a>>],
@@ -85,7 +86,7 @@ pub fn finish_class_dict<'a>(
 
 /// Whether `v` is a getset descriptor made by [`getset`] (`obj.__dict__` / `obj.__weakref__`
 /// then read the object's own value, not the descriptor).
-pub fn is_getset(v: &Value<'_>) -> bool {
+pub(crate) fn is_getset(v: &Value<'_>) -> bool {
     matches!(v, Value::Instance(i) if i.class.kind == ClassKind::Native
         && &*i.class.name == "getset_descriptor")
 }
@@ -144,7 +145,7 @@ impl<'a> Interp<'a> {
         let this = args.first().cloned().unwrap_or(Value::None);
         let Value::Instance(i) = &this else {
             return Err(self.err(
-                "TypeError",
+                ExcKind::TypeError,
                 format!("descriptor '{name}' requires a 'mappingproxy' object"),
             ));
         };
@@ -161,7 +162,7 @@ impl<'a> Interp<'a> {
             )));
         }
         let Some(map) = i.dict.borrow().get(MAPPING).cloned() else {
-            return Err(self.err("TypeError", "mappingproxy without a mapping"));
+            return Err(self.err(ExcKind::TypeError, "mappingproxy without a mapping"));
         };
         let rest: Vec<Value<'a>> = args.iter().skip(1).cloned().collect();
         match name {
@@ -186,8 +187,10 @@ impl<'a> Interp<'a> {
                 let m = self.getattr(&map, name)?;
                 self.call(&m, rest, kwargs)
             }
-            _ => Err(self
-                .err("AttributeError", format!("'mappingproxy' object has no attribute '{name}'"))),
+            _ => Err(self.err(
+                ExcKind::AttributeError,
+                format!("'mappingproxy' object has no attribute '{name}'"),
+            )),
         }
     }
 }

@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use crate::interp::eval::Kwargs;
 use crate::interp::value::{Mut, PyDict};
+use crate::interp::ExcKind;
 use crate::interp::{Interp, PyResult, Value};
 
 struct Parser<'s> {
@@ -31,7 +32,7 @@ impl<'s> Parser<'s> {
     ) -> Result<PyResult<'a, Value<'a>>, JErr> {
         if depth > 900 {
             return Ok(Err(it.err(
-                "RecursionError",
+                ExcKind::RecursionError,
                 "maximum recursion depth exceeded while decoding a JSON document",
             )));
         }
@@ -277,7 +278,7 @@ impl<'a> Interp<'a> {
                 let cpos = before.chars().count();
                 let full = format!("{msg}: line {lineno} column {colno} (char {cpos})");
                 Err(self.err_args(
-                    "JSONDecodeError",
+                    ExcKind::JSONDecodeError,
                     vec![Value::str_rc(Rc::from(full.as_str()))],
                     Some(full),
                 ))
@@ -385,7 +386,7 @@ impl<'a> Interp<'a> {
         self.step()?;
         self.check_len(out.len())?;
         if level > 900 {
-            return Err(self.err("ValueError", "Circular reference detected"));
+            return Err(self.err(ExcKind::ValueError, "Circular reference detected"));
         }
         match v {
             Value::None => out.push_str("null"),
@@ -433,7 +434,7 @@ impl<'a> Interp<'a> {
                         Value::Float(f) => json_float(*f),
                         other => {
                             return Err(self.err(
-                                "TypeError",
+                                ExcKind::TypeError,
                                 format!(
                                     "keys must be str, int, float, bool or None, not {}",
                                     self.type_name(other)
@@ -466,7 +467,7 @@ impl<'a> Interp<'a> {
                 }
                 None => {
                     return Err(self.err(
-                        "TypeError",
+                        ExcKind::TypeError,
                         format!(
                             "Object of type {} is not JSON serializable",
                             self.type_name(other)

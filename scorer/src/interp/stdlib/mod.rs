@@ -4,9 +4,9 @@
 //! and instances. `unittest` is the harness's and lives in
 //! [`crate::unittest`]; `import` maps names to these in `builtins/imports.rs`.
 
-pub mod ast;
-pub mod classdict;
-pub mod json;
-pub mod os;
-pub mod re;
-pub mod statres;
+pub(crate) mod ast;
+pub(crate) mod classdict;
+pub(crate) mod json;
+pub(crate) mod os;
+pub(crate) mod re;
+pub(crate) mod statres;

@@ -5,14 +5,16 @@
 
 use std::rc::Rc;
 
+use crate::interp::builtins::Sig;
 use crate::interp::eval::Kwargs;
 use crate::interp::value::*;
+use crate::interp::ExcKind;
 use crate::interp::{Interp, PyResult};
 
-pub const IGNORECASE: i64 = 2;
-pub const MULTILINE: i64 = 8;
-pub const DOTALL: i64 = 16;
-pub const VERBOSE: i64 = 64;
+pub(crate) const IGNORECASE: i64 = 2;
+pub(crate) const MULTILINE: i64 = 8;
+pub(crate) const DOTALL: i64 = 16;
+pub(crate) const VERBOSE: i64 = 64;
 
 /// A compiled pattern: the unanchored regex and the anchored forms for `match`/`fullmatch`.
 pub struct RePattern {
@@ -35,7 +37,7 @@ const PATTERN_METHODS: &[&str] =
 const MATCH_METHODS: &[&str] = &["group", "groups", "groupdict", "start", "end", "span"];
 
 /// Method names of re objects, for attribute lookup.
-pub fn method_names(n: &Native<'_>) -> Option<(&'static str, &'static [&'static str])> {
+pub(crate) fn method_names(n: &Native<'_>) -> Option<(&'static str, &'static [&'static str])> {
     match n {
         Native::RePattern(_) => Some(("re.Pattern", PATTERN_METHODS)),
         Native::ReMatch(_) => Some(("re.Match", MATCH_METHODS)),
@@ -348,9 +350,7 @@ impl<'a> Interp<'a> {
         ] {
             entries.push((n, Value::Int(v)));
         }
-        if let Some(c) = self.exc_classes.get("error") {
-            entries.push(("error", Value::Class(c.clone())));
-        }
+        entries.push(("error", Value::Class(self.exc_class(ExcKind::ReError))));
         self.new_module("re", entries)
     }
 
@@ -369,7 +369,7 @@ impl<'a> Interp<'a> {
             _ => return Err(self.unsupported("re flags of this type")),
         };
         if let Some(msg) = pattern_error(src) {
-            return Err(self.err("error", msg));
+            return Err(self.err(ExcKind::ReError, msg));
         }
         let mut prefix = String::new();
         for (bit, ch) in [(IGNORECASE, 'i'), (MULTILINE, 'm'), (DOTALL, 's'), (VERBOSE, 'x')] {
@@ -404,7 +404,7 @@ impl<'a> Interp<'a> {
         match v {
             Value::Str(s) => Ok(s.clone()),
             other => Err(self.err(
-                "TypeError",
+                ExcKind::TypeError,
                 format!("expected string or bytes-like object, got '{}'", self.type_name(other)),
             )),
         }
@@ -417,17 +417,23 @@ impl<'a> Interp<'a> {
         args: Vec<Value<'a>>,
         kwargs: Kwargs<'a>,
     ) -> PyResult<'a, Value<'a>> {
-        let get = |i: usize, k: &str| -> Value<'a> {
-            kwargs
-                .iter()
-                .find(|(n, _)| &**n == k)
-                .map(|(_, v)| v.clone())
-                .or_else(|| args.get(i).cloned())
-                .unwrap_or(Value::None)
+        let sig = match name {
+            "escape" => Sig::def("escape", &["pattern"], 1),
+            "compile" => Sig::def("compile", &["pattern", "flags"], 1),
+            "search" => Sig::def("search", &["pattern", "string", "flags"], 2),
+            "match" => Sig::def("match", &["pattern", "string", "flags"], 2),
+            "fullmatch" => Sig::def("fullmatch", &["pattern", "string", "flags"], 2),
+            "findall" => Sig::def("findall", &["pattern", "string", "flags"], 2),
+            "finditer" => Sig::def("finditer", &["pattern", "string", "flags"], 2),
+            "sub" => Sig::def("sub", &["pattern", "repl", "string", "count", "flags"], 3),
+            "split" => Sig::def("split", &["pattern", "string", "maxsplit", "flags"], 2),
+            other => return Err(self.unsupported(format!("re.{other}"))),
         };
+        let a = self.bind(&sig, args, kwargs)?;
+        let get = |i: usize| a.or_none(i);
         match name {
             "escape" => {
-                let s = self.str_arg(&get(0, "pattern"))?;
+                let s = self.str_arg(&get(0))?;
                 let mut out = String::with_capacity(s.len() * 2);
                 for c in s.chars() {
                     if "()[]{}?*+-|^$\\.&~# \t\n\r\x0b\x0c".contains(c) {
@@ -438,25 +444,20 @@ impl<'a> Interp<'a> {
                 Ok(Value::str(&out))
             }
             "compile" => {
-                let p = self.re_compile(&get(0, "pattern"), &get(1, "flags"))?;
+                let p = self.re_compile(&get(0), &get(1))?;
                 Ok(Value::Native(Rc::new(Native::RePattern(p))))
             }
             "search" | "match" | "fullmatch" | "findall" | "finditer" => {
-                let p = self.re_compile(&get(0, "pattern"), &get(2, "flags"))?;
-                self.pattern_method(p, name, vec![get(1, "string")], vec![])
+                let p = self.re_compile(&get(0), &get(2))?;
+                self.pattern_method(p, name, vec![get(1)], vec![])
             }
             "sub" => {
-                let p = self.re_compile(&get(0, "pattern"), &get(4, "flags"))?;
-                self.pattern_method(
-                    p,
-                    name,
-                    vec![get(1, "repl"), get(2, "string"), get(3, "count")],
-                    vec![],
-                )
+                let p = self.re_compile(&get(0), &get(4))?;
+                self.pattern_method(p, name, vec![get(1), get(2), get(3)], vec![])
             }
             "split" => {
-                let p = self.re_compile(&get(0, "pattern"), &get(3, "flags"))?;
-                self.pattern_method(p, name, vec![get(1, "string"), get(2, "maxsplit")], vec![])
+                let p = self.re_compile(&get(0), &get(3))?;
+                self.pattern_method(p, name, vec![get(1), get(2)], vec![])
             }
             other => Err(self.unsupported(format!("re.{other}"))),
         }
@@ -484,14 +485,27 @@ impl<'a> Interp<'a> {
         args: Vec<Value<'a>>,
         kwargs: Kwargs<'a>,
     ) -> PyResult<'a, Value<'a>> {
-        let get = |i: usize, k: &str| -> Value<'a> {
-            kwargs
-                .iter()
-                .find(|(n, _)| &**n == k)
-                .map(|(_, v)| v.clone())
-                .or_else(|| args.get(i).cloned())
-                .unwrap_or(Value::None)
+        const SEARCH: &[&str] = &["string", "pos", "endpos"];
+        let sig = match name {
+            "search" => Some(Sig::clinic("search", SEARCH, 1)),
+            "match" => Some(Sig::clinic("match", SEARCH, 1)),
+            "fullmatch" => Some(Sig::clinic("fullmatch", SEARCH, 1)),
+            "findall" => Some(Sig::clinic("findall", SEARCH, 1)),
+            "finditer" => Some(Sig::clinic("finditer", SEARCH, 1)),
+            "sub" => Some(Sig::clinic("sub", &["repl", "string", "count"], 2)),
+            "split" => Some(Sig::clinic("split", &["string", "maxsplit"], 1)),
+            _ => None,
         };
+        let a = match sig {
+            Some(sig) => Some(self.bind(&sig, args, kwargs)?),
+            None => None,
+        };
+        let get = |i: usize, _: &str| a.as_ref().map_or(Value::None, |a| a.or_none(i));
+        if sig.is_some_and(|s| s.params == SEARCH)
+            && (!get(1, "pos").is_none() || !get(2, "endpos").is_none())
+        {
+            return Err(self.unsupported(format!("re.Pattern.{name} with pos or endpos")));
+        }
         let int_or = |v: Value<'a>, d: i64| match v {
             Value::Int(i) => i,
             _ => d,
@@ -614,14 +628,16 @@ impl<'a> Interp<'a> {
                     }
                     let i: usize = num.parse().unwrap_or(0);
                     if i >= c.len() {
-                        return Err(self.err("error", format!("invalid group reference {i}")));
+                        return Err(
+                            self.err(ExcKind::ReError, format!("invalid group reference {i}"))
+                        );
                     }
                     out.push_str(c.get(i).map_or("", |m| m.as_str()));
                 }
                 Some('g') => {
                     let mut name = String::new();
                     if chars.next() != Some('<') {
-                        return Err(self.err("error", "missing <"));
+                        return Err(self.err(ExcKind::ReError, "missing <"));
                     }
                     for x in chars.by_ref() {
                         if x == '>' {
@@ -640,7 +656,7 @@ impl<'a> Interp<'a> {
                 Some('r') => out.push('\r'),
                 Some('\\') => out.push('\\'),
                 Some(x) if x.is_ascii_alphabetic() => {
-                    return Err(self.err("error", format!("bad escape \\{x}")));
+                    return Err(self.err(ExcKind::ReError, format!("bad escape \\{x}")));
                 }
                 Some(x) => {
                     out.push('\\');
@@ -661,7 +677,7 @@ impl<'a> Interp<'a> {
         };
         match idx {
             Some(i) if i < m.spans.len() => Ok(i),
-            _ => Err(self.err("IndexError", "no such group")),
+            _ => Err(self.err(ExcKind::IndexError, "no such group")),
         }
     }
 

@@ -17,6 +17,7 @@
 use std::rc::Rc;
 
 use crate::interp::value::*;
+use crate::interp::ExcKind;
 use crate::interp::{Interp, PyResult, Value};
 
 /// The sequence fields, in CPython's order.
@@ -59,17 +60,17 @@ const TUPLE_METHODS: [(&str, &str); 14] = [
 ];
 
 /// Whether `v` is an `os.stat_result` (an instance of a `tuple` subclass, for `isinstance`).
-pub fn is_stat_result(v: &Value<'_>) -> bool {
+pub(crate) fn is_stat_result(v: &Value<'_>) -> bool {
     matches!(v, Value::Instance(i) if is_stat_result_class(&i.class))
 }
 
 /// Whether `c` is `os.stat_result` (its `__mro__` and `__bases__` name `tuple`).
-pub fn is_stat_result_class(c: &Class<'_>) -> bool {
+pub(crate) fn is_stat_result_class(c: &Class<'_>) -> bool {
     c.kind == ClassKind::Native && &*c.name == "stat_result" && &*c.module == "os"
 }
 
 /// The class dict of `os.stat_result`: its tuple protocol and structseq constants.
-pub fn class_dict<'a>() -> NameMap<Value<'a>> {
+pub(crate) fn class_dict<'a>() -> NameMap<Value<'a>> {
     let mut d = NameMap::default();
     for (m, name) in TUPLE_METHODS {
         d.insert(Rc::from(m), Interp::builtin_fn(name));
@@ -140,7 +141,9 @@ impl<'a> Interp<'a> {
     /// The ten sequence fields of a stat result, as the tuple CPython's structseq is.
     fn stat_sequence(&mut self, r: &Value<'a>) -> PyResult<'a, Value<'a>> {
         let Value::Instance(i) = r else {
-            return Err(self.err("TypeError", "descriptor requires a 'os.stat_result' object"));
+            return Err(
+                self.err(ExcKind::TypeError, "descriptor requires a 'os.stat_result' object")
+            );
         };
         let d = i.dict.borrow();
         let items = SEQUENCE

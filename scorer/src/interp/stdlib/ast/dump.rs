@@ -2,6 +2,7 @@
 //! fail at CPython's depth).
 
 use super::*;
+use crate::interp::ExcKind;
 
 impl<'a> Interp<'a> {
     /// `ast.dump`'s `_format` (3.11): a Python frame per call, as CPython counts it for its
@@ -29,7 +30,7 @@ impl<'a> Interp<'a> {
             || self.stack_used() > self.limits.stack_budget
         {
             return Err(self.err(
-                "RecursionError",
+                ExcKind::RecursionError,
                 "maximum recursion depth exceeded while calling a Python object",
             ));
         }
@@ -124,7 +125,7 @@ impl<'a> Interp<'a> {
                 // `repr(node)` enters CPython's recursion guard once more.
                 if self.cpython_depth() >= self.limits.max_recursion {
                     return Err(self.err(
-                        "RecursionError",
+                        ExcKind::RecursionError,
                         "maximum recursion depth exceeded while getting the repr of an object",
                     ));
                 }

@@ -2,12 +2,13 @@
 //! and its "malformed node or string" errors.
 
 use super::*;
+use crate::interp::ExcKind;
 
 impl<'a> Interp<'a> {
     pub(super) fn literal(&mut self, v: &Value<'a>) -> PyResult<'a, Value<'a>> {
         let Value::Node(n) = v else {
             let r = self.repr(v)?;
-            return Err(self.err("ValueError", format!("malformed node or string: {r}")));
+            return Err(self.err(ExcKind::ValueError, format!("malformed node or string: {r}")));
         };
         match n.class.name {
             "Constant" => self.getattr(v, "value"),
@@ -53,7 +54,7 @@ impl<'a> Interp<'a> {
                     _ => {
                         let lineno = self.getattr(v, "lineno").ok();
                         let r = self.repr(v)?;
-                        Err(self.err("ValueError", malformed(lineno, &r)))
+                        Err(self.err(ExcKind::ValueError, malformed(lineno, &r)))
                     }
                 }
             }
@@ -84,7 +85,7 @@ impl<'a> Interp<'a> {
                     _ => {
                         let lineno = self.getattr(v, "lineno").ok();
                         let r = self.repr(v)?;
-                        Err(self.err("ValueError", malformed(lineno, &r)))
+                        Err(self.err(ExcKind::ValueError, malformed(lineno, &r)))
                     }
                 }
             }
@@ -101,12 +102,12 @@ impl<'a> Interp<'a> {
                 }
                 let lineno = self.getattr(v, "lineno").ok();
                 let r = self.repr(v)?;
-                Err(self.err("ValueError", malformed(lineno, &r)))
+                Err(self.err(ExcKind::ValueError, malformed(lineno, &r)))
             }
             _ => {
                 let lineno = self.getattr(v, "lineno").ok();
                 let r = self.repr(v)?;
-                Err(self.err("ValueError", malformed(lineno, &r)))
+                Err(self.err(ExcKind::ValueError, malformed(lineno, &r)))
             }
         }
     }

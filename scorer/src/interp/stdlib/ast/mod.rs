@@ -9,6 +9,8 @@
 use std::collections::VecDeque;
 use std::rc::Rc;
 
+use crate::interp::builtins::Sig;
+use crate::interp::ExcKind;
 use crate::python::node::{self, Constant, Field, Node, NodeClass};
 use crate::python::syntax as pyast;
 
@@ -25,7 +27,7 @@ mod unparse;
 use unparse::prec;
 
 /// `ast` attributes that exist in 3.11 but are not implemented here: using one is an `error` naming it.
-pub const KNOWN_UNSUPPORTED: &[&str] = &[
+pub(crate) const KNOWN_UNSUPPORTED: &[&str] = &[
     "NodeTransformer",
     "copy_location",
     "fix_missing_locations",
@@ -61,7 +63,7 @@ fn ast_class(name: &str) -> Option<&'static NodeClass> {
 }
 
 /// `issubclass(a, b)` among AST classes.
-pub fn class_is_subclass(a: AstCls, b: AstCls) -> bool {
+pub(crate) fn class_is_subclass(a: AstCls, b: AstCls) -> bool {
     match (a, b) {
         (AstCls::Alias(x), AstCls::Alias(y)) => x == y,
         (AstCls::Alias(_), AstCls::Real(r)) => matches!(r.name, "Constant" | "expr" | "AST"),
@@ -75,7 +77,7 @@ fn real_subclass(x: &'static NodeClass, y: &'static NodeClass) -> bool {
 }
 
 /// `isinstance(v, cls)` for an AST class (aliases check the constant's type, as 3.11 does).
-pub fn node_isinstance(v: &Value<'_>, cls: AstCls) -> bool {
+pub(crate) fn node_isinstance(v: &Value<'_>, cls: AstCls) -> bool {
     let Value::Node(n) = v else { return false };
     match cls {
         AstCls::Real(c) => real_subclass(n.class, c),
@@ -100,7 +102,7 @@ pub fn node_isinstance(v: &Value<'_>, cls: AstCls) -> bool {
 }
 
 /// The docstring of a function body (for `__doc__`).
-pub fn docstring_of_body(body: &[pyast::Stmt]) -> Option<String> {
+pub(crate) fn docstring_of_body(body: &[pyast::Stmt]) -> Option<String> {
     if let Some(pyast::Stmt::Expr(e)) = body.first() {
         if let pyast::Expr::Constant(c) = &*e.value {
             if let pyast::Constant::Str(s) = &c.value {
@@ -112,7 +114,7 @@ pub fn docstring_of_body(body: &[pyast::Stmt]) -> Option<String> {
 }
 
 /// `inspect.cleandoc`.
-pub fn cleandoc(doc: &str) -> String {
+pub(crate) fn cleandoc(doc: &str) -> String {
     let expanded = doc.replace('\t', "        ");
     let lines: Vec<&str> = expanded.split('\n').collect();
     let mut margin = usize::MAX;
@@ -144,7 +146,7 @@ pub fn cleandoc(doc: &str) -> String {
 /// object quickens it, and its `compile` call is then made without the recursion check an
 /// unspecialised call of a C function makes (measured with python3 3.11.7: the first seven
 /// calls of a process convert trees three levels shallower, `COMPILER_STACK_FRAME_SCALE`).
-pub const WARM_AFTER: u32 = 8;
+pub(crate) const WARM_AFTER: u32 = 8;
 
 impl<'a> Interp<'a> {
     pub fn make_ast_module(&mut self) -> Value<'a> {
@@ -230,7 +232,7 @@ impl<'a> Interp<'a> {
                 };
                 let m = match self.get_method(this, &format!("visit_{cname}")) {
                     Ok(m) => m,
-                    Err(e) if !e.fatal && self.is_exc(&e, "AttributeError") => {
+                    Err(e) if !e.fatal && self.is_exc(&e, ExcKind::AttributeError) => {
                         self.get_method(this, "generic_visit")?
                     }
                     Err(e) => return Err(e),
@@ -294,13 +296,24 @@ impl<'a> Interp<'a> {
         args: Vec<Value<'a>>,
         kwargs: Kwargs<'a>,
     ) -> PyResult<'a, Value<'a>> {
-        let get = |i: usize, k: &str| -> Option<Value<'a>> {
-            kwargs
-                .iter()
-                .find(|(n, _)| &**n == k)
-                .map(|(_, v)| v.clone())
-                .or_else(|| args.get(i).cloned())
+        let sig = match name {
+            "parse" => Sig::def("parse", &["source", "filename", "mode"], 1)
+                .kwonly(&["type_comments", "feature_version"]),
+            "unparse" => Sig::def("unparse", &["ast_obj"], 1),
+            "get_source_segment" => {
+                Sig::def("get_source_segment", &["source", "node"], 2).kwonly(&["padded"])
+            }
+            "walk" => Sig::def("walk", &["node"], 1),
+            "iter_child_nodes" => Sig::def("iter_child_nodes", &["node"], 1),
+            "iter_fields" => Sig::def("iter_fields", &["node"], 1),
+            "dump" => Sig::def("dump", &["node", "annotate_fields", "include_attributes"], 1)
+                .kwonly(&["indent"]),
+            "get_docstring" => Sig::def("get_docstring", &["node", "clean"], 1),
+            "literal_eval" => Sig::def("literal_eval", &["node_or_string"], 1),
+            other => return Err(self.unsupported(format!("ast.{other}"))),
         };
+        let a = self.bind(&sig, args, kwargs)?;
+        let get = |i: usize, _: &str| a.get(i);
         match name {
             "parse" => {
                 // `ast.parse` is a Python function: calling it takes a frame.
@@ -340,7 +353,7 @@ impl<'a> Interp<'a> {
                     Value::Node(_) => return Ok(src.clone()),
                     other => {
                         return Err(self.err(
-                            "TypeError",
+                            ExcKind::TypeError,
                             format!(
                                 "compile() arg 1 must be a string, bytes or AST object, not {}",
                                 type_name(other)
@@ -349,9 +362,10 @@ impl<'a> Interp<'a> {
                     }
                 };
                 if text.contains('\0') {
-                    return Err(
-                        self.err("SyntaxError", "source code string cannot contain null bytes")
-                    );
+                    return Err(self.err(
+                        ExcKind::SyntaxError,
+                        "source code string cannot contain null bytes",
+                    ));
                 }
                 self.charge((text.len() / 16) as u64)?;
                 let parsed = match decode_err {
@@ -372,9 +386,17 @@ impl<'a> Interp<'a> {
                             Value::Int(i64::from(e.offset)),
                             e.text.as_deref().map_or(Value::None, Value::str),
                         ]);
-                        let cls = e.kind.name();
-                        let args = if matches!(cls, "SyntaxError" | "IndentationError" | "TabError")
-                        {
+                        let cls = match e.kind {
+                            crate::python::ErrorKind::SyntaxError => ExcKind::SyntaxError,
+                            crate::python::ErrorKind::IndentationError => ExcKind::IndentationError,
+                            crate::python::ErrorKind::TabError => ExcKind::TabError,
+                            crate::python::ErrorKind::RecursionError => ExcKind::RecursionError,
+                            crate::python::ErrorKind::MemoryError => ExcKind::MemoryError,
+                        };
+                        let args = if matches!(
+                            cls,
+                            ExcKind::SyntaxError | ExcKind::IndentationError | ExcKind::TabError
+                        ) {
                             vec![Value::Str(Rc::from(e.msg.as_str())), details]
                         } else if e.msg.is_empty() {
                             vec![]
@@ -461,7 +483,7 @@ impl<'a> Interp<'a> {
                     String::from_utf8_lossy(&l[a..z]).into_owned()
                 };
                 let (Some(first), Some(last)) = (line(lineno), line(end_lineno)) else {
-                    return Err(self.err("IndexError", "list index out of range"));
+                    return Err(self.err(ExcKind::IndexError, "list index out of range"));
                 };
                 if lineno == end_lineno {
                     return Ok(Value::str(&cut(first, col, Some(end_col))));
@@ -514,16 +536,15 @@ impl<'a> Interp<'a> {
                     Some(v) => self.truthy(&v)?,
                     None => false,
                 };
-                let indent =
-                    match kwargs.iter().find(|(k, _)| &**k == "indent").map(|(_, v)| v.clone()) {
-                        None | Some(Value::None) => None,
-                        Some(Value::Int(i)) => Some(" ".repeat(i.max(0) as usize)),
-                        Some(Value::Str(s)) => Some(s.to_string()),
-                        Some(_) => None,
-                    };
+                let indent = match get(3, "indent") {
+                    None | Some(Value::None) => None,
+                    Some(Value::Int(i)) => Some(" ".repeat(i.max(0) as usize)),
+                    Some(Value::Str(s)) => Some(s.to_string()),
+                    Some(_) => None,
+                };
                 if !matches!(n, Value::Node(_)) {
                     return Err(self.err(
-                        "TypeError",
+                        ExcKind::TypeError,
                         format!("expected AST, got {}", crate::interp::fmt::type_name(&n)),
                     ));
                 }
@@ -549,7 +570,9 @@ impl<'a> Interp<'a> {
                 };
                 if !ok {
                     let cname = crate::interp::fmt::str_repr(&type_name(&n));
-                    return Err(self.err("TypeError", format!("{cname} can't have docstrings")));
+                    return Err(
+                        self.err(ExcKind::TypeError, format!("{cname} can't have docstrings"))
+                    );
                 }
                 let body = self.getattr(&n, "body")?;
                 let first = match &body {
@@ -586,9 +609,10 @@ impl<'a> Interp<'a> {
                                 self.getattr(one, "value")?
                             }
                             _ => {
-                                return Err(
-                                    self.err("SyntaxError", "invalid syntax (<unknown>, line 1)")
-                                )
+                                return Err(self.err(
+                                    ExcKind::SyntaxError,
+                                    "invalid syntax (<unknown>, line 1)",
+                                ))
                             }
                         }
                     }

@@ -3,6 +3,7 @@
 //! values.
 
 use super::*;
+use crate::interp::ExcKind;
 
 impl<'a> Interp<'a> {
     // ------------------------------------------------------------------ conversion
@@ -92,8 +93,10 @@ impl<'a> Interp<'a> {
             _ => {}
         }
         let _ = v;
-        let mut e = self
-            .err("AttributeError", format!("'{}' object has no attribute '{name}'", class.name));
+        let mut e = self.err(
+            ExcKind::AttributeError,
+            format!("'{}' object has no attribute '{name}'", class.name),
+        );
         e.line = None;
         Err(e)
     }
@@ -162,7 +165,7 @@ impl<'a> Interp<'a> {
             }
             _ => {
                 let mut e = self.err(
-                    "AttributeError",
+                    ExcKind::AttributeError,
                     format!("type object '{}' has no attribute '{name}'", c.name()),
                 );
                 e.line = None;
@@ -201,7 +204,7 @@ impl<'a> Interp<'a> {
         }
         if args.len() > class.fields.len() {
             return Err(self.err(
-                "TypeError",
+                ExcKind::TypeError,
                 format!(
                     "{} constructor takes at most {} positional argument{}",
                     class.name,
@@ -222,7 +225,10 @@ impl<'a> Interp<'a> {
 
     /// What CPython's `ast` helpers raise for a value that is not a node.
     pub(super) fn no_fields_error(&self, v: &Value<'a>) -> Box<PyErr<'a>> {
-        self.err("AttributeError", format!("'{}' object has no attribute '_fields'", type_name(v)))
+        self.err(
+            ExcKind::AttributeError,
+            format!("'{}' object has no attribute '_fields'", type_name(v)),
+        )
     }
 
     /// Appends the direct AST children of a node to `out` (the `ast.walk` step).
@@ -264,7 +270,7 @@ impl<'a> Interp<'a> {
     }
 }
 
-pub fn const_to_value<'a>(c: &Constant) -> Value<'a> {
+pub(crate) fn const_to_value<'a>(c: &Constant) -> Value<'a> {
     match c {
         Constant::None => Value::None,
         Constant::Bool(b) => Value::Bool(*b),

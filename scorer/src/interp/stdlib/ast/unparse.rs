@@ -4,21 +4,21 @@ use super::*;
 
 /// `ast.unparse` precedence levels (CPython's `_Precedence`).
 pub(super) mod prec {
-    pub const TUPLE: u8 = 1;
-    pub const TEST: u8 = 3;
-    pub const OR: u8 = 4;
-    pub const AND: u8 = 5;
-    pub const NOT: u8 = 6;
-    pub const CMP: u8 = 7;
-    pub const BOR: u8 = 9;
-    pub const BXOR: u8 = 10;
-    pub const BAND: u8 = 11;
-    pub const SHIFT: u8 = 12;
-    pub const ARITH: u8 = 13;
-    pub const TERM: u8 = 14;
-    pub const FACTOR: u8 = 15;
-    pub const POWER: u8 = 16;
-    pub const ATOM: u8 = 18;
+    pub(crate) const TUPLE: u8 = 1;
+    pub(crate) const TEST: u8 = 3;
+    pub(crate) const OR: u8 = 4;
+    pub(crate) const AND: u8 = 5;
+    pub(crate) const NOT: u8 = 6;
+    pub(crate) const CMP: u8 = 7;
+    pub(crate) const BOR: u8 = 9;
+    pub(crate) const BXOR: u8 = 10;
+    pub(crate) const BAND: u8 = 11;
+    pub(crate) const SHIFT: u8 = 12;
+    pub(crate) const ARITH: u8 = 13;
+    pub(crate) const TERM: u8 = 14;
+    pub(crate) const FACTOR: u8 = 15;
+    pub(crate) const POWER: u8 = 16;
+    pub(crate) const ATOM: u8 = 18;
 }
 
 impl<'a> Interp<'a> {

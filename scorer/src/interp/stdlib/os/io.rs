@@ -2,6 +2,8 @@
 //! tree through the `os` module's recording accessors.
 
 use super::*;
+use crate::interp::builtins::Sig;
+use crate::interp::ExcKind;
 
 impl<'a> Interp<'a> {
     pub fn builtin_open(
@@ -9,20 +11,20 @@ impl<'a> Interp<'a> {
         args: Vec<Value<'a>>,
         kwargs: Kwargs<'a>,
     ) -> PyResult<'a, Value<'a>> {
-        let get = |i: usize, k: &str| -> Option<Value<'a>> {
-            kwargs
-                .iter()
-                .find(|(n, _)| &**n == k)
-                .map(|(_, v)| v.clone())
-                .or_else(|| args.get(i).cloned())
-        };
+        const OPEN: Sig = Sig::clinic(
+            "open",
+            &["file", "mode", "buffering", "encoding", "errors", "newline", "closefd", "opener"],
+            1,
+        );
+        let a = self.bind(&OPEN, args, kwargs)?;
+        let get = |i: usize, _: &str| a.get(i);
         let file = get(0, "file").unwrap_or(Value::None);
         let p = match &file {
             Value::Str(s) => s.clone(),
             Value::Int(_) => return Err(self.unsupported("open() of a file descriptor")),
             other => {
                 return Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!("expected str, bytes or os.PathLike object, not {}", type_name(other)),
                 ))
             }
@@ -32,7 +34,7 @@ impl<'a> Interp<'a> {
             None => "r".into(),
             Some(other) => {
                 return Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!("open() argument 'mode' must be str, not {}", type_name(&other)),
                 ))
             }
@@ -43,7 +45,7 @@ impl<'a> Interp<'a> {
                     self.unsupported(format!("open() for writing (mode {})", str_repr(&mode)))
                 );
             }
-            return Err(self.err("ValueError", format!("invalid mode: {}", str_repr(&mode))));
+            return Err(self.err(ExcKind::ValueError, format!("invalid mode: {}", str_repr(&mode))));
         }
         let binary = mode.contains('b');
         let encoding = get(3, "encoding");
@@ -67,12 +69,12 @@ impl<'a> Interp<'a> {
         }
         let translate = !matches!(get(5, "newline"), Some(Value::Str(_)));
         if p.contains('\0') {
-            return Err(self.err("ValueError", "embedded null byte"));
+            return Err(self.err(ExcKind::ValueError, "embedded null byte"));
         }
         let real = match self.resolve(&p)? {
             Resolved::File(f) => f,
             Resolved::Dir(_) => {
-                return Err(self.os_error("IsADirectoryError", 21, "Is a directory", &p))
+                return Err(self.os_error(ExcKind::IsADirectoryError, 21, "Is a directory", &p))
             }
             other => return Err(self.lookup_error(&other, &p)),
         };
@@ -119,7 +121,7 @@ impl<'a> Interp<'a> {
     pub fn file_readline(&mut self, n: &Rc<Native<'a>>) -> PyResult<'a, Option<Value<'a>>> {
         let Native::File(f) = &**n else { return Ok(None) };
         if f.borrow().closed {
-            return Err(self.err("ValueError", "I/O operation on closed file."));
+            return Err(self.err(ExcKind::ValueError, "I/O operation on closed file."));
         }
         if f.borrow().binary {
             let (data, pos) = (f.borrow().data.clone(), f.borrow().pos);
@@ -171,7 +173,7 @@ impl<'a> Interp<'a> {
             _ => {}
         }
         if f.borrow().closed {
-            return Err(self.err("ValueError", "I/O operation on closed file."));
+            return Err(self.err(ExcKind::ValueError, "I/O operation on closed file."));
         }
         match name {
             "read" => {

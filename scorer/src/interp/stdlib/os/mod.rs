@@ -12,6 +12,8 @@
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
+use crate::interp::builtins::Sig;
+use crate::interp::ExcKind;
 use crate::tree::{Content, FileEntry, FileMode, RepoPath, EVAL_DIR};
 
 use crate::interp::observe::NodeSeen;
@@ -345,7 +347,7 @@ impl<'a> Interp<'a> {
 
     fn link_not_in_bundle(&self, path: &str) -> Box<crate::interp::PyErr<'a>> {
         self.fatal(
-            "ContentNotInBundle",
+            ExcKind::ContentNotInBundle,
             format!(
                 "the target of the symbolic link '{path}' is not in the task bundle (only its blob id is)"
             ),
@@ -355,9 +357,13 @@ impl<'a> Interp<'a> {
     /// The error `os.stat` raises for a failed lookup.
     fn lookup_error(&self, r: &Resolved<'a>, p: &str) -> Box<crate::interp::PyErr<'a>> {
         match r {
-            Resolved::NotADir => self.os_error("NotADirectoryError", 20, "Not a directory", p),
-            Resolved::Loop => self.os_error("OSError", 40, "Too many levels of symbolic links", p),
-            _ => self.os_error("FileNotFoundError", 2, "No such file or directory", p),
+            Resolved::NotADir => {
+                self.os_error(ExcKind::NotADirectoryError, 20, "Not a directory", p)
+            }
+            Resolved::Loop => {
+                self.os_error(ExcKind::OSError, 40, "Too many levels of symbolic links", p)
+            }
+            _ => self.os_error(ExcKind::FileNotFoundError, 2, "No such file or directory", p),
         }
     }
 
@@ -435,7 +441,7 @@ impl<'a> Interp<'a> {
             Value::Str(s) => Ok(s.clone()),
             Value::Bytes(b) => Ok(Rc::from(String::from_utf8_lossy(b).as_ref())),
             other => Err(self.err(
-                "TypeError",
+                ExcKind::TypeError,
                 format!(
                     "{func}: path should be string, bytes or os.PathLike, not {}",
                     type_name(other)
@@ -446,7 +452,7 @@ impl<'a> Interp<'a> {
 
     fn os_error(
         &self,
-        cls: &str,
+        cls: ExcKind,
         errno: i64,
         text: &str,
         path: &str,
@@ -469,7 +475,7 @@ impl<'a> Interp<'a> {
             return Ok(Rc::from(self.test_source.as_bytes()));
         }
         let rp = RepoPath::new(path).map_err(|_| {
-            self.os_error("FileNotFoundError", 2, "No such file or directory", shown)
+            self.os_error(ExcKind::FileNotFoundError, 2, "No such file or directory", shown)
         })?;
         let entry = self.tree_entry(&rp);
         if entry.is_some() {
@@ -480,10 +486,15 @@ impl<'a> Interp<'a> {
         match entry.map(|e| &e.content) {
             Some(Content::Bytes(b)) => Ok(Rc::from(&b[..])),
             Some(Content::BlobOnly(_)) => Err(self.fatal(
-                "ContentNotInBundle",
+                ExcKind::ContentNotInBundle,
                 format!("the content of '{path}' is not in the task bundle (only its blob id is)"),
             )),
-            None => Err(self.os_error("FileNotFoundError", 2, "No such file or directory", shown)),
+            None => Err(self.os_error(
+                ExcKind::FileNotFoundError,
+                2,
+                "No such file or directory",
+                shown,
+            )),
         }
     }
 
@@ -571,9 +582,10 @@ impl<'a> Interp<'a> {
                     ("load", Self::builtin_fn("json.load")),
                     ("dumps", Self::builtin_fn("json.dumps")),
                 ];
-                if let Some(c) = self.exc_classes.get("JSONDecodeError") {
-                    entries.push(("JSONDecodeError", Value::Class(c.clone())));
-                }
+                entries.push((
+                    "JSONDecodeError",
+                    Value::Class(self.exc_class(ExcKind::JSONDecodeError)),
+                ));
                 self.new_module("json", entries)
             }
             _ => self.new_module(
@@ -623,7 +635,7 @@ impl<'a> Interp<'a> {
                     // `os.lstat` takes no file descriptor, so its message names no integer.
                     other if matches!(fname, "lexists" | "islink") => {
                         return Err(self.err(
-                            "TypeError",
+                            ExcKind::TypeError,
                             format!(
                                 "lstat: path should be string, bytes or os.PathLike, not {}",
                                 type_name(other)
@@ -632,7 +644,7 @@ impl<'a> Interp<'a> {
                     }
                     other => {
                         return Err(self.err(
-                            "TypeError",
+                            ExcKind::TypeError,
                             format!(
                             "stat: path should be string, bytes, os.PathLike or integer, not {}",
                             type_name(other)
@@ -667,16 +679,17 @@ impl<'a> Interp<'a> {
                         Value::Str(s) => parts.push(s.clone()),
                         other => {
                             return Err(self.err(
-                                "TypeError",
+                                ExcKind::TypeError,
                                 format!("join() argument must be str, bytes, or os.PathLike object, not '{}'", type_name(other)),
                             ))
                         }
                     }
                 }
                 if parts.is_empty() {
-                    return Err(
-                        self.err("TypeError", "join() missing 1 required positional argument: 'a'")
-                    );
+                    return Err(self.err(
+                        ExcKind::TypeError,
+                        "join() missing 1 required positional argument: 'a'",
+                    ));
                 }
                 Ok(Value::Str(Rc::from(posix_join(&parts))))
             }
@@ -707,9 +720,14 @@ impl<'a> Interp<'a> {
                 Ok(Value::Str(Rc::from(abspath(&p))))
             }
             "os.path.realpath" => {
-                let p = self.path_arg(&a0, "realpath")?;
-                if let Some((_, v)) = kwargs.iter().find(|(k, _)| &**k == "strict") {
-                    if self.truthy(v)? {
+                let a = self.bind(
+                    &Sig::def("realpath", &["filename"], 1).kwonly(&["strict"]),
+                    args,
+                    kwargs,
+                )?;
+                let p = self.path_arg(&a.or_none(0), "realpath")?;
+                if let Some(v) = a.get(1) {
+                    if self.truthy(&v)? {
                         return Err(self.unsupported("os.path.realpath(strict=True)"));
                     }
                 }
@@ -727,22 +745,20 @@ impl<'a> Interp<'a> {
                         })
                     }
                     Resolved::File(_) | Resolved::Dir(_) => {
-                        Err(self.os_error("OSError", 22, "Invalid argument", &p))
+                        Err(self.os_error(ExcKind::OSError, 22, "Invalid argument", &p))
                     }
                     other => Err(self.lookup_error(&other, &p)),
                 }
             }
             "os.path.relpath" => {
-                let p = self.path_arg(&a0, "relpath")?;
+                let a = self.bind(&Sig::def("relpath", &["path", "start"], 1), args, kwargs)?;
+                let p = self.path_arg(&a.or_none(0), "relpath")?;
                 if p.is_empty() {
-                    return Err(self.err("ValueError", "no path specified"));
+                    return Err(self.err(ExcKind::ValueError, "no path specified"));
                 }
-                let start = match args
-                    .get(1)
-                    .or_else(|| kwargs.iter().find(|(k, _)| &**k == "start").map(|(_, v)| v))
-                {
+                let start = match a.get(1) {
                     None | Some(Value::None) => Rc::from("."),
-                    Some(v) => self.path_arg(v, "relpath")?,
+                    Some(v) => self.path_arg(&v, "relpath")?,
                 };
                 Ok(Value::Str(Rc::from(relpath(&p, &start))))
             }
@@ -771,18 +787,18 @@ impl<'a> Interp<'a> {
                         ))
                     }
                     Resolved::File(_) => {
-                        Err(self.os_error("NotADirectoryError", 20, "Not a directory", &p))
+                        Err(self.os_error(ExcKind::NotADirectoryError, 20, "Not a directory", &p))
                     }
                     other => Err(self.lookup_error(&other, &p)),
                 }
             }
             "os.walk" => {
-                let top = self.path_arg(&a0, "walk")?;
-                let followlinks = match args
-                    .get(3)
-                    .or_else(|| kwargs.iter().find(|(k, _)| &**k == "followlinks").map(|(_, v)| v))
-                {
-                    Some(v) => self.truthy(v)?,
+                const WALK: Sig =
+                    Sig::def("walk", &["top", "topdown", "onerror", "followlinks"], 1);
+                let a = self.bind(&WALK, args, kwargs)?;
+                let top = self.path_arg(&a.or_none(0), "walk")?;
+                let followlinks = match a.get(3) {
+                    Some(v) => self.truthy(&v)?,
                     None => false,
                 };
                 let mut links = 0;
@@ -854,11 +870,13 @@ impl<'a> Interp<'a> {
                     None => {}
                     Some(Value::Bytes(b)) => h.update(&b[..]),
                     Some(Value::Str(_)) => {
-                        return Err(self.err("TypeError", "Strings must be encoded before hashing"))
+                        return Err(
+                            self.err(ExcKind::TypeError, "Strings must be encoded before hashing")
+                        )
                     }
                     Some(other) => {
                         return Err(self.err(
-                            "TypeError",
+                            ExcKind::TypeError,
                             format!(
                                 "object supporting the buffer API required, not '{}'",
                                 type_name(&other)
@@ -868,7 +886,7 @@ impl<'a> Interp<'a> {
                 }
                 Ok(Value::Native(Rc::new(Native::Sha256(Mut::new(h)))))
             }
-            "sys.exit" => Err(self.err_args("SystemExit", args, None)),
+            "sys.exit" => Err(self.err_args(ExcKind::SystemExit, args, None)),
             "sys.set_int_max_str_digits" | "sys.get_int_max_str_digits" => {
                 self.int_max_str_digits_fn(name, args, kwargs)
             }
@@ -886,7 +904,7 @@ impl<'a> Interp<'a> {
                     Err(e) => Err(self.utf8_error(b, &e)),
                 },
                 other => Err(self.err(
-                    "TypeError",
+                    ExcKind::TypeError,
                     format!(
                         "the JSON object must be str, bytes or bytearray, not {}",
                         type_name(other)
@@ -901,7 +919,7 @@ impl<'a> Interp<'a> {
                     2 => {}
                     0 => {
                         return Err(self.err(
-                            "TypeError",
+                            ExcKind::TypeError,
                             format!(
                                 "{f}() missing 2 required positional arguments: '{p}1' and '{p}2'"
                             ),
@@ -909,13 +927,13 @@ impl<'a> Interp<'a> {
                     }
                     1 => {
                         return Err(self.err(
-                            "TypeError",
+                            ExcKind::TypeError,
                             format!("{f}() missing 1 required positional argument: '{p}2'"),
                         ))
                     }
                     n => {
                         return Err(self.err(
-                            "TypeError",
+                            ExcKind::TypeError,
                             format!("{f}() takes 2 positional arguments but {n} were given"),
                         ))
                     }
@@ -943,7 +961,7 @@ impl<'a> Interp<'a> {
                     Value::Str(_) | Value::Bytes(_) => self.path_arg(&a0, "stat")?,
                     other if follow => {
                         return Err(self.err(
-                            "TypeError",
+                            ExcKind::TypeError,
                             format!(
                             "stat: path should be string, bytes, os.PathLike or integer, not {}",
                             type_name(other)
@@ -988,11 +1006,11 @@ impl<'a> Interp<'a> {
                     (Value::Int(m), 1) => *m,
                     (Value::Bool(b), 1) => i64::from(*b),
                     (_, 1) => {
-                        return Err(self.err("TypeError", "an integer is required"));
+                        return Err(self.err(ExcKind::TypeError, "an integer is required"));
                     }
                     (_, n) => {
                         return Err(self.err(
-                            "TypeError",
+                            ExcKind::TypeError,
                             format!("{}() takes exactly one argument ({n} given)", &name[5..]),
                         ))
                     }

@@ -61,7 +61,7 @@ pub(super) fn relpath(path: &str, start: &str) -> String {
     }
 }
 
-pub fn posix_normpath(p: &str) -> String {
+pub(crate) fn posix_normpath(p: &str) -> String {
     if p.is_empty() {
         return ".".into();
     }

@@ -18,6 +18,8 @@ use scorer::unittest::{FileAccess, Scorer};
 
 use crate::checkout::{self, RepoFile, TaskRef};
 
+use super::{Done, Outcome};
+
 /// What an import wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Summary {
@@ -452,4 +454,47 @@ const BUNDLE_ENTRIES: [&str; 5] = ["index.json", "tasks", "repos", "blobs", "pac
 pub(crate) fn write_out(out: &Path, files: &BTreeMap<String, Vec<u8>>) -> Result<()> {
     crate::atomic::check_dir_target("--out", out)?;
     crate::atomic::write_dir(out, files, &BUNDLE_ENTRIES)
+}
+
+/// Runs the importer; the summary goes to stdout, progress and errors to stderr.
+pub(crate) fn command(from: &std::path::Path, out: &std::path::Path) -> Outcome {
+    let start = std::time::Instant::now();
+    match run(from, out) {
+        Ok(s) => {
+            let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
+            let (id, raw, gz) = &s.largest_task;
+            let text = format!(
+                "bundle {hash} written to {out}\n\
+                 \x20 tasks        {tasks} in {repos} repositories\n\
+                 \x20 manifests    {listed} files listed\n\
+                 \x20 blobs        {blobs} files carried, {bb} bytes ({bm:.2} MiB)\n\
+                 \x20 written      {n} files, {bytes} bytes ({m:.2} MiB), {gz_all} bytes gzip ({gm:.2} MiB)\n\
+                 \x20 largest task {id}: {raw} bytes, {gz} bytes gzip (task file + blobs)\n\
+                 \x20 test runs    {tasks} tests run on their base trees: {reads} (task, file) reads, \
+                 {only} found only by the run ({full} tasks re-run on the whole repository)\n\
+                 \x20 time         {secs:.2} s\n",
+                hash = s.bundle_hash,
+                out = out.display(),
+                tasks = s.tasks,
+                repos = s.repos,
+                listed = s.manifest_files,
+                blobs = s.blobs,
+                bb = s.blob_bytes,
+                bm = mib(s.blob_bytes),
+                n = s.files_written,
+                bytes = s.bytes,
+                m = mib(s.bytes),
+                gz_all = s.gzip_bytes,
+                gm = mib(s.gzip_bytes),
+                secs = start.elapsed().as_secs_f64(),
+                reads = s.run_reads,
+                only = s.run_only,
+                full = s.full_tree_runs,
+            );
+            // A closed stdout (`| head`) is not an import failure.
+            let _ = std::io::stdout().write_all(text.as_bytes());
+            Ok(Done::All)
+        }
+        Err(e) => Err(e),
+    }
 }

@@ -13,6 +13,8 @@ use scorer::bundle::{
 
 use crate::bundle_dir::{BundleDir, LoadedTask};
 
+use super::{Done, Outcome};
+
 /// `ID,ID,...` split, empty pieces dropped.
 pub fn split_ids(list: &str) -> Vec<String> {
     list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()
@@ -84,6 +86,32 @@ pub fn write_bundle(bundle: &BundleDir, task: &TaskData, out: &Path) -> Result<S
             .chain(std::iter::once(("index.json", index_input.as_slice()))),
     );
     files.insert("index.json".to_string(), canonical_json(&index));
-    crate::import::write_out(out, &files)?;
+    crate::commands::import::write_out(out, &files)?;
     Ok(index.bundle_hash)
+}
+
+/// `refscore combine`: writes the combined task's bundle and names it.
+pub(crate) fn command(
+    tasks: &std::path::Path,
+    ids: &str,
+    id: Option<&str>,
+    out: &std::path::Path,
+) -> Outcome {
+    let bundle = BundleDir::open(tasks)?;
+    let task = build(&bundle, &split_ids(ids), id)?;
+    let hash = write_bundle(&bundle, &task.data, out)?;
+    let text = format!(
+        "bundle {hash} written to {}\n  task {} combines {}\n",
+        out.display(),
+        task.data.id,
+        task.data
+            .combined
+            .iter()
+            .flat_map(|c| &c.parts)
+            .map(|p| p.id.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let _ = std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes());
+    Ok(Done::All)
 }

@@ -4,7 +4,6 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use scorer::report::{SourceRef, TaskResult};
@@ -16,7 +15,9 @@ use scorer::unittest::Scorer;
 use crate::bundle_dir::{BundleDir, LoadedTask};
 use crate::run::{run_config, THREAD_STACK};
 
-pub fn run(file: &Path, tasks: Option<&Path>, json: bool) -> Result<ExitCode> {
+use super::{Done, Outcome};
+
+pub fn run(file: &Path, tasks: Option<&Path>, json: bool) -> Outcome {
     let name = file.display().to_string();
     let bytes = if file.is_dir() {
         event_folder(file)?
@@ -60,7 +61,7 @@ pub fn run(file: &Path, tasks: Option<&Path>, json: bool) -> Result<ExitCode> {
     }
     // A closed stdout (`| head`) is not an error.
     let _ = std::io::stdout().write_all(text.as_bytes());
-    Ok(ExitCode::SUCCESS)
+    Ok(Done::All)
 }
 
 /// The part of an analysis the run rates need.

@@ -12,6 +12,9 @@ use scorer::leaderboard::{self, Entry, Leaderboard, RunLabel, Source};
 use scorer::report::{InstructionSet, Report};
 
 use crate::bundle_dir::BundleDir;
+use crate::LeaderboardCmd;
+
+use super::{Done, Outcome};
 
 /// The leaderboard file's name inside its folder.
 pub const FILE: &str = "published.json";
@@ -150,6 +153,45 @@ pub fn add(opts: &Add) -> Result<Entry> {
     })?;
     fs::write(&path, text).with_context(|| format!("{name}: cannot write"))?;
     Ok(entry)
+}
+
+/// `refscore leaderboard check | add`.
+pub(crate) fn command(action: LeaderboardCmd) -> Outcome {
+    let text = match action {
+        LeaderboardCmd::Check { dir } => {
+            let (board, reports) = check(&dir)?;
+            format!(
+                "{}: {} entries, {reports} with a report behind them: valid\n",
+                dir.join(FILE).display(),
+                board.entries.len()
+            )
+        }
+        LeaderboardCmd::Add {
+            dir,
+            report,
+            tasks,
+            id,
+            agent,
+            model,
+            instruction_set,
+            source_url,
+        } => {
+            let opts = Add { dir, tasks, report, id, agent, model, instruction_set, source_url };
+            let e = add(&opts)?;
+            let pct = |p: Option<f64>| p.map_or_else(|| "-".to_string(), |p| format!("{p}%"));
+            format!(
+                "added {} ({}): resolved {} of n = {}, subtests {}, report {}\n",
+                e.id,
+                e.agent,
+                pct(e.resolved),
+                e.n.unwrap_or(0),
+                pct(e.subtests),
+                e.report.as_deref().unwrap_or("")
+            )
+        }
+    };
+    let _ = std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes());
+    Ok(Done::All)
 }
 
 #[cfg(test)]

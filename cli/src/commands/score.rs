@@ -2,7 +2,6 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use cli::inputs::{self, Batch};
@@ -12,6 +11,8 @@ use scorer::submission::{Parsed, Submission};
 
 use crate::bundle_dir::BundleDir;
 use crate::{run, show};
+
+use super::{CliError, Done, Outcome};
 
 /// What to score.
 pub enum Input {
@@ -37,7 +38,7 @@ pub struct Options {
 }
 
 /// Runs the command; usage and unreadable-input errors come back as `Err` (exit 2).
-pub fn run(opts: &Options) -> Result<ExitCode> {
+pub fn run(opts: &Options) -> Outcome {
     let bundle = BundleDir::open(&opts.tasks)?;
     if let Some(out) = &opts.out {
         let inputs: Vec<&Path> = match &opts.input {
@@ -103,7 +104,7 @@ pub fn run(opts: &Options) -> Result<ExitCode> {
     let json = report.to_json();
     if let Some(out) = &opts.out {
         if let Err(e) = crate::atomic::write_file(out, json.as_bytes()) {
-            return Ok(write_failed(out, &e, &json));
+            return Err(write_failed(out, &e, &json));
         }
     }
     let text = if opts.json {
@@ -119,14 +120,14 @@ pub fn run(opts: &Options) -> Result<ExitCode> {
     for e in &report.errors {
         eprintln!("{}: {}", show::term(&e.source.to_string()), show::term(&e.message));
     }
-    Ok(if report.errors.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if report.errors.is_empty() { Done::All } else { Done::SomeUnscored })
 }
 
 /// `--combine`: the patch applied once, every constituent's test file run on the patched tree. The
 /// report (`--out`) holds the combined task as one row (methods `<task>::Class.method`); `--json`
 /// prints the per-constituent result; the table names each constituent's verdict.
-fn combined(bundle: &BundleDir, ids: &[String], patch: &Path, opts: &Options) -> Result<ExitCode> {
-    let task = crate::combine::build(bundle, ids, None)?;
+fn combined(bundle: &BundleDir, ids: &[String], patch: &Path, opts: &Options) -> Outcome {
+    let task = crate::commands::combine::build(bundle, ids, None)?;
     let bytes = crate::fsread::read_file(patch, crate::fsread::MAX_INPUT_BYTES)
         .with_context(|| format!("{}: cannot read the patch", patch.display()))?;
     // On a scoring thread's stack, which `run_config`'s stack budget assumes.
@@ -148,7 +149,7 @@ fn combined(bundle: &BundleDir, ids: &[String], patch: &Path, opts: &Options) ->
     if let Some(out) = &opts.out {
         let json = report.to_json();
         if let Err(e) = crate::atomic::write_file(out, json.as_bytes()) {
-            return Ok(write_failed(out, &e, &json));
+            return Err(write_failed(out, &e, &json));
         }
     }
     let text = if opts.json {
@@ -182,19 +183,19 @@ fn combined(bundle: &BundleDir, ids: &[String], patch: &Path, opts: &Options) ->
         s
     };
     let _ = std::io::stdout().write_all(text.as_bytes());
-    Ok(ExitCode::SUCCESS)
+    Ok(Done::All)
 }
 
 /// The report could not be written (full disk, file-size limit, ...): the scores are not lost, the
 /// report goes to stdout instead, and the exit code says the command failed.
-fn write_failed(out: &Path, e: &anyhow::Error, json: &str) -> ExitCode {
+fn write_failed(out: &Path, e: &anyhow::Error, json: &str) -> anyhow::Error {
     eprintln!(
         "refscore score: error: {e:#}\nrefscore score: the report is printed to stdout instead, so no \
          score is lost ({} was not changed)",
         out.display()
     );
     let _ = std::io::stdout().write_all(json.as_bytes());
-    ExitCode::from(2)
+    CliError::Reported.into()
 }
 
 /// `--task ID --patch FILE`: an unknown task or unreadable patch is a usage error.
