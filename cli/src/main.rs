@@ -77,6 +77,16 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         jobs: usize,
     },
+    /// Write the bundle's touch patches as a predictions file: per task, a comment line naming
+    /// the task appended to every `.py` file its test reads (the cache-defeating speed workload).
+    Touch {
+        /// The bundle folder (holds index.json).
+        #[arg(long)]
+        tasks: PathBuf,
+        /// The predictions file to write (SWE-bench JSONL).
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Save the combined task of tasks of one repository as a bundle of its own.
     Combine {
         /// The bundle folder the tasks come from.
@@ -208,6 +218,10 @@ fn main() -> ExitCode {
                 eprintln!("refscore trajectory: error: {e:#}");
                 ExitCode::from(2)
             }),
+        Command::Touch { tasks, out } => run_touch(&tasks, &out).unwrap_or_else(|e| {
+            eprintln!("refscore touch: error: {e:#}");
+            ExitCode::from(2)
+        }),
         Command::Combine { tasks, ids, id, out } => run_combine(&tasks, &ids, id.as_deref(), &out)
             .unwrap_or_else(|e| {
                 eprintln!("refscore combine: error: {e:#}");
@@ -387,6 +401,28 @@ fn run_leaderboard(action: LeaderboardCmd) -> anyhow::Result<ExitCode> {
 }
 
 /// `refscore combine`: writes the combined task's bundle and names it.
+/// `refscore touch`: every task's touch patch (`cli::touch`), one predictions line each.
+fn run_touch(tasks: &std::path::Path, out: &std::path::Path) -> anyhow::Result<ExitCode> {
+    atomic::check_file_target("--out", out, &[tasks])?;
+    let bundle = bundle_dir::BundleDir::open(tasks)?;
+    let loaded = bundle
+        .index
+        .tasks
+        .iter()
+        .map(|t| bundle.load_task(&t.id))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let mut bytes = Vec::new();
+    let (written, skipped) =
+        cli::touch::write_predictions(loaded.iter().map(|t| (&t.data, &t.base)), &mut bytes)?;
+    atomic::write_file(out, &bytes)?;
+    let text = format!(
+        "{written} touch patches written to {} ({skipped} tasks read no file to touch)\n",
+        out.display()
+    );
+    let _ = std::io::stdout().write_all(text.as_bytes());
+    Ok(ExitCode::SUCCESS)
+}
+
 fn run_combine(
     tasks: &std::path::Path,
     ids: &str,
