@@ -25,26 +25,46 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
     || { $SUDO apt-get update -q >/dev/null && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver >/dev/null; }
 fi
 
-# 3. Trunk, at the last version this rustc can build.
-if [ "$(trunk --version 2>/dev/null || true)" != "trunk $TRUNK_VERSION" ]; then
-  log "installing trunk $TRUNK_VERSION (about 8 minutes on 2 cores)"
+# 3+4. Trunk and wasm-bindgen-cli, compiled side by side (they are most of a first set-up) while
+#    the steps below run. Each writes its log under target/setup-logs/. Not yet tried: fewer
+#    features (`--no-default-features` leaves out 16 of trunk's 385 crates (its update check,
+#    rustls; ring stays) and 11 of wasm-bindgen-cli's 161 (ring, rustls)); `Trunk.toml` sets
+#    `offline = true`, so neither needs TLS, but whether both still build is unchecked.
+SETUP_LOGS="${CARGO_TARGET_DIR:-target}/setup-logs"
+mkdir -p "$SETUP_LOGS"
+tool_pids=()
+install_trunk() {
   cargo install trunk --locked --version "$TRUNK_VERSION"
-fi
-
-# 4. wasm-bindgen-cli at the lockfile's version. Its own lock pins webpki-roots 1.0.11, which the
-#    registry lacks, so install from the unpacked crate with that one entry moved back.
-if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
-  log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION"
-  if ! cargo install wasm-bindgen-cli --locked --version "$WASM_BINDGEN_VERSION" 2>/dev/null; then
+}
+# wasm-bindgen-cli's own lock pins webpki-roots 1.0.11, which the registry lacks, so install from
+# the unpacked crate with that one entry moved back.
+install_wasm_bindgen() {
+  if ! cargo install wasm-bindgen-cli --locked --version "$WASM_BINDGEN_VERSION"; then
     crate=$(ls ~/.cargo/registry/cache/*/wasm-bindgen-cli-"$WASM_BINDGEN_VERSION".crate 2>/dev/null | head -n1)
-    [ -n "$crate" ] || { echo "wasm-bindgen-cli $WASM_BINDGEN_VERSION crate not in the cargo cache" >&2; exit 1; }
+    [ -n "$crate" ] || { echo "wasm-bindgen-cli $WASM_BINDGEN_VERSION crate not in the cargo cache" >&2; return 1; }
     work=$(mktemp -d)
     tar xzf "$crate" -C "$work"
+    local rc=0
     (cd "$work/wasm-bindgen-cli-$WASM_BINDGEN_VERSION" \
       && cargo update -q -p webpki-roots@1.0.11 --precise 1.0.10 \
-      && cargo install --path . --locked)
+      && cargo install --path . --locked) || rc=$?
     rm -rf "$work"
+    return "$rc"
   fi
+}
+background() { # NAME FUNCTION: runs it in the background, output to its log, reports when done
+  local name=$1 fn=$2 start=$SECONDS
+  ( if "$fn" >"$SETUP_LOGS/$name.log" 2>&1; then log "$name installed in $((SECONDS - start)) s"
+    else log "$name FAILED after $((SECONDS - start)) s; see $SETUP_LOGS/$name.log"; exit 1; fi ) &
+  tool_pids+=($!)
+}
+if [ "$(trunk --version 2>/dev/null || true)" != "trunk $TRUNK_VERSION" ]; then
+  log "compiling trunk $TRUNK_VERSION in the background (the longest step: about 8 minutes on 2 cores)"
+  background trunk install_trunk
+fi
+if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+  log "compiling wasm-bindgen-cli $WASM_BINDGEN_VERSION in the background (a few minutes on 2 cores)"
+  background wasm-bindgen-cli install_wasm_bindgen
 fi
 
 # 5. npm tools: wasm-opt (binaryen 132; never Debian's 108) and playwright-core (no browser download).
@@ -74,4 +94,19 @@ fi
 
 # 7. Crates for offline builds (Trunk builds with cargo --offline).
 cargo fetch --locked -q
+
+# While the tools compile: the project's own first compile, when the caller asks (serve.sh does:
+# the site build runs the CLI to import the demo bundle).
+if [ "${SETUP_BUILD_CLI:-0}" = 1 ]; then
+  log "compiling the refscore CLI meanwhile"
+  start=$SECONDS
+  cargo build --locked -q -p cli
+  log "refscore CLI compiled in $((SECONDS - start)) s"
+fi
+
+# The tool compiles started above.
+if [ ${#tool_pids[@]} -gt 0 ]; then
+  log "waiting for the tool compiles (logs in $SETUP_LOGS)"
+  for pid in "${tool_pids[@]}"; do wait "$pid"; done
+fi
 log "ready"

@@ -7,8 +7,8 @@
 //! terminates every worker (immediately, even mid-submission).
 //!
 //! Jobs are one submission (or one uploaded file) each and name the worker they run on; callers
-//! `await` them. Worker 0 starts with the page; the others start when a run begins
-//! ([`ScoringWorker::warm`]).
+//! `await` them. Worker 0 starts with the page; the others as soon as it is ready (or when a run
+//! begins, whichever is first: [`ScoringWorker::warm`]).
 
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
@@ -289,6 +289,10 @@ impl ScoringWorker {
                 }
                 if index == 0 {
                     self.0.status.set(WorkerStatus::Ready { scorer_version });
+                    // The rest of the pool starts as soon as worker 0 runs (page load), not
+                    // when a run starts: a run then finds every worker compiled and waiting.
+                    // After worker 0, so the first view does not share a core with them.
+                    self.warm();
                 }
             }
             FromWorker::Failed { job: None, message } => {
@@ -336,7 +340,7 @@ impl ScoringWorker {
     }
 
     /// Stops whatever the workers are doing now: pending jobs end with [`JobError::Cancelled`].
-    /// Worker 0 restarts at once; the others start again with the next run.
+    /// Worker 0 restarts at once; the others again once it is ready.
     pub fn cancel(&self) {
         for index in 0..self.size() {
             self.stop(index, &JobError::Cancelled);

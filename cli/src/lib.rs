@@ -6,9 +6,11 @@
 //! - [`fsread`]: defensive reads of the files users hand over;
 //! - [`inputs`]: prediction and trajectory files and folders read as the CLI reads them, and the
 //!   steps between reading and the report (unknown instances, trajectory copies, warnings);
-//! - [`run`]: scoring on all cores, results in input order.
+//! - [`run`]: scoring on all cores, results in input order;
+//! - [`touch`]: the touch-patch predictions of a bundle (the speed workload of issue 25).
 
 pub mod bundle_dir;
 pub mod fsread;
 pub mod inputs;
 pub mod run;
+pub mod touch;

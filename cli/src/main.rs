@@ -15,7 +15,9 @@ use cli::{bundle_dir, fsread, run};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use commands::{combine, exit_code, import, leaderboard, report, score, trajectory, CliError};
+use commands::{
+    combine, exit_code, import, leaderboard, report, score, touch, trajectory, CliError,
+};
 
 use clap::{ArgGroup, Parser, Subcommand};
 
@@ -75,6 +77,16 @@ enum Command {
         /// of memory per thread.
         #[arg(long, default_value_t = 0)]
         jobs: usize,
+    },
+    /// Write the bundle's touch patches as a predictions file: per task, a comment line naming
+    /// the task appended to every `.py` file its test reads (the cache-defeating speed workload).
+    Touch {
+        /// The bundle folder (holds index.json).
+        #[arg(long)]
+        tasks: PathBuf,
+        /// The predictions file to write (SWE-bench JSONL).
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Save the combined task of tasks of one repository as a bundle of its own.
     Combine {
@@ -205,6 +217,7 @@ fn main() -> ExitCode {
         Command::Trajectory { file, tasks, json } => {
             exit_code("trajectory", trajectory::run(&file, tasks.as_deref(), json))
         }
+        Command::Touch { tasks, out } => exit_code("touch", touch::command(&tasks, &out)),
         Command::Combine { tasks, ids, id, out } => {
             exit_code("combine", combine::command(&tasks, &ids, id.as_deref(), &out))
         }

@@ -7,6 +7,7 @@ pub(crate) mod import;
 pub(crate) mod leaderboard;
 pub(crate) mod report;
 pub(crate) mod score;
+pub(crate) mod touch;
 pub(crate) mod trajectory;
 
 use std::process::ExitCode;

@@ -955,3 +955,93 @@ fn repeated_entries_are_all_scored_and_each_repeat_is_a_warning() {
         text(&o.stderr)
     );
 }
+
+/// `refscore touch` (issue 25's speed workload): one patch per task appending a comment naming
+/// the task to every `.py` file its test reads. Each patch is applied by `git apply` (when git
+/// is present) to the files as the bundle carries them, giving exactly the files plus the line;
+/// scored, every method's verdict is the empty patch's (CPython's, from expected-verdicts.json).
+#[test]
+fn touch_patches_apply_with_git_and_keep_the_empty_patch_verdicts() {
+    let tmp = Temp::new("touch");
+    let preds = tmp.0.join("touch.jsonl");
+    let bundle = b();
+    let o = refscore_in(
+        &demo(),
+        &["touch", "--tasks", &bundle, "--out", preds.to_str().expect("utf-8")],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let lines: Vec<Value> = fs::read_to_string(&preds)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let exp = expected();
+    let empties: Vec<&Value> = exp.iter().filter(|e| e["kind"] == "empty").collect();
+    assert_eq!(lines.len(), empties.len(), "one touch patch per demo task");
+    let git = std::process::Command::new("git").arg("--version").output().is_ok();
+    if !git {
+        eprintln!("git not found: touch patches not checked with git apply");
+    }
+    for l in &lines {
+        let id = l["instance_id"].as_str().unwrap();
+        let patch = l["model_patch"].as_str().unwrap();
+        let files: Vec<&str> = patch.lines().filter_map(|x| x.strip_prefix("+++ b/")).collect();
+        assert!(!files.is_empty(), "{id}: the patch touches no file");
+        if !git {
+            continue;
+        }
+        // The files as the demo repository holds them (the bundle carries them byte for byte).
+        let repo = Temp::new("touch-git");
+        let src = demo().join("repositories").join(task_repo(&bundle, id));
+        for f in &files {
+            let dst = repo.0.join(f);
+            fs::create_dir_all(dst.parent().unwrap()).unwrap();
+            fs::copy(src.join(f), &dst).unwrap();
+        }
+        fs::write(repo.0.join("p.patch"), patch).unwrap();
+        let g = std::process::Command::new("git")
+            .current_dir(&repo.0)
+            .args(["apply", "p.patch"])
+            .output()
+            .unwrap();
+        assert!(g.status.success(), "{id}: git apply: {}", text(&g.stderr));
+        for f in &files {
+            let before = fs::read_to_string(src.join(f)).unwrap();
+            let sep = if before.is_empty() || before.ends_with('\n') { "" } else { "\n" };
+            assert_eq!(
+                fs::read_to_string(repo.0.join(f)).unwrap(),
+                format!("{before}{sep}# touched by {id}\n"),
+                "{id}: {f}"
+            );
+        }
+    }
+    let out = tmp.0.join("report.json");
+    let o = refscore_in(
+        &demo(),
+        &[
+            "score",
+            "--tasks",
+            &bundle,
+            "--predictions",
+            preds.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let report = report_at(&out);
+    let results = report["results"].as_array().unwrap();
+    assert_eq!(results.len(), empties.len());
+    for r in results {
+        let e = empties.iter().find(|e| e["task"] == r["instance_id"]).expect("a demo task");
+        assert_eq!(r["patch_status"], "applied", "{}", r["instance_id"]);
+        assert_eq!(verdict(r)["tests"], expected_verdict(e)["tests"], "{}", r["instance_id"]);
+    }
+}
+
+/// The repository folder of demo task `id` (from its task data in the bundle).
+fn task_repo(bundle: &str, id: &str) -> String {
+    let index = report_at(&Path::new(bundle).join("index.json"));
+    let t = index["tasks"].as_array().unwrap().iter().find(|t| t["id"] == id).unwrap();
+    t["repo"].as_str().unwrap().to_string()
+}

@@ -1,0 +1,102 @@
+// Issue 25's browser figures on the honest workload (not a test; run by hand on a release site):
+//
+//   scripts/build-site.sh dist /      # with the real bundle in public/bundles/refactorbench/
+//   node tests/e2e/speed.mjs [dist] [bundle name] [rounds]
+//
+// Every task's touch patch (`refscore touch`: a comment naming the task appended to every `.py`
+// file its test reads, so no cache can answer) is written as a predictions file, uploaded to the
+// score page with 2 workers (`?workers=2`) and scored. Printed per round, with the machine's load:
+// - first view interactive: navigation start → the score page's file input rendered;
+// - drop → summary: files handed to the page → the run page's summary shown (reading the file,
+//   the click on "Score", loading the bundle's data, scoring, storing the run and showing it);
+// - the longest long task of the UI thread from the drop to the summary (PerformanceObserver
+//   `longtask`: any task over 50 ms);
+// - the same predictions scored by the native CLI of the same build on both cores
+//   (`refscore score`, process wall time), and the ratio browser / native.
+// The CLI is `target/release-native/refscore` (override with REFSCORE_BIN); build it with
+// `cargo build --profile release-native -p cli --bin refscore`.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { serve, launch, newPage, screenshot } from './harness.mjs';
+
+const dist = process.argv[2] ?? 'dist';
+const bundleName = process.argv[3] ?? 'refactorbench';
+const rounds = Number(process.argv[4] ?? 3);
+const bin = process.env.REFSCORE_BIN ?? 'target/release-native/refscore';
+const bundleDir = path.join(dist, 'bundles', bundleName);
+if (!fs.existsSync(path.join(bundleDir, 'index.json'))) {
+  console.log(`no bundle ${bundleName} in ${dist}/bundles: import it into public/bundles/${bundleName} and rebuild the site`);
+  process.exit(2);
+}
+const load = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'refscore-speed-'));
+const preds = path.join(tmp, 'touch.jsonl');
+console.log(execFileSync(bin, ['touch', '--tasks', bundleDir, '--out', preds], { encoding: 'utf8' }).trim());
+
+/** The native CLI on both cores over the same file: wall seconds of the whole process. */
+function native() {
+  const t0 = process.hrtime.bigint();
+  execFileSync(bin, ['score', '--tasks', bundleDir, '--predictions', preds, '--out', path.join(tmp, 'native.json')], { stdio: 'ignore' });
+  return Number(process.hrtime.bigint() - t0) / 1e9;
+}
+
+// Installed before any page script: every long task of the page, buffered for the run.
+const observer = () => {
+  window.__longtasks = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longtasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  } catch (e) {
+    window.__longtasks = null;
+  }
+};
+
+const server = await serve(dist, '/');
+const browser = await launch();
+const rows = [];
+try {
+  for (let r = 0; r < rounds; r += 1) {
+    const before = load();
+    const { page, errors } = await newPage(browser);
+    await page.addInitScript(observer);
+    await page.goto(`${server.url}score?bundle=${bundleName}&workers=2`);
+    await page.locator('#upload-files').waitFor({ state: 'attached', timeout: 30000 });
+    const firstView = await page.evaluate(() => performance.now());
+    // Workers start with the page; the drop happens as soon as the user could make it.
+    const drop = await page.evaluate(() => performance.now());
+    await page.setInputFiles('#upload-files', preds);
+    await page.locator('#score-start:not([disabled])').waitFor({ timeout: 60000 });
+    await page.click('#score-start');
+    await page.waitForURL(/\/runs\/[0-9a-f]+$/, { timeout: 300000 });
+    await page.locator('#resolved-pct').waitFor({ timeout: 120000 });
+    const shown = await page.evaluate(() => performance.now());
+    const longest = await page.evaluate(([a, b]) => {
+      if (window.__longtasks === null) return null;
+      return window.__longtasks.filter((t) => t.start + t.duration >= a && t.start <= b)
+        .reduce((m, t) => Math.max(m, t.duration), 0);
+    }, [drop, shown]);
+    const resolved = await page.textContent('#resolved-pct');
+    const tasks = await page.locator('#run-results tbody tr').count();
+    if (r === 0) await screenshot(page, 'speed-run');
+    await page.close();
+    const nat = native();
+    const browserSecs = (shown - drop) / 1000;
+    rows.push({ firstView, browserSecs, nat, longest });
+    console.log(`round ${r + 1} (load ${before}): first view ${firstView.toFixed(0)} ms; drop→summary ${browserSecs.toFixed(2)} s `
+      + `(${tasks} tasks, resolved ${resolved}); native both cores ${nat.toFixed(2)} s; browser/native ${(browserSecs / nat).toFixed(2)}; `
+      + `longest long task ${longest === null ? 'n/a (no longtask observer)' : `${longest.toFixed(0)} ms`}`
+      + `${errors.length ? `; errors: ${errors.join(' | ')}` : ''}`);
+  }
+  const med = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+  console.log(`median of ${rows.length} rounds (load now ${load()}): first view ${med(rows.map((x) => x.firstView)).toFixed(0)} ms; `
+    + `drop→summary ${med(rows.map((x) => x.browserSecs)).toFixed(2)} s; native ${med(rows.map((x) => x.nat)).toFixed(2)} s; `
+    + `browser/native ${med(rows.map((x) => x.browserSecs / x.nat)).toFixed(2)}; longest long task ${Math.max(...rows.map((x) => x.longest ?? 0)).toFixed(0)} ms (max)`);
+} finally {
+  await browser.close();
+  server.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
