@@ -126,4 +126,23 @@ mod replay {
     fn interp() {
         replay("interp");
     }
+
+    /// The open findings (fuzz/README.md, "Findings"), each through its target (the name's
+    /// prefix). Ignored: they fail until the divergences are fixed; then they move to corpus/.
+    #[test]
+    #[ignore]
+    fn open_findings() {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("findings");
+        let mut failing = Vec::new();
+        for e in std::fs::read_dir(&dir).expect("findings") {
+            let p = e.expect("entry").path();
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+            let Some(f) = name.split('-').next().and_then(super::target) else { continue };
+            let data = std::fs::read(&p).expect("read");
+            if std::panic::catch_unwind(|| super::run(f, &data)).is_err() {
+                failing.push(name);
+            }
+        }
+        assert!(failing.is_empty(), "still failing: {failing:?}");
+    }
 }
