@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TRUNK_VERSION=0.21.14
+CARGO_DENY_VERSION=0.20.2
 # wasm-bindgen-cli must equal the wasm-bindgen crate in Cargo.lock.
 WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/version = |"/, ""); print; exit}' Cargo.lock)
 log() { printf '[setup] %s\n' "$*" >&2; }
@@ -65,6 +66,12 @@ fi
 if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
   log "compiling wasm-bindgen-cli $WASM_BINDGEN_VERSION in the background (a few minutes on 2 cores)"
   background wasm-bindgen-cli install_wasm_bindgen
+fi
+
+# 4b. cargo-deny (the dependency policy in deny.toml: bans, licences, sources).
+if [ "$(cargo deny --version 2>/dev/null || true)" != "cargo-deny $CARGO_DENY_VERSION" ]; then
+  log "installing cargo-deny $CARGO_DENY_VERSION (built from source: 4.5 min of CPU, about 3 minutes on 2 idle cores)"
+  cargo install cargo-deny --locked --version "$CARGO_DENY_VERSION"
 fi
 
 # 5. npm tools: wasm-opt (binaryen 132; never Debian's 108) and playwright-core (no browser download).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite: what README.md's test command runs and what .ci/run calls.
-# Installs what is missing (scripts/setup.sh), then: rustfmt, clippy -D warnings (native and wasm32),
+# Installs what is missing (scripts/setup.sh), then: rustfmt, cargo deny, clippy -D warnings (native and wasm32),
 # every native test, the Python package (wheel built with maturin, pytest, a local Ray instance),
 # the wasm32 build of scorer, the release site (root and sub-path builds), a
 # leaderboard site built from the demo (dist-board), and the browser tests in headless Chromium.
@@ -14,6 +14,9 @@ scripts/setup.sh
 
 step "cargo fmt --check"
 cargo fmt --all --check
+
+step "cargo deny (bans, licences, sources; advisories need the RustSec database, see deny.toml)"
+cargo deny --locked check bans licenses sources
 
 step "clippy (native, all targets)"
 cargo clippy --workspace --all-targets --locked -- -D warnings

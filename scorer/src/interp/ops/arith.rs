@@ -373,6 +373,15 @@ impl<'a> Interp<'a> {
                     .err(ExcKind::OverflowError, "cannot fit 'int' into an index-sized integer"))
             }
         };
+        // An empty list or tuple repeats to itself at once, as in CPython: `[] * 10**18` must
+        // not loop 10**18 times (found by the `interp` fuzz target).
+        let n = if matches!(seq, Value::List(l) if l.borrow().is_empty())
+            || matches!(seq, Value::Tuple(t) if t.is_empty())
+        {
+            0
+        } else {
+            n
+        };
         match seq {
             Value::Str(s) => {
                 self.check_len(s.len().saturating_mul(n))?;

@@ -1,0 +1,2 @@
+# -*- coding: latin-ÿm1 -*-
+x = "été"
