@@ -49,13 +49,24 @@ pub struct RunMeta {
 }
 
 impl RunMeta {
-    /// The run's route: `/leaderboard/<entry>` for a published report, else `/runs/<id>`.
-    pub fn route(&self) -> String {
-        if self.published {
-            format!("/leaderboard/{}", self.id)
-        } else {
-            format!("/runs/{}", self.id)
-        }
+    /// The run's address: `/leaderboard/<entry>` for a published report, else `/runs/<id>`.
+    pub fn run_ref(&self) -> crate::routes::RunRef {
+        crate::routes::RunRef { id: self.id.clone(), published: self.published }
+    }
+
+    /// The run's page.
+    pub fn route(&self) -> crate::routes::Route {
+        crate::routes::Route::Run { run: self.run_ref(), query: crate::routes::Query::new() }
+    }
+
+    /// The page of the run's result for `instance` (`n`: the N-th of that task, 1-based).
+    pub fn result_route(&self, instance: &str, n: Option<usize>) -> crate::routes::Route {
+        let query = crate::routes::Query::new();
+        let query = match n {
+            Some(n) => query.with("n", n.to_string()),
+            None => query,
+        };
+        crate::routes::Route::Result { run: self.run_ref(), instance: instance.to_string(), query }
     }
 }
 

@@ -4,7 +4,7 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 use crate::bundles::use_bundle;
-use crate::net::href;
+use crate::routes::{Query, Route};
 
 #[component]
 pub fn Header() -> impl IntoView {
@@ -57,15 +57,15 @@ pub fn Header() -> impl IntoView {
     };
     view! {
         <header class="header">
-            <a class="brand" href=href("/")>"refscore"</a>
+            <a class="brand" href=Route::Leaderboard(Query::new()).href()>"refscore"</a>
             <span class="tagline">"RefactorBench scorer and explorer"</span>
             <nav class="nav" aria-label="Main">
-                <A href=href("/") exact=true>"Leaderboard"</A>
-                <A href=href("/tasks")>"Tasks"</A>
-                <A href=href("/score")>"Score"</A>
-                <A href=href("/runs")>"Runs"</A>
-                <A href=href("/trajectory")>"Trajectory"</A>
-                <A href=href("/about")>"About"</A>
+                <A href=Route::Leaderboard(Query::new()).href() exact=true>"Leaderboard"</A>
+                <A href=Route::Tasks(Query::new()).href()>"Tasks"</A>
+                <A href=Route::Score.href()>"Score"</A>
+                <A href=Route::Runs.href()>"Runs"</A>
+                <A href=Route::Trajectory(Query::new()).href()>"Trajectory"</A>
+                <A href=Route::About.href()>"About"</A>
             </nav>
             {selector}
         </header>

@@ -10,7 +10,7 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 use scorer::report::TaskResult;
 
 use crate::components::result_view::ResultView;
-use crate::net::href;
+use crate::routes::{Query, Route};
 use crate::pages::run::run_resource;
 use crate::runs::StoredRun;
 
@@ -59,11 +59,10 @@ pub fn ResultPage() -> impl IntoView {
         };
         let r = run.report.results[index].clone();
         let others = (all.len() > 1).then(|| {
-            let route = run.meta.route();
             view! {
                 <nav class="alternatives" id="result-alternatives" aria-label="Other results for this task">
                     {all.iter().enumerate().map(|(k, &i)| {
-                        let link = href(&format!("{route}/{id}?n={}", k + 1));
+                        let link = run.meta.result_route(&id, Some(k + 1)).href();
                         let label = result_label(&run.report.results[i]);
                         view! { <a href=link aria-current=(i == index).then_some("true")>{format!("{}. {label}", k + 1)}</a> }
                     }).collect_view()}
@@ -97,11 +96,11 @@ pub fn ResultPage() -> impl IntoView {
             <p class="muted" id="result-label">{result_label(&r)}</p>
             {others}
             <p>
-                <a href=href(&run.meta.route())>{format!("Run: {}", run.meta.name)}</a>
+                <a href=run.meta.route().href()>{format!("Run: {}", run.meta.name)}</a>
                 // The run's own bundle, whichever one is selected now.
-                " · " <a id="result-task" href=href(&format!("/tasks/{id}?bundle={}", run.meta.bundle))>"Task"</a>
+                " · " <a id="result-task" href=Route::Task { id: id.clone(), query: Query::new().with("bundle", run.meta.bundle.clone()) }.href()>"Task"</a>
                 {run.trajectories.contains_key(&id).then(|| view! {
-                    " · " <a id="result-trajectory" href=href(&format!("/runs/{}/{id}/trajectory", run.meta.id))>"Trajectory"</a>
+                    " · " <a id="result-trajectory" href=Route::RunTrajectory { run: run.meta.id.clone(), instance: id.clone() }.href()>"Trajectory"</a>
                 })}
                 {imported.then_some(" · the patch is not part of an imported report")}
             </p>

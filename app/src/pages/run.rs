@@ -10,7 +10,7 @@ use leptos_router::NavigateOptions;
 use scorer::patch::PatchStatus;
 use scorer::stats::{run_stats, Group, Tally};
 
-use crate::net::href;
+use crate::routes::{Query, Route};
 use crate::pages::trajectory::RunFailureModes;
 use crate::runs::{use_session, ResultFilter, StoredRun};
 
@@ -176,7 +176,7 @@ pub fn RunPage() -> impl IntoView {
         leptos::task::spawn_local(async move {
             if crate::store::delete_run(&id).await.is_ok() {
                 session.runs_version.update(|v| *v += 1);
-                navigate(&href("/runs"), NavigateOptions { resolve: false, ..Default::default() });
+                navigate(&Route::Runs.href(), NavigateOptions { resolve: false, ..Default::default() });
             }
         });
     };
@@ -198,7 +198,7 @@ pub fn RunPage() -> impl IntoView {
             let name = format!("{}.report.csv", file_stem(&r2.meta.name));
             let _ = crate::upload::download(&name, "text/csv", &r2.report.to_csv(&r2.tasks));
         };
-        let route = run.meta.route();
+        let meta = run.meta.clone();
         let shown_results = RwSignal::new(PAGE_ROWS);
         let kept = {
             let run = run.clone();
@@ -209,7 +209,7 @@ pub fn RunPage() -> impl IntoView {
         };
         let rows = {
             let run = run.clone();
-            let route = route.clone();
+            let meta = meta.clone();
             move || {
                 let f = filter.get();
                 let limit = shown_results.get();
@@ -221,11 +221,7 @@ pub fn RunPage() -> impl IntoView {
                     if !f.keeps(r) {
                         return None;
                     }
-                    let link = if nth == 1 {
-                        href(&format!("{route}/{}", r.instance_id))
-                    } else {
-                        href(&format!("{route}/{}?n={nth}", r.instance_id))
-                    };
+                    let link = meta.result_route(&r.instance_id, (nth > 1).then_some(nth)).href();
                     let verdict = if r.resolved { "resolved" } else if r.patch_status == PatchStatus::Failed { "patch failed" } else { "unresolved" };
                     Some(view! {
                         <tr class=format!("verdict-{}", verdict.replace(' ', "-")) data-instance=r.instance_id.clone()>
@@ -244,7 +240,7 @@ pub fn RunPage() -> impl IntoView {
         let filters = ResultFilter::ALL
             .into_iter()
             .map(|f| {
-                let link = href(&format!("{route}?filter={}", f.as_str()));
+                let link = Route::Run { run: meta.run_ref(), query: Query::new().with("filter", f.as_str()) }.href();
                 view! {
                     <a href=link class="filter" id=format!("filter-{}", f.as_str())
                         aria-current=move || (filter.get() == f).then_some("true")>{f.label()}</a>
@@ -311,8 +307,8 @@ pub fn RunPage() -> impl IntoView {
     };
     view! {
         <section class="run-page">
-            {if published { view! { <p><a href=href("/")>"Leaderboard"</a></p> }.into_any() }
-             else { view! { <p><a href=href("/runs")>"All runs"</a></p> }.into_any() }}
+            {if published { view! { <p><a href=Route::Leaderboard(Query::new()).href()>"Leaderboard"</a></p> }.into_any() }
+             else { view! { <p><a href=Route::Runs.href()>"All runs"</a></p> }.into_any() }}
             <Suspense fallback=|| view! { <p class="muted">"Loading the run…"</p> }>
                 {move || run.get().map(|res| match res {
                     Err(e) => view! { <p class="error">{e}</p> }.into_any(),

@@ -5,7 +5,7 @@ use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
 
 use crate::bundles::use_bundle;
-use crate::net::href;
+use crate::routes::{Query, Route, RunRef};
 use crate::runs::use_session;
 
 /// A date for the run list, in the user's locale.
@@ -55,7 +55,7 @@ pub fn RunsPage() -> impl IntoView {
                     }
                     session.runs_version.update(|v| *v += 1);
                     navigate(
-                        &href(&format!("/runs/{id}")),
+                        &Route::Run { run: RunRef::stored(id), query: Query::new() }.href(),
                         NavigateOptions { resolve: false, ..Default::default() },
                     );
                 }
@@ -91,7 +91,7 @@ pub fn RunsPage() -> impl IntoView {
             <h1>"Runs"</h1>
             <p class="muted">
                 "Runs are kept in this browser (IndexedDB) until you delete them. "
-                <a href=href("/score")>"Score new submissions"</a> " or import a report the CLI wrote ("
+                <a href=Route::Score.href()>"Score new submissions"</a> " or import a report the CLI wrote ("
                 <code>"refscore score … --out report.json"</code> "): "
                 <label class="button">"Import a report"
                     <input id="import-report" type="file" accept=".json,application/json"
@@ -147,7 +147,7 @@ pub fn RunsPage() -> impl IntoView {
                                     }).unwrap_or_default();
                                     view! {
                                         <tr data-run=r.id.clone()>
-                                            <td><a href=href(&format!("/runs/{}", r.id))>{r.name.clone()}</a>
+                                            <td><a href=Route::Run { run: RunRef::stored(r.id.clone()), query: Query::new() }.href()>{r.name.clone()}</a>
                                                 {r.imported.then_some(view! { <span class="badge">"imported"</span> })}
                                                 <span class="muted">{format!(" {agent}")}</span></td>
                                             <td>{when(r.created_ms)}</td>
