@@ -84,6 +84,12 @@ impl Query {
         self
     }
 
+    /// Sets `key` to `value`, replacing its pairs (an empty value removes them).
+    pub fn set(mut self, key: &str, value: impl Into<String>) -> Query {
+        self.0.retain(|(k, _)| k != key);
+        self.with(key, value)
+    }
+
     /// The first value of `key`.
     pub fn get(&self, key: &str) -> Option<&str> {
         self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
@@ -226,11 +232,9 @@ impl Route {
             ["score"] => Route::Score,
             ["runs"] => Route::Runs,
             [root @ ("runs" | "leaderboard"), id] => Route::Run { run: run(root, id), query: q },
-            [root @ ("runs" | "leaderboard"), id, instance] => Route::Result {
-                run: run(root, id),
-                instance: instance.to_string(),
-                query: q,
-            },
+            [root @ ("runs" | "leaderboard"), id, instance] => {
+                Route::Result { run: run(root, id), instance: instance.to_string(), query: q }
+            }
             ["runs", id, instance, "trajectory"] => {
                 Route::RunTrajectory { run: id.to_string(), instance: instance.to_string() }
             }
@@ -278,7 +282,11 @@ mod tests {
                 Route::Runs,
                 Route::Run { run: RunRef::stored(id), query: q(&[("filter", "resolved")]) },
                 Route::Run { run: RunRef::published(id), query: Query::new() },
-                Route::Result { run: RunRef::stored(id), instance: id.into(), query: query.clone() },
+                Route::Result {
+                    run: RunRef::stored(id),
+                    instance: id.into(),
+                    query: query.clone(),
+                },
                 Route::Result { run: RunRef::published(id), instance: id.into(), query },
                 Route::RunTrajectory { run: id.into(), instance: id.into() },
                 Route::Trajectory(q(&[("step", "3")])),
@@ -324,11 +332,16 @@ mod tests {
         assert_eq!(query_value("?bundle=my+b%C3%A9&x", "bundle").as_deref(), Some("my bé"));
         assert_eq!(query_value("?x", "x").as_deref(), Some(""));
         assert_eq!(query_value("", "x"), None);
+        let q = Query::parse("?n=2&test=a&test=b").set("test", "c d");
+        assert_eq!(q.render(), "?n=2&test=c%20d");
+        assert_eq!(q.set("test", "").render(), "?n=2");
     }
 
     #[test]
     fn unknown_paths_name_no_route() {
-        for bad in ["", "tasks", "/nope", "/tasks/a/b", "/runs/a/b/c", "/leaderboard/a/b/trajectory"] {
+        for bad in
+            ["", "tasks", "/nope", "/tasks/a/b", "/runs/a/b/c", "/leaderboard/a/b/trajectory"]
+        {
             assert_eq!(Route::parse(bad), None, "{bad}");
         }
         assert_eq!(Route::parse("/runs/"), Some(Route::Runs));

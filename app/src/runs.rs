@@ -688,7 +688,21 @@ async fn score_lane(
 
 /// Parses a report as [`Report::from_json`] does (version first), but straight from the text: the
 /// `serde_json::Value` detour would link a second copy of every report type's deserializer.
+/// Whether `text` looks like a predictions file (entries with `model_patch`, no report schema):
+/// the Runs page says to score it rather than a parser's message.
+pub fn looks_like_predictions(text: &str) -> bool {
+    let mut end = text.len().min(1 << 16);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let head = &text[..end];
+    head.contains("\"model_patch\"") && !head.contains("\"schema_version\"")
+}
+
 pub fn parse_report(file: &str, text: &str) -> Result<Report, String> {
+    if looks_like_predictions(text) {
+        return Err(format!("{file}: this is a predictions file: score it on the Score page"));
+    }
     #[derive(Deserialize)]
     struct Version {
         schema_version: Option<u64>,

@@ -15,8 +15,8 @@ use leptos_router::hooks::use_query_map;
 use scorer::report::Status;
 use scorer::stats::{self, Comparison, GroupAcross, MatrixCell, RunKey, RunProfile, RunStats};
 
-use crate::routes::{Query, Route};
 use crate::pages::run::pct;
+use crate::routes::{Query, Route};
 use crate::runs::{use_session, StoredRun};
 
 /// The comparison link of `hashes` (in this order).

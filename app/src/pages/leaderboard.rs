@@ -24,8 +24,8 @@ use scorer::stats::{run_stats, Group, TaskMeta};
 use wasm_bindgen::JsValue;
 
 use crate::components::charts::{Bar, BarChart};
-use crate::routes::{Query, Route, RunRef};
 use crate::pages::tasks::TasksPage;
+use crate::routes::{Query, Route, RunRef};
 use crate::runs::{RunMeta, StoredRun};
 
 /// The leaderboard file, relative to the site's base.
@@ -549,7 +549,9 @@ impl ViewState {
     pub fn to_query(&self) -> Query {
         let mut q = Query::new();
         if self.sort != Col::Resolved || !self.desc {
-            q = q.with("sort", self.sort.name()).with("dir", if self.desc { "desc" } else { "asc" });
+            q = q
+                .with("sort", self.sort.name())
+                .with("dir", if self.desc { "desc" } else { "asc" });
         }
         for (name, value) in [
             ("set", &self.set),
@@ -583,6 +585,20 @@ impl ViewState {
                 "figures" => row.link.is_none(),
                 _ => true,
             }
+    }
+}
+
+/// The landing page's one line: what refscore is, what the demo tasks are, how to load the real
+/// benchmark.
+#[component]
+fn Intro() -> impl IntoView {
+    view! {
+        <p class="intro" id="intro">
+            "refscore scores RefactorBench submissions in your browser with CPython 3.11's verdicts. "
+            "The demo tasks are our own small benchmark, not RefactorBench's; to load the real 100 tasks, run "
+            <code>"refscore import --from CHECKOUT --out public/bundles/refactorbench"</code>
+            " and pick it in the Bundle selector (README, “Deploying the static site”)."
+        </p>
     }
 }
 
@@ -643,7 +659,9 @@ fn row_view(row: &Row) -> impl IntoView {
         format!("${} {per}", c.usd)
     });
     let data = match &row.link {
-        Some(link) => view! { <a class="drill" href=crate::net::href(link)>{data_label(row)}</a> }.into_any(),
+        Some(link) => {
+            view! { <a class="drill" href=crate::net::href(link)>{data_label(row)}</a> }.into_any()
+        }
         None => view! { <span class="muted">{data_label(row)}</span> }.into_any(),
     };
     let notes = (!e.notes.is_empty()).then(|| {
@@ -790,7 +808,7 @@ fn board_view((board, local): Loaded, published: RwSignal<Breakdowns>) -> AnyVie
     all.extend(local);
     if all.is_empty() {
         // No entry at all: the landing page is the task list.
-        return view! { <TasksPage/> }.into_any();
+        return view! { <Intro/><TasksPage/> }.into_any();
     }
     let error = board.err().map(|e| view! { <p class="error" id="leaderboard-error">{e}</p> });
     let all = StoredValue::new(all);
@@ -896,6 +914,7 @@ fn board_view((board, local): Loaded, published: RwSignal<Breakdowns>) -> AnyVie
             .collect_view()
     };
     view! {
+        <Intro/>
         <h1>"Leaderboard"</h1>
         <p class="muted">
             "Published RefactorBench results with their sources, beside the runs scored in this browser (marked local). Rates compare only within an instruction set; n is the number of tasks a rate is over. "

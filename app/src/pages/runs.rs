@@ -78,7 +78,10 @@ pub fn RunsPage() -> impl IntoView {
         let refs: Vec<&str> = p.iter().map(String::as_str).collect();
         crate::pages::compare::compare_href(&refs)
     };
+    // Deleting asks first: the row's button becomes "Delete" / "Keep".
+    let confirming = RwSignal::new(None::<String>);
     let delete = move |id: String| {
+        confirming.set(None);
         leptos::task::spawn_local(async move {
             if let Err(e) = crate::store::delete_run(&id).await {
                 set_import_error.set(Some(e));
@@ -159,8 +162,19 @@ pub fn RunsPage() -> impl IntoView {
                                                 disabled=no_hash
                                                 title=if no_hash { "stored by an older version: import its report again to compare it" } else { "" }
                                                 on:change=move |ev| toggle(hash.clone(), event_target_checked(&ev))/></td>
-                                            <td><button type="button" class="delete-run"
-                                                on:click=move |_| delete(id.clone())>"Delete"</button></td>
+                                            <td>{move || {
+                                                let (id, ask) = (id.clone(), id.clone());
+                                                if confirming.get().as_deref() == Some(id.as_str()) {
+                                                    view! { <span class="confirm" role="alert">"Delete this run? "
+                                                        <button type="button" class="delete-confirm"
+                                                            on:click=move |_| delete(id.clone())>"Delete"</button>
+                                                        <button type="button" class="delete-cancel"
+                                                            on:click=move |_| confirming.set(None)>"Keep"</button></span> }.into_any()
+                                                } else {
+                                                    view! { <button type="button" class="delete-run"
+                                                        on:click=move |_| confirming.set(Some(ask.clone()))>"Delete"</button> }.into_any()
+                                                }
+                                            }}</td>
                                         </tr>
                                     }
                                 }).collect_view()}

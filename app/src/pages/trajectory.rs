@@ -565,7 +565,9 @@ pub fn RunFailureModes(run: Arc<StoredRun>) -> impl IntoView {
                 if traj.open(doc, file, &bytes, facts, Vec::new()).await.is_ok() {
                     docs.push(doc);
                     let first = instances.first().map_or(String::new(), |i| (*i).clone());
-                    let link = Route::RunTrajectory { run: run.meta.id.clone(), instance: first.clone() }.path();
+                    let link =
+                        Route::RunTrajectory { run: run.meta.id.clone(), instance: first.clone() }
+                            .path();
                     let label = if instances.len() == 1 { first } else { file.clone() };
                     links.push((doc, link, label));
                 }
