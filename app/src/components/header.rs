@@ -61,9 +61,11 @@ pub fn Header() -> impl IntoView {
             }
         })
     };
-    // The browser follows the fragment itself (`target`: the router leaves the link alone);
-    // focus moves with it so the next Tab starts in the content.
-    let skip = |_: leptos::ev::MouseEvent| {
+    // Handled here (`target` keeps the router out): focus moves to the content, so the next Tab
+    // starts there.
+    let skip = |ev: leptos::ev::MouseEvent| {
+        // `href="#main"` resolves against `<base href>`: followed, it would leave the page.
+        ev.prevent_default();
         if let Some(main) = web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.get_element_by_id("main"))
