@@ -74,10 +74,12 @@ if [ "$(cargo deny --version 2>/dev/null || true)" != "cargo-deny $CARGO_DENY_VE
   cargo install cargo-deny --locked --version "$CARGO_DENY_VERSION"
 fi
 
-# 5. npm tools: wasm-opt (binaryen 132; never Debian's 108) and playwright-core (no browser download).
+# 5. npm tools: wasm-opt (binaryen 132; never Debian's 108), playwright-core (no browser download) and
+# axe-core (the browser tests' accessibility check).
 npm_version() { node -p "require('./node_modules/$1/package.json').version" 2>/dev/null || true; }
-if [ "$(npm_version binaryen)" != 132.0.0 ] || [ "$(npm_version playwright-core)" != 1.65.1 ]; then
-  log "installing npm packages (binaryen, playwright-core)"
+if [ "$(npm_version binaryen)" != 132.0.0 ] || [ "$(npm_version playwright-core)" != 1.65.1 ] \
+  || [ "$(npm_version axe-core)" != 4.14.1 ]; then
+  log "installing npm packages (binaryen, playwright-core, axe-core)"
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
 fi
 

@@ -25,7 +25,7 @@ pub fn App() -> impl IntoView {
     view! {
         <Router base=crate::net::base_path()>
             <Header/>
-            <main>
+            <main id="main" tabindex="-1">
                 <Routes fallback=NotFound>
                     <Route path=path!("/") view=LeaderboardPage/>
                     <Route path=path!("/tasks") view=TasksPage/>

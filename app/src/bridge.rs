@@ -96,7 +96,7 @@ pub fn pool_size() -> usize {
         .location()
         .search()
         .ok()
-        .and_then(|q| crate::bundles::query_value(&q, "workers"))
+        .and_then(|q| crate::routes::query_value(&q, "workers"))
         .and_then(|n| n.parse::<usize>().ok());
     // `hardwareConcurrency` is a small positive integer (or absent, then 0).
     let cores = window.navigator().hardware_concurrency() as usize;

@@ -444,7 +444,7 @@ const STORAGE_KEY: &str = "refscore.bundle";
 pub fn provide_bundle_context() -> BundleContext {
     let from_url = web_sys::window()
         .and_then(|w| w.location().search().ok())
-        .and_then(|q| query_value(&q, "bundle"))
+        .and_then(|q| crate::routes::query_value(&q, "bundle"))
         .filter(|n| is_valid_bundle_name(n));
     let stored = local_storage()
         .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
@@ -529,19 +529,6 @@ pub fn task_resource(id: Signal<String>) -> LocalResource<Result<Rc<TaskData>, S
 
 fn local_storage() -> Option<web_sys::Storage> {
     web_sys::window().and_then(|w| w.local_storage().ok().flatten())
-}
-
-/// The decoded value of `key` in a `?a=b&c=d` query string.
-pub fn query_value(search: &str, key: &str) -> Option<String> {
-    search.trim_start_matches('?').split('&').find_map(|pair| {
-        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        (k == key).then(|| {
-            js_sys::decode_uri_component(&v.replace('+', " "))
-                .ok()
-                .and_then(|s| s.as_string())
-                .unwrap_or_else(|| v.to_string())
-        })
-    })
 }
 
 #[cfg(test)]

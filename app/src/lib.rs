@@ -11,6 +11,7 @@ pub mod bundles;
 pub mod components;
 pub mod net;
 pub mod pages;
+pub mod routes;
 pub mod runs;
 pub mod store;
 pub mod trajbridge;

@@ -49,13 +49,24 @@ pub struct RunMeta {
 }
 
 impl RunMeta {
-    /// The run's route: `/leaderboard/<entry>` for a published report, else `/runs/<id>`.
-    pub fn route(&self) -> String {
-        if self.published {
-            format!("/leaderboard/{}", self.id)
-        } else {
-            format!("/runs/{}", self.id)
-        }
+    /// The run's address: `/leaderboard/<entry>` for a published report, else `/runs/<id>`.
+    pub fn run_ref(&self) -> crate::routes::RunRef {
+        crate::routes::RunRef { id: self.id.clone(), published: self.published }
+    }
+
+    /// The run's page.
+    pub fn route(&self) -> crate::routes::Route {
+        crate::routes::Route::Run { run: self.run_ref(), query: crate::routes::Query::new() }
+    }
+
+    /// The page of the run's result for `instance` (`n`: the N-th of that task, 1-based).
+    pub fn result_route(&self, instance: &str, n: Option<usize>) -> crate::routes::Route {
+        let query = crate::routes::Query::new();
+        let query = match n {
+            Some(n) => query.with("n", n.to_string()),
+            None => query,
+        };
+        crate::routes::Route::Result { run: self.run_ref(), instance: instance.to_string(), query }
     }
 }
 
@@ -677,7 +688,21 @@ async fn score_lane(
 
 /// Parses a report as [`Report::from_json`] does (version first), but straight from the text: the
 /// `serde_json::Value` detour would link a second copy of every report type's deserializer.
+/// Whether `text` looks like a predictions file (entries with `model_patch`, no report schema):
+/// the Runs page says to score it rather than a parser's message.
+pub fn looks_like_predictions(text: &str) -> bool {
+    let mut end = text.len().min(1 << 16);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let head = &text[..end];
+    head.contains("\"model_patch\"") && !head.contains("\"schema_version\"")
+}
+
 pub fn parse_report(file: &str, text: &str) -> Result<Report, String> {
+    if looks_like_predictions(text) {
+        return Err(format!("{file}: this is a predictions file: score it on the Score page"));
+    }
     #[derive(Deserialize)]
     struct Version {
         schema_version: Option<u64>,

@@ -327,7 +327,7 @@ test('transfer size: precompressed siblings served with Content-Encoding, the wo
   assert.deepEqual(errors.filter((e) => !/preload/.test(e)), [], errors.join('\n'));
 });
 
-test('phones: no route scrolls sideways at 390×844', async () => {
+test('phones: no route scrolls sideways at 390×844 and no table cell is squeezed', async () => {
   assert.ok(demoRun, 'the round-trip test ran');
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   try {
@@ -350,8 +350,26 @@ test('phones: no route scrolls sideways at 390×844', async () => {
       const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
       await screenshot(page, `phone-${route.replace(/\//g, '_') || 'home'}`);
       if (scroll > width) wide.push(`/${route}: ${scroll} px`);
+      // Cells stay readable: none is far narrower than its longest word (words of up to 24
+      // characters; longer ids and paths may break), so nothing is squeezed letter by letter.
+      // (Before this round the phone tables gave cells one or two characters wide.)
+      const squeezed = await page.evaluate(() => {
+        const ctx = document.createElement('canvas').getContext('2d');
+        const out = [];
+        for (const c of document.querySelectorAll('main td, main th')) {
+          if (c.offsetParent === null) continue;
+          const cs = getComputedStyle(c);
+          ctx.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+          const words = c.innerText.split(/\s+/).filter((w) => w && w.length <= 24);
+          const longest = Math.max(0, ...words.map((w) => ctx.measureText(w).width));
+          const inner = c.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+          if (inner < 0.6 * longest) out.push(`${c.innerText.trim().slice(0, 30)} (${Math.round(inner)} < ${Math.round(longest)} px)`);
+        }
+        return out;
+      });
+      if (squeezed.length) wide.push(`/${route}: squeezed cells: ${squeezed.slice(0, 4).join(' | ')}`);
     }
-    assert.deepEqual(wide, [], `pages wider than 390 px:\n${wide.join('\n')}`);
+    assert.deepEqual(wide, [], `pages wider than 390 px or squeezed cells:\n${wide.join('\n')}`);
     assert.deepEqual(errors, [], errors.join('\n'));
   } finally {
     await phone.close();

@@ -484,8 +484,36 @@ pub fn CodeView(
         }
         line
     });
+    // A link to a line (`#{anchor}-L{n}`) marks it and scrolls to it once the code is on the
+    // page; a click on a line number puts that link in the address bar.
+    let prefix = format!("{anchor}-L");
+    Effect::new(move |_| {
+        let Some(el) = pre.get() else { return };
+        let hash =
+            leptos::web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+        let line = hash.strip_prefix('#').and_then(|h| h.strip_prefix(prefix.as_str()));
+        if let Some(n) = line.and_then(|n| n.parse::<u32>().ok()) {
+            if let Ok(Some(e)) = el.query_selector(&format!("[data-line=\"{n}\"]")) {
+                let _ = e.class_list().add_1("hl");
+                scroll_to(&e, &el);
+            }
+        }
+    });
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        use leptos::wasm_bindgen::JsCast;
+        let target = ev.target().and_then(|t| t.dyn_into::<leptos::web_sys::Element>().ok());
+        let Some(ln) = target.filter(|t| t.class_list().contains("ln")) else { return };
+        let Some(id) = ln.parent_element().map(|l| l.id()) else { return };
+        if let Some(history) = leptos::web_sys::window().and_then(|w| w.history().ok()) {
+            let _ = history.replace_state_with_url(
+                &leptos::wasm_bindgen::JsValue::NULL,
+                "",
+                Some(&format!("#{id}")),
+            );
+        }
+    };
     view! {
-        <pre class="code" class:code-plain=!colour node_ref=pre><code>{rows}</code></pre>
+        <pre class="code" class:code-plain=!colour node_ref=pre on:click=on_click><code>{rows}</code></pre>
     }
 }
 

@@ -2,6 +2,8 @@
 //! verdict with its message, the failing line in the test source, and the diff.
 
 use leptos::prelude::*;
+use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::NavigateOptions;
 use scorer::patch::PatchStatus;
 use scorer::report::{Status, TaskResult, TestOutcome};
 
@@ -91,7 +93,36 @@ pub fn ResultView(
 ) -> impl IntoView {
     let counts = StatusCounts::of(&result.tests);
     let tests = result.tests.clone();
-    let selected = RwSignal::new(first_failure(&tests));
+    // `?test=<id>` names the selected method (a deep link); else the first failure is shown.
+    let query = use_query_map();
+    let named = |q: Option<String>| q.and_then(|id| tests.iter().position(|t| t.id == id));
+    let selected =
+        RwSignal::new(named(query.read_untracked().get("test")).or_else(|| first_failure(&tests)));
+    Effect::new({
+        let ids: Vec<String> = tests.iter().map(|t| t.id.clone()).collect();
+        move |_| {
+            let want = query.read().get("test");
+            if let Some(i) = want.and_then(|id| ids.iter().position(|t| *t == id)) {
+                if selected.get_untracked() != Some(i) {
+                    selected.set(Some(i));
+                }
+            }
+        }
+    });
+    let navigate = use_navigate();
+    let ids = StoredValue::new(tests.iter().map(|t| t.id.clone()).collect::<Vec<_>>());
+    // Selecting a method puts it in the URL (replacing the entry: selection is not history).
+    let select = move |i: usize| {
+        selected.set(Some(i));
+        let Some(id) = ids.with_value(|v| v.get(i).cloned()) else { return };
+        let Some(loc) = web_sys::window().map(|w| w.location()) else { return };
+        let path = loc.pathname().unwrap_or_default();
+        let q = crate::routes::Query::parse(&loc.search().unwrap_or_default()).set("test", id);
+        navigate(
+            &format!("{path}{}", q.render()),
+            NavigateOptions { resolve: false, replace: true, scroll: false, ..Default::default() },
+        );
+    };
     let highlight = Signal::derive({
         let tests = tests.clone();
         move || selected.get().and_then(|i| tests.get(i)).and_then(|t| t.line)
@@ -106,12 +137,16 @@ pub fn ResultView(
             let line = t.line;
             let status = t.status;
             let msg = t.message.clone().unwrap_or_default();
+            let select = select.clone();
+            let select_line = select.clone();
             view! {
                 <tr class="subtest" data-test-id=t.id.clone() data-status=status.as_str()
                     class:selected=move || selected.get() == Some(i)
-                    class:clickable=failing
-                    on:click=move |_| if failing { selected.set(Some(i)) }>
-                    <td class="mono">{t.id.clone()}</td>
+                    class:clickable=true
+                    on:click=move |_| select(i)>
+                    <td class="mono"><button class="linkish mono test-select" type="button"
+                        aria-pressed=move || if selected.get() == Some(i) { "true" } else { "false" }>
+                        {t.id.clone()}</button></td>
                     <td><span class=status_class(status)>{status.as_str()}</span></td>
                     <td class="mono">{t.exc_type.clone()}</td>
                     <td class="msg">{msg}</td>
@@ -119,7 +154,7 @@ pub fn ResultView(
                         {line.map(|l| if failing {
                             view! {
                                 <button class="linkish" type="button"
-                                    on:click=move |ev| { ev.stop_propagation(); selected.set(Some(i)) }>
+                                    on:click=move |ev| { ev.stop_propagation(); select_line(i) }>
                                     {format!("line {l}")}
                                 </button>
                             }.into_any()
@@ -174,12 +209,12 @@ pub fn ResultView(
                 <thead><tr><th>"Test method"</th><th>"Verdict"</th><th>"Exception"</th><th>"Message"</th><th>"Line"</th></tr></thead>
                 <tbody>{rows}</tbody>
             </table>
-            <h3>"Test file"</h3>
+            <h2>"Test file"</h2>
             {focus}
             <div class="code-box" id="result-test-source">
                 <CodeView source=test_source python=true anchor="result-test" highlight=highlight/>
             </div>
-            <h3>"Patch"</h3>
+            <h2>"Patch"</h2>
             <DiffView patch=patch outcomes=result.files.clone() inspected=inspected patch_failed=patch_failed
                 patch_missing=patch_missing/>
         </div>

@@ -8,7 +8,7 @@ use scorer::combine::CombinedResult;
 
 use crate::bridge::use_worker;
 use crate::bundles::use_bundle;
-use crate::net::href;
+use crate::routes::{Query, Route};
 
 /// Scores `patch` against the combined task of `ids` (selected bundle) in the worker.
 async fn score(
@@ -41,7 +41,7 @@ fn result_view(r: CombinedResult) -> impl IntoView {
                         let verdict = if p.resolved { "resolved" } else { "not resolved" };
                         view! {
                             <tr data-part=p.instance_id.clone() class=format!("verdict-{}", verdict.replace(' ', "-"))>
-                                <td><a href=href(&format!("/tasks/{}", p.instance_id))>{p.instance_id.clone()}</a></td>
+                                <td><a href=Route::Task { id: p.instance_id.clone(), query: Query::new() }.href()>{p.instance_id.clone()}</a></td>
                                 <td class="verdict">{verdict}</td>
                                 <td class="num">{format!("{}/{}", p.subtests_passed, p.subtests_total)}</td>
                             </tr>

@@ -15,13 +15,13 @@ use leptos_router::hooks::use_query_map;
 use scorer::report::Status;
 use scorer::stats::{self, Comparison, GroupAcross, MatrixCell, RunKey, RunProfile, RunStats};
 
-use crate::net::href;
 use crate::pages::run::pct;
+use crate::routes::{Query, Route};
 use crate::runs::{use_session, StoredRun};
 
 /// The comparison link of `hashes` (in this order).
 pub fn compare_href(hashes: &[&str]) -> String {
-    href(&format!("/compare?runs={}", hashes.join(",")))
+    Route::Compare(Query::new().with("runs", hashes.join(","))).href()
 }
 
 /// The hashes a `runs` parameter names: comma-separated, each 16 lowercase hex digits (others are
@@ -290,13 +290,11 @@ fn pair_view(
 
 /// The link of the current comparison with one filter changed.
 fn filter_href(hashes: &str, f: &Filters) -> String {
-    let mut url = format!("/compare?runs={hashes}");
+    let mut q = Query::new().with("runs", hashes);
     for (k, v) in [("repo", &f.repo), ("set", &f.set), ("only", &f.only)] {
-        if !v.is_empty() {
-            url.push_str(&format!("&{k}={}", crate::pages::tasks::encode(v)));
-        }
+        q = q.with(k, v.as_str());
     }
-    href(&url)
+    Route::Compare(q).href()
 }
 
 fn compared(runs: Vec<Arc<StoredRun>>, hashes: String, f: Filters) -> impl IntoView {
@@ -388,7 +386,7 @@ fn compared(runs: Vec<Arc<StoredRun>>, hashes: String, f: Filters) -> impl IntoV
     let header = labels
         .iter()
         .zip(&runs)
-        .map(|(l, r)| view! { <th><a href=href(&format!("/runs/{}", r.meta.id))>{l.clone()}</a></th> })
+        .map(|(l, r)| view! { <th><a href=r.meta.route().href()>{l.clone()}</a></th> })
         .collect_view();
     let rows = matrix
         .rows
@@ -482,7 +480,7 @@ pub fn ComparePage() -> impl IntoView {
                     let hashes = hashes.get();
                     if hashes.len() < 2 {
                         return view! { <p id="compare-help" class="muted">"Pick two or more runs to compare on the "
-                            <a href=href("/runs")>"runs page"</a> "."</p> }.into_any();
+                            <a href=Route::Runs.href()>"runs page"</a> "."</p> }.into_any();
                     }
                     match res {
                         Err(e) => view! { <p class="error">{e}</p> }.into_any(),

@@ -24,8 +24,8 @@ use scorer::stats::{run_stats, Group, TaskMeta};
 use wasm_bindgen::JsValue;
 
 use crate::components::charts::{Bar, BarChart};
-use crate::net::href;
 use crate::pages::tasks::TasksPage;
+use crate::routes::{Query, Route, RunRef};
 use crate::runs::{RunMeta, StoredRun};
 
 /// The leaderboard file, relative to the site's base.
@@ -252,7 +252,9 @@ pub struct Row {
 
 impl Row {
     pub fn published(entry: Entry) -> Row {
-        let link = entry.report.as_ref().map(|_| format!("/leaderboard/{}", entry.id));
+        let link = entry.report.as_ref().map(|_| {
+            Route::Run { run: RunRef::published(entry.id.clone()), query: Query::new() }.path()
+        });
         Row { entry, local: false, link, breakdown: None }
     }
 }
@@ -292,7 +294,7 @@ pub fn local_rows(run: &StoredRun, bundle_tasks: &[TaskMeta]) -> Vec<Row> {
         rows.push(Row {
             entry,
             local: true,
-            link: Some(format!("/runs/{}", run.meta.id)),
+            link: Some(run.meta.route().path()),
             breakdown: Some(Arc::new((stats.by_repo, stats.by_inspected_files))),
         });
     }
@@ -543,12 +545,13 @@ impl ViewState {
         v
     }
 
-    /// The query string (with `?`, or empty for the defaults).
-    pub fn to_query(&self) -> String {
-        let mut parts = Vec::new();
+    /// The query (empty for the defaults).
+    pub fn to_query(&self) -> Query {
+        let mut q = Query::new();
         if self.sort != Col::Resolved || !self.desc {
-            parts.push(format!("sort={}", self.sort.name()));
-            parts.push(format!("dir={}", if self.desc { "desc" } else { "asc" }));
+            q = q
+                .with("sort", self.sort.name())
+                .with("dir", if self.desc { "desc" } else { "asc" });
         }
         for (name, value) in [
             ("set", &self.set),
@@ -556,15 +559,9 @@ impl ViewState {
             ("family", &self.family),
             ("data", &self.data),
         ] {
-            if !value.is_empty() {
-                parts.push(format!("{name}={}", crate::pages::tasks::encode(value)));
-            }
+            q = q.with(name, value.as_str());
         }
-        if parts.is_empty() {
-            String::new()
-        } else {
-            format!("?{}", parts.join("&"))
-        }
+        q
     }
 
     /// The state after clicking column `col`'s header: the other direction of the same column,
@@ -588,6 +585,20 @@ impl ViewState {
                 "figures" => row.link.is_none(),
                 _ => true,
             }
+    }
+}
+
+/// The landing page's one line: what refscore is, what the demo tasks are, how to load the real
+/// benchmark.
+#[component]
+fn Intro() -> impl IntoView {
+    view! {
+        <p class="intro" id="intro">
+            "refscore scores RefactorBench submissions in your browser with CPython 3.11's verdicts. "
+            "The demo tasks are our own small benchmark, not RefactorBench's; to load the real 100 tasks, run "
+            <code>"refscore import --from CHECKOUT --out public/bundles/refactorbench"</code>
+            " and pick it in the Bundle selector (README, “Deploying the static site”)."
+        </p>
     }
 }
 
@@ -648,7 +659,9 @@ fn row_view(row: &Row) -> impl IntoView {
         format!("${} {per}", c.usd)
     });
     let data = match &row.link {
-        Some(link) => view! { <a class="drill" href=href(link)>{data_label(row)}</a> }.into_any(),
+        Some(link) => {
+            view! { <a class="drill" href=crate::net::href(link)>{data_label(row)}</a> }.into_any()
+        }
         None => view! { <span class="muted">{data_label(row)}</span> }.into_any(),
     };
     let notes = (!e.notes.is_empty()).then(|| {
@@ -684,7 +697,7 @@ fn table_view(id: &'static str, rows: Vec<Row>, state: &ViewState) -> impl IntoV
                 _ => "",
             };
             let sort = active.then_some(if state.desc { "descending" } else { "ascending" });
-            let link = href(&format!("/{}", state.sorted_by(c).to_query()));
+            let link = Route::Leaderboard(state.sorted_by(c).to_query()).href();
             view! {
                 <th aria-sort=sort class:num=c.numeric()>
                     <a class="sort" data-col=c.name() href=link>{c.label()}{arrow}</a>
@@ -795,7 +808,7 @@ fn board_view((board, local): Loaded, published: RwSignal<Breakdowns>) -> AnyVie
     all.extend(local);
     if all.is_empty() {
         // No entry at all: the landing page is the task list.
-        return view! { <TasksPage/> }.into_any();
+        return view! { <Intro/><TasksPage/> }.into_any();
     }
     let error = board.err().map(|e| view! { <p class="error" id="leaderboard-error">{e}</p> });
     let all = StoredValue::new(all);
@@ -815,7 +828,7 @@ fn board_view((board, local): Loaded, published: RwSignal<Breakdowns>) -> AnyVie
             _ => s.data = value,
         }
         navigate(
-            &href(&format!("/{}", s.to_query())),
+            &Route::Leaderboard(s.to_query()).href(),
             NavigateOptions { replace: true, scroll: false, ..Default::default() },
         );
     };
@@ -901,10 +914,11 @@ fn board_view((board, local): Loaded, published: RwSignal<Breakdowns>) -> AnyVie
             .collect_view()
     };
     view! {
+        <Intro/>
         <h1>"Leaderboard"</h1>
         <p class="muted">
             "Published RefactorBench results with their sources, beside the runs scored in this browser (marked local). Rates compare only within an instruction set; n is the number of tasks a rate is over. "
-            <a href=href("/tasks") id="to-tasks">"The tasks"</a>
+            <a href=Route::Tasks(Query::new()).href() id="to-tasks">"The tasks"</a>
         </p>
         {error}
         {filters}
@@ -969,15 +983,15 @@ mod tests {
     #[test]
     fn view_state_round_trips_through_the_query() {
         let d = ViewState::default();
-        assert_eq!(d.to_query(), "");
+        assert_eq!(d.to_query().render(), "");
         let s = ViewState { set: "base".into(), family: "gpt".into(), ..d.sorted_by(Col::Agent) };
-        assert_eq!(s.to_query(), "?sort=agent&dir=asc&set=base&family=gpt");
+        assert_eq!(s.to_query().render(), "?sort=agent&dir=asc&set=base&family=gpt");
         let q: HashMap<&str, &str> =
             [("sort", "agent"), ("dir", "asc"), ("set", "base"), ("family", "gpt")].into();
         assert_eq!(ViewState::from_query(|k| q.get(k).map(|v| v.to_string())), s);
         // The same column again turns the direction.
         assert!(s.sorted_by(Col::Agent).desc);
-        assert!(ViewState::default().sorted_by(Col::Resolved).to_query().contains("dir=asc"));
+        assert!(ViewState::default().sorted_by(Col::Resolved).to_query().get("dir") == Some("asc"));
     }
 
     #[test]

@@ -10,8 +10,8 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 use scorer::report::TaskResult;
 
 use crate::components::result_view::ResultView;
-use crate::net::href;
 use crate::pages::run::run_resource;
+use crate::routes::{Query, Route};
 use crate::runs::StoredRun;
 
 fn result_label(r: &TaskResult) -> String {
@@ -59,17 +59,34 @@ pub fn ResultPage() -> impl IntoView {
         };
         let r = run.report.results[index].clone();
         let others = (all.len() > 1).then(|| {
-            let route = run.meta.route();
             view! {
                 <nav class="alternatives" id="result-alternatives" aria-label="Other results for this task">
                     {all.iter().enumerate().map(|(k, &i)| {
-                        let link = href(&format!("{route}/{id}?n={}", k + 1));
+                        let link = run.meta.result_route(&id, Some(k + 1)).href();
                         let label = result_label(&run.report.results[i]);
                         view! { <a href=link aria-current=(i == index).then_some("true")>{format!("{}. {label}", k + 1)}</a> }
                     }).collect_view()}
                 </nav>
             }
         });
+        crate::components::header::set_title(&format!("{id} · {}", run.meta.name));
+        // Next / previous in the run's report order.
+        let results = &run.report.results;
+        let link_of = |j: usize| {
+            let inst = results[j].instance_id.clone();
+            let nth = results[..=j].iter().filter(|r| r.instance_id == inst).count();
+            let href = run.meta.result_route(&inst, (nth > 1).then_some(nth)).href();
+            (inst, href)
+        };
+        let prev = index.checked_sub(1).map(link_of);
+        let next = (index + 1 < results.len()).then(|| link_of(index + 1));
+        let step_nav = view! {
+            <nav class="result-nav" aria-label="Results of this run">
+                {prev.map(|(inst, h)| view! { <a id="result-prev" rel="prev" href=h>{format!("← {inst}")}</a> })}
+                <span class="muted">{format!("result {} of {}", index + 1, results.len())}</span>
+                {next.map(|(inst, h)| view! { <a id="result-next" rel="next" href=h>{format!("{inst} →")}</a> })}
+            </nav>
+        };
         let patch = run.patch(index).map(str::to_string);
         let imported = patch.is_none();
         // A report without patches says nothing about the patch text: not "the patch is empty".
@@ -95,13 +112,14 @@ pub fn ResultPage() -> impl IntoView {
         view! {
             <h1><code id="result-instance">{id.clone()}</code></h1>
             <p class="muted" id="result-label">{result_label(&r)}</p>
+            {step_nav}
             {others}
             <p>
-                <a href=href(&run.meta.route())>{format!("Run: {}", run.meta.name)}</a>
+                <a href=run.meta.route().href()>{format!("Run: {}", run.meta.name)}</a>
                 // The run's own bundle, whichever one is selected now.
-                " · " <a id="result-task" href=href(&format!("/tasks/{id}?bundle={}", run.meta.bundle))>"Task"</a>
+                " · " <a id="result-task" href=Route::Task { id: id.clone(), query: Query::new().with("bundle", run.meta.bundle.clone()) }.href()>"Task"</a>
                 {run.trajectories.contains_key(&id).then(|| view! {
-                    " · " <a id="result-trajectory" href=href(&format!("/runs/{}/{id}/trajectory", run.meta.id))>"Trajectory"</a>
+                    " · " <a id="result-trajectory" href=Route::RunTrajectory { run: run.meta.id.clone(), instance: id.clone() }.href()>"Trajectory"</a>
                 })}
                 {imported.then_some(" · the patch is not part of an imported report")}
             </p>

@@ -8,10 +8,11 @@ use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
 use leptos_router::NavigateOptions;
 use scorer::patch::PatchStatus;
+use scorer::report::TaskResult;
 use scorer::stats::{run_stats, Group, Tally};
 
-use crate::net::href;
 use crate::pages::trajectory::RunFailureModes;
+use crate::routes::{Query, Route};
 use crate::runs::{use_session, ResultFilter, StoredRun};
 
 /// A percentage for display; "–" when there is nothing to divide by.
@@ -53,7 +54,7 @@ fn Breakdown(title: &'static str, id: &'static str, groups: Vec<Group>) -> impl 
     }
     Some(view! {
         <div class="breakdown" id=id>
-            <h3>{title}</h3>
+            <h2>{title}</h2>
             <table class="table compact">
                 <thead><tr><th></th><th class="num">"Results"</th><th class="num">"Resolved"</th>
                     <th>"Resolved %"</th><th class="num">"Subtests passed"</th></tr></thead>
@@ -154,6 +155,131 @@ fn Tiles(overall: Tally, entry_errors: u32) -> impl IntoView {
     }
 }
 
+/// The results table's columns: URL name (`?sort=`) and header.
+const RESULT_COLS: [(&str, &str); 7] = [
+    ("task", "Task"),
+    ("model", "Model"),
+    ("set", "Instructions"),
+    ("patch", "Patch"),
+    ("verdict", "Verdict"),
+    ("subtests", "Subtests"),
+    ("source", "Source"),
+];
+
+fn verdict_of(r: &TaskResult) -> &'static str {
+    if r.resolved {
+        "resolved"
+    } else if r.patch_status == PatchStatus::Failed {
+        "patch failed"
+    } else {
+        "unresolved"
+    }
+}
+
+fn subtest_ratio(r: &TaskResult) -> f64 {
+    if r.subtests_total == 0 {
+        0.0
+    } else {
+        f64::from(r.subtests_passed) / f64::from(r.subtests_total)
+    }
+}
+
+/// Orders two results by column `col` (ascending).
+fn compare_results(a: &TaskResult, b: &TaskResult, col: &str) -> std::cmp::Ordering {
+    match col {
+        "model" => a.model_name_or_path.cmp(&b.model_name_or_path),
+        "set" => a.instruction_set.map(|s| s.as_str()).cmp(&b.instruction_set.map(|s| s.as_str())),
+        "patch" => a.patch_status.as_str().cmp(b.patch_status.as_str()),
+        "verdict" => verdict_of(a).cmp(verdict_of(b)),
+        "subtests" => subtest_ratio(a)
+            .total_cmp(&subtest_ratio(b))
+            .then(a.subtests_passed.cmp(&b.subtests_passed)),
+        "source" => {
+            a.source.as_ref().map(|s| s.to_string()).cmp(&b.source.as_ref().map(|s| s.to_string()))
+        }
+        _ => a.instance_id.cmp(&b.instance_id),
+    }
+}
+
+/// The results table as the URL query says: verdict filter, sort column and direction, model,
+/// instruction set and search text.
+#[derive(Debug, Clone, PartialEq)]
+struct ResultsView {
+    filter: ResultFilter,
+    sort: Option<(String, bool)>,
+    model: String,
+    set: String,
+    q: String,
+}
+
+impl ResultsView {
+    fn from_query(get: impl Fn(&str) -> Option<String>) -> ResultsView {
+        let sort = get("sort")
+            .filter(|c| RESULT_COLS.iter().any(|(n, _)| n == c))
+            .map(|c| (c, get("dir").as_deref() == Some("desc")));
+        ResultsView {
+            filter: ResultFilter::from_name(&get("filter").unwrap_or_default()),
+            sort,
+            model: get("model").unwrap_or_default(),
+            set: get("set").unwrap_or_default(),
+            q: get("q").unwrap_or_default(),
+        }
+    }
+
+    fn to_query(&self) -> Query {
+        let mut q = Query::new();
+        if self.filter != ResultFilter::All {
+            q = q.with("filter", self.filter.as_str());
+        }
+        if let Some((col, desc)) = &self.sort {
+            q = q.with("sort", col.as_str()).with("dir", if *desc { "desc" } else { "asc" });
+        }
+        q.with("model", self.model.as_str())
+            .with("set", self.set.as_str())
+            .with("q", self.q.as_str())
+    }
+
+    fn keeps(&self, r: &TaskResult) -> bool {
+        let words = self.q.to_lowercase();
+        self.filter.keeps(r)
+            && (self.model.is_empty()
+                || r.model_name_or_path.as_deref() == Some(self.model.as_str()))
+            && (self.set.is_empty()
+                || r.instruction_set.map(|s| s.as_str()) == Some(self.set.as_str()))
+            && words.split_whitespace().all(|w| {
+                r.instance_id.to_lowercase().contains(w)
+                    || r.model_name_or_path.as_deref().is_some_and(|m| m.to_lowercase().contains(w))
+                    || r.source.as_ref().is_some_and(|s| s.to_string().to_lowercase().contains(w))
+            })
+    }
+
+    /// The report indices to show with each one's rank among its task's results (1-based).
+    fn rows(&self, results: &[TaskResult]) -> Vec<(usize, usize)> {
+        let mut seen: std::collections::HashMap<&str, usize> = Default::default();
+        let mut rows: Vec<(usize, usize)> = results
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| {
+                let n = seen.entry(r.instance_id.as_str()).or_insert(0);
+                *n += 1;
+                self.keeps(r).then_some((i, *n))
+            })
+            .collect();
+        if let Some((col, desc)) = &self.sort {
+            // A stable sort: ties keep the report's order.
+            rows.sort_by(|a, b| {
+                let o = compare_results(&results[a.0], &results[b.0], col);
+                if *desc {
+                    o.reverse()
+                } else {
+                    o
+                }
+            });
+        }
+        rows
+    }
+}
+
 fn file_stem(name: &str) -> String {
     name.chars()
         .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
@@ -165,22 +291,29 @@ pub fn RunPage() -> impl IntoView {
     let (id, run) = run_resource();
     let published = use_params_map().read_untracked().get("entry").is_some();
     let query = use_query_map();
-    let filter = Memo::new(move |_| {
-        ResultFilter::from_name(&query.read().get("filter").unwrap_or_default())
+    let state = Memo::new(move |_| {
+        let q = query.read();
+        ResultsView::from_query(|k| q.get(k))
     });
+    let filter = Memo::new(move |_| state.get().filter);
+    let navigate_view = use_navigate();
     let session = use_session();
     let navigate = use_navigate();
-    let delete = move |_| {
+    let delete = move |_: ()| {
         let id = id.get_untracked();
         let navigate = navigate.clone();
         leptos::task::spawn_local(async move {
             if crate::store::delete_run(&id).await.is_ok() {
                 session.runs_version.update(|v| *v += 1);
-                navigate(&href("/runs"), NavigateOptions { resolve: false, ..Default::default() });
+                navigate(
+                    &Route::Runs.href(),
+                    NavigateOptions { resolve: false, ..Default::default() },
+                );
             }
         });
     };
     let view_run = move |run: Arc<StoredRun>| {
+        crate::components::header::set_title(&run.meta.name);
         let stats = run_stats(&run.report, &run.tasks);
         let r1 = run.clone();
         let r2 = run.clone();
@@ -198,36 +331,26 @@ pub fn RunPage() -> impl IntoView {
             let name = format!("{}.report.csv", file_stem(&r2.meta.name));
             let _ = crate::upload::download(&name, "text/csv", &r2.report.to_csv(&r2.tasks));
         };
-        let route = run.meta.route();
+        let meta = run.meta.clone();
         let shown_results = RwSignal::new(PAGE_ROWS);
         let kept = {
             let run = run.clone();
             Memo::new(move |_| {
-                let f = filter.get();
-                run.report.results.iter().filter(|r| f.keeps(r)).count()
+                let s = state.get();
+                run.report.results.iter().filter(|r| s.keeps(r)).count()
             })
         };
         let rows = {
             let run = run.clone();
-            let route = route.clone();
+            let meta = meta.clone();
             move || {
-                let f = filter.get();
+                let s = state.get();
                 let limit = shown_results.get();
-                let mut seen: std::collections::HashMap<String, usize> = Default::default();
-                run.report.results.iter().filter_map(|r| {
-                    let n = seen.entry(r.instance_id.clone()).or_insert(0);
-                    *n += 1;
-                    let nth = *n;
-                    if !f.keeps(r) {
-                        return None;
-                    }
-                    let link = if nth == 1 {
-                        href(&format!("{route}/{}", r.instance_id))
-                    } else {
-                        href(&format!("{route}/{}?n={nth}", r.instance_id))
-                    };
-                    let verdict = if r.resolved { "resolved" } else if r.patch_status == PatchStatus::Failed { "patch failed" } else { "unresolved" };
-                    Some(view! {
+                s.rows(&run.report.results).into_iter().map(|(i, nth)| {
+                    let r = &run.report.results[i];
+                    let link = meta.result_route(&r.instance_id, (nth > 1).then_some(nth)).href();
+                    let verdict = verdict_of(r);
+                    view! {
                         <tr class=format!("verdict-{}", verdict.replace(' ', "-")) data-instance=r.instance_id.clone()>
                             <td><a href=link>{r.instance_id.clone()}</a></td>
                             <td>{r.model_name_or_path.clone().unwrap_or_default()}</td>
@@ -237,20 +360,102 @@ pub fn RunPage() -> impl IntoView {
                             <td class="num">{format!("{}/{}", r.subtests_passed, r.subtests_total)}</td>
                             <td class="muted">{r.source.as_ref().map(|s| s.to_string()).unwrap_or_default()}</td>
                         </tr>
-                    })
+                    }
                 }).take(limit).collect_view()
             }
         };
         let filters = ResultFilter::ALL
             .into_iter()
             .map(|f| {
-                let link = href(&format!("{route}?filter={}", f.as_str()));
+                let link = {
+                    let meta = meta.clone();
+                    move || {
+                        let s = ResultsView { filter: f, ..state.get() };
+                        Route::Run { run: meta.run_ref(), query: s.to_query() }.href()
+                    }
+                };
                 view! {
                     <a href=link class="filter" id=format!("filter-{}", f.as_str())
                         aria-current=move || (filter.get() == f).then_some("true")>{f.label()}</a>
                 }
             })
             .collect_view();
+        let head = {
+            let meta = meta.clone();
+            move || {
+                let s = state.get();
+                RESULT_COLS
+                    .iter()
+                    .map(|&(col, label)| {
+                        let sorted = s.sort.as_ref().filter(|(c, _)| c == col).map(|(_, d)| *d);
+                        let next_desc = sorted.map_or(col == "subtests", |d| !d);
+                        let next =
+                            ResultsView { sort: Some((col.to_string(), next_desc)), ..s.clone() };
+                        let link =
+                            Route::Run { run: meta.run_ref(), query: next.to_query() }.href();
+                        let aria = sorted.map(|d| if d { "descending" } else { "ascending" });
+                        let arrow = sorted.map(|d| if d { " ▾" } else { " ▴" });
+                        view! {
+                            <th class=if col == "subtests" { "num" } else { "" } aria-sort=aria>
+                                <a class="sort" data-col=col href=link>{label}{arrow}</a></th>
+                        }
+                    })
+                    .collect_view()
+            }
+        };
+        let mut models: Vec<String> =
+            run.report.results.iter().filter_map(|r| r.model_name_or_path.clone()).collect();
+        models.sort_unstable();
+        models.dedup();
+        let mut sets: Vec<&'static str> = run
+            .report
+            .results
+            .iter()
+            .filter_map(|r| r.instruction_set.map(|s| s.as_str()))
+            .collect();
+        sets.sort_unstable();
+        sets.dedup();
+        let go = {
+            let meta = meta.clone();
+            let navigate = navigate_view.clone();
+            move |s: ResultsView| {
+                navigate(
+                    &Route::Run { run: meta.run_ref(), query: s.to_query() }.href(),
+                    NavigateOptions {
+                        resolve: false,
+                        replace: true,
+                        scroll: false,
+                        ..Default::default()
+                    },
+                );
+            }
+        };
+        let options = |values: Vec<String>, current: fn(&ResultsView) -> String| {
+            std::iter::once(String::new()).chain(values).map(|v| {
+                let text = if v.is_empty() { "all".to_string() } else { v.clone() };
+                let w = v.clone();
+                view! { <option value=v selected=move || current(&state.get()) == w>{text}</option> }
+            }).collect_view()
+        };
+        let model_options = options(models, |s| s.model.clone());
+        let set_options =
+            options(sets.into_iter().map(str::to_string).collect(), |s| s.set.clone());
+        let (go_model, go_set, go_q) = (go.clone(), go.clone(), go);
+        let controls = view! {
+            <div class="results-controls" role="search">
+                <label>"Model "
+                    <select id="results-model" on:change=move |ev| go_model(ResultsView { model: event_target_value(&ev), ..state.get_untracked() })>
+                        {model_options}</select></label>
+                <label>"Instructions "
+                    <select id="results-set" on:change=move |ev| go_set(ResultsView { set: event_target_value(&ev), ..state.get_untracked() })>
+                        {set_options}</select></label>
+                <label>"Search "
+                    <input id="results-search" type="search" placeholder="task, model or source"
+                        prop:value=move || state.get_untracked().q
+                        on:input=move |ev| go_q(ResultsView { q: event_target_value(&ev), ..state.get_untracked() })/></label>
+            </div>
+        };
+        let confirming = RwSignal::new(false);
         let errors = run.report.errors.clone();
         view! {
             <h1 id="run-name">{run.meta.name.clone()}</h1>
@@ -267,8 +472,21 @@ pub fn RunPage() -> impl IntoView {
                     title="The report plus the run's name and submitted patches: import it on the Runs page">"Export run"</button>
                 <button id="export-json" type="button" on:click=export_json>"Export JSON report"</button>
                 <button id="export-csv" type="button" on:click=export_csv>"Export CSV"</button>
-                {(!run.meta.published).then(|| view! {
-                    <button id="delete-run" type="button" on:click=delete.clone()>"Delete run"</button>
+                {(!run.meta.published).then(|| {
+                    let delete = delete.clone();
+                    view! {
+                        <button id="delete-run" type="button" on:click=move |_| confirming.set(true)>"Delete run"</button>
+                        {move || confirming.get().then(|| {
+                            let delete = delete.clone();
+                            view! {
+                                <span class="confirm" id="delete-confirm" role="alert">
+                                    "Delete this run from this browser? "
+                                    <button id="delete-yes" type="button" on:click=move |_| delete(())>"Delete"</button>
+                                    <button id="delete-cancel" type="button" on:click=move |_| confirming.set(false)>"Keep"</button>
+                                </span>
+                            }
+                        })}
+                    }
                 })}
                 <crate::pages::compare::CompareWith hash=run.meta.hash.clone()/>
             </div>
@@ -285,9 +503,9 @@ pub fn RunPage() -> impl IntoView {
             })}
             <h2>"Results"</h2>
             <nav class="filters" aria-label="Filter results">{filters}</nav>
-            <table id="run-results" class="table">
-                <thead><tr><th>"Task"</th><th>"Model"</th><th>"Instructions"</th><th>"Patch"</th>
-                    <th>"Verdict"</th><th class="num">"Subtests"</th><th>"Source"</th></tr></thead>
+            {controls}
+            <table id="run-results" class="table results">
+                <thead><tr>{head}</tr></thead>
                 <tbody>{rows}</tbody>
             </table>
             {move || more_rows("more-results", shown_results, kept.get())}
@@ -311,8 +529,8 @@ pub fn RunPage() -> impl IntoView {
     };
     view! {
         <section class="run-page">
-            {if published { view! { <p><a href=href("/")>"Leaderboard"</a></p> }.into_any() }
-             else { view! { <p><a href=href("/runs")>"All runs"</a></p> }.into_any() }}
+            {if published { view! { <p><a href=Route::Leaderboard(Query::new()).href()>"Leaderboard"</a></p> }.into_any() }
+             else { view! { <p><a href=Route::Runs.href()>"All runs"</a></p> }.into_any() }}
             <Suspense fallback=|| view! { <p class="muted">"Loading the run…"</p> }>
                 {move || run.get().map(|res| match res {
                     Err(e) => view! { <p class="error">{e}</p> }.into_any(),

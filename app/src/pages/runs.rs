@@ -5,7 +5,7 @@ use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
 
 use crate::bundles::use_bundle;
-use crate::net::href;
+use crate::routes::{Query, Route, RunRef};
 use crate::runs::use_session;
 
 /// A date for the run list, in the user's locale.
@@ -55,7 +55,7 @@ pub fn RunsPage() -> impl IntoView {
                     }
                     session.runs_version.update(|v| *v += 1);
                     navigate(
-                        &href(&format!("/runs/{id}")),
+                        &Route::Run { run: RunRef::stored(id), query: Query::new() }.href(),
                         NavigateOptions { resolve: false, ..Default::default() },
                     );
                 }
@@ -78,7 +78,10 @@ pub fn RunsPage() -> impl IntoView {
         let refs: Vec<&str> = p.iter().map(String::as_str).collect();
         crate::pages::compare::compare_href(&refs)
     };
+    // Deleting asks first: the row's button becomes "Delete" / "Keep".
+    let confirming = RwSignal::new(None::<String>);
     let delete = move |id: String| {
+        confirming.set(None);
         leptos::task::spawn_local(async move {
             if let Err(e) = crate::store::delete_run(&id).await {
                 set_import_error.set(Some(e));
@@ -91,7 +94,7 @@ pub fn RunsPage() -> impl IntoView {
             <h1>"Runs"</h1>
             <p class="muted">
                 "Runs are kept in this browser (IndexedDB) until you delete them. "
-                <a href=href("/score")>"Score new submissions"</a> " or import a report the CLI wrote ("
+                <a href=Route::Score.href()>"Score new submissions"</a> " or import a report the CLI wrote ("
                 <code>"refscore score … --out report.json"</code> "): "
                 <label class="button">"Import a report"
                     <input id="import-report" type="file" accept=".json,application/json"
@@ -147,7 +150,7 @@ pub fn RunsPage() -> impl IntoView {
                                     }).unwrap_or_default();
                                     view! {
                                         <tr data-run=r.id.clone()>
-                                            <td><a href=href(&format!("/runs/{}", r.id))>{r.name.clone()}</a>
+                                            <td><a href=Route::Run { run: RunRef::stored(r.id.clone()), query: Query::new() }.href()>{r.name.clone()}</a>
                                                 {r.imported.then_some(view! { <span class="badge">"imported"</span> })}
                                                 <span class="muted">{format!(" {agent}")}</span></td>
                                             <td>{when(r.created_ms)}</td>
@@ -159,8 +162,19 @@ pub fn RunsPage() -> impl IntoView {
                                                 disabled=no_hash
                                                 title=if no_hash { "stored by an older version: import its report again to compare it" } else { "" }
                                                 on:change=move |ev| toggle(hash.clone(), event_target_checked(&ev))/></td>
-                                            <td><button type="button" class="delete-run"
-                                                on:click=move |_| delete(id.clone())>"Delete"</button></td>
+                                            <td>{move || {
+                                                let (id, ask) = (id.clone(), id.clone());
+                                                if confirming.get().as_deref() == Some(id.as_str()) {
+                                                    view! { <span class="confirm" role="alert">"Delete this run? "
+                                                        <button type="button" class="delete-confirm"
+                                                            on:click=move |_| delete(id.clone())>"Delete"</button>
+                                                        <button type="button" class="delete-cancel"
+                                                            on:click=move |_| confirming.set(None)>"Keep"</button></span> }.into_any()
+                                                } else {
+                                                    view! { <button type="button" class="delete-run"
+                                                        on:click=move |_| confirming.set(Some(ask.clone()))>"Delete"</button> }.into_any()
+                                                }
+                                            }}</td>
                                         </tr>
                                     }
                                 }).collect_view()}

@@ -8,9 +8,9 @@ use leptos_router::NavigateOptions;
 use scorer::bundle::BundleIndex;
 
 use crate::bridge::use_worker;
-use crate::bundles::{index_resource, query_value, use_bundle};
+use crate::bundles::{index_resource, use_bundle};
 use crate::components::progress::ScoreProgress;
-use crate::net::href;
+use crate::routes::{query_value, Query, Route, RunRef};
 use crate::runs::{use_session, Input, Outcome};
 use crate::upload::{self, Upload};
 
@@ -58,10 +58,12 @@ fn follow_outcome(open_result: bool) {
         if let Some(Outcome::Saved { run, first }) = session.outcome.get() {
             session.outcome.set(None);
             let to = match (open_result, first) {
-                (true, Some(instance)) => href(&format!("/runs/{run}/{instance}")),
-                _ => href(&format!("/runs/{run}")),
+                (true, Some(instance)) => {
+                    Route::Result { run: RunRef::stored(run), instance, query: Query::new() }
+                }
+                _ => Route::Run { run: RunRef::stored(run), query: Query::new() },
             };
-            navigate(&to, NavigateOptions { resolve: false, ..Default::default() });
+            navigate(&to.href(), NavigateOptions { resolve: false, ..Default::default() });
         }
     });
 }
@@ -280,7 +282,7 @@ pub fn TaskScorePage() -> impl IntoView {
     view! {
         <section class="score-page">
             <h1>"Score a patch for " <code>{move || id.get()}</code></h1>
-            <p><a href=move || href(&format!("/tasks/{}", id.get()))>"Back to the task"</a></p>
+            <p><a href=move || Route::Task { id: id.get(), query: Query::new() }.href()>"Back to the task"</a></p>
             <div id="patch-drop" class="drop-zone"
                 on:dragover=move |ev: web_sys::DragEvent| ev.prevent_default()
                 on:drop=on_drop>

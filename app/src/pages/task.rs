@@ -11,6 +11,7 @@ use scorer::bundle::TaskData;
 
 use crate::components::code::{is_python_path, CodeView};
 use crate::components::loaded::Loaded;
+use crate::routes::{Query, Route};
 
 /// 1-based line of each method's `def` in the test source (`Class.method` ids), found textually:
 /// the `def` inside `class Class`'s body, else (an inherited method) the first `def method` in
@@ -107,13 +108,12 @@ fn task_view(t: Rc<TaskData>) -> impl IntoView {
 
 #[component]
 fn TaskDetail(task: TaskData) -> impl IntoView {
-    let base = crate::net::base_path();
     let query = use_query_map();
     let navigate = use_navigate();
     let task = StoredValue::new(task);
     let (id, repo, test_name, n_methods) =
         task.with_value(|t| (t.id.clone(), t.repo.clone(), t.test.name.clone(), t.methods.len()));
-    let score_href = format!("{base}/tasks/{id}/score");
+    let score_href = Route::TaskScore { id: id.clone() }.href();
 
     // The test-source line to mark: a method's `def`, or a line that names an inspected file.
     let test_line = RwSignal::new(None::<u32>);
@@ -150,12 +150,11 @@ fn TaskDetail(task: TaskData) -> impl IntoView {
     // `?file=` picks the file shown under the table.
     let open_file = Memo::new(move |_| query.read().get("file"));
     let set_file = {
-        let base = base.clone();
         let id = id.clone();
         move |path: Option<String>| {
-            let qs = path.map(|p| format!("?file={}", encode(&p))).unwrap_or_default();
+            let query = Query::new().with("file", path.unwrap_or_default());
             navigate(
-                &format!("{base}/tasks/{id}{qs}"),
+                &Route::Task { id: id.clone(), query }.href(),
                 NavigateOptions {
                     resolve: false,
                     replace: false,
@@ -330,19 +329,6 @@ fn TaskDetail(task: TaskData) -> impl IntoView {
         </table>
         {file_view}
     }
-}
-
-/// Percent-encodes a query value (everything but unreserved characters and `/`).
-fn encode(s: &str) -> String {
-    let mut out = String::new();
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~' | b'/') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
 }
 
 #[cfg(test)]

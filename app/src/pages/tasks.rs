@@ -9,7 +9,7 @@ use leptos_router::NavigateOptions;
 use scorer::bundle::{BundleIndex, TaskSummary};
 
 use crate::components::loaded::Loaded;
-use crate::net::href;
+use crate::routes::{Query, Route};
 
 /// Whether a task row passes the filters: `repo` (empty: any) and every whitespace-separated
 /// word of `query` found, case-insensitively, in the id, the test file name or the one-line
@@ -96,7 +96,6 @@ fn index_view(index: Rc<BundleIndex>) -> AnyView {
 /// The counters, the filters and the table of one bundle.
 #[component]
 fn TaskList(index: BundleIndex) -> impl IntoView {
-    let base = crate::net::base_path();
     let query = use_query_map();
     let navigate = use_navigate();
     let initial = query.get_untracked();
@@ -106,25 +105,17 @@ fn TaskList(index: BundleIndex) -> impl IntoView {
     let search = RwSignal::new(initial.get("q").unwrap_or_default());
     // Mirror the filters into the URL (replacing the entry: typing is not history).
     Effect::new({
-        let base = base.clone();
         move |prev: Option<()>| {
             let (r, q) = (repo.get(), search.get());
             if prev.is_none() {
                 return;
             }
-            let mut parts = Vec::new();
-            if let Some(b) = &bundle_param {
-                parts.push(format!("bundle={}", encode(b)));
-            }
-            if !r.is_empty() {
-                parts.push(format!("repo={}", encode(&r)));
-            }
-            if !q.is_empty() {
-                parts.push(format!("q={}", encode(&q)));
-            }
-            let qs = if parts.is_empty() { String::new() } else { format!("?{}", parts.join("&")) };
+            let query = Query::new()
+                .with("bundle", bundle_param.clone().unwrap_or_default())
+                .with("repo", r)
+                .with("q", q);
             navigate(
-                &format!("{base}/tasks{qs}"),
+                &Route::Tasks(query).href(),
                 NavigateOptions {
                     resolve: false,
                     replace: true,
@@ -149,7 +140,6 @@ fn TaskList(index: BundleIndex) -> impl IntoView {
         })
     });
     let rows = {
-        let base = base.clone();
         move || {
             let shown = visible.get();
             tasks.with_value(|ts| {
@@ -157,7 +147,7 @@ fn TaskList(index: BundleIndex) -> impl IntoView {
                     .iter()
                     .filter_map(|&i| ts.get(i))
                     .map(|t| {
-                        let href = format!("{base}/tasks/{}", t.id);
+                        let href = Route::Task { id: t.id.clone(), query: Query::new() }.href();
                         view! {
                             <tr data-task-id=t.id.clone()>
                                 <td class="mono"><a href=href>{t.id.clone()}</a></td>
@@ -220,7 +210,7 @@ fn TaskList(index: BundleIndex) -> impl IntoView {
                     on:input=move |ev| search.set(event_target_value(&ev))/>
             </label>
             {move || (!repo.get().is_empty()).then(|| view! {
-                <a id="combine-link" href=href(&format!("/combine?repo={}", encode(&repo.get())))>
+                <a id="combine-link" href=Route::Combine(Query::new().with("repo", repo.get())).href()>
                     "Combine tasks of this repository"</a>
             })}
             <span class="muted" id="task-count">
@@ -238,19 +228,6 @@ fn TaskList(index: BundleIndex) -> impl IntoView {
         <h2>"Repositories"</h2>
         <ul class="repos" id="repo-list">{attribution}</ul>
     }
-}
-
-/// Percent-encodes a query value (everything but unreserved characters).
-pub fn encode(s: &str) -> String {
-    let mut out = String::new();
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -296,6 +273,5 @@ mod tests {
         assert_eq!(human_bytes(4500), "4.5 kB");
         assert_eq!(human_bytes(999), "999 B");
         assert_eq!(human_bytes(8_400_000), "8.4 MB");
-        assert_eq!(encode("a b&c/é"), "a%20b%26c%2F%C3%A9");
     }
 }

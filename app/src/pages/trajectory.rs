@@ -20,6 +20,7 @@ use wasm_bindgen::JsCast;
 
 use crate::bridge::ScoringWorker;
 use crate::net::href;
+use crate::routes::{Query, Route, RunRef};
 use crate::runs::StoredRun;
 use crate::trajbridge::{use_traj_worker, TrajWorker};
 
@@ -175,7 +176,7 @@ fn Tree(node: Node) -> impl IntoView {
             // The page's own path (base included) with the step, as a link would give.
             let path = window().location().pathname().unwrap_or_default();
             navigate(
-                &format!("{path}?step={step}"),
+                &format!("{path}{}", Query::new().with("step", step).render()),
                 NavigateOptions { resolve: false, ..NavigateOptions::default() },
             );
         }
@@ -488,8 +489,8 @@ pub fn RunTrajectoryPage() -> impl IntoView {
     });
     view! {
         <section class="trajectory-page">
-            <p><a href=move || href(&format!("/runs/{}", run_id.get()))>"Run"</a>" · "
-                <a href=move || href(&format!("/runs/{}/{}", run_id.get(), instance.get()))>"Result"</a></p>
+            <p><a href=move || Route::Run { run: RunRef::stored(run_id.get()), query: Query::new() }.href()>"Run"</a>" · "
+                <a href=move || Route::Result { run: RunRef::stored(run_id.get()), instance: instance.get(), query: Query::new() }.href()>"Result"</a></p>
             <h1>"Trajectory of " <code>{move || instance.get()}</code></h1>
             <Suspense fallback=|| view! { <p class="muted">"Reading the trajectory…"</p> }>
                 {move || opened.get().map(|r| match r {
@@ -564,7 +565,9 @@ pub fn RunFailureModes(run: Arc<StoredRun>) -> impl IntoView {
                 if traj.open(doc, file, &bytes, facts, Vec::new()).await.is_ok() {
                     docs.push(doc);
                     let first = instances.first().map_or(String::new(), |i| (*i).clone());
-                    let link = format!("/runs/{}/{first}/trajectory", run.meta.id);
+                    let link =
+                        Route::RunTrajectory { run: run.meta.id.clone(), instance: first.clone() }
+                            .path();
                     let label = if instances.len() == 1 { first } else { file.clone() };
                     links.push((doc, link, label));
                 }
