@@ -280,8 +280,10 @@ pub fn StackedBar(
         .map(|s| {
             let name = s.status.as_str();
             view! {
-                <rect class=format!("seg seg-{name}") x=s.x y="0" width=s.w height="10"
-                      aria-label=format!("{}: {} of {}", name, s.count, total)/>
+                // A tooltip, not an ARIA name: the chart is one image (`role="img"`) named as a whole.
+                <rect class=format!("seg seg-{name}") x=s.x y="0" width=s.w height="10">
+                    <title>{format!("{}: {} of {}", name, s.count, total)}</title>
+                </rect>
             }
         })
         .collect_view();

@@ -513,7 +513,7 @@ pub fn CodeView(
         }
     };
     view! {
-        <pre class="code" class:code-plain=!colour node_ref=pre on:click=on_click><code>{rows}</code></pre>
+        <pre class="code" tabindex="0" class:code-plain=!colour node_ref=pre on:click=on_click><code>{rows}</code></pre>
     }
 }
 

@@ -389,11 +389,11 @@ fn rejected_detail(o: &FileOutcome) -> Option<AnyView> {
             <div class="reject-detail">
                 <div>
                     <div class="reject-title">{format!("hunk {hunk} expected")}</div>
-                    <pre class="reject-lines">{text(expected)}</pre>
+                    <pre class="reject-lines" tabindex="0">{text(expected)}</pre>
                 </div>
                 <div>
                     <div class="reject-title">"the file has"</div>
-                    <pre class="reject-lines">{text(found)}</pre>
+                    <pre class="reject-lines" tabindex="0">{text(found)}</pre>
                 </div>
             </div>
         }
@@ -452,7 +452,7 @@ pub fn DiffView(
         n_inspected
     );
     let preamble = (!parsed.preamble.iter().all(|l| l.trim().is_empty()))
-        .then(|| view! { <pre class="diff diff-preamble">{parsed.preamble.join("\n")}</pre> });
+        .then(|| view! { <pre class="diff diff-preamble" tabindex="0">{parsed.preamble.join("\n")}</pre> });
     let sections = parsed
         .files
         .iter()
@@ -494,7 +494,7 @@ pub fn DiffView(
                         </span>
                     </summary>
                     {detail}
-                    <pre class="diff">{body}</pre>
+                    <pre class="diff" tabindex="0">{body}</pre>
                     {(more > 0).then(|| view! { <p class="muted">{format!("… {more} more lines not shown")}</p> })}
                 </details>
             }

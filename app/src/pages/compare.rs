@@ -442,7 +442,7 @@ pub fn CompareWith(hash: String) -> impl IntoView {
     };
     (!hash.is_empty()).then(|| {
         view! {
-            <select id="compare-with" on:change=on_change>
+            <select id="compare-with" aria-label="Compare this run with another" on:change=on_change>
                 <option value="">"Compare with…"</option>
                 {move || runs.get().and_then(Result::ok).map(|list| {
                     list.into_iter().filter(|r| !r.hash.is_empty() && r.hash != hash).map(|r| {

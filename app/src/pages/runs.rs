@@ -140,6 +140,7 @@ pub fn RunsPage() -> impl IntoView {
                                     let hash = r.hash.clone();
                                     let no_hash = hash.is_empty();
                                     let data_hash = hash.clone();
+                                    let pick_label = format!("Compare {}", r.name);
                                     let agent = r.profile.as_ref().map(|p| {
                                         let mut s = p.models.join(", ");
                                         let sets: Vec<&str> = p.instruction_sets.iter().map(|s| s.as_str()).collect();
@@ -158,7 +159,7 @@ pub fn RunsPage() -> impl IntoView {
                                             <td class="num">{r.results}</td>
                                             <td class="num">{r.resolved}</td>
                                             <td class="num">{r.errors}</td>
-                                            <td><input type="checkbox" class="compare-pick" data-hash=data_hash
+                                            <td><input type="checkbox" class="compare-pick" data-hash=data_hash aria-label=pick_label
                                                 disabled=no_hash
                                                 title=if no_hash { "stored by an older version: import its report again to compare it" } else { "" }
                                                 on:change=move |ev| toggle(hash.clone(), event_target_checked(&ev))/></td>
