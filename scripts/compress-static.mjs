@@ -2,9 +2,11 @@
 // of dist/ worth compressing (text and wasm of 1 KiB or more), so a server or static host can send
 // them with `Content-Encoding` instead of the raw bytes (scripts/static-server.mjs does; see README
 // "Hosting" for other hosts). With `--preload-worker`, also adds to index.html a
-// `<link rel="preload">` of the scoring worker's wasm, so it downloads beside the app's instead of
+// `<link rel="prefetch">` of the scoring worker's wasm, so it downloads beside the app's instead of
 // after the app has started the worker (the worker's own fetch then finds it in the HTTP cache, or
 // revalidates it with one request: a server should send validators, as static-server.mjs does).
+// Prefetch, not preload: a preload is for the document itself, and one the document never uses
+// (the worker fetches its wasm) draws a console warning on every page.
 // Usage: node scripts/compress-static.mjs dist [--preload-worker]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -32,10 +34,11 @@ if (process.argv.includes('--preload-worker')) {
     console.error(`${dir}: no worker wasm to preload, or no app wasm preload to take the base from`);
     process.exit(1);
   }
-  // `as="fetch"` with `crossorigin` matches the worker's own fetch of its wasm (mode cors,
-  // same-origin credentials), so the browser reuses the preloaded response.
-  const link = `<link rel="preload" href="${base}${wasm}" as="fetch" type="application/wasm" crossorigin>`;
-  if (!html.includes(link)) fs.writeFileSync(index, html.replace('</head>', `${link}\n</head>`));
+  const link = `<link rel="prefetch" href="${base}${wasm}" type="application/wasm">`;
+  // A copy of index.html from before this change (a rebuilt dist keeps Trunk's fresh one) loses
+  // its old preload of the worker's wasm.
+  const fresh = html.replace(/<link rel="preload" href="[^"]*worker[^"]*_bg\.wasm"[^>]*>\n?/, '');
+  if (!fresh.includes(link)) fs.writeFileSync(index, fresh.replace('</head>', `${link}\n</head>`));
 }
 
 let raw = 0;

@@ -2,7 +2,7 @@
 // never stored unless asked; runs stay with the bundle whose hash they carry; "Export run" imports
 // back as the same run; rates over the bundle beside rates over the submitted; failed patches say
 // the tests did not run; precompressed files are served with Content-Encoding and the worker's
-// wasm is preloaded.
+// wasm is prefetched.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -294,10 +294,10 @@ function get(url, encoding) {
   });
 }
 
-test('transfer size: precompressed siblings served with Content-Encoding, the worker wasm preloaded', async () => {
+test('transfer size: precompressed siblings served with Content-Encoding, the worker wasm prefetched', async () => {
   const html = fs.readFileSync('dist/index.html', 'utf8');
   const worker = fs.readdirSync('dist').find((f) => /^worker(-[0-9a-f]+)?_bg\.wasm$/.test(f));
-  assert.ok(html.includes(`<link rel="preload" href="/${worker}" as="fetch" type="application/wasm" crossorigin>`), 'worker wasm preloaded');
+  assert.ok(html.includes(`<link rel="prefetch" href="/${worker}" type="application/wasm">`), 'worker wasm prefetched');
   const raw = fs.statSync(path.join('dist', worker)).size;
   const br = await get(`${server.url}${worker}`, 'gzip, deflate, br');
   assert.equal(br.headers['content-encoding'], 'br');
@@ -317,14 +317,14 @@ test('transfer size: precompressed siblings served with Content-Encoding, the wo
     }).on('error', reject);
   });
   assert.equal(again, 304);
-  // In the browser the worker starts from the compressed, preloaded file.
+  // In the browser the worker starts from the compressed, prefetched file.
   const { page, errors } = await newPage();
   const encodings = new Map();
   page.on('response', async (res) => { encodings.set(res.url().split('/').pop(), (await res.allHeaders())['content-encoding']); });
   await page.goto(server.url);
   await waitWorker(page);
   assert.equal(encodings.get(worker), 'br');
-  assert.deepEqual(errors.filter((e) => !/preload/.test(e)), [], errors.join('\n'));
+  assert.deepEqual(errors, [], errors.join('\n'));
 });
 
 test('phones: no route scrolls sideways at 390×844 and no table cell is squeezed', async () => {
