@@ -5,8 +5,8 @@
 // The profile is applied by a throttling TCP proxy in front of the static server rather than by CDP
 // network emulation: CDP's emulation of a page does not reach its dedicated workers' requests, and
 // the worker's wasm is what this measures. Measures the build twice: as it was served before (raw
-// files, no preload of the worker's wasm: `--no-compress` and the preload link removed from a copy
-// of index.html) and as it is served now (precompressed .br/.gz siblings, worker wasm preloaded).
+// files, no preload or prefetch of the worker's wasm: `--no-compress` and the preload link removed from a copy
+// of index.html) and as it is served now (precompressed .br/.gz siblings, worker wasm prefetched).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -69,12 +69,12 @@ function throttle(target) {
   });
 }
 
-// "Before": a copy of dist whose index.html has no worker preload, served without compression.
+// "Before": a copy of dist whose index.html has no worker prefetch, served without compression.
 const plain = fs.mkdtempSync(path.join(os.tmpdir(), 'refscore-plain-'));
 fs.cpSync(dist, plain, { recursive: true });
 const indexFile = path.join(plain, 'index.html');
-fs.writeFileSync(indexFile, fs.readFileSync(indexFile, 'utf8').replace(/<link rel="preload" href="[^"]*worker[^"]*"[^>]*>\n?/, ''));
-// Its compressed copies still hold the preload: the changed index.html is sent as it is.
+fs.writeFileSync(indexFile, fs.readFileSync(indexFile, 'utf8').replace(/<link rel="pre(load|fetch)" href="[^"]*worker[^"]*"[^>]*>\n?/, ''));
+// Its compressed copies still hold the prefetch: the changed index.html is sent as it is.
 for (const ext of ['.br', '.gz']) fs.rmSync(indexFile + ext, { force: true });
 
 async function measure(url) {
@@ -106,8 +106,8 @@ try {
     const b = await measure(before.url);
     const c = await measure(compressed.url);
     const a = await measure(after.url);
-    console.log(`run ${i + 1}: before ${b.ms} ms (${b.bytes} B), compressed without preload ${c.ms} ms (${c.bytes} B), `
-      + `compressed and preloaded ${a.ms} ms (${a.bytes} B)`);
+    console.log(`run ${i + 1}: before ${b.ms} ms (${b.bytes} B), compressed without prefetch ${c.ms} ms (${c.bytes} B), `
+      + `compressed and prefetched ${a.ms} ms (${a.bytes} B)`);
   }
 } finally {
   for (const s of [before, compressed, after, rawBefore, rawCompressed, rawAfter]) s.close();
