@@ -415,8 +415,10 @@ test('journeys 7 and 8: export, import, reload keeps runs, delete', async () => 
   await page.locator('#runs-list tbody tr').first().waitFor({ timeout: T });
   assert.equal(await page.locator('#runs-list tbody tr').count(), before + 1);
   await screenshot(page, 'runs-list');
-  // Delete the imported run.
-  await page.locator('#runs-list tbody tr', { hasText: 'Imported' }).first().locator('.delete-run').click();
+  // Delete the imported run (the list asks first).
+  const imported = page.locator('#runs-list tbody tr', { hasText: 'Imported' }).first();
+  await imported.locator('.delete-run').click();
+  await imported.locator('.delete-confirm').click();
   await page.waitForFunction((n) => document.querySelectorAll('#runs-list tbody tr').length === n, before, { timeout: T });
   assert.deepEqual(errors, [], errors.join('\n'));
 });
