@@ -219,6 +219,27 @@ pub struct Class<'a> {
 }
 
 impl<'a> Class<'a> {
+    /// A class the interpreter itself provides (no bases; its MRO is itself): `TestCase`,
+    /// `NodeVisitor`, `stat_result`, descriptor types, an exception class outside the table.
+    pub(crate) fn builtin(
+        name: &str,
+        module: &str,
+        dict: NameMap<Value<'a>>,
+        kind: ClassKind,
+    ) -> Rc<Self> {
+        let c = Rc::new(Class {
+            name: Rc::from(name),
+            qualname: Rc::from(name),
+            module: Rc::from(module),
+            bases: vec![],
+            mro: Mut::new(vec![]),
+            dict: Mut::new(dict),
+            kind,
+        });
+        c.mro.borrow_mut().push(c.clone());
+        c
+    }
+
     pub fn lookup(self: &Rc<Self>, name: &str) -> Option<Value<'a>> {
         if let Some(v) = self.dict.borrow().get(name) {
             return Some(v.clone());

@@ -74,17 +74,7 @@ fn stat_fn(n: &str) -> &'static str {
 
 /// `os.stat_result`: what `os.stat` returns (fields and tuple protocol: `statres.rs`).
 fn stat_result_class<'a>() -> Rc<Class<'a>> {
-    let c = Rc::new(Class {
-        name: Rc::from("stat_result"),
-        qualname: Rc::from("stat_result"),
-        module: Rc::from("os"),
-        bases: vec![],
-        mro: Mut::new(vec![]),
-        dict: Mut::new(super::statres::class_dict()),
-        kind: ClassKind::Native,
-    });
-    c.mro.borrow_mut().push(c.clone());
-    c
+    Class::builtin("stat_result", "os", super::statres::class_dict(), ClassKind::Native)
 }
 
 impl<'a> Interp<'a> {
