@@ -3,8 +3,10 @@
 //! every path segment and query value goes through, so a task or run id holding `/`, `#`, `?`,
 //! `%`, spaces or non-ASCII text makes a link that leads back to the same id.
 //!
-//! The router's patterns (`app.rs`) match these paths; its parameters are decoded by the router
-//! (`decodeURIComponent`), which inverts [`encode`] exactly.
+//! The app's router patterns (`app/src/app.rs`) match these paths; its parameters are decoded by
+//! the router (`decodeURIComponent`), which inverts [`encode`] exactly. A crate of its own, without
+//! dependencies, so the trajectory worker's rendered links (`trajworker/src/render.rs`) use the same
+//! routes as the app; the app adds the site's base path (`app/src/routes.rs`).
 
 use std::fmt::Write as _;
 
@@ -203,11 +205,6 @@ impl Route {
             Some(q) => path + &q.render(),
             None => path,
         }
-    }
-
-    /// The absolute link (`<a href>`): [`Route::path`] under the site's base path.
-    pub fn href(&self) -> String {
-        crate::net::href(&self.path())
     }
 
     /// The route a path (from the app's root, with an optional query; a `#fragment` is ignored)
