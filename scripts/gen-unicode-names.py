@@ -100,7 +100,7 @@ def encode(entries):
 
 def emit(name, doc, entries):
     print(f"/// {doc}")
-    print(f"pub static {name}: &[u8] = b\"\\")
+    print(f"pub(crate) static {name}: &[u8] = b\"\\")
     for line in encode(entries):
         print(f"{line}\\")
     print('";')
@@ -116,10 +116,10 @@ def main():
     print()
     print("/// The longest name or alias, in bytes.")
     longest = max(len(n) for _, n in all_names + aliases(sys.argv[1]))
-    print(f"pub const MAX_NAME_LENGTH: usize = {longest};")
+    print(f"pub(crate) const MAX_NAME_LENGTH: usize = {longest};")
     print()
     print("/// Ranges of `CJK UNIFIED IDEOGRAPH-XXXX` code points (names computed, not stored).")
-    print("pub static CJK_UNIFIED: &[(u32, u32)] = &[")
+    print("pub(crate) static CJK_UNIFIED: &[(u32, u32)] = &[")
     for lo, hi in cjk_ranges():
         print(f"    (0x{lo:x}, 0x{hi:x}),")
     print("];")

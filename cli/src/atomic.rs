@@ -18,7 +18,7 @@ static IN_FLIGHT: Mutex<Vec<(PathBuf, PathBuf)>> = Mutex::new(Vec::new());
 
 /// Installs the SIGINT/SIGTERM handler: temporary files and folders are removed, the user is told
 /// which outputs kept their previous content, and the process exits with 130.
-pub fn install_interrupt_handler() {
+pub(crate) fn install_interrupt_handler() {
     let installed = ctrlc::set_handler(|| {
         let pending = IN_FLIGHT.lock().map(|g| g.clone()).unwrap_or_default();
         for (tmp, target) in &pending {
@@ -81,7 +81,7 @@ fn parent_of(target: &Path) -> PathBuf {
 /// Refuses a file target that cannot be written, before any scoring: a folder, one of the inputs
 /// (`inputs`, compared by canonical path), or a place where no file can be created. Missing parent
 /// folders are created, as the write would.
-pub fn check_file_target(flag: &str, target: &Path, inputs: &[&Path]) -> Result<()> {
+pub(crate) fn check_file_target(flag: &str, target: &Path, inputs: &[&Path]) -> Result<()> {
     if target.is_dir() {
         bail!("{flag} {}: is a folder; give a file name", target.display());
     }
@@ -102,7 +102,7 @@ pub fn check_file_target(flag: &str, target: &Path, inputs: &[&Path]) -> Result<
 
 /// Refuses a folder target (a bundle) that cannot be written: an existing file, a non-empty folder
 /// that holds no bundle (`index.json`), or a parent where nothing can be created.
-pub fn check_dir_target(flag: &str, target: &Path) -> Result<()> {
+pub(crate) fn check_dir_target(flag: &str, target: &Path) -> Result<()> {
     if target.exists() {
         if !target.is_dir() {
             bail!("{flag} {}: exists and is not a folder", target.display());
@@ -139,7 +139,7 @@ fn probe_writable(flag: &str, target: &Path, dir: &Path) -> Result<()> {
 
 /// Writes `bytes` to `target` atomically: a temporary sibling, flushed to disk, then renamed over
 /// the target. On any error the temporary file is removed and the target is untouched.
-pub fn write_file(target: &Path, bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_file(target: &Path, bytes: &[u8]) -> Result<()> {
     let tmp = staging_path(target, "tmp");
     let _guard = InFlight::new(&tmp, target);
     let written = (|| -> std::io::Result<()> {
@@ -163,7 +163,7 @@ pub fn write_file(target: &Path, bytes: &[u8]) -> Result<()> {
 /// Writes the folder `files` (relative name → bytes) as `target`: built completely in a temporary
 /// sibling folder, then swapped in with two renames. Entries of an existing `target` whose names
 /// are not in `replaced` (files the user keeps beside a bundle) are carried over into the new folder.
-pub fn write_dir(
+pub(crate) fn write_dir(
     target: &Path,
     files: &std::collections::BTreeMap<String, Vec<u8>>,
     replaced: &[&str],

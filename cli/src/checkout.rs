@@ -10,14 +10,14 @@ use scorer::bundle::{is_valid_task_id, mapping};
 use scorer::tree::{git_blob_id, FileMode, RepoPath};
 
 /// The instruction kinds, in the order the bundle stores them.
-pub const KINDS: [&str; 3] = ["lazy", "base", "descriptive"];
+pub(crate) const KINDS: [&str; 3] = ["lazy", "base", "descriptive"];
 
 /// The folders an official checkout has.
 const FOLDERS: [&str; 4] = ["problems", "tests", "scripts", "repositories"];
 
 /// One task as the mappings describe it (paths relative to the checkout).
 #[derive(Debug, Clone)]
-pub struct TaskRef {
+pub(crate) struct TaskRef {
     pub id: String,
     pub repo: String,
     /// `tests/<repo>/<name>`.
@@ -28,7 +28,7 @@ pub struct TaskRef {
 }
 
 /// Validates the layout and reads the three mappings into tasks, sorted by (repo, id).
-pub fn read_tasks(root: &Path) -> Result<Vec<TaskRef>> {
+pub(crate) fn read_tasks(root: &Path) -> Result<Vec<TaskRef>> {
     if !root.is_dir() {
         bail!("checkout {}: not a folder", root.display());
     }
@@ -112,7 +112,7 @@ pub fn read_tasks(root: &Path) -> Result<Vec<TaskRef>> {
 }
 
 /// Reads a UTF-8 text file, naming it (checkout-relative) in errors.
-pub fn read_text(path: &Path, rel: &str) -> Result<String> {
+pub(crate) fn read_text(path: &Path, rel: &str) -> Result<String> {
     let bytes = crate::fsread::read_file(path, crate::fsread::MAX_INPUT_BYTES)
         .with_context(|| format!("reading {rel}"))?;
     String::from_utf8(bytes).with_context(|| format!("{rel} is not UTF-8"))
@@ -120,7 +120,7 @@ pub fn read_text(path: &Path, rel: &str) -> Result<String> {
 
 /// One file of a base repository.
 #[derive(Debug, Clone)]
-pub struct RepoFile {
+pub(crate) struct RepoFile {
     pub abs: PathBuf,
     pub mode: FileMode,
     pub blob: String,
@@ -129,7 +129,7 @@ pub struct RepoFile {
 
 /// Lists every file below a repository folder, as `git add -A -f` would track it: regular files,
 /// executables and symlinks (not followed), no `.git` folders, no empty folders.
-pub fn list_files(repo_root: &Path, repo: &str) -> Result<Vec<(RepoPath, PathBuf)>> {
+pub(crate) fn list_files(repo_root: &Path, repo: &str) -> Result<Vec<(RepoPath, PathBuf)>> {
     let mut out = Vec::new();
     let mut stack = vec![(repo_root.to_path_buf(), String::new())];
     while let Some((dir, rel)) = stack.pop() {
@@ -171,7 +171,7 @@ pub fn list_files(repo_root: &Path, repo: &str) -> Result<Vec<(RepoPath, PathBuf
 }
 
 /// Hashes one file as git would store it (symlinks: the link target, not followed).
-pub fn hash_file(abs: &Path, rel: &str) -> Result<RepoFile> {
+pub(crate) fn hash_file(abs: &Path, rel: &str) -> Result<RepoFile> {
     let meta = fs::symlink_metadata(abs).with_context(|| format!("reading {rel}"))?;
     let mode = if meta.file_type().is_symlink() {
         FileMode::Symlink
@@ -190,7 +190,7 @@ pub fn hash_file(abs: &Path, rel: &str) -> Result<RepoFile> {
 }
 
 /// The bytes git stores for a file: its content, or a symlink's target.
-pub fn blob_bytes(abs: &Path, mode: FileMode, rel: &str) -> Result<Vec<u8>> {
+pub(crate) fn blob_bytes(abs: &Path, mode: FileMode, rel: &str) -> Result<Vec<u8>> {
     if mode == FileMode::Symlink {
         let target = fs::read_link(abs).with_context(|| format!("reading link {rel}"))?;
         let Some(t) = target.to_str() else { bail!("{rel}: symlink target is not UTF-8") };
@@ -226,7 +226,7 @@ const UPSTREAM: &[(&str, &str, &str)] = &[
 ];
 
 /// The attribution of a repository: upstream name, and its licence file's title and copyright line.
-pub fn attribution(
+pub(crate) fn attribution(
     repo: &str,
     files: &BTreeMap<RepoPath, RepoFile>,
 ) -> Result<scorer::bundle::Attribution> {

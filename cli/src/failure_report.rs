@@ -24,14 +24,14 @@ use crate::commands::trajectory::{context_of, instance_of, score_patches};
 
 /// A file that could not be read as a trajectory.
 #[derive(Debug, Serialize)]
-pub struct FileError {
+pub(crate) struct FileError {
     pub file: String,
     pub message: String,
 }
 
 /// One analysed trajectory.
 #[derive(Debug, Serialize)]
-pub struct Analysed {
+pub(crate) struct Analysed {
     pub file: String,
     pub instance_id: Option<String>,
     pub model: Option<String>,
@@ -50,7 +50,7 @@ pub struct Analysed {
 }
 
 #[derive(Debug, Serialize)]
-pub struct Flag {
+pub(crate) struct Flag {
     pub id: String,
     pub rule: String,
     pub steps: Vec<usize>,
@@ -59,7 +59,7 @@ pub struct Flag {
 
 /// The whole section, as `--json` prints it.
 #[derive(Debug, Serialize)]
-pub struct Section {
+pub(crate) struct Section {
     pub report: String,
     pub trajectories: Vec<Analysed>,
     pub errors: Vec<FileError>,
@@ -137,7 +137,7 @@ fn pair<'r>(
 }
 
 /// Reads, pairs and analyses every trajectory, then sums the run.
-pub fn section(
+pub(crate) fn section(
     report_name: &str,
     report: &Report,
     paths: &[PathBuf],
@@ -235,7 +235,7 @@ pub fn section(
 }
 
 /// The section as text: one line per trajectory, the files not read, the run rates, FM-8.
-pub fn text(s: &Section) -> String {
+pub(crate) fn text(s: &Section) -> String {
     use std::fmt::Write;
     let mut out = String::new();
     let paired = s.trajectories.iter().filter(|a| a.paired).count();

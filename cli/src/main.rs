@@ -3,6 +3,11 @@
 //! Subcommands mirror the researcher's workflow: `import` the official benchmark into task bundles,
 //! `score` submissions against a bundle, `report` on a scored run. Exit codes: 0 scored; 1 scored but
 //! some entries could not be scored; 2 usage error or unreadable input.
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "the binary's output: reports on stdout, progress, warnings and errors on stderr"
+)]
 
 mod atomic;
 mod checkout;

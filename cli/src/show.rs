@@ -13,7 +13,7 @@ const MAX_CELL: usize = 240;
 /// `s` safe to print on a terminal: control characters (ANSI escapes, CR, LF, ...) become visible
 /// escapes (`\u{1b}`, `\r`, `\n`), so a name in a predictions file cannot move the cursor, recolour
 /// or overwrite what refscore prints.
-pub fn term(s: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn term(s: &str) -> std::borrow::Cow<'_, str> {
     if !s.chars().any(char::is_control) {
         return std::borrow::Cow::Borrowed(s);
     }
@@ -89,7 +89,7 @@ fn yes(b: bool) -> &'static str {
 }
 
 /// `--task ID --patch FILE`: the verdict and every method.
-pub fn single_table(report: &Report) -> String {
+pub(crate) fn single_table(report: &Report) -> String {
     let mut out = String::new();
     for r in &report.results {
         let _ = writeln!(out, "task      {}", r.instance_id);
@@ -137,7 +137,7 @@ pub fn single_table(report: &Report) -> String {
 
 /// `--predictions`: one row per result, then the totals and the entries not scored. `tasks` makes
 /// the totals count a failed patch's methods as not passed, as `report --tasks` does.
-pub fn score_table(report: &Report, tasks: &[TaskMeta]) -> String {
+pub(crate) fn score_table(report: &Report, tasks: &[TaskMeta]) -> String {
     let rows: Vec<Vec<String>> = report
         .results
         .iter()
@@ -228,7 +228,7 @@ fn groups(title: &str, key: &str, gs: &[Group]) -> String {
 /// `refscore report REPORT`: the run summary. `with_tasks` says whether task metadata was given
 /// (without it the repository and breadth breakdowns are unknown).
 /// `bundle_tasks`: the number of tasks of the bundle, when it was given (`--tasks`).
-pub fn run_summary(
+pub(crate) fn run_summary(
     name: &str,
     report: &Report,
     stats: &RunStats,
@@ -280,7 +280,7 @@ fn status(s: Option<scorer::report::Status>) -> &'static str {
 }
 
 /// `--compare`: flips, per-method deltas and one-sided results.
-pub fn comparison(a_name: &str, b_name: &str, c: &Comparison) -> String {
+pub(crate) fn comparison(a_name: &str, b_name: &str, c: &Comparison) -> String {
     let mut out = format!("compare  {a_name} -> {b_name}\n");
     if c.bundle_differs {
         out.push_str("warning  the reports were scored against different bundles\n");
@@ -365,7 +365,7 @@ fn csv(header: &[&str], rows: &[Vec<String>]) -> String {
 }
 
 /// The comparison as CSV: one row per flip, subtest change and one-sided result.
-pub fn comparison_csv(c: &Comparison) -> String {
+pub(crate) fn comparison_csv(c: &Comparison) -> String {
     let key = |k: &scorer::stats::RunKey| {
         vec![
             k.instance_id.clone(),

@@ -1,5 +1,12 @@
 //! Local check tool: runs one unittest file with the scorer against a folder (the repository root).
 //! Usage: `cargo run -p scorer --example run_file -- <test.py> [repo_root]`
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a local measuring tool: it prints its figures and stops on a broken fixture"
+)]
 
 use scorer::tree::Tree;
 use scorer::unittest::{RunConfig, Scorer};

@@ -25,19 +25,6 @@
 // `scorer/clippy.toml` lists are errors in the library. Unit tests (`cfg(test)`) read fixtures
 // from disk, so they are exempt, as the workspace exempts tests, benches and examples.
 #![cfg_attr(not(test), deny(clippy::disallowed_methods, clippy::disallowed_types))]
-// Issue 23's lints, held here for the scorer until every crate of the workspace is clean of them
-// (then they move to `[workspace.lints]`): what the crate offers is what it exports
-// (`unreachable_pub`); library code returns errors instead of panicking on input (`unwrap_used`,
-// `expect_used`; tests may, clippy.toml); output is the CLI's (`print_*`); reports do not depend
-// on a hash map's iteration order (`iter_over_hash_type`). Each allowance says why.
-#![warn(
-    unreachable_pub,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::iter_over_hash_type
-)]
 
 pub mod bundle;
 pub mod combine;

@@ -73,7 +73,7 @@ fn fold(label: &str, text: &str) -> Node {
 }
 
 /// One step of the list.
-pub fn step(row: &StepRow, current: Option<u32>) -> Node {
+pub(crate) fn step(row: &StepRow, current: Option<u32>) -> Node {
     let i = row.index.to_string();
     let tokens = match row.tokens {
         Some([p, c, cached]) => {
@@ -200,7 +200,7 @@ pub fn step(row: &StepRow, current: Option<u32>) -> Node {
 }
 
 /// A page of steps.
-pub fn page(p: &StepPage, current: Option<u32>) -> Node {
+pub(crate) fn page(p: &StepPage, current: Option<u32>) -> Node {
     el(
         "div",
         &[("id", "steps"), ("class", "steps")],
@@ -516,7 +516,7 @@ fn final_tests(s: &Sample, r: &TaskResult, instance: &str) -> Node {
 
 /// Everything above the step list: facts, σ vs the patch, final verdicts, flags, timeline,
 /// the submission.
-pub fn head(s: &Sample, name: &str, fin: Option<(&TaskResult, &str)>) -> Node {
+pub(crate) fn head(s: &Sample, name: &str, fin: Option<(&TaskResult, &str)>) -> Node {
     let mut kids = vec![facts(s, name)];
     if let Some(e) = &s.exit_error {
         kids.push(el("p", &[("class", "error")], vec![t(e)]));
@@ -654,7 +654,7 @@ fn definition_of<'d>(rate: &str, defs: &'d [(String, String)]) -> Option<&'d str
 }
 
 /// The run page's failure-mode section.
-pub fn run(m: &RunModes, links: &[(u32, String, String)]) -> Node {
+pub(crate) fn run(m: &RunModes, links: &[(u32, String, String)]) -> Node {
     let mut kids = vec![el(
         "p",
         &[("class", "muted")],

@@ -5,10 +5,10 @@
 pub const UNIDATA_VERSION: &str = "14.0.0";
 
 /// The longest name or alias, in bytes.
-pub const MAX_NAME_LENGTH: usize = 88;
+pub(crate) const MAX_NAME_LENGTH: usize = 88;
 
 /// Ranges of `CJK UNIFIED IDEOGRAPH-XXXX` code points (names computed, not stored).
-pub static CJK_UNIFIED: &[(u32, u32)] = &[
+pub(crate) static CJK_UNIFIED: &[(u32, u32)] = &[
     (0x3400, 0x4dbf),
     (0x4e00, 0x9fff),
     (0x20000, 0x2a6df),
@@ -20,7 +20,7 @@ pub static CJK_UNIFIED: &[(u32, u32)] = &[
 ];
 
 /// Every other name `unicodedata.name` gives, front-coded in code-point order.
-pub static NAMES: &[u8] = b"\
+pub(crate) static NAMES: &[u8] = b"\
 \x01\x01\x80SPACE\
 \x80EXCLAMATION MARK\
 \x80QUOTATION MARK\
@@ -34551,7 +34551,7 @@ pub static NAMES: &[u8] = b"\
 ";
 
 /// The aliases (NameAliases.txt) 3.11 resolves, same encoding.
-pub static ALIASES: &[u8] = b"\
+pub(crate) static ALIASES: &[u8] = b"\
 \x80NUL\
 \x00\x83L\
 \x80SOH\

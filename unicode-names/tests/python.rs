@@ -1,6 +1,13 @@
 //! The names table against CPython 3.11 itself: every name `unicodedata.name` gives resolves to its
 //! character, other inputs (case variants too) resolve as `\N{...}` does in 3.11, and `tables.rs`
 //! is what the generator writes. Skipped, with a message, without python3 3.11.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "test code: a failed unwrap is a failed test, and skips are printed for the reader"
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -16,13 +16,13 @@ use crate::bundle_dir::{BundleDir, LoadedTask};
 use super::{Done, Outcome};
 
 /// `ID,ID,...` split, empty pieces dropped.
-pub fn split_ids(list: &str) -> Vec<String> {
+pub(crate) fn split_ids(list: &str) -> Vec<String> {
     list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()
 }
 
 /// The combined task of `ids` (tasks of `bundle`), named `id` or [`scorer::combine::default_id`],
 /// with its base tree.
-pub fn build(bundle: &BundleDir, ids: &[String], id: Option<&str>) -> Result<LoadedTask> {
+pub(crate) fn build(bundle: &BundleDir, ids: &[String], id: Option<&str>) -> Result<LoadedTask> {
     let mut tasks = Vec::new();
     for t in ids {
         if !bundle.has_task(t) {
@@ -39,7 +39,7 @@ pub fn build(bundle: &BundleDir, ids: &[String], id: Option<&str>) -> Result<Loa
 
 /// Writes a bundle holding the one combined task: its data, its repository's manifest (without
 /// the pack) and the blobs it carries, hashed as `refscore import` does.
-pub fn write_bundle(bundle: &BundleDir, task: &TaskData, out: &Path) -> Result<String> {
+pub(crate) fn write_bundle(bundle: &BundleDir, task: &TaskData, out: &Path) -> Result<String> {
     crate::atomic::check_dir_target("--out", out)?;
     let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     let src = bundle.manifest_of(&task.repo)?;

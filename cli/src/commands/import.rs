@@ -22,7 +22,7 @@ use super::{Done, Outcome};
 
 /// What an import wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Summary {
+pub(crate) struct Summary {
     pub bundle_hash: String,
     pub tasks: usize,
     pub repos: usize,
@@ -47,7 +47,7 @@ pub struct Summary {
 }
 
 /// Imports `from` into `out`.
-pub fn run(from: &Path, out: &Path) -> Result<Summary> {
+pub(crate) fn run(from: &Path, out: &Path) -> Result<Summary> {
     crate::atomic::check_dir_target("--out", out)?;
     // The tests run on a thread with the scoring threads' known stack, which the interpreter's
     // stack budget ([`crate::run::run_config`]) assumes; the main thread's size is the

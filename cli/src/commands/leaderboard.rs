@@ -17,11 +17,11 @@ use crate::LeaderboardCmd;
 use super::{Done, Outcome};
 
 /// The leaderboard file's name inside its folder.
-pub const FILE: &str = "published.json";
+pub(crate) const FILE: &str = "published.json";
 
 /// Reads `dir/published.json` and every report it names; returns the board and how many
 /// entries have a report behind them.
-pub fn check(dir: &Path) -> Result<(Leaderboard, usize)> {
+pub(crate) fn check(dir: &Path) -> Result<(Leaderboard, usize)> {
     let path = dir.join(FILE);
     let name = path.to_string_lossy().into_owned();
     let bytes = fs::read(&path).with_context(|| format!("{name}: cannot read"))?;
@@ -48,7 +48,7 @@ fn read_report(path: &Path) -> Result<Report> {
 
 /// What `refscore leaderboard add` is told; unset labels are taken from the report.
 #[derive(Debug, Clone)]
-pub struct Add {
+pub(crate) struct Add {
     /// The leaderboard folder (holds published.json).
     pub dir: PathBuf,
     /// The bundle the report was scored against: the row's task denominator.
@@ -71,7 +71,7 @@ fn shared<T: Ord + Clone>(values: impl Iterator<Item = Option<T>>) -> Option<T> 
 }
 
 /// `letters, digits, '.', '-', '_'` from a file stem (other characters become `-`).
-pub fn id_from_stem(stem: &str) -> String {
+pub(crate) fn id_from_stem(stem: &str) -> String {
     let id: String = stem
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') { c } else { '-' })
@@ -86,7 +86,7 @@ pub fn id_from_stem(stem: &str) -> String {
 
 /// Adds the report as a row: copies it to `<id>.json` next to published.json and appends the
 /// entry (the other entries are kept as they are written). Returns the new entry.
-pub fn add(opts: &Add) -> Result<Entry> {
+pub(crate) fn add(opts: &Add) -> Result<Entry> {
     let report = read_report(&opts.report)?;
     let bundle = BundleDir::open(&opts.tasks)?;
     if bundle.hash() != report.bundle.hash {

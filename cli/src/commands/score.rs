@@ -15,7 +15,7 @@ use crate::{run, show};
 use super::{CliError, Done, Outcome};
 
 /// What to score.
-pub enum Input {
+pub(crate) enum Input {
     Single {
         task: String,
         patch: PathBuf,
@@ -28,7 +28,7 @@ pub enum Input {
     },
 }
 
-pub struct Options {
+pub(crate) struct Options {
     pub tasks: PathBuf,
     pub input: Input,
     pub out: Option<PathBuf>,
@@ -38,7 +38,7 @@ pub struct Options {
 }
 
 /// Runs the command; usage and unreadable-input errors come back as `Err` (exit 2).
-pub fn run(opts: &Options) -> Outcome {
+pub(crate) fn run(opts: &Options) -> Outcome {
     let bundle = BundleDir::open(&opts.tasks)?;
     if let Some(out) = &opts.out {
         let inputs: Vec<&Path> = match &opts.input {

@@ -11,7 +11,7 @@ use crate::bundle_dir::BundleDir;
 use super::{Done, Outcome};
 
 /// Writes the touch patches of every task of the bundle at `tasks` to `out`.
-pub fn command(tasks: &Path, out: &Path) -> Outcome {
+pub(crate) fn command(tasks: &Path, out: &Path) -> Outcome {
     atomic::check_file_target("--out", out, &[tasks])?;
     let bundle = BundleDir::open(tasks)?;
     let loaded = bundle

@@ -17,7 +17,7 @@ use crate::run::{run_config, THREAD_STACK};
 
 use super::{Done, Outcome};
 
-pub fn run(file: &Path, tasks: Option<&Path>, json: bool) -> Outcome {
+pub(crate) fn run(file: &Path, tasks: Option<&Path>, json: bool) -> Outcome {
     let name = file.display().to_string();
     let bytes = if file.is_dir() {
         event_folder(file)?

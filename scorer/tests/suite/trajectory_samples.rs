@@ -213,7 +213,7 @@ fn zstd_eval_reads_like_the_deflate_original() {
 
 mod common {
     /// Rewrites a zip archive with every entry zstd-compressed (method 93).
-    pub fn rezip_zstd(zip: &[u8]) -> Vec<u8> {
+    pub(super) fn rezip_zstd(zip: &[u8]) -> Vec<u8> {
         use scorer::trajectory::test_support::{unzip, zip_write};
         let entries = unzip(zip).expect("the original reads");
         assert!(entries.len() > 10);

@@ -8,19 +8,19 @@ use std::process::{Command, Output};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 
-pub fn workspace() -> PathBuf {
+pub(crate) fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
 }
 
-pub fn demo() -> PathBuf {
+pub(crate) fn demo() -> PathBuf {
     workspace().join("tasks/demo")
 }
 
 /// A fresh, empty temporary folder (removed when dropped).
-pub struct Temp(pub PathBuf);
+pub(crate) struct Temp(pub PathBuf);
 
 impl Temp {
-    pub fn new(tag: &str) -> Temp {
+    pub(crate) fn new(tag: &str) -> Temp {
         static N: AtomicU32 = AtomicU32::new(0);
         let n = N.fetch_add(1, Ordering::SeqCst);
         let p = std::env::temp_dir().join(format!("refscore-cli-{}-{tag}-{n}", std::process::id()));
@@ -37,7 +37,7 @@ impl Drop for Temp {
 }
 
 /// Runs `refscore` in `cwd`.
-pub fn refscore_in(cwd: &Path, args: &[&str]) -> Output {
+pub(crate) fn refscore_in(cwd: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_refscore"))
         .current_dir(cwd)
         .args(args)
@@ -46,7 +46,7 @@ pub fn refscore_in(cwd: &Path, args: &[&str]) -> Output {
 }
 
 /// The demo bundle, imported once per test binary into the target's temporary folder.
-pub fn bundle(tag: &str) -> PathBuf {
+pub(crate) fn bundle(tag: &str) -> PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("demo-bundle-{tag}"));
@@ -60,12 +60,12 @@ pub fn bundle(tag: &str) -> PathBuf {
     .clone()
 }
 
-pub fn text(b: &[u8]) -> String {
+pub(crate) fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
 /// The bundle hash of the demo bundle (for redacting it from snapshots).
-pub fn bundle_hash(dir: &Path) -> String {
+pub(crate) fn bundle_hash(dir: &Path) -> String {
     let index: serde_json::Value =
         serde_json::from_slice(&fs::read(dir.join("index.json")).expect("index")).expect("json");
     index["bundle_hash"].as_str().expect("hash").to_string()
@@ -73,7 +73,7 @@ pub fn bundle_hash(dir: &Path) -> String {
 
 /// `text` with the bundle hash and the scorer version replaced, so snapshots survive a change
 /// of the demo or a version bump.
-pub fn redact(text: &str, hash: &str) -> String {
+pub(crate) fn redact(text: &str, hash: &str) -> String {
     text.replace(hash, "[bundle-hash]")
         .replace(
             &format!("\"version\": \"{}\"", env!("CARGO_PKG_VERSION")),

@@ -5,11 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
-pub fn differential_dir() -> PathBuf {
+pub(crate) fn differential_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("differential")
 }
 
-pub fn sorted_entries(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn sorted_entries(dir: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
         .map(|e| e.expect("directory entry").path())

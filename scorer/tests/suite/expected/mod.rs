@@ -16,7 +16,7 @@ use std::sync::{Mutex, OnceLock};
 use serde_json::Value;
 
 /// Whether `python3` is CPython 3.11 (the official harness's version), checked once.
-pub fn python311() -> bool {
+pub(crate) fn python311() -> bool {
     static FOUND: OnceLock<bool> = OnceLock::new();
     *FOUND.get_or_init(|| {
         let out = Command::new("python3")
@@ -48,7 +48,7 @@ fn hash(parts: &[&[u8]]) -> u64 {
 }
 
 /// The key of a case: readable name plus a hash of everything CPython's answer depends on.
-pub fn case_key(name: &str, files: &[(&str, &[u8])], source: &str) -> String {
+pub(crate) fn case_key(name: &str, files: &[(&str, &[u8])], source: &str) -> String {
     let mut parts: Vec<&[u8]> = vec![name.as_bytes(), source.as_bytes()];
     for (path, bytes) in files {
         parts.push(path.as_bytes());
@@ -81,7 +81,7 @@ fn load(module: &str) -> Store {
 }
 
 /// The test module a caller's source file is (`…/tests/suite/interp_values.rs` → `interp_values`).
-pub fn module_of(file: &str) -> String {
+pub(crate) fn module_of(file: &str) -> String {
     Path::new(file).file_stem().and_then(|s| s.to_str()).unwrap_or("unknown").to_string()
 }
 
@@ -97,7 +97,7 @@ fn render(store: &Store) -> String {
 }
 
 /// CPython's outcome for one case: `live` runs it under python3.11 when present.
-pub fn cpython_outcome(module: &str, key: &str, live: impl FnOnce() -> Value) -> Value {
+pub(crate) fn cpython_outcome(module: &str, key: &str, live: impl FnOnce() -> Value) -> Value {
     let stored = {
         let mut all = stores().lock().unwrap_or_else(|p| p.into_inner());
         all.entry(module.to_string()).or_insert_with(|| load(module)).get(key).cloned()

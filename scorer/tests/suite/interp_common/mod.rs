@@ -19,7 +19,7 @@ static COUNTER: AtomicUsize = AtomicUsize::new(0);
 /// Runs `test_source` (named `name`) against `files` under CPython and with the scorer; returns
 /// both outcome lists as JSON values.
 #[track_caller]
-pub fn run_both(
+pub(crate) fn run_both(
     name: &str,
     files: &[(&str, &[u8])],
     test_source: &str,
@@ -29,7 +29,7 @@ pub fn run_both(
 
 /// [`run_both`] with the scorer's limits given (e.g. the CLI's big stack budget).
 #[track_caller]
-pub fn run_both_with(
+pub(crate) fn run_both_with(
     name: &str,
     files: &[(&str, &[u8])],
     test_source: &str,
@@ -94,7 +94,7 @@ fn cpython(name: &str, files: &[(&str, &[u8])], test_source: &str) -> serde_json
 
 /// Asserts that the scorer gives CPython's outcomes, method by method.
 #[track_caller]
-pub fn check(name: &str, files: &[(&str, &[u8])], test_source: &str) {
+pub(crate) fn check(name: &str, files: &[(&str, &[u8])], test_source: &str) {
     let (py, mine) = run_both(name, files, test_source);
     if py != mine {
         let pa = py.as_array().cloned().unwrap_or_default();
@@ -114,7 +114,11 @@ pub fn check(name: &str, files: &[(&str, &[u8])], test_source: &str) {
 }
 
 /// Runs `test_source` with the scorer only (no python3): each method's `(status, message)`.
-pub fn run_scorer(name: &str, files: &[(&str, &[u8])], test_source: &str) -> Vec<(String, String)> {
+pub(crate) fn run_scorer(
+    name: &str,
+    files: &[(&str, &[u8])],
+    test_source: &str,
+) -> Vec<(String, String)> {
     let mut tree = Tree::new();
     for (p, bytes) in files {
         tree.insert_bytes(p, bytes.to_vec()).expect("tree path");
@@ -132,7 +136,7 @@ pub fn run_scorer(name: &str, files: &[(&str, &[u8])], test_source: &str) -> Vec
 }
 
 /// Whether python3 runs here (differential tests skip with a message when it does not).
-pub fn have_python3() -> bool {
+pub(crate) fn have_python3() -> bool {
     let ok = Command::new("python3").arg("-c").arg("pass").status().is_ok_and(|s| s.success());
     if !ok {
         eprintln!("skipped: python3 not found");
@@ -144,7 +148,7 @@ pub fn have_python3() -> bool {
 /// addresses zeroed, is the method's error message) under python3 and the scorer; returns the
 /// number of cases and the disagreements.
 #[track_caller]
-pub fn compare_exprs(
+pub(crate) fn compare_exprs(
     name: &str,
     files: &[(&str, &[u8])],
     prelude: &str,
