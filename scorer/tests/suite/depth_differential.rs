@@ -6,6 +6,7 @@
 //! at module level and in `setUpClass`; flat constructs far past any nesting limit. Each python3
 //! run compares verdict, exception type, message and line, method by method.
 
+use crate::expected;
 use crate::interp_common;
 
 use scorer::unittest::RunConfig;
@@ -83,12 +84,35 @@ fn compare(name: &str, src: String) -> (usize, usize) {
     (pa.len(), agree)
 }
 
-fn python3_present() -> bool {
-    let ok = std::process::Command::new("python3").arg("-c").arg("pass").status().is_ok();
-    if !ok {
-        eprintln!("python3 not found: depth differential skipped");
-    }
-    ok
+/// What a python3 `script` prints for `cases` (one integer a line, one line a case): the
+/// thresholds the generated files are built around. Stored like every CPython outcome
+/// (`expected/`), so the suite runs without python3.
+fn python_lines(name: &str, script: &str, cases: &[(String, String)]) -> Vec<i64> {
+    let input = serde_json::to_string(cases).expect("json");
+    let key = expected::case_key(name, &[], &format!("{script}\n{input}"));
+    let live = || {
+        let out = std::process::Command::new("python3")
+            .args(["-c", script])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                use std::io::Write;
+                c.stdin.take().expect("stdin").write_all(input.as_bytes())?;
+                c.wait_with_output()
+            })
+            .expect("python3");
+        let lines: Vec<i64> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| l.trim().parse().expect("a length"))
+            .collect();
+        serde_json::json!(lines)
+    };
+    let lines: Vec<i64> =
+        serde_json::from_value(expected::cpython_outcome("depth_differential", &key, live))
+            .expect("stored lengths");
+    assert_eq!(lines.len(), cases.len(), "{name}: one line per case");
+    lines
 }
 
 /// The sizes around CPython's threshold for a tree converted by an `ast.parse` called `frames`
@@ -100,9 +124,6 @@ fn around(frames: u32) -> impl Iterator<Item = u32> {
 
 #[test]
 fn ast_parse_depth_follows_the_callers_depth() {
-    if !python3_present() {
-        return;
-    }
     let mut cases = 0;
     for (kind, expr) in KINDS {
         let mut src = PRELUDE.to_string();
@@ -125,9 +146,6 @@ fn ast_parse_depth_follows_the_callers_depth() {
 
 #[test]
 fn module_level_and_class_fixture_depths() {
-    if !python3_present() {
-        return;
-    }
     // Module body at depth 6, setUpClass at 8: the same sizes pass there and fail deeper.
     let mut src = PRELUDE.to_string();
     src.push_str("R = {}\ndef attempt(key, s):\n    try:\n        ast.parse(s)\n        R[key] = 'ok'\n    except Exception as e:\n        R[key] = type(e).__name__\n");
@@ -148,9 +166,6 @@ fn module_level_and_class_fixture_depths() {
 
 #[test]
 fn recursion_and_dump_count_the_harness_frames() {
-    if !python3_present() {
-        return;
-    }
     let mut src = PRELUDE.to_string();
     src.push_str("class T(unittest.TestCase):\n");
     for k in [0u32, 5, 50] {
@@ -174,9 +189,6 @@ fn recursion_and_dump_count_the_harness_frames() {
 
 #[test]
 fn flat_constructs_are_not_nesting_and_huge_ones_fail_as_in_cpython() {
-    if !python3_present() {
-        return;
-    }
     let mut src = PRELUDE.to_string();
     src.push_str("class T(unittest.TestCase):\n");
     for (name, expr) in FLAT.iter().chain(HUGE) {
@@ -191,9 +203,6 @@ fn flat_constructs_are_not_nesting_and_huge_ones_fail_as_in_cpython() {
 /// around the threshold, from three call depths.
 #[test]
 fn nested_container_reprs_fail_at_cpythons_depth() {
-    if !python3_present() {
-        return;
-    }
     let mut src = PRELUDE.to_string();
     src.push_str(
         "def nest(kind, n):\n    x = 0\n    for _ in range(n):\n        x = {'list': lambda: [x], 'tuple': lambda: (x,), 'dict': lambda: {1: x}}[kind]()\n    return x\n",
@@ -307,9 +316,6 @@ for tmpl, chain in cases:
 /// tree below it).
 #[test]
 fn parser_stack_depends_on_the_statement_context() {
-    if !python3_present() {
-        return;
-    }
     // The levels add up (context + form + chain): every context with an assignment, every
     // form in three contexts.
     let mut cases = Vec::new();
@@ -327,21 +333,9 @@ fn parser_stack_depends_on_the_statement_context() {
         }
         files.push((*cname, methods));
     }
-    let out = std::process::Command::new("python3")
-        .args(["-c", PY_FIRST_MEMORY_ERROR])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut c| {
-            use std::io::Write;
-            let input = serde_json::to_string(&cases).expect("json");
-            c.stdin.take().expect("stdin").write_all(input.as_bytes())?;
-            c.wait_with_output()
-        })
-        .expect("python3");
-    let firsts: Vec<u32> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| l.trim().parse().expect("a length"))
+    let firsts: Vec<u32> = python_lines("first_memory_error", PY_FIRST_MEMORY_ERROR, &cases)
+        .into_iter()
+        .map(|n| u32::try_from(n).expect("a length"))
         .collect();
     assert_eq!(firsts.len(), cases.len());
     let mut total = 0;
@@ -385,9 +379,6 @@ fn parser_stack_depends_on_the_statement_context() {
 /// add (`json.loads('{')`: 2) for the natively implemented modules.
 #[test]
 fn ast_parse_warms_up_after_seven_calls() {
-    if !python3_present() {
-        return;
-    }
     // In a test method (11 deep) -> ast.parse: the largest unary chain that converts warm.
     let warm_ok = 3000 - 3 * (11 + 1) - 2 - 1;
     let parse = |n: u32| format!("ast.parse('x = ' + '-' * {n} + '1')");
@@ -531,24 +522,7 @@ for tmpl, chain in cases:
 
 /// Runs [`PY_FIRST_MEMORY_ERROR_ANY`] on `cases`.
 fn first_memory_errors(cases: &[(String, String)]) -> Vec<i64> {
-    let out = std::process::Command::new("python3")
-        .args(["-c", PY_FIRST_MEMORY_ERROR_ANY])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut c| {
-            use std::io::Write;
-            let input = serde_json::to_string(cases).expect("json");
-            c.stdin.take().expect("stdin").write_all(input.as_bytes())?;
-            c.wait_with_output()
-        })
-        .expect("python3");
-    let firsts: Vec<i64> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| l.trim().parse().expect("a length"))
-        .collect();
-    assert_eq!(firsts.len(), cases.len());
-    firsts
+    python_lines("first_memory_error_any", PY_FIRST_MEMORY_ERROR_ANY, cases)
 }
 
 /// Compares, for every case, `ast.parse` at the first length CPython refuses and the one
@@ -581,9 +555,6 @@ fn compare_around_first_failures(tag: &str, cases: &[(String, String)], per_file
 /// `-` chain in every statement form, and `**` / `lambda` / `not` chains in the assignment.
 #[test]
 fn bracketed_chains_fail_at_cpythons_parser_levels() {
-    if !python3_present() {
-        return;
-    }
     let mut cases = Vec::new();
     for (i, shape) in SHAPES.iter().enumerate() {
         cases.push((format!("x = {shape}"), "'-' * N + '1'".to_string()));
@@ -613,9 +584,6 @@ fn bracketed_chains_fail_at_cpythons_parser_levels() {
 /// tokenizer's `too many nested parentheses` at 200).
 #[test]
 fn deep_bracket_nests_fail_at_cpythons_parser_levels() {
-    if !python3_present() {
-        return;
-    }
     let nests = ["1<(", "1 and (", "(1, 2, ", "[1, ", "f(", "a[", "-(", "1**(", "f(1, ", "{1: "];
     let close = |o: &str| match o.chars().last() {
         Some('[') => "]",
@@ -665,9 +633,6 @@ fn deep_bracket_nests_fail_at_cpythons_parser_levels() {
 /// (list, call, subscript; not a group), from the caller's depth.
 #[test]
 fn bracketed_left_recursive_chains_convert_as_in_cpython() {
-    if !python3_present() {
-        return;
-    }
     let mut total = 0;
     for (kind, expr) in
         KINDS.iter().filter(|(k, _)| matches!(*k, "binop" | "attr" | "subscript" | "call"))
@@ -791,9 +756,6 @@ const DEL_NOT_FIRSTS: &[(&str, usize)] = &[
 
 #[test]
 fn del_targets_and_not_comparisons_fail_at_cpythons_parser_levels() {
-    if !python3_present() {
-        return;
-    }
     let mut cases = Vec::new();
     for shape in DEL_NOT_SHAPES {
         cases.push((shape.to_string(), "'-' * N + '1'".to_string()));

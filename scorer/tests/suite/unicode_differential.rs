@@ -1,8 +1,10 @@
 //! `scorer::unicode` (CPython 3.11's Unicode 14.0) against python3 on every code point: repr, the
 //! identifier properties, the str predicates and case mappings; then the same through the
 //! interpreter, and identifiers and `\N{...}` through both parse paths.
-//! Every test skips with a message when python3 is absent or is not 3.11.
+//! CPython's outputs are stored in `expected/` (live and compared where python3 is 3.11), so
+//! every test but the generator's freshness check runs without python3.
 
+use crate::expected;
 use crate::interp_common;
 
 use std::io::Write;
@@ -12,8 +14,19 @@ use scorer::python::{node, parse_tree, parse_tree_fast, parse_tree_reference};
 use scorer::unicode;
 use sha2::{Digest, Sha256};
 
-/// Runs `code` under python3 with `input` on stdin; None (and a message) unless python3 is 3.11.
+/// What `code` prints under python3.11 with `input` on stdin, stored like every CPython outcome
+/// (`expected/unicode_differential.json`), so these tests run without python3; live (and compared
+/// with the stored text) where python3 is 3.11.
 fn python311(code: &str, input: &str) -> Option<String> {
+    let key = expected::case_key("python3-output", &[], &format!("{code}\n\0{input}"));
+    let text = expected::cpython_outcome("unicode_differential", &key, || {
+        serde_json::Value::String(python311_live(code, input).expect("python3 is CPython 3.11"))
+    });
+    text.as_str().map(str::to_string)
+}
+
+/// Runs `code` under python3 with `input` on stdin; None (and a message) unless python3 is 3.11.
+fn python311_live(code: &str, input: &str) -> Option<String> {
     let version = Command::new("python3")
         .args(["-c", "import sys, unicodedata; print(sys.version_info[:2] == (3, 11) and unicodedata.unidata_version)"])
         .output();
@@ -270,9 +283,6 @@ fn context_dependent_case_rules_are_cpythons() {
 /// 14.0: repr escapes it; the approximation the interpreter had printed it as is).
 #[test]
 fn interpreter_str_methods_and_messages_are_cpythons() {
-    if python311("", "").is_none() {
-        return;
-    }
     interp_common::check(
         "unicode-test.py",
         &[],
@@ -314,36 +324,56 @@ for line in sys.stdin.read().splitlines():
     print(json.dumps(out))
 "#;
 
+/// A parse outcome as stored: `ok` or `err` and a hash of its canonical JSON (CPython's dumps of
+/// these sources are 18 MB; their digests a few hundred KB).
+fn parse_digest(v: &serde_json::Value) -> String {
+    let kind = if v.get("ok").is_some() { "ok" } else { "err" };
+    expected::case_key(kind, &[], &serde_json::to_string(v).expect("json"))
+}
+
 /// Holds the pipeline (`parse_tree`, which asks the fast path first), the reference path and the
-/// fast path to CPython on `sources`; returns (accepted, rejected) counts of CPython.
+/// fast path to CPython on `sources`; returns (accepted, rejected) counts of CPython. CPython's
+/// outcomes are stored as digests ([`parse_digest`]); where python3 is 3.11 its full outcomes are
+/// also compared, so a difference shows both trees.
 fn parse_like_cpython(sources: &[String]) -> Option<(usize, usize)> {
     let input: String =
         sources.iter().map(|s| format!("{}\n", serde_json::to_string(s).expect("json"))).collect();
-    let py = python311(PY_PARSE, &input)?;
+    let key = expected::case_key("python3-parse", &[], &input);
+    let mut live: Option<Vec<serde_json::Value>> = None;
+    let stored = expected::cpython_outcome("unicode_differential", &key, || {
+        let text = python311_live(PY_PARSE, &input).expect("python3 is CPython 3.11");
+        let values: Vec<serde_json::Value> =
+            text.lines().map(|l| serde_json::from_str(l).expect("json")).collect();
+        let digests: Vec<String> = values.iter().map(parse_digest).collect();
+        live = Some(values);
+        serde_json::json!(digests)
+    });
+    let digests: Vec<String> = serde_json::from_value(stored).expect("stored digests");
+    assert_eq!(digests.len(), sources.len(), "one stored outcome per source");
     let (mut ok, mut err) = (0, 0);
     let mut bad = Vec::new();
-    for (src, line) in sources.iter().zip(py.lines()) {
-        let theirs: serde_json::Value = serde_json::from_str(line).expect("json");
+    for (i, (src, theirs)) in sources.iter().zip(&digests).enumerate() {
+        let shown = live.as_ref().map(|l| l[i].to_string()).unwrap_or_else(|| theirs.clone());
         let show = |r: Result<node::Node, scorer::python::SyntaxError>| match r {
             Ok(t) => serde_json::json!({"ok": node::dump(&t, true, true, None)}),
             Err(e) => serde_json::json!({"err": [e.kind.name(), e.msg, e.lineno, e.offset]}),
         };
         let pipeline = show(parse_tree(src, "<unknown>"));
         let reference = show(parse_tree_reference(src, "<unknown>"));
-        if theirs.get("ok").is_some() {
+        if theirs.starts_with("ok#") {
             ok += 1;
         } else {
             err += 1;
         }
-        if pipeline != theirs || reference != theirs {
+        if parse_digest(&pipeline) != *theirs || parse_digest(&reference) != *theirs {
             bad.push(format!(
-                "{src:?}\n  python3:   {theirs}\n  pipeline:  {pipeline}\n  reference: {reference}"
+                "{src:?}\n  python3:   {shown}\n  pipeline:  {pipeline}\n  reference: {reference}"
             ));
         }
         if let Some(t) = parse_tree_fast(src) {
             let fast = serde_json::json!({"ok": node::dump(&t, true, true, None)});
-            if fast != theirs {
-                bad.push(format!("{src:?}\n  python3: {theirs}\n  fast:    {fast}"));
+            if parse_digest(&fast) != *theirs {
+                bad.push(format!("{src:?}\n  python3: {shown}\n  fast:    {fast}"));
             }
         }
     }
@@ -494,7 +524,7 @@ fn generated_table_is_up_to_date() {
         "import runpy; runpy.run_path({:?}, run_name='__main__')",
         script.display().to_string()
     );
-    let Some(generated) = python311(&code, "") else { return };
+    let Some(generated) = python311_live(&code, "") else { return };
     let committed = std::fs::read_to_string(root.join("src/unicode/tables.rs")).expect("tables.rs");
     assert!(
         generated == committed,
@@ -587,9 +617,6 @@ fn identifier_test_file(cs: &[char]) -> String {
 /// (the interpreter used to run the parser's placeholders and the source spelling, not NFKC).
 #[test]
 fn identifiers_in_the_interpreter_are_cpythons() {
-    if python311("", "").is_none() {
-        return;
-    }
     let (cs, newer) = identifier_chars();
     let (mut compared, mut bad) = (0, Vec::new());
     for chunk in cs.chunks(1200) {
@@ -640,9 +667,6 @@ fn newer_identifiers_parse_as_in_3_11_on_every_path() {
 /// 64K-code-point plane slice (or a chunk of cased characters).
 #[test]
 fn re_classes_and_ignorecase_are_3_11s_on_every_code_point() {
-    if python311("pass", "").is_none() {
-        return;
-    }
     // The cased characters (those `lower`, `upper` or `casefold` change), from the table that
     // `every_code_points_case_mappings_are_cpythons` holds to python3.
     let cands: String = all_chars()
