@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, screenshot, OUT } from './harness.mjs';
+import { serve, launch, screenshot, OUT, newPage } from './harness.mjs';
 
 const SUBS = path.resolve('tasks/demo/submissions');
 const T = 60000;
@@ -25,17 +25,6 @@ after(async () => {
   server?.close();
   await browser?.close();
 });
-
-async function newPage(context) {
-  const page = await context.newPage();
-  const errors = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(`console: ${msg.text()}`); });
-  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
-  page.on('requestfailed', (req) => {
-    if (req.failure()?.errorText !== 'net::ERR_ABORTED') errors.push(`requestfailed: ${req.url()} ${req.failure()?.errorText}`);
-  });
-  return { page, errors };
-}
 
 async function waitWorker(page) {
   await page.locator('#worker-status', { hasText: 'ready (scorer ' }).waitFor({ timeout: T });

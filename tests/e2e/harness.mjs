@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const OUT = path.resolve(process.env.REFSCORE_TEST_OUTPUT ?? 'test-output/e2e');
@@ -31,19 +32,42 @@ export async function launch() {
   });
 }
 
-/** A new page that records console errors and uncaught exceptions into `errors`. */
-export async function newPage(browser) {
-  const page = await browser.newPage({ viewport: { width: 1366, height: 800 } });
+/** A new page of `target` (a browser: 1366×800; a context: its viewport) that records console
+ * errors, uncaught exceptions and failed requests into `errors`, and every request URL into
+ * `requests`. */
+export async function newPage(target) {
+  const page = typeof target.contexts === 'function'
+    ? await target.newPage({ viewport: { width: 1366, height: 800 } })
+    : await target.newPage();
   const errors = [];
+  const requests = [];
   page.on('console', (msg) => { if (msg.type() === 'error') errors.push(`console: ${msg.text()}`); });
   page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  page.on('request', (req) => requests.push(req.url()));
   page.on('requestfailed', (req) => {
     // Leaving a page cancels what it was still loading (the worker pool starts with the page and
-    // prefetches the worker's wasm): not an error, as in the other test files.
+    // prefetches the worker's wasm): not an error.
     if (req.failure()?.errorText === 'net::ERR_ABORTED') return;
     errors.push(`requestfailed: ${req.url()} ${req.failure()?.errorText}`);
   });
-  return { page, errors };
+  return { page, errors, requests };
+}
+
+/** One browser, one context with `viewport` and a static server on `dir` for a test file, started
+ * before its tests and closed after them: read `site.context` and `site.url` inside tests. */
+export function useSite({ viewport = { width: 1366, height: 800 }, dir = 'dist', base = '/' } = {}) {
+  const site = {};
+  before(async () => {
+    site.browser = await launch();
+    site.context = await site.browser.newContext({ viewport });
+    site.server = await serve(dir, base);
+    site.url = site.server.url;
+  });
+  after(async () => {
+    site.server?.close();
+    await site.browser?.close();
+  });
+  return site;
 }
 
 export async function screenshot(page, name) {

@@ -3,31 +3,20 @@
 // filters, next/previous results, delete confirmation, scoring progress in the header, the
 // predictions-file hint on Runs, the landing page's line; a skip link, heading levels without
 // jumps, no console warning and no serious axe-core violation on any route.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, screenshot } from './harness.mjs';
+import { screenshot, useSite } from './harness.mjs';
 
 const SUBS = path.resolve('tasks/demo/submissions');
 const AXE = fs.readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'utf8');
 const T = 60000;
 
-let browser;
-let context;
-let server;
-before(async () => {
-  browser = await launch();
-  context = await browser.newContext({ viewport: { width: 1366, height: 800 } });
-  server = await serve('dist', '/');
-});
-after(async () => {
-  server?.close();
-  await browser?.close();
-});
+const site = useSite();
 
 /** A page that records console warnings and errors (its workers' too) and uncaught exceptions. */
-async function newPage(ctx = context) {
+async function newPage(ctx = site.context) {
   const page = await ctx.newPage();
   const messages = [];
   const onConsole = (where) => (msg) => {
@@ -46,7 +35,7 @@ let runUrl;
 let runName = 'navigation run';
 test('scoring progress stays in the header when the user leaves the Score page', async () => {
   const { page, messages } = await newPage();
-  await page.goto(`${server.url}score?workers=1`);
+  await page.goto(`${site.url}score?workers=1`);
   await waitWorker(page);
   assert.equal(await title(page), 'Score — refscore');
   await page.setInputFiles('#upload-files', [path.join(SUBS, 'predictions.jsonl')]);
@@ -162,7 +151,7 @@ test('titles, the results table sorts and filters, next/previous, subtest deep l
   await screenshot(page, 'nav-delete-confirm');
   await page.click('#delete-cancel');
   assert.equal(await page.locator('#delete-confirm').count(), 0);
-  await page.goto(`${server.url}runs`);
+  await page.goto(`${site.url}runs`);
   await page.locator(`#runs-list tr[data-run="${runUrl.split('/').pop()}"]`).waitFor({ timeout: T });
   const row = page.locator(`#runs-list tr[data-run="${runUrl.split('/').pop()}"]`);
   await row.locator('button.delete-run').click();
@@ -174,7 +163,7 @@ test('titles, the results table sorts and filters, next/previous, subtest deep l
 
 test('a test-file line anchor scrolls to its line; the task page is titled by its id', async () => {
   const { page, messages } = await newPage();
-  await page.goto(`${server.url}tasks/split-storage-loaders#test-L60`);
+  await page.goto(`${site.url}tasks/split-storage-loaders#test-L60`);
   const line = page.locator('#test-L60');
   await line.waitFor({ timeout: T });
   assert.equal(await title(page), 'split-storage-loaders — refscore');
@@ -194,14 +183,14 @@ test('a test-file line anchor scrolls to its line; the task page is titled by it
 
 test('importing a predictions file on Runs says to score it; the landing page says what refscore is', async () => {
   const { page, messages } = await newPage();
-  await page.goto(server.url);
+  await page.goto(site.url);
   const intro = page.locator('#intro');
   await intro.waitFor({ timeout: T });
   const text = await intro.textContent();
   assert.match(text, /refscore/);
   assert.match(text, /our own small benchmark/);
   assert.match(text, /real/);
-  await page.goto(`${server.url}runs`);
+  await page.goto(`${site.url}runs`);
   await page.locator('#runs-list, #runs-empty').first().waitFor({ timeout: T });
   await page.setInputFiles('#import-report', path.join(SUBS, 'predictions.json'));
   await page.locator('#import-error').waitFor({ timeout: T });
@@ -235,7 +224,7 @@ test('every route: skip link, headings without jumps, no console warning, no ser
     'trajectory', 'about', 'compare', 'combine?repo=ledgerly_refactor', 'nope'];
   const problems = [];
   for (const route of routes) {
-    await page.goto(`${server.url}${route}`);
+    await page.goto(`${site.url}${route}`);
     await page.locator('main > *').first().waitFor({ timeout: T });
     await page.waitForTimeout(1200);
     // The skip link is the first thing Tab reaches and moves focus to the main content.

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
-import { serve, launch, screenshot, OUT } from './harness.mjs';
+import { serve, launch, screenshot, OUT, newPage as pageOf } from './harness.mjs';
 
 const SUBS = path.resolve('tasks/demo/submissions');
 const T = 60000;
@@ -29,16 +29,7 @@ after(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-async function newPage(ctx = context) {
-  const page = await ctx.newPage();
-  const errors = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(`console: ${msg.text()}`); });
-  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
-  page.on('requestfailed', (req) => {
-    if (req.failure()?.errorText !== 'net::ERR_ABORTED') errors.push(`requestfailed: ${req.url()} ${req.failure()?.errorText}`);
-  });
-  return { page, errors };
-}
+const newPage = (ctx = context) => pageOf(ctx);
 
 const waitWorker = (page) => page.locator('#worker-status', { hasText: 'ready (scorer ' }).waitFor({ timeout: T });
 

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, screenshot, OUT } from './harness.mjs';
+import { serve, launch, screenshot, OUT, newPage as pageOf } from './harness.mjs';
 
 const SUBS = path.resolve('tasks/demo/submissions');
 const expected = JSON.parse(fs.readFileSync('tasks/demo/expected-verdicts.json', 'utf8'));
@@ -46,18 +46,8 @@ before(async () => {
   server = await serve('dist', '/');
 });
 
-/** A page of the shared context recording console errors and failed requests (a request the
- * next navigation aborts, such as a worker still loading, is not a failure). */
-async function newPage() {
-  const page = await context.newPage();
-  const errors = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(`console: ${msg.text()}`); });
-  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
-  page.on('requestfailed', (req) => {
-    if (req.failure()?.errorText !== 'net::ERR_ABORTED') errors.push(`requestfailed: ${req.url()} ${req.failure()?.errorText}`);
-  });
-  return { page, errors };
-}
+/** Pages of the shared context (a request the next navigation aborts is not a failure). */
+const newPage = (ctx = context) => pageOf(ctx);
 after(async () => {
   server?.close();
   await browser?.close();

@@ -3,12 +3,12 @@
 // /trajectory shows its steps, σ and failure-mode flags; a deep link to a step survives a reload;
 // a run folder scored from trajectories gets a failure-mode section and per-task viewers; a 50 MB
 // synthetic log stays responsive (no long task over 200 ms on the UI thread).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve, launch, screenshot } from './harness.mjs';
+import { screenshot, useSite, newPage as pageOf } from './harness.mjs';
 
 const TRAJ = path.resolve('tasks/demo/submissions/trajectories');
 const SUBS = path.resolve('tasks/demo/submissions');
@@ -17,31 +17,8 @@ const SAMPLES = ['../shared', '../../shared'].map((d) => path.resolve(d, 'sample
   .find((d) => fs.existsSync(d)) ?? path.resolve('../shared/samples/trajectories');
 const T = 60000;
 
-let browser;
-let context;
-let server;
-before(async () => {
-  browser = await launch();
-  context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
-  server = await serve('dist', '/');
-});
-after(async () => {
-  server?.close();
-  await browser?.close();
-});
-
-async function newPage() {
-  const page = await context.newPage();
-  const errors = [];
-  const requests = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(`console: ${msg.text()}`); });
-  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
-  page.on('request', (req) => requests.push(req.url()));
-  page.on('requestfailed', (req) => {
-    if (req.failure()?.errorText !== 'net::ERR_ABORTED') errors.push(`requestfailed: ${req.url()} ${req.failure()?.errorText}`);
-  });
-  return { page, errors, requests };
-}
+const site = useSite({ viewport: { width: 1366, height: 900 } });
+const newPage = () => pageOf(site.context);
 
 async function waitWorker(page) {
   await page.locator('#worker-status', { hasText: 'ready (scorer ' }).waitFor({ timeout: T });
@@ -56,7 +33,7 @@ async function openLog(page, file) {
 
 test('first visit of / does not fetch the trajectory worker', async () => {
   const { page, errors, requests } = await newPage();
-  await page.goto(server.url);
+  await page.goto(site.url);
   await waitWorker(page);
   await page.waitForTimeout(500);
   assert.ok(requests.some((u) => /\/worker[^/]*\.wasm$/.test(u)), 'the scoring worker is fetched');
@@ -74,7 +51,7 @@ test('first visit of / does not fetch the trajectory worker', async () => {
 
 test('each demo trajectory shows its steps, σ and flags; deep links survive a reload', async () => {
   const { page, errors } = await newPage();
-  await page.goto(`${server.url}trajectory`);
+  await page.goto(`${site.url}trajectory`);
   await waitWorker(page);
   const expect = {
     'extract-normalize-sku.traj': { format: /^swe-agent-1/, flags: [] },
@@ -143,7 +120,7 @@ test('every shared sample log is read (skips without ../shared)', async (t) => {
     return;
   }
   const { page, errors } = await newPage();
-  await page.goto(`${server.url}trajectory`);
+  await page.goto(`${site.url}trajectory`);
   const files = [];
   for (const dir of fs.readdirSync(SAMPLES, { withFileTypes: true })) {
     const full = path.join(SAMPLES, dir.name);
@@ -163,7 +140,7 @@ test('every shared sample log is read (skips without ../shared)', async (t) => {
 
 test('an OpenHands V1 events/ folder (picked whole, or its files together) is joined in event order', async () => {
   const { page, errors } = await newPage();
-  await page.goto(`${server.url}trajectory`);
+  await page.goto(`${site.url}trajectory`);
   await waitWorker(page);
   // The SDK's layout: one event per pretty-printed file, event-<index>-<uuid>.json; written here
   // with the indices out of name order past five digits (99999 before 100000).
@@ -214,7 +191,7 @@ test('a run folder scored from trajectories: failure-mode section and per-task v
     fs.mkdirSync(path.join(run, id));
     fs.copyFileSync(path.join(TRAJ, f), path.join(run, id, f));
   }
-  await page.goto(`${server.url}score`);
+  await page.goto(`${site.url}score`);
   await waitWorker(page);
   await page.setInputFiles('#upload-folder', run);
   await page.locator('#upload-list tbody tr').nth(3).waitFor({ timeout: T });
@@ -302,7 +279,7 @@ test('a run scored from an Inspect .eval over two epochs: the user chooses which
     ['samples/rename-parse-amount_epoch_2.json', sample('rename-parse-amount', 2, patch('rename-parse-amount.partial.patch'))],
     ['samples/move-strip-html-to-sanitize_epoch_2.json', sample('move-strip-html-to-sanitize', 2, '')],
   ]));
-  await page.goto(`${server.url}score`);
+  await page.goto(`${site.url}score`);
   await waitWorker(page);
   await page.setInputFiles('#upload-files', file);
   await page.locator('#upload-list tbody tr').first().waitFor({ timeout: T });
@@ -362,7 +339,7 @@ test('a 50 MB log stays responsive: no long task over 200 ms on the UI thread', 
   const file = path.join(tmp, 'big.traj');
   const steps = syntheticLog(file, 50);
   assert.ok(fs.statSync(file).size >= 50 * 1024 * 1024);
-  await page.goto(`${server.url}trajectory`);
+  await page.goto(`${site.url}trajectory`);
   await page.locator('#traj-drop').waitFor({ timeout: T });
   await page.waitForTimeout(500);
   await page.evaluate(() => {
@@ -390,7 +367,7 @@ test('a 50 MB log stays responsive: no long task over 200 ms on the UI thread', 
   console.log(`50 MB log: ${steps} steps, opened in ${opened} ms; long tasks: ${JSON.stringify(long)}`);
   assert.ok(long.every((d) => d <= 200), `long tasks over 200 ms: ${long}`);
   // A deep link far down the log, by a fresh load (the log comes back from IndexedDB).
-  await page.goto(`${server.url}trajectory?step=${steps - 5}`);
+  await page.goto(`${site.url}trajectory?step=${steps - 5}`);
   await page.locator(`#step-${steps - 5}[aria-current]`).waitFor({ timeout: 180000 });
   await screenshot(page, 'trajectory-50mb');
   assert.deepEqual(errors, [], errors.join('\n'));
