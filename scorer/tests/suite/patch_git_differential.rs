@@ -1805,3 +1805,45 @@ fn odd_modes_and_nul_names_match_git() {
     assert!(stats.git_applied > 0 && stats.git_failed > 0);
     stats.assert_messages();
 }
+
+/// What git 2.47 did with the fuzz findings and their neighbours (recorded from `git apply`;
+/// this test needs no git): names end at a NUL, modes go through `strtoul` and `canon_mode`,
+/// a symlink target ends at a NUL and may not be empty.
+#[test]
+fn odd_modes_and_nul_names_recorded_outcomes() {
+    let mut base = Files::new();
+    base.insert("a.txt".into(), file(b"a\n"));
+    let regular = |b: &[u8]| (FileMode::Regular, b.to_vec());
+    let cases: [(&[u8], Result<Vec<(&str, (FileMode, Vec<u8>))>, &str>); 10] = [
+        // 050322 is no regular file, link or folder: a gitlink, written as an empty folder
+        (b"diff --git a/new.py b/new.py\nnew file mode 050322\nindex 0000000..07f33c4\n--- /dev/null\n+++ b/new.py\n@@ -0,0 +1,2 @@\n+new\n+file\n", Ok(vec![])),
+        (b"diff --git a/new.py b/new.py\nnew file mode 100700\n--- /dev/null\n+++ b/new.py\n@@ -0,0 +1 @@\n+x\n", Ok(vec![("new.py", (FileMode::Executable, b"x\n".to_vec()))])),
+        (b"diff --git a/new.py b/new.py\nnew file mode 100611\n--- /dev/null\n+++ b/new.py\n@@ -0,0 +1 @@\n+x\n", Ok(vec![("new.py", regular(b"x\n"))])),
+        (b"diff --git a/new.py b/new.py\nnew file mode -37777677133\n--- /dev/null\n+++ b/new.py\n@@ -0,0 +1 @@\n+x\n", Ok(vec![("new.py", regular(b"x\n"))])),
+        (b"diff --git a/new.py b/new.py\nnew file mode 100644x\n--- /dev/null\n+++ b/new.py\n@@ -0,0 +1 @@\n+x\n", Err("invalid mode on line 2: 100644x")),
+        (b"--- /dev/null\n+++ b/n\0\0\0\0y\n@@ -0,0 +1,2 @@\n+new\n+file\n", Ok(vec![("n", regular(b"new\nfile\n"))])),
+        (b"diff --git a/new.py b/new.py\nnew file mode 120000\n", Err("unable to write file 'new.py' mode 120000: No such file or directory")),
+        (b"diff --git a/q\0r b/q\0r\nnew file mode 100644\n", Err("git diff header lacks filename information when removing 1 leading pathname component (line 3)")),
+        // the finding `patch-binary-odd-header.diff`: `strchr` stops at the NUL, no index
+        (b"diff --git a/bin.dat b/bin.dat\nnew file mode 100644\nindex 0000000\0..1111111 100755\n", Ok(vec![("bin.dat", regular(b""))])),
+        (b"diff --git a/a.txt b/a.txt\nold mode 100600\nnew mode 040000\n", Err("new mode (40000) of a.txt does not match old mode (100644)")),
+    ];
+    for (patch, want) in cases {
+        let out = apply(&to_tree(&base), patch, &ApplyOptions::default());
+        let what = String::from_utf8_lossy(patch);
+        match want {
+            Ok(added) => {
+                assert_eq!(out.status, PatchStatus::Applied, "{what}: {:?}", out.reason);
+                let mut expect = base.clone();
+                for (p, f) in added {
+                    expect.insert(p.to_string(), f);
+                }
+                assert_eq!(from_tree(&out.tree), expect, "{what}");
+            }
+            Err(msg) => {
+                assert_ne!(out.status, PatchStatus::Applied, "{what}");
+                assert_eq!(out.reason.as_deref(), Some(msg), "{what}");
+            }
+        }
+    }
+}
