@@ -1793,7 +1793,7 @@ fn odd_modes_and_nul_names_match_git() {
         ("quoted", b"--- /dev/null\n+++ \"b/q\\000z\"\n@@ -0,0 +1 @@\n+x\n"),
         ("quoted slash", b"--- /dev/null\n+++ \"b\\000/q\"\n@@ -0,0 +1 @@\n+x\n"),
         ("index NUL", b"diff --git a/bin.dat b/bin.dat\nnew file mode 100644\nindex 0000000\0..1111111 100755\n"),
-        ("index NUL mode", b"diff --git a/a.txt b/a.txt\nindex 814f4a4..3c2b1ab 100\0755\n--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n"),
+        ("index NUL mode", b"diff --git a/a.txt b/a.txt\nindex 814f4a4..3c2b1ab 100\x00755\n--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n"),
     ];
     for (what, p) in nul {
         compare(&repo, &base, p, what, &mut stats);
@@ -1814,7 +1814,8 @@ fn odd_modes_and_nul_names_recorded_outcomes() {
     let mut base = Files::new();
     base.insert("a.txt".into(), file(b"a\n"));
     let regular = |b: &[u8]| (FileMode::Regular, b.to_vec());
-    let cases: [(&[u8], Result<Vec<(&str, (FileMode, Vec<u8>))>, &str>); 10] = [
+    type Outcome<'a> = Result<Vec<(&'a str, (FileMode, Vec<u8>))>, &'a str>;
+    let cases: [(&[u8], Outcome<'_>); 10] = [
         // 050322 is no regular file, link or folder: a gitlink, written as an empty folder
         (b"diff --git a/new.py b/new.py\nnew file mode 050322\nindex 0000000..07f33c4\n--- /dev/null\n+++ b/new.py\n@@ -0,0 +1,2 @@\n+new\n+file\n", Ok(vec![])),
         (b"diff --git a/new.py b/new.py\nnew file mode 100700\n--- /dev/null\n+++ b/new.py\n@@ -0,0 +1 @@\n+x\n", Ok(vec![("new.py", (FileMode::Executable, b"x\n".to_vec()))])),
