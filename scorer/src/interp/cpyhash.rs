@@ -149,130 +149,272 @@ pub(crate) fn py_hash(v: &Value<'_>) -> Option<i64> {
 const LINEAR_PROBES: usize = 9;
 const PERTURB_SHIFT: u32 = 5;
 
-/// Entry indices of `d` (a set) in CPython's table order, simulating insertion in the current order.
-pub(crate) fn set_order(d: &PyDict<'_>) -> Option<Vec<usize>> {
-    let mut items: Vec<(usize, u64)> = Vec::with_capacity(d.len);
-    for (i, e) in d.entries.iter().enumerate() {
-        if let Some((k, _, _)) = e {
-            items.push((i, py_hash(k)? as u64));
-        }
-    }
-    let mut mask: usize = 7;
-    let mut table: Vec<Option<(usize, u64)>> = vec![None; 8];
-    let mut fill = 0usize;
-    for &(idx, h) in &items {
-        insert_clean(&mut table, mask, idx, h);
-        fill += 1;
-        if fill * 5 >= mask * 3 {
-            let minused = if fill > 50000 { fill * 2 } else { fill * 4 };
-            let mut newsize = 8usize;
-            while newsize <= minused {
-                newsize <<= 1;
-            }
-            let old = std::mem::replace(&mut table, vec![None; newsize]);
-            mask = newsize - 1;
-            for (i2, h2) in old.into_iter().flatten() {
-                insert_clean(&mut table, mask, i2, h2);
-            }
-        }
-    }
-    Some(table.into_iter().flatten().map(|(i, _)| i).collect())
+/// One slot of a CPython 3.11 set table: the key is named by an id (an entry index of the set's
+/// [`PyDict`], or an index into an operation's pool of keys).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Slot {
+    Empty,
+    Dummy,
+    Key(u32, u64),
 }
 
-fn insert_clean(table: &mut [Option<(usize, u64)>], mask: usize, idx: usize, hash: u64) {
-    let mut perturb = hash;
-    let mut i = (hash as usize) & mask;
-    loop {
-        if table[i].is_none() {
-            table[i] = Some((idx, hash));
-            return;
-        }
-        if i + LINEAR_PROBES <= mask {
-            for j in 1..=LINEAR_PROBES {
-                if table[i + j].is_none() {
-                    table[i + j] = Some((idx, hash));
-                    return;
+/// A model of a `PySetObject`'s table (`Objects/setobject.c` of 3.11): where each key sits, so
+/// iteration (table order) and the results of set operations come out as CPython's do.
+#[derive(Clone, Debug)]
+pub(crate) struct Table {
+    slots: Vec<Slot>,
+    fill: usize,
+    used: usize,
+}
+
+impl Default for Table {
+    fn default() -> Self {
+        Table { slots: vec![Slot::Empty; 8], fill: 0, used: 0 }
+    }
+}
+
+impl Table {
+    fn mask(&self) -> usize {
+        self.slots.len() - 1
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.used
+    }
+
+    /// `set_insert_clean`: the first empty slot of the probe sequence (no dummies, no equal key).
+    fn insert_clean(slots: &mut [Slot], id: u32, hash: u64) {
+        let mask = slots.len() - 1;
+        let mut perturb = hash;
+        let mut i = (hash as usize) & mask;
+        loop {
+            if slots[i] == Slot::Empty {
+                slots[i] = Slot::Key(id, hash);
+                return;
+            }
+            if i + LINEAR_PROBES <= mask {
+                for j in 1..=LINEAR_PROBES {
+                    if slots[i + j] == Slot::Empty {
+                        slots[i + j] = Slot::Key(id, hash);
+                        return;
+                    }
                 }
             }
+            perturb >>= PERTURB_SHIFT;
+            i = (i.wrapping_mul(5).wrapping_add(1).wrapping_add(perturb as usize)) & mask;
         }
-        perturb >>= PERTURB_SHIFT;
-        i = (i.wrapping_mul(5).wrapping_add(1).wrapping_add(perturb as usize)) & mask;
     }
-}
 
-/// A table built by inserting `items` (entry index, hash; distinct keys) one by one from empty,
-/// resizing as `set_add_entry` does.
-fn build_table(items: &[(usize, u64)]) -> Vec<Option<(usize, u64)>> {
-    let mut mask: usize = 7;
-    let mut table: Vec<Option<(usize, u64)>> = vec![None; 8];
-    for (fill, &(idx, h)) in items.iter().enumerate() {
-        insert_clean(&mut table, mask, idx, h);
-        let fill = fill + 1;
-        if fill * 5 >= mask * 3 {
-            let minused = if fill > 50000 { fill * 2 } else { fill * 4 };
-            let mut newsize = 8usize;
-            while newsize <= minused {
-                newsize <<= 1;
-            }
-            let old = std::mem::replace(&mut table, vec![None; newsize]);
-            mask = newsize - 1;
-            for (i2, h2) in old.into_iter().flatten() {
-                insert_clean(&mut table, mask, i2, h2);
-            }
-        }
-    }
-    table
-}
-
-/// The iteration order 3.11 gives a set display of three or more constants: the compiler folds
-/// them into a frozenset (built in source order, then rebuilt once in its own order when the
-/// compiler merges constants), and `SET_UPDATE` merges that into an empty set, copying the
-/// table when the sizes agree and reinserting in table order into a table sized for twice the
-/// elements otherwise. `None` when a hash is not reproducible.
-pub(crate) fn display_order(d: &PyDict<'_>) -> Option<Rc<[u32]>> {
-    let mut items: Vec<(usize, u64)> = Vec::with_capacity(d.len);
-    for (i, e) in d.entries.iter().enumerate() {
-        if let Some((k, _, _)) = e {
-            items.push((i, py_hash(k)? as u64));
-        }
-    }
-    let first: Vec<(usize, u64)> = build_table(&items).into_iter().flatten().collect();
-    let frozen = build_table(&first);
-    let used = first.len();
-    let mut mask = 7usize;
-    if used * 5 >= 21 {
+    /// `set_table_resize`: the smallest power of two above `minused` (at least 8), the keys
+    /// reinserted in table order, dummies dropped.
+    fn resize(&mut self, minused: usize) {
         let mut newsize = 8usize;
-        while newsize <= used * 2 {
+        while newsize <= minused {
             newsize <<= 1;
         }
-        mask = newsize - 1;
-    }
-    let order: Vec<(usize, u64)> = if mask + 1 == frozen.len() {
-        frozen.into_iter().flatten().collect()
-    } else {
-        let mut table = vec![None; mask + 1];
-        for (i, h) in frozen.into_iter().flatten() {
-            insert_clean(&mut table, mask, i, h);
+        let old = std::mem::replace(&mut self.slots, vec![Slot::Empty; newsize]);
+        for s in old {
+            if let Slot::Key(id, h) = s {
+                Self::insert_clean(&mut self.slots, id, h);
+            }
         }
-        table.into_iter().flatten().collect()
+        self.fill = self.used;
+    }
+
+    /// `set_add_entry` for a key known to be absent: the last dummy met on the probe sequence is
+    /// reused, else the empty slot that ends it (then the table may grow).
+    pub(crate) fn add_new(&mut self, id: u32, hash: u64) {
+        let mask = self.mask();
+        let mut perturb = hash;
+        let mut i = (hash as usize) & mask;
+        let mut freeslot: Option<usize> = None;
+        let found = 'probe: loop {
+            let probes = if i + LINEAR_PROBES <= mask { LINEAR_PROBES } else { 0 };
+            for j in i..=i + probes {
+                match self.slots[j] {
+                    Slot::Empty => break 'probe j,
+                    // the last dummy of the probe sequence, as 3.11's `set_add_entry` keeps it
+                    Slot::Dummy => freeslot = Some(j),
+                    _ => {}
+                }
+            }
+            perturb >>= PERTURB_SHIFT;
+            i = (i.wrapping_mul(5).wrapping_add(1).wrapping_add(perturb as usize)) & mask;
+        };
+        self.used += 1;
+        if let Some(f) = freeslot {
+            self.slots[f] = Slot::Key(id, hash);
+            return;
+        }
+        self.slots[found] = Slot::Key(id, hash);
+        self.fill += 1;
+        if self.fill * 5 >= mask * 3 {
+            let used = self.used;
+            self.resize(if used > 50000 { used * 2 } else { used * 4 });
+        }
+    }
+
+    /// `set_discard_entry`: the key's slot becomes a dummy.
+    pub(crate) fn discard(&mut self, id: u32) {
+        if let Some(s) = self.slots.iter_mut().find(|s| matches!(s, Slot::Key(k, _) if *k == id)) {
+            *s = Slot::Dummy;
+            self.used -= 1;
+        }
+    }
+
+    /// The keys (id, hash) in table order: CPython's iteration order.
+    pub(crate) fn keys(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+        self.slots.iter().filter_map(|s| match s {
+            Slot::Key(id, h) => Some((*id, *h)),
+            _ => None,
+        })
+    }
+
+    /// `set_merge(self, other)` (`update`, `|`, and every copy of a set): one presize, then a
+    /// slot-for-slot copy into an empty table of the same size, clean inserts into any other
+    /// empty table, or ordinary adds of the keys `is_new` accepts.
+    pub(crate) fn merge(&mut self, other: &Table, is_new: &mut dyn FnMut(u32) -> bool) {
+        if other.used == 0 {
+            return;
+        }
+        if (self.fill + other.used) * 5 >= self.mask() * 3 {
+            self.resize((self.used + other.used) * 2);
+        }
+        if self.fill == 0 && self.mask() == other.mask() && other.fill == other.used {
+            self.slots.clone_from(&other.slots);
+            self.fill = other.fill;
+            self.used = other.used;
+            return;
+        }
+        if self.fill == 0 {
+            self.fill = other.used;
+            self.used = other.used;
+            for (id, h) in other.keys() {
+                Self::insert_clean(&mut self.slots, id, h);
+            }
+            return;
+        }
+        for (id, h) in other.keys() {
+            if is_new(id) {
+                self.add_new(id, h);
+            }
+        }
+    }
+
+    /// The presize `set_update_internal` does before adding a dict's keys.
+    pub(crate) fn presize_for(&mut self, n: usize) {
+        if (self.fill + n) * 5 >= self.mask() * 3 {
+            self.resize((self.used + n) * 2);
+        }
+    }
+
+    /// `set_difference_update_internal`'s last step: drop the dummies when over a quarter.
+    pub(crate) fn after_discards(&mut self) {
+        if self.fill - self.used > self.mask() / 4 {
+            let used = self.used;
+            self.resize(if used > 50000 { used * 2 } else { used * 4 });
+        }
+    }
+
+    /// The table as a [`PyDict::pinned`] layout: a tag, the number of entries it covers, then one
+    /// code per slot (`entry_of` an id, or the empty and dummy codes).
+    pub(crate) fn to_pin(&self, entries: usize, entry_of: &dyn Fn(u32) -> u32) -> Rc<[u32]> {
+        let mut out = Vec::with_capacity(self.slots.len() + 2);
+        out.push(PIN_TAG);
+        out.push(u32::try_from(entries).unwrap_or(u32::MAX));
+        out.extend(self.slots.iter().map(|s| match s {
+            Slot::Empty => PIN_EMPTY,
+            Slot::Dummy => PIN_DUMMY,
+            Slot::Key(id, _) => entry_of(*id),
+        }));
+        out.into()
+    }
+}
+
+const PIN_TAG: u32 = u32::MAX - 2;
+const PIN_EMPTY: u32 = u32::MAX;
+const PIN_DUMMY: u32 = u32::MAX - 1;
+
+/// The table of set `d` with ids `base + entry index`, or `None` when a key's hash is not
+/// reproducible. From its pinned layout when it has one (later additions added, removed entries
+/// as dummies), else by replaying its insertions from an empty table.
+pub(crate) fn table_of(d: &PyDict<'_>, base: u32) -> Option<Table> {
+    let hash_at = |i: usize| -> Option<Option<u64>> {
+        Some(match d.entries.get(i)? {
+            Some((k, _, _)) => Some(py_hash(k)? as u64),
+            None => None,
+        })
     };
-    Some(order.into_iter().map(|(i, _)| i as u32).collect())
+    let (mut t, from) = pinned_table(d, base).unwrap_or_default();
+    for i in from..d.entries.len() {
+        if let Some(h) = hash_at(i)? {
+            t.add_new(base + i as u32, h);
+        }
+    }
+    Some(t)
+}
+
+/// The pinned layout of `d` and the number of entries it covers, when it still describes them
+/// (every live entry it covers in exactly one slot; a compaction of the entries voids it).
+fn pinned_table(d: &PyDict<'_>, base: u32) -> Option<(Table, usize)> {
+    let p = d.pinned.as_deref()?;
+    if p.len() < 10 || p[0] != PIN_TAG {
+        return None;
+    }
+    let covered = p[1] as usize;
+    if covered > d.entries.len() {
+        return None;
+    }
+    let live = d.entries[..covered].iter().filter(|e| e.is_some()).count();
+    let mut slots = Vec::with_capacity(p.len() - 2);
+    let (mut fill, mut used) = (0, 0);
+    for &code in &p[2..] {
+        let slot = match code {
+            PIN_EMPTY => Slot::Empty,
+            PIN_DUMMY => Slot::Dummy,
+            i if (i as usize) < covered => match &d.entries[i as usize] {
+                Some((k, _, _)) => Slot::Key(base + i, py_hash(k)? as u64),
+                None => Slot::Dummy,
+            },
+            _ => return None,
+        };
+        match slot {
+            Slot::Key(..) => {
+                fill += 1;
+                used += 1;
+            }
+            Slot::Dummy => fill += 1,
+            Slot::Empty => {}
+        }
+        slots.push(slot);
+    }
+    (used == live).then_some((Table { slots, fill, used }, covered))
+}
+
+/// The table 3.11 gives a set display of three or more constants: the compiler folds them into a
+/// frozenset (built in source order, then rebuilt once in its own order when the compiler
+/// merges constants), and `SET_UPDATE` merges that into an empty set. `None` when a hash is not
+/// reproducible.
+pub(crate) fn display_order(d: &PyDict<'_>) -> Option<Rc<[u32]>> {
+    if d.pinned.is_some() || d.entries.len() != d.len {
+        return None;
+    }
+    let first = table_of(d, 0)?;
+    let mut frozen = Table::default();
+    for (i, h) in first.keys() {
+        frozen.add_new(i, h);
+    }
+    let mut set = Table::default();
+    set.merge(&frozen, &mut |_| true);
+    Some(set.to_pin(d.entries.len(), &|i| i))
 }
 
 /// Keys of a set in CPython's iteration order (insertion order when it cannot be reproduced).
 pub(crate) fn ordered_keys<'a>(d: &PyDict<'a>) -> Vec<Value<'a>> {
-    if let Some(p) = &d.pinned {
-        if p.len() == d.len && d.entries.len() == d.len {
-            return p
-                .iter()
-                .filter_map(|&i| d.entries.get(i as usize)?.as_ref().map(|(k, _, _)| k.clone()))
-                .collect();
-        }
-    }
-    match set_order(d) {
-        Some(order) => order
-            .into_iter()
-            .filter_map(|i| d.entries[i].as_ref().map(|(k, _, _)| k.clone()))
+    match table_of(d, 0) {
+        Some(t) => t
+            .keys()
+            .filter_map(|(i, _)| d.entries.get(i as usize)?.as_ref().map(|(k, _, _)| k.clone()))
             .collect(),
         None => d.keys(),
     }

@@ -1197,13 +1197,34 @@ fn write_out(tree: &Tree, patch: &Patch<'_>, works: &[Work]) -> Result<(Tree, us
             Data::Bytes(b) => Content::Bytes(b.clone()),
             Data::Blob(id) => Content::BlobOnly(std::sync::Arc::from(id.as_str())),
         };
+        // symlink(2) gets the result as a C string: it ends at a NUL; an empty target is
+        // ENOENT, one of PATH_MAX bytes or more ENAMETOOLONG.
+        let mut link_errno = None;
+        let content = match content {
+            Content::Bytes(b) if mode & S_IFMT == S_IFLNK => {
+                let n = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+                if n == 0 {
+                    link_errno = Some("No such file or directory");
+                } else if n >= 4096 {
+                    link_errno = Some("File name too long");
+                }
+                if n < b.len() {
+                    Content::Bytes(b[..n].to_vec().into())
+                } else {
+                    Content::Bytes(b)
+                }
+            }
+            other => other,
+        };
         t.insert(rp.clone(), FileEntry { mode: file_mode(mode), content });
-        created.push((rp, mode));
+        created.push((rp, mode, link_errno));
     }
-    for (rp, mode) in &created {
+    for (rp, mode, link_errno) in &created {
         let s = rp.as_str();
         // git's open() fails with the system's wording (Linux strerror).
-        let errno = if t.is_dir(s) {
+        let errno = if link_errno.is_some() {
+            *link_errno
+        } else if t.is_dir(s) {
             Some("Directory not empty")
         } else if s
             .match_indices('/')

@@ -106,8 +106,10 @@ fn name_terminate(c: u8, terminate: u8) -> bool {
     true
 }
 
-/// Collapses runs of `/` (git's `squash_slash`).
+/// Collapses runs of `/` (git's `squash_slash`). git's names are C strings: a NUL byte ends
+/// the name (git 2.47 applies `+++ b/n\0x` to the file `n`).
 fn squash_slash(name: &[u8]) -> Vec<u8> {
+    let name = c_str(name);
     let mut out = Vec::with_capacity(name.len());
     for &c in name {
         if c == b'/' && out.last() == Some(&b'/') {
@@ -167,6 +169,8 @@ fn unquote_c_style(s: &[u8]) -> Option<(Vec<u8>, usize)> {
 
 fn find_name_gnu(line: &[u8], p_value: i64) -> Option<Vec<u8>> {
     let (name, _) = unquote_c_style(line)?;
+    // `strchr` below and the later C string copies stop at a NUL (`\000`).
+    let name = c_str(&name);
     let mut cp = 0usize;
     let mut p = p_value;
     while p > 0 {
@@ -493,7 +497,7 @@ fn git_header_name(p_value: i64, full: &[u8]) -> Option<Vec<u8>> {
         if line[second] == b'"' {
             let (sp, _) = unquote_c_style(&line[second..])?;
             let cp = skip_tree_prefix(p_value, &sp)?;
-            if sp[cp..] != first[..] {
+            if c_str(&sp[cp..]) != c_str(&first) {
                 return None;
             }
             return Some(first);
@@ -512,7 +516,7 @@ fn git_header_name(p_value: i64, full: &[u8]) -> Option<Vec<u8>> {
             let np = skip_tree_prefix(p_value, &sp)?;
             let len = sp.len() - np;
             if len < second - name
-                && line[name..].starts_with(&sp[np..])
+                && strncmp_eq(&sp[np..], &line[name..], len)
                 && line.get(name + len).is_some_and(|&c| git_isspace(c))
             {
                 return Some(sp[np..].to_vec());
@@ -521,7 +525,8 @@ fn git_header_name(p_value: i64, full: &[u8]) -> Option<Vec<u8>> {
         }
     }
     let nm = &line[name..];
-    let line_len = nm.iter().position(|&c| c == b'\n')?;
+    // `strchr(name, '\n')`: a NUL first means no line end.
+    let line_len = c_str(nm).iter().position(|&c| c == b'\n')?;
     let mut len = 0usize;
     loop {
         let c = *nm.get(len)?;
@@ -555,13 +560,78 @@ fn strtoul(s: &[u8], radix: u32) -> (u64, usize) {
     (v, i)
 }
 
-fn parse_mode_line(line: &[u8], linenr: usize) -> Result<u32, PatchError> {
-    let (v, n) = strtoul(line, 8);
-    if n == 0 || !line.get(n).is_some_and(|&c| git_isspace(c)) {
-        let text = lossy(&line[..linelen(line).saturating_sub(1)]);
-        return Err(header_err(linenr, format!("invalid mode on line {linenr}: {text}")));
+/// C's `!strncmp(a, b, n)`: equal up to `n` bytes or up to a NUL both share.
+fn strncmp_eq(a: &[u8], b: &[u8], n: usize) -> bool {
+    for i in 0..n {
+        let (x, y) = (a.get(i).copied().unwrap_or(0), b.get(i).copied().unwrap_or(0));
+        if x != y {
+            return false;
+        }
+        if x == 0 {
+            return true;
+        }
     }
-    Ok(u32::try_from(v).unwrap_or(u32::MAX))
+    true
+}
+
+/// The bytes of `s` before its first NUL: what C string functions see of a buffer.
+fn c_str(s: &[u8]) -> &[u8] {
+    s.iter().position(|&c| c == 0).map_or(s, |n| &s[..n])
+}
+
+/// glibc's `strtoul(s, &end, 8)` as git calls it for modes: leading C-locale white space (which
+/// may run past the end of the line), an optional sign, octal digits; returns the value git
+/// stores in its `unsigned int` (truncated, as the C assignment does) and the index of `end`,
+/// or `None` when no digits were read (`end` is `s` then).
+fn strtoul_octal(s: &[u8]) -> Option<(u32, usize)> {
+    let mut i = s.iter().position(|&c| !matches!(c, b' ' | b'\t'..=b'\r')).unwrap_or(s.len());
+    let negative = match s.get(i) {
+        Some(b'-') => {
+            i += 1;
+            true
+        }
+        Some(b'+') => {
+            i += 1;
+            false
+        }
+        _ => false,
+    };
+    let digits = s[i..].iter().take_while(|c| (b'0'..=b'7').contains(c)).count();
+    if digits == 0 {
+        return None;
+    }
+    // ULONG_MAX on overflow, whatever the sign (`unsigned long` is 64 bits on Linux).
+    let v = s[i..i + digits]
+        .iter()
+        .try_fold(0u64, |v, &c| v.checked_mul(8)?.checked_add(u64::from(c - b'0')))
+        .map_or(u64::MAX, |v| if negative { v.wrapping_neg() } else { v });
+    Some((v as u32, i + digits))
+}
+
+/// git's `canon_mode`: a regular file keeps only its executable bit (0755 or 0644), a symlink and
+/// a folder lose their permission bits, and every other type becomes a gitlink.
+fn canon_mode(mode: u32) -> u32 {
+    const S_IFMT: u32 = 0o170000;
+    match mode & S_IFMT {
+        0o100000 => 0o100000 | if mode & 0o100 != 0 { 0o755 } else { 0o644 },
+        0o120000 => 0o120000,
+        0o040000 => 0o040000,
+        _ => 0o160000,
+    }
+}
+
+/// git's `parse_mode_line`: `line` runs to the end of the patch (git hands `strtoul` a pointer
+/// into the whole buffer), and the mode is canonicalised as git stores it.
+fn parse_mode_line(line: &[u8], linenr: usize) -> Result<u32, PatchError> {
+    match strtoul_octal(line) {
+        Some((v, end)) if line.get(end).is_some_and(|&c| git_isspace(c)) => Ok(canon_mode(v)),
+        _ => {
+            let shown = c_str(line);
+            let text = lossy(&shown[..linelen(shown)]);
+            let text = text.strip_suffix('\n').unwrap_or(&text);
+            Err(header_err(linenr, format!("invalid mode on line {linenr}: {text}")))
+        }
+    }
 }
 
 /// `parse_range`: returns the new offset or `None`.
@@ -787,7 +857,8 @@ impl<'a> Parser<'a> {
         patch.is_new = Tri::No;
         patch.is_delete = Tri::No;
         let pv = self.p_value;
-        let def_name = git_header_name(pv, &buf[..first_len]);
+        // git copies this name with `xstrdup`: a NUL ends it.
+        let def_name = git_header_name(pv, &buf[..first_len]).map(|n| c_str(&n).to_vec());
         let mut offset = first_len;
         self.linenr += 1;
         // git's `gitdiff_*` helpers report the line after `diff --git` (their state's copy of the
@@ -808,6 +879,10 @@ impl<'a> Parser<'a> {
                     None
                 }
             };
+            // git's handlers get a pointer into the whole patch, not just this line.
+            let tail = |prefix: &[u8]| -> Option<&'a [u8]> {
+                line.starts_with(prefix).then(|| &buf[offset + prefix.len()..])
+            };
             let mut done = false;
             if line.starts_with(b"@@ -") {
                 done = true;
@@ -822,15 +897,15 @@ impl<'a> Parser<'a> {
                     pv,
                     hdr_linenr,
                 )?;
-            } else if let Some(r) = rest(b"old mode ") {
+            } else if let Some(r) = tail(b"old mode ") {
                 patch.old_mode = parse_mode_line(r, hdr_linenr)?;
-            } else if let Some(r) = rest(b"new mode ") {
+            } else if let Some(r) = tail(b"new mode ") {
                 patch.new_mode = parse_mode_line(r, hdr_linenr)?;
-            } else if let Some(r) = rest(b"deleted file mode ") {
+            } else if let Some(r) = tail(b"deleted file mode ") {
                 patch.is_delete = Tri::Yes;
                 patch.old_name = def_name.clone();
                 patch.old_mode = parse_mode_line(r, hdr_linenr)?;
-            } else if let Some(r) = rest(b"new file mode ") {
+            } else if let Some(r) = tail(b"new file mode ") {
                 patch.is_new = Tri::Yes;
                 patch.new_name = def_name.clone();
                 patch.new_mode = parse_mode_line(r, hdr_linenr)?;
@@ -849,7 +924,7 @@ impl<'a> Parser<'a> {
             } else if rest(b"similarity index ").is_some()
                 || rest(b"dissimilarity index ").is_some()
             {
-            } else if let Some(r) = rest(b"index ") {
+            } else if let Some(r) = tail(b"index ") {
                 gitdiff_index(r, patch, hdr_linenr)?;
             } else {
                 done = true;
@@ -1250,8 +1325,11 @@ fn verify_name(
     Ok(())
 }
 
+/// git's `gitdiff_index`; `line` runs to the end of the patch and is read as C reads it
+/// (`strchr`, `strchrnul`: up to the first NUL).
 fn gitdiff_index(line: &[u8], patch: &mut FilePatch<'_>, linenr: usize) -> Result<(), PatchError> {
     const HEXSZ: usize = 40;
+    let line = c_str(line);
     let Some(dot) = line.iter().position(|&c| c == b'.') else { return Ok(()) };
     if line.get(dot + 1) != Some(&b'.') || HEXSZ < dot {
         return Ok(());

@@ -1662,3 +1662,189 @@ fn patches_git_refuses_are_failed_results_with_git_s_message() {
     eprintln!("refused patches: {agreed} of {} cases failed with git's message", cases.len());
     assert!(agreed >= 11);
 }
+
+// ---------------------------------------------------------------- odd modes and NUL bytes
+
+/// Mode fields git reads with `strtoul(…, 8)` then `canon_mode`: the modes git writes, odd ones
+/// (`050322`, no file type, a folder, out of range), signs, leading blanks and junk after.
+fn odd_modes(rng: &mut Rng) -> Vec<String> {
+    let mut out: Vec<String> = [
+        "100644",
+        "100755",
+        "120000",
+        "160000",
+        "040000",
+        "050322",
+        "100600",
+        "100700",
+        "100611",
+        "100000",
+        "000644",
+        "000755",
+        "040755",
+        "070777",
+        "177777",
+        "0",
+        "644",
+        "755",
+        "140644",
+        "110644",
+        "20",
+        "1000000",
+        "0100644",
+        "00100755",
+        "7777777",
+        "12345670",
+        "-100644",
+        "+100755",
+        "-0",
+        "37777777777",
+        "40000100644",
+        "1777777777777777777777",
+        "2000000000000000000000",
+        "-1777777777777777777777",
+        " 100644",
+        "\t100755",
+        "  120000",
+        "100644x",
+        "10064 4",
+        "1006448",
+        "",
+        "x",
+        "-",
+        "+ 100644",
+        "100644\t",
+        "100644\r",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for _ in 0..25 {
+        let len = 1 + rng.below(8);
+        let digits: String = (0..len).map(|_| char::from(b'0' + rng.below(8) as u8)).collect();
+        out.push(digits);
+    }
+    out
+}
+
+/// `new file mode`, `old mode`/`new mode`, `deleted file mode` and `index` lines with odd modes,
+/// and NUL bytes inside names (git reads names as C strings): every case against git.
+#[test]
+fn odd_modes_and_nul_names_match_git() {
+    if !have_git() {
+        return;
+    }
+    let mut base = Files::new();
+    base.insert("a.txt".into(), file(b"one\ntwo\n"));
+    base.insert("run.sh".into(), (FileMode::Executable, b"#!/bin/sh\n".to_vec()));
+    base.insert("lnk".into(), (FileMode::Symlink, b"a.txt".to_vec()));
+    let repo = Repo::new(&base);
+    let mut stats = Stats::default();
+    let mut rng = Rng(0x0dd_5eed);
+    // a binary new-file section to re-label
+    let mut with_bin = base.clone();
+    with_bin.insert("bin.dat".into(), file(&binary_bytes(7, 40)));
+    let bin = repo.diff(&with_bin, &["--binary"]);
+    for m in odd_modes(&mut rng) {
+        let hunk = "--- /dev/null\n+++ b/new.py\n@@ -0,0 +1,2 @@\n+new\n+file\n";
+        let cases: Vec<(String, String)> = vec![
+            ("new".into(), format!("diff --git a/new.py b/new.py\nnew file mode {m}\n{hunk}")),
+            ("new-empty".into(), format!("diff --git a/new.py b/new.py\nnew file mode {m}\n")),
+            (
+                "new-index".into(),
+                format!("diff --git a/new.py b/new.py\nnew file mode {m}\nindex 0000000..07f33c4\n{hunk}"),
+            ),
+            ("chmod".into(), format!("diff --git a/a.txt b/a.txt\nold mode 100644\nnew mode {m}\n")),
+            ("chmod-exec".into(), format!("diff --git a/run.sh b/run.sh\nold mode {m}\nnew mode 100644\n")),
+            (
+                "chmod-hunk".into(),
+                format!("diff --git a/a.txt b/a.txt\nold mode 100644\nnew mode {m}\n--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n"),
+            ),
+            (
+                "index-mode".into(),
+                format!("diff --git a/a.txt b/a.txt\nindex 814f4a4..3c2b1ab {m}\n--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n"),
+            ),
+            (
+                "delete".into(),
+                format!("diff --git a/a.txt b/a.txt\ndeleted file mode {m}\n--- a/a.txt\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-one\n-two\n"),
+            ),
+            ("link-mode".into(), format!("diff --git a/lnk b/lnk\nold mode {m}\nnew mode 120000\n")),
+        ];
+        for (kind, p) in cases {
+            compare(&repo, &base, p.as_bytes(), &format!("{kind} mode {m:?}"), &mut stats);
+        }
+        // a mode line whose value starts on the next line (strtoul skips the newline)
+        let p = format!("diff --git a/new.py b/new.py\nnew file mode \n{m}\n{hunk}");
+        compare(&repo, &base, p.as_bytes(), &format!("split mode {m:?}"), &mut stats);
+        let relabelled = String::from_utf8_lossy(&bin)
+            .replace("new file mode 100644", &format!("new file mode {m}"));
+        compare(&repo, &base, relabelled.as_bytes(), &format!("binary mode {m:?}"), &mut stats);
+    }
+    // NUL bytes in names and index lines
+    let nul: [(&str, &[u8]); 12] = [
+        ("traditional +++", b"--- /dev/null\n+++ b/n\0\0\0\0y\n@@ -0,0 +1,2 @@\n+new\n+file\n"),
+        ("fuzz finding", b"diff --git a/new.py b/new.py\nnew file mode 100644\ni\x97ndex 00800000..07f33c4\n--- /dev/null\n+++ b/n\0\0\0\0y\n@@ -0,0 +1,2 @@\n+new\n+file\n"),
+        ("git +++ after new file", b"diff --git a/new.py b/new.py\nnew file mode 100644\n--- /dev/null\n+++ b/new.py\0junk\n@@ -0,0 +1 @@\n+x\n"),
+        ("git +++ differs", b"diff --git a/new.py b/new.py\nnew file mode 100644\n--- /dev/null\n+++ b/ne\0w.py\n@@ -0,0 +1 @@\n+x\n"),
+        ("diff --git name", b"diff --git a/n\0x b/n\0x\nnew file mode 100644\n--- /dev/null\n+++ b/n\n@@ -0,0 +1 @@\n+x\n"),
+        ("diff --git only", b"diff --git a/q\0r b/q\0r\nnew file mode 100644\n"),
+        ("modify ---", b"--- a/a.txt\0old\n+++ b/a.txt\0new\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n"),
+        ("rename", b"diff --git a/a.txt b/c.txt\nsimilarity index 100%\nrename from a.txt\0x\nrename to c.txt\0y\n"),
+        ("quoted", b"--- /dev/null\n+++ \"b/q\\000z\"\n@@ -0,0 +1 @@\n+x\n"),
+        ("quoted slash", b"--- /dev/null\n+++ \"b\\000/q\"\n@@ -0,0 +1 @@\n+x\n"),
+        ("index NUL", b"diff --git a/bin.dat b/bin.dat\nnew file mode 100644\nindex 0000000\0..1111111 100755\n"),
+        ("index NUL mode", b"diff --git a/a.txt b/a.txt\nindex 814f4a4..3c2b1ab 100\x00755\n--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n"),
+    ];
+    for (what, p) in nul {
+        compare(&repo, &base, p, what, &mut stats);
+    }
+    eprintln!(
+        "odd modes and NUL names: {} cases, git applied {}, git failed {}",
+        stats.cases, stats.git_applied, stats.git_failed
+    );
+    assert!(stats.git_applied > 0 && stats.git_failed > 0);
+    stats.assert_messages();
+}
+
+/// What git 2.47 did with the fuzz findings and their neighbours (recorded from `git apply`;
+/// this test needs no git): names end at a NUL, modes go through `strtoul` and `canon_mode`,
+/// a symlink target ends at a NUL and may not be empty.
+#[test]
+fn odd_modes_and_nul_names_recorded_outcomes() {
+    let mut base = Files::new();
+    base.insert("a.txt".into(), file(b"a\n"));
+    let regular = |b: &[u8]| (FileMode::Regular, b.to_vec());
+    type Outcome<'a> = Result<Vec<(&'a str, (FileMode, Vec<u8>))>, &'a str>;
+    let cases: [(&[u8], Outcome<'_>); 10] = [
+        // 050322 is no regular file, link or folder: a gitlink, written as an empty folder
+        (b"diff --git a/new.py b/new.py\nnew file mode 050322\nindex 0000000..07f33c4\n--- /dev/null\n+++ b/new.py\n@@ -0,0 +1,2 @@\n+new\n+file\n", Ok(vec![])),
+        (b"diff --git a/new.py b/new.py\nnew file mode 100700\n--- /dev/null\n+++ b/new.py\n@@ -0,0 +1 @@\n+x\n", Ok(vec![("new.py", (FileMode::Executable, b"x\n".to_vec()))])),
+        (b"diff --git a/new.py b/new.py\nnew file mode 100611\n--- /dev/null\n+++ b/new.py\n@@ -0,0 +1 @@\n+x\n", Ok(vec![("new.py", regular(b"x\n"))])),
+        (b"diff --git a/new.py b/new.py\nnew file mode -37777677133\n--- /dev/null\n+++ b/new.py\n@@ -0,0 +1 @@\n+x\n", Ok(vec![("new.py", regular(b"x\n"))])),
+        (b"diff --git a/new.py b/new.py\nnew file mode 100644x\n--- /dev/null\n+++ b/new.py\n@@ -0,0 +1 @@\n+x\n", Err("invalid mode on line 2: 100644x")),
+        (b"--- /dev/null\n+++ b/n\0\0\0\0y\n@@ -0,0 +1,2 @@\n+new\n+file\n", Ok(vec![("n", regular(b"new\nfile\n"))])),
+        (b"diff --git a/new.py b/new.py\nnew file mode 120000\n", Err("unable to write file 'new.py' mode 120000: No such file or directory")),
+        (b"diff --git a/q\0r b/q\0r\nnew file mode 100644\n", Err("git diff header lacks filename information when removing 1 leading pathname component (line 3)")),
+        // the finding `patch-binary-odd-header.diff`: `strchr` stops at the NUL, no index
+        (b"diff --git a/bin.dat b/bin.dat\nnew file mode 100644\nindex 0000000\0..1111111 100755\n", Ok(vec![("bin.dat", regular(b""))])),
+        (b"diff --git a/a.txt b/a.txt\nold mode 100600\nnew mode 040000\n", Err("new mode (40000) of a.txt does not match old mode (100644)")),
+    ];
+    for (patch, want) in cases {
+        let out = apply(&to_tree(&base), patch, &ApplyOptions::default());
+        let what = String::from_utf8_lossy(patch);
+        match want {
+            Ok(added) => {
+                assert_eq!(out.status, PatchStatus::Applied, "{what}: {:?}", out.reason);
+                let mut expect = base.clone();
+                for (p, f) in added {
+                    expect.insert(p.to_string(), f);
+                }
+                assert_eq!(from_tree(&out.tree), expect, "{what}");
+            }
+            Err(msg) => {
+                assert_ne!(out.status, PatchStatus::Applied, "{what}");
+                assert_eq!(out.reason.as_deref(), Some(msg), "{what}");
+            }
+        }
+    }
+}

@@ -429,3 +429,188 @@ for s in sys.argv[1:]:
         assert_eq!(line, format!("{}|{}", e.msg, e.lineno), "{src:?}");
     }
 }
+
+/// Coding cookies as CPython 3.11 reads them for `ast.parse(bytes)`: the name ends at the first
+/// byte outside `[A-Za-z0-9._-]`, `get_normal_name` (12 bytes) then the codec lookup's
+/// normalisation decide the codec; the BOM compares the cookie as written; every name but the
+/// exact `utf-8` decodes the whole file with the codec (its error message, line 0; positions
+/// after `\r\n` became `\n`). Generated cookie names × line shapes × bodies; the outcomes are
+/// stored in `expected/python_differential.json` so the cases run without python3.
+#[test]
+fn coding_cookies_match_cpython() {
+    let mut names: Vec<Vec<u8>> = Vec::new();
+    let bases: &[&str] = &[
+        "utf-8",
+        "utf8",
+        "UTF-8",
+        "Utf_8",
+        "u8",
+        "utf",
+        "utf8-ucs2",
+        "utf_8_sig",
+        "utf-8-sig",
+        "utf-8-x",
+        "utf-8-very-long-suffix",
+        "cp65001",
+        "latin-1",
+        "latin1",
+        "LATIN_1",
+        "latin",
+        "l1",
+        "iso-8859-1",
+        "iso8859-1",
+        "iso_8859_1_1987",
+        "iso-latin-1",
+        "iso-latin-1-x",
+        "iso-8859-1-foo",
+        "latin-1-unix",
+        "8859",
+        "cp819",
+        "ibm819",
+        "csisolatin1",
+        "iso-ir-100",
+        "iso8859",
+        "ascii",
+        "us-ascii",
+        "US_ASCII",
+        "646",
+        "us",
+        "cp367",
+        "ansi_x3.4-1968",
+        "ansi-x3.4-1986",
+        "iso-646.irv-1991",
+        "iso_ir_6",
+        "iso646-us",
+        "csascii",
+        "nope",
+        "l",
+        "utf-",
+        "latin-",
+        "-latin1",
+        "latin--1",
+        "latin.1",
+        ".latin1",
+        "latin1.",
+        "..latin1",
+        "u.t.f.8",
+        "utf8.",
+        "_utf8_",
+        "ascii-",
+        "iso.8859.1",
+        "latin_1_",
+        "x-latin-1",
+    ];
+    for b in bases {
+        names.push(b.as_bytes().to_vec());
+    }
+    // a byte outside the name's alphabet cuts it short (`latin-\xffm1` is `latin-`)
+    for (b, cut) in [("latin-1", 6), ("latin1", 5), ("utf-8", 4), ("ascii", 3), ("utf8", 3)] {
+        for junk in [b"\xff".as_slice(), b"\xc3\xa9", b":", b"+", b"*"] {
+            let mut n = b.as_bytes()[..cut].to_vec();
+            n.extend_from_slice(junk);
+            n.extend_from_slice(&b.as_bytes()[cut..]);
+            names.push(n);
+        }
+    }
+    let shapes: &[&[u8]] = &[
+        b"# -*- coding: {} -*-\n",
+        b"#coding={}\n",
+        b"# vim: set fileencoding={} :\n",
+        b"\x0c  # coding: {}\n",
+        b"x = 1  # coding: {}\n",
+        b"#!/usr/bin/env python\n# coding: {}\n",
+        b"\n# coding: {}\n",
+        b"x = 0\n# coding: {}\n",
+        b"# coding: , coding: {}\n",
+        b"# coding:\n# coding: {}\n",
+        b"# xcoding {} coding: {}\n",
+        b"# coding: {}\r\n",
+        b"\xef\xbb\xbf# coding: {}\n",
+        b"#coding:{}",
+    ];
+    let bodies: &[&[u8]] =
+        &[b"x = 'caf\xc3\xa9'\n", b"x = 'caf\xe9'\n", b"x = 1\r\ny = '\xff'\r\n", b"y = 2\n"];
+    let mut cases: Vec<Vec<u8>> = Vec::new();
+    for (i, n) in names.iter().enumerate() {
+        for (j, shape) in shapes.iter().enumerate() {
+            let mut head = Vec::new();
+            let parts: Vec<&[u8]> = shape.split(|&c| c == b'{').collect();
+            for (k, part) in parts.iter().enumerate() {
+                if k > 0 {
+                    head.extend_from_slice(n);
+                    head.extend_from_slice(&part[1..]);
+                } else {
+                    head.extend_from_slice(part);
+                }
+            }
+            // every body for a few names, one body (rotating) for the rest
+            let picks: Vec<usize> =
+                if i % 7 == 0 { (0..bodies.len()).collect() } else { vec![(i + j) % bodies.len()] };
+            for b in picks {
+                let mut src = head.clone();
+                if !head.ends_with(b"\n") {
+                    src.push(b'\n');
+                }
+                src.extend_from_slice(bodies[b]);
+                cases.push(src);
+            }
+        }
+    }
+    let hexes: Vec<String> =
+        cases.iter().map(|c| c.iter().map(|b| format!("{b:02x}")).collect()).collect();
+    let joined = hexes.join("\n");
+    let key = crate::expected::case_key("coding_cookies", &[], &joined);
+    let code = r#"
+import ast, json, sys
+out = []
+for h in sys.stdin.read().split():
+    try:
+        out.append({"ok": ast.dump(ast.parse(bytes.fromhex(h)))})
+    except SyntaxError as e:
+        out.append({"err": [type(e).__name__, e.msg, e.lineno]})
+print(json.dumps(out))
+"#;
+    let expected = crate::expected::cpython_outcome("python_differential", &key, || {
+        let mut child = Command::new("python3")
+            .args(["-c", code])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("python3");
+        child.stdin.take().expect("stdin").write_all(joined.as_bytes()).expect("write");
+        let out = child.wait_with_output().expect("python3 output");
+        serde_json::from_slice(&out.stdout).expect("json")
+    });
+    let expected = expected.as_array().expect("array");
+    assert_eq!(expected.len(), cases.len());
+    let mut agree = 0;
+    let mut differ = Vec::new();
+    for (src, want) in cases.iter().zip(expected) {
+        let ours = match decode_source(src).and_then(|s| parse_tree(&s, "<unknown>")) {
+            Ok(t) => serde_json::json!({"ok": node::dump(&t, true, false, None)}),
+            Err(e) => serde_json::json!({"err": [e.kind.name(), e.msg, e.lineno]}),
+        };
+        if &ours == want {
+            agree += 1;
+        } else {
+            differ.push(format!(
+                "{:?}\n  cpython {want}\n  ours    {ours}",
+                String::from_utf8_lossy(src)
+            ));
+        }
+    }
+    eprintln!("coding cookies: {} cases, {agree} agree with CPython", cases.len());
+    assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
+}
+
+/// The fuzz finding `pyparse-latin-cookie.py` without python3: the cookie name stops at the
+/// 0xFF byte (`latin-`), which the codec lookup normalises to latin-1.
+#[test]
+fn truncated_cookie_name_is_latin_1() {
+    let src = decode_source(b"# -*- coding: latin-\xffm1 -*-\nx = '\xe9t\xe9'\n").expect("decodes");
+    assert!(src.ends_with("x = '\u{e9}t\u{e9}'\n"), "{src:?}");
+    let e = decode_source(b"# coding: latin.1\nx = 1\n").expect_err("unknown");
+    assert_eq!(e.msg, "unknown encoding: latin.1");
+    let e = decode_source(b"\xef\xbb\xbf# coding: utf8\nx = 1\n").expect_err("BOM");
+    assert_eq!(e.msg, "encoding problem: utf8 with BOM");
+}

@@ -706,7 +706,7 @@ def _fold(chunk):
         (r"[\s\d]", "re.I"),
     ];
     let mut cases: Vec<(String, String)> = Vec::new();
-    for (p, flags) in pats {
+    for (p, flags) in pats.iter().chain(IGNORECASE_CLASSES) {
         for b in 0..17 {
             cases.push((
                 String::new(),
@@ -722,6 +722,42 @@ def _fold(chunk):
     assert!(bad.is_empty(), "re Unicode classes differ:{bad}");
     eprintln!("re Unicode cases compared with python3: {n} (every code point), all agree");
 }
+
+/// Character classes under IGNORECASE (the flag or a leading `(?i)`): `sre` lowercases the
+/// class's literals and ranges (with `re._casefix`) and matches a character whose lowercase is
+/// in the set; literals and ranges past the BMP are tested raw (and by the lowercase's
+/// uppercase); categories join unchanged.
+const IGNORECASE_CLASSES: &[(&str, &str)] = &[
+    (r"[a-z]", "re.I"),
+    (r"[A-Z]", "re.I"),
+    (r"[^a-z]", "re.I"),
+    (r"[kK]", "re.I"),
+    (r"[k]", "re.I"),
+    (r"[\u0130]", "re.I"),
+    (r"[i]", "re.I"),
+    (r"[s]", "re.I"),
+    (r"[\u017f\u01c5]", "re.I"),
+    (r"[\u03a3]", "re.I"),
+    (r"[\u03b1-\u03c9]", "re.I"),
+    (r"[\u0410-\u044f]", "re.I"),
+    (r"[\u1c80-\u1c88]", "re.I"),
+    (r"[\ufb05]", "re.I"),
+    (r"[\u00b5\u212a\u2126]", "re.I"),
+    (r"[\U00010400]", "re.I"),
+    (r"[^\U00010400]", "re.I"),
+    (r"[\U00010400x]", "re.I"),
+    (r"[\U0001e900\U00010570]", "re.I"),
+    (r"[\U00010428-\U0001044f]", "re.I"),
+    (r"[\uff00-\U00010500]", "re.I"),
+    (r"[^A-Z\d]", "re.I"),
+    (r"[\w\-]", "re.I"),
+    (r"[0-9_]", "re.I"),
+    (r"[]a]", "re.I"),
+    (r"[a-]", "re.I"),
+    (r"(?i)[a-f]", "0"),
+    (r"(?i)[\u0100-\u017f]", "0"),
+    (r"(?im)[^\u0391-\u03a9]", "0"),
+];
 
 /// Regression fixtures without python3 (CPython 3.11.7's answers) where the `regex` crate's
 /// classes and case folding differ from `sre`'s: U+001C..U+001F are `\s`, a combining mark is

@@ -203,6 +203,7 @@ const SET_METHODS: &[&str] = &[
     "isdisjoint",
     "intersection_update",
     "difference_update",
+    "symmetric_difference_update",
 ];
 
 const TUPLE_METHODS: &[&str] = &["index", "count"];

@@ -126,6 +126,32 @@ impl<'a> Interp<'a> {
                 Some(v) => Value::tuple(self.to_vec(v)?),
             }),
             BType::Set | BType::FrozenSet => {
+                // `set_update_internal`: a set is merged, a dict's keys go into a presized table.
+                match args.first() {
+                    Some(v @ Value::FrozenSet(_)) if t == BType::FrozenSet => return Ok(v.clone()),
+                    Some(v @ (Value::Set(_) | Value::FrozenSet(_))) => {
+                        if let Some(s) = self.set_copy_cpython(v)? {
+                            return Ok(if t == BType::Set {
+                                Value::Set(s)
+                            } else {
+                                let inner = s.borrow().clone();
+                                Value::FrozenSet(Rc::new(inner))
+                            });
+                        }
+                    }
+                    Some(Value::Dict(d)) => {
+                        let keys = d.borrow().keys();
+                        let s = self.new_set(vec![])?;
+                        self.set_update_from_dict(&s, keys)?;
+                        return Ok(if t == BType::Set {
+                            Value::Set(s)
+                        } else {
+                            let inner = s.borrow().clone();
+                            Value::FrozenSet(Rc::new(inner))
+                        });
+                    }
+                    _ => {}
+                }
                 let items = match args.first() {
                     None => vec![],
                     Some(v) => self.to_vec(v)?,

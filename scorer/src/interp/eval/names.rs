@@ -354,6 +354,20 @@ impl<'a> Interp<'a> {
             l.borrow_mut().extend(items);
             return Ok(cur);
         }
+        if let (
+            ast::Operator::BitOr
+            | ast::Operator::BitAnd
+            | ast::Operator::Sub
+            | ast::Operator::BitXor,
+            Value::Set(s),
+            Value::Set(_) | Value::FrozenSet(_),
+        ) = (op, &cur, &rhs)
+        {
+            // `set_ior` and friends: in place, as 3.11 builds the table.
+            if self.set_inplace_cpython(op, s, &rhs)? {
+                return Ok(cur);
+            }
+        }
         if let (ast::Operator::BitOr, Value::Set(s)) = (op, &cur) {
             let items = self.to_vec(&rhs)?;
             for it in items {

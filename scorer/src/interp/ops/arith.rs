@@ -250,6 +250,9 @@ impl<'a> Interp<'a> {
                 V::Set(_) | V::FrozenSet(_),
                 V::Set(_) | V::FrozenSet(_),
             ) => {
+                if let Some(v) = self.set_binop_cpython(op, a, b)? {
+                    return Ok(v);
+                }
                 let xs = self.set_items(a);
                 let ys = self.set_items(b);
                 let mut out = Vec::new();

@@ -232,6 +232,216 @@ fn sre_literal_ignorecase(c: char) -> Option<String> {
     Some(out)
 }
 
+/// One item of a character class as `sre_parse` reads it.
+enum ClassItem {
+    Lit(u32),
+    Range(u32, u32),
+    /// `\w`, `\d`, `\s` (lowercase) or their negations (uppercase).
+    Cat(char),
+}
+
+/// Parses a class body (after `[`; `chars` starts there) as `sre_parse` does: a leading `^`,
+/// a `]` first is literal, escapes as `_class_escape`, ranges of two literals. Returns whether
+/// it is negated, its items and the number of chars read through the closing `]`; `None` for
+/// anything this does not model (left to the `regex` crate).
+fn parse_class(chars: &[char]) -> Option<(bool, Vec<ClassItem>, usize)> {
+    let mut i = 0;
+    let negate = chars.first() == Some(&'^');
+    if negate {
+        i += 1;
+    }
+    let mut items: Vec<ClassItem> = Vec::new();
+    let escape = |i: &mut usize| -> Option<ClassItem> {
+        let c = *chars.get(*i)?;
+        *i += 1;
+        let hex = |i: &mut usize, n: usize| -> Option<u32> {
+            let s: String = chars.get(*i..*i + n)?.iter().collect();
+            if !s.chars().all(|c| c.is_ascii_hexdigit()) {
+                return None;
+            }
+            *i += n;
+            u32::from_str_radix(&s, 16).ok()
+        };
+        Some(match c {
+            'a' => ClassItem::Lit(7),
+            'b' => ClassItem::Lit(8),
+            'f' => ClassItem::Lit(12),
+            'n' => ClassItem::Lit(10),
+            'r' => ClassItem::Lit(13),
+            't' => ClassItem::Lit(9),
+            'v' => ClassItem::Lit(11),
+            'w' | 'd' | 's' | 'W' | 'D' | 'S' => ClassItem::Cat(c),
+            'x' => ClassItem::Lit(hex(i, 2)?),
+            'u' => ClassItem::Lit(hex(i, 4)?),
+            'U' => ClassItem::Lit(char::from_u32(hex(i, 8)?)? as u32),
+            '0'..='7' => {
+                let mut v = c.to_digit(8)?;
+                for _ in 0..2 {
+                    match chars.get(*i).and_then(|d| d.to_digit(8)) {
+                        Some(d) => {
+                            v = v * 8 + d;
+                            *i += 1;
+                        }
+                        None => break,
+                    }
+                }
+                if v > 0o377 {
+                    return None;
+                }
+                ClassItem::Lit(v)
+            }
+            c if c.is_ascii_alphanumeric() => return None,
+            c => ClassItem::Lit(c as u32),
+        })
+    };
+    loop {
+        let c = *chars.get(i)?;
+        i += 1;
+        if c == ']' && !items.is_empty() {
+            return Some((negate, items, i));
+        }
+        let first = if c == '\\' { escape(&mut i)? } else { ClassItem::Lit(c as u32) };
+        if chars.get(i) == Some(&'-') {
+            let that = *chars.get(i + 1)?;
+            if that == ']' {
+                items.push(first);
+                items.push(ClassItem::Lit('-' as u32));
+                return Some((negate, items, i + 2));
+            }
+            i += 2;
+            let second = if that == '\\' { escape(&mut i)? } else { ClassItem::Lit(that as u32) };
+            match (first, second) {
+                (ClassItem::Lit(lo), ClassItem::Lit(hi)) if lo <= hi => {
+                    items.push(ClassItem::Range(lo, hi))
+                }
+                _ => return None,
+            }
+        } else {
+            items.push(first);
+        }
+    }
+}
+
+/// A character class under IGNORECASE as CPython 3.11's `sre` compiles it
+/// (`_optimize_charset` with `tolower` and `re._casefix`, then `IN_UNI_IGNORE`: a character
+/// matches when its lowercase is in the set; literals and ranges whose lowercase is past the
+/// BMP are tested raw, ranges also by the lowercase's uppercase), as an explicit `regex` class
+/// that no case folding changes. `chars` starts after the `[`; returns the class and the chars
+/// read, `None` when [`parse_class`] declines.
+fn sre_class_ignorecase(chars: &[char]) -> Option<(String, usize)> {
+    use crate::unicode::{lower_char, upper_char};
+    let (negate, items, used) = parse_class(chars)?;
+    let ch = |v: u32| char::from_u32(v).unwrap_or('\0');
+    let cased = |v: u32| lower_char(ch(v)) != ch(v) || upper_char(ch(v)) != ch(v);
+    let fixes = |lo: u32| EXTRA_CASES.iter().find(|(k, _)| *k == lo).map_or(&[][..], |(_, m)| *m);
+    // the BMP charmap (lowercased, with the fixes), the raw tail, categories
+    let mut charmap: std::collections::BTreeSet<u32> = Default::default();
+    let mut tail_lits: Vec<u32> = Vec::new();
+    let mut tail_ranges: Vec<(u32, u32)> = Vec::new();
+    let mut cats = String::new();
+    let mut hascased = false;
+    for item in &items {
+        match *item {
+            ClassItem::Lit(av) => {
+                let lo = lower_char(ch(av)) as u32;
+                if lo > 0xFFFF {
+                    // A lone literal is no set for `sre_parse` (`[X]` is `X`, `[^X]` is
+                    // NOT_LITERAL): compared lowercased. In a set it stays raw.
+                    tail_lits.push(if items.len() == 1 { lo } else { av });
+                    hascased = true;
+                    continue;
+                }
+                charmap.insert(lo);
+                charmap.extend(fixes(lo));
+                hascased |= cased(av);
+            }
+            ClassItem::Range(a, b) => {
+                for i in a..=b.min(0xFFFF) {
+                    let lo = lower_char(ch(i)) as u32;
+                    charmap.insert(lo);
+                    charmap.extend(fixes(lo));
+                }
+                if b > 0xFFFF {
+                    tail_ranges.push((a, b));
+                    hascased = true;
+                } else {
+                    hascased = hascased || (a..=b).any(cased);
+                }
+            }
+            ClassItem::Cat(k) => {
+                let class = sre_class(k.to_ascii_lowercase());
+                if k.is_ascii_lowercase() {
+                    cats.push_str(&class);
+                } else {
+                    cats.push_str(&format!("[^{class}]"));
+                }
+            }
+        }
+    }
+    // the characters whose lowercase is in the set
+    let mut members: Vec<u32> = Vec::new();
+    if hascased {
+        thread_local! {
+            static INVERSE: std::cell::OnceCell<std::collections::HashMap<u32, Vec<u32>>> =
+                const { std::cell::OnceCell::new() };
+        }
+        let lowered_is = |targets: &mut dyn Iterator<Item = u32>, out: &mut Vec<u32>| {
+            INVERSE.with(|inv| {
+                let inv = inv.get_or_init(|| {
+                    let mut m: std::collections::HashMap<u32, Vec<u32>> = Default::default();
+                    for x in (0..=0x10_FFFFu32).filter_map(char::from_u32) {
+                        let l = lower_char(x);
+                        if l != x {
+                            m.entry(l as u32).or_default().push(x as u32);
+                        }
+                    }
+                    m
+                });
+                for t in targets {
+                    if lower_char(ch(t)) as u32 == t {
+                        out.push(t);
+                    }
+                    out.extend(inv.get(&t).into_iter().flatten());
+                }
+            })
+        };
+        lowered_is(&mut charmap.iter().copied().chain(tail_lits.iter().copied()), &mut members);
+        for &(a, b) in &tail_ranges {
+            for x in (0x1_0000u32..=0x10_FFFF).filter(|&x| char::from_u32(x).is_some()) {
+                let lo = lower_char(ch(x)) as u32;
+                let up = upper_char(ch(lo)) as u32;
+                if (a..=b).contains(&lo) || (a..=b).contains(&up) {
+                    members.push(x);
+                }
+            }
+        }
+    } else {
+        members.extend(charmap.iter().copied());
+    }
+    members.sort_unstable();
+    members.dedup();
+    let mut out = String::from(if negate { "(?-i:[^" } else { "(?-i:[" });
+    let mut k = 0;
+    while k < members.len() {
+        let start = members[k];
+        while k + 1 < members.len() && members[k + 1] == members[k] + 1 {
+            k += 1;
+        }
+        out.push_str(&format!("\\x{{{start:x}}}"));
+        if members[k] > start {
+            out.push_str(&format!("-\\x{{{:x}}}", members[k]));
+        }
+        k += 1;
+    }
+    out.push_str(&cats);
+    if members.is_empty() && cats.is_empty() {
+        // `regex` has no empty class: an impossible match (or any character, negated)
+        return Some((if negate { "(?s:.)".into() } else { "[^\\x{0}-\\x{10ffff}]".into() }, used));
+    }
+    out.push_str("])");
+    Some((out, used))
+}
+
 /// Python pattern syntax → `regex` syntax; `ignorecase`: the IGNORECASE flag was given, so
 /// literal characters outside classes match as `sre` matches them ([`sre_literal_ignorecase`]).
 fn translate(p: &str, ignorecase: bool) -> String {
@@ -239,6 +449,16 @@ fn translate(p: &str, ignorecase: bool) -> String {
     let mut chars = p.chars().peekable();
     let mut in_class = false;
     while let Some(c) = chars.next() {
+        if c == '[' && !in_class && ignorecase {
+            let rest: Vec<char> = chars.clone().collect();
+            if let Some((class, used)) = sre_class_ignorecase(&rest) {
+                out.push_str(&class);
+                for _ in 0..used {
+                    chars.next();
+                }
+                continue;
+            }
+        }
         if c == '[' && !in_class {
             in_class = true;
             out.push(c);
@@ -305,6 +525,23 @@ fn translate(p: &str, ignorecase: bool) -> String {
         }
     }
     out
+}
+
+/// Whether the pattern's leading global flag groups (`(?i)`, `(?im)`...; 3.11 allows them only
+/// at the start) set IGNORECASE.
+fn leading_inline_ignorecase(p: &str) -> bool {
+    let mut rest = p;
+    while let Some(r) = rest.strip_prefix("(?") {
+        let n = r.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(r.len());
+        if n == 0 || !r[n..].starts_with(')') {
+            return false;
+        }
+        if r[..n].contains('i') {
+            return true;
+        }
+        rest = &r[n + 1..];
+    }
+    false
 }
 
 fn char_index(s: &str, byte: usize) -> i64 {
@@ -377,7 +614,7 @@ impl<'a> Interp<'a> {
                 prefix.push(ch);
             }
         }
-        let body = translate(src, flags & IGNORECASE != 0);
+        let body = translate(src, flags & IGNORECASE != 0 || leading_inline_ignorecase(src));
         let body = if prefix.is_empty() { body } else { format!("(?{prefix}){body}") };
         let build = |p: String| regex::RegexBuilder::new(&p).size_limit(1 << 22).build();
         let (Ok(search), Ok(anchored), Ok(full)) = (
