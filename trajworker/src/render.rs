@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use scorer::report::{Status, TaskResult};
+use site_routes::{Query, Route};
 
 use crate::{Node, RateRow, RunModes, Sample, StepPage, StepRow};
 
@@ -34,19 +35,6 @@ fn range_text(r: Option<[u32; 2]>) -> String {
         Some([a, b]) => format!("{a}-{b}"),
         None => "?".into(),
     }
-}
-
-/// Percent-encodes a query value.
-fn encode(s: &str) -> String {
-    let mut out = String::new();
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.~/".contains(&b) {
-            out.push(char::from(b));
-        } else {
-            let _ = write!(out, "%{b:02X}");
-        }
-    }
-    out
 }
 
 /// Lines of a long text shown before "show all".
@@ -439,6 +427,12 @@ fn timeline(s: &Sample) -> Node {
 
 /// The final patch's per-test verdicts, each with the files it reads (FM-1's targets) linked to
 /// the task page, and FM-1's untouched tests marked.
+/// The task page showing `path` of `instance`'s repository, as the app's routes spell it (an id
+/// holding `/`, `#` or `?` stays one path segment).
+fn file_link(instance: &str, path: &str) -> String {
+    Route::Task { id: instance.to_string(), query: Query::new().with("file", path) }.path()
+}
+
 fn final_tests(s: &Sample, r: &TaskResult, instance: &str) -> Node {
     let untouched: Vec<&String> = s
         .failure_modes
@@ -465,7 +459,7 @@ fn final_tests(s: &Sample, r: &TaskResult, instance: &str) -> Node {
                 ));
             }
             for p in &tst.reads {
-                let href = format!("/tasks/{}?file={}", encode(instance), encode(p));
+                let href = file_link(instance, p);
                 files.push(el("a", &[("class", "mono"), ("href", &href)], vec![t(p)]));
                 files.push(t(" "));
             }
@@ -742,4 +736,25 @@ pub fn run(m: &RunModes, links: &[(u32, String, String)]) -> Node {
         vec![el("summary", &[], vec![t("Definitions")]), el("dl", &[], defs)],
     ));
     el("div", &[], kids)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::file_link;
+
+    /// Links to a task's file go through the app's one encoder: the instance is one segment, the
+    /// file path stays readable in the query, and the app's route parser reads them back.
+    #[test]
+    fn file_links_are_the_app_s_task_routes() {
+        assert_eq!(file_link("t1", "pkg/cli.py"), "/tasks/t1?file=pkg/cli.py");
+        let odd = file_link("a/b#c?d", "x y/é.py");
+        assert_eq!(odd, "/tasks/a%2Fb%23c%3Fd?file=x%20y/%C3%A9.py");
+        match site_routes::Route::parse(&odd) {
+            Some(site_routes::Route::Task { id, query }) => {
+                assert_eq!(id, "a/b#c?d");
+                assert_eq!(query.get("file"), Some("x y/é.py"));
+            }
+            other => panic!("not a task route: {other:?}"),
+        }
+    }
 }

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 use crate::bundles::use_bundle;
-use crate::routes::{Query, Route};
+use crate::routes::{Href, Query, Route};
 
 /// Sets the document title to "`page` — refscore".
 pub fn set_title(page: &str) {

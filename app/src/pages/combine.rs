@@ -8,7 +8,7 @@ use scorer::combine::CombinedResult;
 
 use crate::bridge::use_worker;
 use crate::bundles::use_bundle;
-use crate::routes::{Query, Route};
+use crate::routes::{Href, Query, Route};
 
 /// Scores `patch` against the combined task of `ids` (selected bundle) in the worker.
 async fn score(

@@ -16,7 +16,7 @@ use scorer::report::Status;
 use scorer::stats::{self, Comparison, GroupAcross, MatrixCell, RunKey, RunProfile, RunStats};
 
 use crate::pages::run::pct;
-use crate::routes::{Query, Route};
+use crate::routes::{Href, Query, Route};
 use crate::runs::{use_session, StoredRun};
 
 /// The comparison link of `hashes` (in this order).

@@ -25,7 +25,7 @@ use wasm_bindgen::JsValue;
 
 use crate::components::charts::{Bar, BarChart};
 use crate::pages::tasks::TasksPage;
-use crate::routes::{Query, Route, RunRef};
+use crate::routes::{Href, Query, Route, RunRef};
 use crate::runs::{RunMeta, StoredRun};
 
 /// The leaderboard file, relative to the site's base.

@@ -11,7 +11,7 @@ use scorer::report::TaskResult;
 
 use crate::components::result_view::ResultView;
 use crate::pages::run::run_resource;
-use crate::routes::{Query, Route};
+use crate::routes::{Href, Query, Route};
 use crate::runs::StoredRun;
 
 fn result_label(r: &TaskResult) -> String {

@@ -12,7 +12,7 @@ use scorer::report::TaskResult;
 use scorer::stats::{run_stats, Group, Tally};
 
 use crate::pages::trajectory::RunFailureModes;
-use crate::routes::{Query, Route};
+use crate::routes::{Href, Query, Route};
 use crate::runs::{use_session, ResultFilter, StoredRun};
 
 /// A percentage for display; "–" when there is nothing to divide by.

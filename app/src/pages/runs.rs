@@ -5,7 +5,7 @@ use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
 
 use crate::bundles::use_bundle;
-use crate::routes::{Query, Route, RunRef};
+use crate::routes::{Href, Query, Route, RunRef};
 use crate::runs::use_session;
 
 /// A date for the run list, in the user's locale.

@@ -10,7 +10,7 @@ use scorer::bundle::BundleIndex;
 use crate::bridge::use_worker;
 use crate::bundles::{index_resource, use_bundle};
 use crate::components::progress::ScoreProgress;
-use crate::routes::{query_value, Query, Route, RunRef};
+use crate::routes::{query_value, Href, Query, Route, RunRef};
 use crate::runs::{use_session, Input, Outcome};
 use crate::upload::{self, Upload};
 

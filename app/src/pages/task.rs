@@ -11,7 +11,7 @@ use scorer::bundle::TaskData;
 
 use crate::components::code::{is_python_path, CodeView};
 use crate::components::loaded::Loaded;
-use crate::routes::{Query, Route};
+use crate::routes::{Href, Query, Route};
 
 /// 1-based line of each method's `def` in the test source (`Class.method` ids), found textually:
 /// the `def` inside `class Class`'s body, else (an inherited method) the first `def method` in

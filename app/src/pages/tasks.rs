@@ -9,7 +9,7 @@ use leptos_router::NavigateOptions;
 use scorer::bundle::{BundleIndex, TaskSummary};
 
 use crate::components::loaded::Loaded;
-use crate::routes::{Query, Route};
+use crate::routes::{Href, Query, Route};
 
 /// Whether a task row passes the filters: `repo` (empty: any) and every whitespace-separated
 /// word of `query` found, case-insensitively, in the id, the test file name or the one-line

@@ -20,7 +20,7 @@ use wasm_bindgen::JsCast;
 
 use crate::bridge::ScoringWorker;
 use crate::net::href;
-use crate::routes::{Query, Route, RunRef};
+use crate::routes::{Href, Query, Route, RunRef};
 use crate::runs::StoredRun;
 use crate::trajbridge::{use_traj_worker, TrajWorker};
 

@@ -115,17 +115,7 @@ impl ExcKind {
 }
 
 pub(crate) fn bare_class<'a>(name: &str) -> Rc<Class<'a>> {
-    let c = Rc::new(Class {
-        name: Rc::from(name),
-        qualname: Rc::from(name),
-        module: Rc::from("builtins"),
-        bases: vec![],
-        mro: Mut::new(vec![]),
-        dict: Mut::new(NameMap::default()),
-        kind: ClassKind::Exception,
-    });
-    c.mro.borrow_mut().push(c.clone());
-    c
+    Class::builtin(name, "builtins", NameMap::default(), ClassKind::Exception)
 }
 
 pub(crate) fn install(it: &mut Interp<'_>) {

@@ -22,7 +22,7 @@ pub struct ScopeInfo {
     /// analysis does not know): from then on a name load asks the frame's variables before the
     /// global load cache, whose entries assume `locals` is complete.
     missed_binding: std::cell::Cell<bool>,
-    /// The slot of each of `locals` in a frame's [`Vars`](super::value::Vars), made on first use.
+    /// The slot of each of `locals` in a frame's [`Vars`](super::value::vars::Vars), made on first use.
     slots: std::cell::OnceCell<NameMap<u32>>,
 }
 

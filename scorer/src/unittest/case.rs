@@ -137,16 +137,7 @@ impl<'a> Interp<'a> {
             Rc::from("failureException"),
             Value::Class(self.exc_class(ExcKind::AssertionError)),
         );
-        let c = Rc::new(Class {
-            name: Rc::from("TestCase"),
-            qualname: Rc::from("TestCase"),
-            module: Rc::from("unittest.case"),
-            bases: vec![],
-            mro: Mut::new(vec![]),
-            dict: Mut::new(dict),
-            kind: ClassKind::Native,
-        });
-        c.mro.borrow_mut().push(c.clone());
+        let c = Class::builtin("TestCase", "unittest.case", dict, ClassKind::Native);
         self.testcase_class = Some(c.clone());
         c
     }

@@ -30,17 +30,7 @@ fn native_class<'a>(name: &str, methods: &[(&str, &'static str)]) -> Rc<Class<'a
     for (m, builtin) in methods {
         d.insert(Rc::from(*m), Interp::builtin_fn(builtin));
     }
-    let c = Rc::new(Class {
-        name: Rc::from(name),
-        qualname: Rc::from(name),
-        module: Rc::from("builtins"),
-        bases: vec![],
-        mro: Mut::new(vec![]),
-        dict: Mut::new(d),
-        kind: ClassKind::Native,
-    });
-    c.mro.borrow_mut().push(c.clone());
-    c
+    Class::builtin(name, "builtins", d, ClassKind::Native)
 }
 
 /// `<attribute 'NAME' of 'OWNER' objects>`: the `__dict__` / `__weakref__` entry of a class dict.

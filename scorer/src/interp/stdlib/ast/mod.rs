@@ -190,16 +190,7 @@ impl<'a> Interp<'a> {
         ] {
             dict.insert(Rc::from(m), Value::Builtin(Rc::new(Builtin { name: full, this: None })));
         }
-        let c = Rc::new(Class {
-            name: Rc::from("NodeVisitor"),
-            qualname: Rc::from("NodeVisitor"),
-            module: Rc::from("ast"),
-            bases: vec![],
-            mro: Mut::new(vec![]),
-            dict: Mut::new(dict),
-            kind: ClassKind::Native,
-        });
-        c.mro.borrow_mut().push(c.clone());
+        let c = Class::builtin("NodeVisitor", "ast", dict, ClassKind::Native);
         c
     }
 

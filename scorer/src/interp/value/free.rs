@@ -1,0 +1,173 @@
+//! Freeing without recursion: containers, instances and generators that alone own nested
+//! containers hand them to a work list, so freeing a deeply nested value (which CPython frees)
+//! cannot overflow the native stack.
+
+use std::rc::Rc;
+
+use super::{GenState, Instance, PyDict, PyIter, Value};
+
+/// Dropping a dict unnests the containers it alone owns into a work list instead of recursing:
+/// `x = {'a': x}` three million times (which CPython runs and frees) must not overflow the native
+/// stack when it is freed. Lists, tuples, sets and instances (their attributes: an exception's
+/// `__context__` chain, a linked list of objects) met on the way are unnested the same way. The
+/// dict's charge to the run's memory account is credited.
+impl Drop for PyDict<'_> {
+    fn drop(&mut self) {
+        crate::interp::memory::credit(self.charged);
+        if self.entries.is_empty() {
+            return;
+        }
+        let mut work = Vec::new();
+        take_entries(self, &mut work);
+        while let Some(v) = work.pop() {
+            unnest(v, &mut work);
+        }
+    }
+}
+
+/// Instances free their attributes as dicts do (a chain of a million linked objects or exception
+/// contexts must not overflow the native stack); each instance's header is charged when made.
+impl Drop for Instance<'_> {
+    fn drop(&mut self) {
+        crate::interp::memory::credit(crate::interp::memory::OBJECT_BYTES);
+        let mut work = Vec::new();
+        take_attrs(self, &mut work);
+        while let Some(v) = work.pop() {
+            unnest(v, &mut work);
+        }
+    }
+}
+
+/// A generator expression frees the iterators it consumes as dicts free their items: a chain
+/// of a million generators each consuming the next (which CPython frees) must not overflow the
+/// native stack.
+impl Drop for GenState<'_> {
+    fn drop(&mut self) {
+        let mut work = Vec::new();
+        take_gen(self, &mut work);
+        while let Some(v) = work.pop() {
+            unnest(v, &mut work);
+        }
+    }
+}
+
+fn take_gen<'a>(g: &mut GenState<'a>, work: &mut Vec<Value<'a>>) {
+    if let Some(v) = g.first.take() {
+        push_container(v, work);
+    }
+    for v in std::mem::take(&mut g.iters) {
+        push_container(v, work);
+    }
+}
+
+/// Moves the values an iterator holds to `work` (generators and the wrappers around them).
+fn take_iter<'a>(it: PyIter<'a>, work: &mut Vec<Value<'a>>) {
+    match it {
+        PyIter::Gen(mut g) => take_gen(&mut g, work),
+        PyIter::Enumerate { inner, .. } | PyIter::Filter { inner, .. } => {
+            push_container(inner, work)
+        }
+        PyIter::Map { inner, .. } | PyIter::Zip(inner) => {
+            for v in inner {
+                push_container(v, work);
+            }
+        }
+        PyIter::Seq { items, .. } => work.push(Value::List(items)),
+        PyIter::Tuple { items, .. } => work.push(Value::Tuple(items)),
+        _ => {}
+    }
+}
+
+/// Frees `items` without recursing into nested containers.
+pub(super) fn free_nested(items: Vec<Value<'_>>) {
+    if items.iter().all(|v| !is_container(v)) {
+        return;
+    }
+    let mut work = Vec::new();
+    for x in items {
+        push_container(x, &mut work);
+    }
+    while let Some(v) = work.pop() {
+        unnest(v, &mut work);
+    }
+}
+
+fn take_attrs<'a>(i: &mut Instance<'a>, work: &mut Vec<Value<'a>>) {
+    let map = std::mem::take(&mut *i.dict.get_mut());
+    for (_, v) in map {
+        push_container(v, work);
+    }
+    if let Some(e) = &mut i.exc {
+        for v in std::mem::take(&mut e.get_mut().args) {
+            push_container(v, work);
+        }
+    }
+}
+
+/// Moves the containers among `d`'s keys and values to `work` (the rest drops here).
+fn take_entries<'a>(d: &mut PyDict<'a>, work: &mut Vec<Value<'a>>) {
+    for (k, v, _) in std::mem::take(&mut d.entries).into_iter().flatten() {
+        push_container(k, work);
+        push_container(v, work);
+    }
+}
+
+fn is_container(v: &Value<'_>) -> bool {
+    matches!(
+        v,
+        Value::Dict(_)
+            | Value::Set(_)
+            | Value::FrozenSet(_)
+            | Value::List(_)
+            | Value::Tuple(_)
+            | Value::Instance(_)
+            | Value::Iter(_)
+    )
+}
+
+fn push_container<'a>(v: Value<'a>, work: &mut Vec<Value<'a>>) {
+    if is_container(&v) {
+        work.push(v);
+    }
+}
+
+/// Frees one container if this was its last reference, moving its own containers to `work`.
+fn unnest<'a>(v: Value<'a>, work: &mut Vec<Value<'a>>) {
+    match v {
+        Value::Dict(rc) | Value::Set(rc) => {
+            if let Some(m) = Rc::into_inner(rc) {
+                take_entries(&mut m.into_inner(), work);
+            }
+        }
+        Value::FrozenSet(rc) => {
+            if let Some(mut d) = Rc::into_inner(rc) {
+                take_entries(&mut d, work);
+            }
+        }
+        Value::List(rc) => {
+            if let Some(m) = Rc::into_inner(rc) {
+                for x in m.into_inner().take() {
+                    push_container(x, work);
+                }
+            }
+        }
+        Value::Tuple(rc) => {
+            if let Some(mut t) = Rc::into_inner(rc) {
+                for x in t.take() {
+                    push_container(x, work);
+                }
+            }
+        }
+        Value::Instance(rc) => {
+            if let Some(mut i) = Rc::into_inner(rc) {
+                take_attrs(&mut i, work);
+            }
+        }
+        Value::Iter(rc) => {
+            if let Some(m) = Rc::into_inner(rc) {
+                take_iter(m.into_inner(), work);
+            }
+        }
+        _ => {}
+    }
+}

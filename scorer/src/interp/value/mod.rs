@@ -1,0 +1,427 @@
+//! The value model: every Python object the interpreter can hold.
+//!
+//! Heap objects are `Rc`-shared (identity = pointer), mutable ones sit in a [`Mut`] (a `RefCell`
+//! that reports writes to [`super::isolation`]). The lifetime `'a` is that of the executed
+//! module's syntax tree: functions and generators point into it.
+
+mod containers;
+mod free;
+mod hash;
+mod iter;
+mod node_obj;
+pub(crate) mod vars;
+
+pub(crate) use super::isolation::Mut;
+use std::rc::Rc;
+
+use num_bigint::BigInt;
+
+use crate::python::node::NodeClass;
+use crate::python::syntax as ast;
+
+use super::scope::ScopeInfo;
+
+pub(crate) use containers::{PyDict, PyList, PyTuple};
+pub(crate) use hash::{hash_bytes, FxBuild, NameMap, NameSet};
+pub(crate) use iter::{GenElt, GenState, PyIter};
+pub(crate) use node_obj::NodeObj;
+pub(crate) use vars::Scope;
+
+pub type Str = Rc<str>;
+
+/// Builtin types exposed as type objects (`str`, `list`, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BType {
+    Object,
+    Type,
+    NoneType,
+    Bool,
+    Int,
+    Float,
+    Complex,
+    Str,
+    Bytes,
+    List,
+    Tuple,
+    Dict,
+    Set,
+    FrozenSet,
+    Range,
+    Function,
+    BuiltinFunction,
+    Method,
+    Module,
+    Generator,
+    Iterator,
+    Slice,
+    Ellipsis,
+    File,
+    Property,
+    ClassMethod,
+    StaticMethod,
+    Enumerate,
+    Zip,
+    /// `types.UnionType`, the type of `int | None`.
+    UnionType,
+}
+
+impl BType {
+    pub fn name(self) -> &'static str {
+        match self {
+            BType::Object => "object",
+            BType::Type => "type",
+            BType::NoneType => "NoneType",
+            BType::Bool => "bool",
+            BType::Int => "int",
+            BType::Float => "float",
+            BType::Complex => "complex",
+            BType::Str => "str",
+            BType::Bytes => "bytes",
+            BType::List => "list",
+            BType::Tuple => "tuple",
+            BType::Dict => "dict",
+            BType::Set => "set",
+            BType::FrozenSet => "frozenset",
+            BType::Range => "range",
+            BType::Function => "function",
+            BType::BuiltinFunction => "builtin_function_or_method",
+            BType::Method => "method",
+            BType::Module => "module",
+            BType::Generator => "generator",
+            BType::Iterator => "iterator",
+            BType::Slice => "slice",
+            BType::Ellipsis => "ellipsis",
+            BType::File => "TextIOWrapper",
+            BType::Property => "property",
+            BType::ClassMethod => "classmethod",
+            BType::StaticMethod => "staticmethod",
+            BType::Enumerate => "enumerate",
+            BType::Zip => "zip",
+            BType::UnionType => "types.UnionType",
+        }
+    }
+}
+
+/// An AST class object: an index into `node::CLASSES`, or one of the deprecated aliases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AstCls {
+    Real(&'static NodeClass),
+    Alias(AstAlias),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AstAlias {
+    Str,
+    Num,
+    Bytes,
+    NameConstant,
+    Ellipsis,
+}
+
+impl AstAlias {
+    pub fn name(self) -> &'static str {
+        match self {
+            AstAlias::Str => "Str",
+            AstAlias::Num => "Num",
+            AstAlias::Bytes => "Bytes",
+            AstAlias::NameConstant => "NameConstant",
+            AstAlias::Ellipsis => "Ellipsis",
+        }
+    }
+}
+
+impl AstCls {
+    pub fn name(self) -> &'static str {
+        match self {
+            AstCls::Real(c) => c.name,
+            AstCls::Alias(a) => a.name(),
+        }
+    }
+}
+
+#[derive(Clone)]
+pub enum Value<'a> {
+    None,
+    Ellipsis,
+    NotImplemented,
+    Bool(bool),
+    Int(i64),
+    /// Always outside the i64 range.
+    Big(Rc<BigInt>),
+    Float(f64),
+    /// `complex` (real, imaginary).
+    Complex(f64, f64),
+    Str(Str),
+    Bytes(Rc<[u8]>),
+    List(Rc<Mut<PyList<'a>>>),
+    Tuple(Rc<PyTuple<'a>>),
+    Dict(Rc<Mut<PyDict<'a>>>),
+    Set(Rc<Mut<PyDict<'a>>>),
+    FrozenSet(Rc<PyDict<'a>>),
+    Range(i64, i64, i64),
+    Func(Rc<Function<'a>>),
+    Method(Rc<(Value<'a>, Value<'a>)>),
+    Builtin(Rc<Builtin<'a>>),
+    Class(Rc<Class<'a>>),
+    Instance(Rc<Instance<'a>>),
+    Node(Rc<NodeObj<'a>>),
+    AstClass(AstCls),
+    Type(BType),
+    Module(Rc<Module<'a>>),
+    Iter(Rc<Mut<PyIter<'a>>>),
+    Slice(Rc<[Value<'a>; 3]>),
+    Native(Rc<Native<'a>>),
+    /// `dict.keys()` (0), `.values()` (1), `.items()` (2): live views of the dict.
+    DictView(Rc<Mut<PyDict<'a>>>, u8),
+}
+
+/// A builtin function or a method of a builtin value: dispatched by name.
+pub struct Builtin<'a> {
+    pub name: &'static str,
+    pub this: Option<Value<'a>>,
+}
+
+pub enum FuncBody<'a> {
+    Stmts(&'a [ast::Stmt]),
+    Expr(&'a ast::Expr),
+}
+
+pub struct Function<'a> {
+    pub name: Str,
+    pub qualname: Str,
+    pub args: &'a ast::Arguments,
+    pub body: FuncBody<'a>,
+    pub defaults: Vec<Option<Value<'a>>>,
+    pub kwdefaults: Vec<Option<Value<'a>>>,
+    pub closure: Option<Rc<Scope<'a>>>,
+    pub info: Rc<ScopeInfo>,
+    pub dict: Mut<NameMap<Value<'a>>>,
+    pub is_generator: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClassKind {
+    User,
+    /// A builtin exception class.
+    Exception,
+    /// `unittest.TestCase` and its helpers.
+    Native,
+}
+
+pub struct Class<'a> {
+    pub name: Str,
+    pub qualname: Str,
+    pub module: Str,
+    pub bases: Vec<Rc<Class<'a>>>,
+    pub mro: Mut<Vec<Rc<Class<'a>>>>,
+    pub dict: Mut<NameMap<Value<'a>>>,
+    pub kind: ClassKind,
+}
+
+impl<'a> Class<'a> {
+    /// A class the interpreter itself provides (no bases; its MRO is itself): `TestCase`,
+    /// `NodeVisitor`, `stat_result`, descriptor types, an exception class outside the table.
+    pub(crate) fn builtin(
+        name: &str,
+        module: &str,
+        dict: NameMap<Value<'a>>,
+        kind: ClassKind,
+    ) -> Rc<Self> {
+        let c = Rc::new(Class {
+            name: Rc::from(name),
+            qualname: Rc::from(name),
+            module: Rc::from(module),
+            bases: vec![],
+            mro: Mut::new(vec![]),
+            dict: Mut::new(dict),
+            kind,
+        });
+        c.mro.borrow_mut().push(c.clone());
+        c
+    }
+
+    pub fn lookup(self: &Rc<Self>, name: &str) -> Option<Value<'a>> {
+        if let Some(v) = self.dict.borrow().get(name) {
+            return Some(v.clone());
+        }
+        for c in self.mro.borrow().iter().skip(1) {
+            if let Some(v) = c.dict.borrow().get(name) {
+                return Some(v.clone());
+            }
+        }
+        None
+    }
+
+    pub fn is_subclass(self: &Rc<Self>, other: &Rc<Class<'a>>) -> bool {
+        Rc::ptr_eq(self, other) || self.mro.borrow().iter().any(|c| Rc::ptr_eq(c, other))
+    }
+
+    pub fn is_subclass_named(self: &Rc<Self>, name: &str) -> bool {
+        self.mro.borrow().iter().any(|c| &*c.name == name && c.kind != ClassKind::User)
+    }
+}
+
+/// Exception payload of an instance of a BaseException subclass.
+#[derive(Clone)]
+pub struct ExcData<'a> {
+    pub args: Vec<Value<'a>>,
+    /// CPython's `__str__` for exceptions whose str is not derived from args (OSError with errno...).
+    pub str_override: Option<String>,
+}
+
+pub struct Instance<'a> {
+    pub class: Rc<Class<'a>>,
+    pub dict: Mut<NameMap<Value<'a>>>,
+    pub exc: Option<Mut<ExcData<'a>>>,
+}
+
+impl<'a> Instance<'a> {
+    /// An instance (charged to the run's memory account, credited when freed).
+    pub fn new(class: Rc<Class<'a>>, dict: NameMap<Value<'a>>, exc: Option<ExcData<'a>>) -> Self {
+        super::memory::charge(super::memory::OBJECT_BYTES);
+        Instance { class, dict: Mut::new(dict), exc: exc.map(Mut::new) }
+    }
+}
+
+pub struct Module<'a> {
+    pub name: &'static str,
+    pub dict: Mut<NameMap<Value<'a>>>,
+}
+
+/// Objects with native state.
+pub enum Native<'a> {
+    File(Mut<FileObj>),
+    Sha256(Mut<sha2::Sha256>),
+    SubTest {
+        params: Vec<(Str, Value<'a>)>,
+        msg: Option<Value<'a>>,
+    },
+    ClassMethod(Value<'a>),
+    StaticMethod(Value<'a>),
+    Property(Value<'a>),
+    /// `unittest.skip(reason)` / skipIf / skipUnless decorator, waiting for its function.
+    SkipDecorator(Option<Str>),
+    /// `with self.assertRaises(E) as cm:`; `.1` receives the caught exception.
+    AssertRaises(Value<'a>, Mut<Option<Value<'a>>>),
+    /// What zero-argument `super()` returns: attribute lookups start after `.0` in the MRO of `.1`.
+    Super(Rc<Class<'a>>, Value<'a>),
+    /// `re.compile(...)` result.
+    RePattern(Rc<crate::interp::stdlib::re::RePattern>),
+    /// A successful `re` match.
+    ReMatch(crate::interp::stdlib::re::ReMatch),
+    /// A PEP 604 union (`int | None`): its distinct member types, in order (`None` as
+    /// `NoneType`), at least two.
+    Union(Vec<Value<'a>>),
+}
+
+pub struct FileObj {
+    pub name: Str,
+    pub binary: bool,
+    pub closed: bool,
+    /// Raw bytes of the file.
+    pub data: Rc<[u8]>,
+    /// Read position: byte offset in `data` (binary) or char-boundary byte offset in `text`.
+    pub pos: usize,
+    /// Decoded, newline-translated text (text mode), filled on first read.
+    pub text: Option<Str>,
+    pub translate_newlines: bool,
+}
+
+impl<'a> Value<'a> {
+    pub fn str(s: &str) -> Self {
+        Value::str_rc(Rc::from(s))
+    }
+
+    /// A str made by the run: charged to the run's memory account ([`super::memory`]).
+    pub fn str_rc(s: Str) -> Self {
+        super::memory::track_str(&s);
+        Value::Str(s)
+    }
+
+    /// A bytes object made by the run: charged to the run's memory account.
+    pub fn bytes_rc(b: Rc<[u8]>) -> Self {
+        super::memory::track_bytes(&b);
+        Value::Bytes(b)
+    }
+
+    pub fn list(items: Vec<Value<'a>>) -> Self {
+        Value::List(Rc::new(Mut::new(PyList::new(items))))
+    }
+
+    pub fn tuple(items: Vec<Value<'a>>) -> Self {
+        Value::Tuple(Rc::new(PyTuple::new(items)))
+    }
+
+    pub fn iter(it: PyIter<'a>) -> Self {
+        Value::Iter(Rc::new(Mut::new(it)))
+    }
+
+    pub fn from_bigint(b: BigInt) -> Self {
+        use num_traits::ToPrimitive;
+        match b.to_i64() {
+            Some(i) => Value::Int(i),
+            None => {
+                let b = Rc::new(b);
+                super::memory::track_big(&b);
+                Value::Big(b)
+            }
+        }
+    }
+
+    pub fn is_none(&self) -> bool {
+        matches!(self, Value::None)
+    }
+
+    /// Identity (`is`).
+    pub fn is(&self, other: &Value<'a>) -> bool {
+        use Value::*;
+        match (self, other) {
+            (None, None) | (Ellipsis, Ellipsis) | (NotImplemented, NotImplemented) => true,
+            (Bool(a), Bool(b)) => a == b,
+            // Small ints are cached by CPython; other ints compare by value here (close enough).
+            (Int(a), Int(b)) => a == b,
+            (Float(a), Float(b)) => a.to_bits() == b.to_bits(),
+            (Str(a), Str(b)) => Rc::ptr_eq(a, b) || (a.len() <= 1 && a == b),
+            (Bytes(a), Bytes(b)) => Rc::ptr_eq(a, b),
+            (List(a), List(b)) => Rc::ptr_eq(a, b),
+            (Tuple(a), Tuple(b)) => Rc::ptr_eq(a, b) || (a.is_empty() && b.is_empty()),
+            (Dict(a), Dict(b)) => Rc::ptr_eq(a, b),
+            (Set(a), Set(b)) => Rc::ptr_eq(a, b),
+            (FrozenSet(a), FrozenSet(b)) => Rc::ptr_eq(a, b),
+            (Func(a), Func(b)) => Rc::ptr_eq(a, b),
+            (Method(a), Method(b)) => Rc::ptr_eq(a, b),
+            (Builtin(a), Builtin(b)) => Rc::ptr_eq(a, b),
+            (Class(a), Class(b)) => Rc::ptr_eq(a, b),
+            (Instance(a), Instance(b)) => Rc::ptr_eq(a, b),
+            (Node(a), Node(b)) => Rc::ptr_eq(a, b),
+            (AstClass(a), AstClass(b)) => a == b,
+            (Type(a), Type(b)) => a == b,
+            (Module(a), Module(b)) => Rc::ptr_eq(a, b),
+            (Iter(a), Iter(b)) => Rc::ptr_eq(a, b),
+            (Native(a), Native(b)) => Rc::ptr_eq(a, b),
+            (Slice(a), Slice(b)) => Rc::ptr_eq(a, b),
+            (DictView(a, x), DictView(b, y)) => Rc::ptr_eq(a, b) && x == y,
+            _ => false,
+        }
+    }
+
+    /// Address used for identity hashing.
+    pub fn addr(&self) -> usize {
+        match self {
+            Value::List(r) => Rc::as_ptr(r) as *const u8 as usize,
+            Value::Dict(r) | Value::Set(r) => Rc::as_ptr(r) as *const u8 as usize,
+            Value::Func(r) => Rc::as_ptr(r) as *const u8 as usize,
+            Value::Class(r) => Rc::as_ptr(r) as *const u8 as usize,
+            Value::Instance(r) => Rc::as_ptr(r) as *const u8 as usize,
+            Value::Node(r) => Rc::as_ptr(r) as *const u8 as usize,
+            Value::Module(r) => Rc::as_ptr(r) as *const u8 as usize,
+            Value::Iter(r) => Rc::as_ptr(r) as *const u8 as usize,
+            Value::Native(r) => Rc::as_ptr(r) as *const u8 as usize,
+            Value::Builtin(r) => Rc::as_ptr(r) as *const u8 as usize,
+            Value::Method(r) => Rc::as_ptr(r) as *const u8 as usize,
+            Value::AstClass(c) => c.name().as_ptr() as usize,
+            Value::Type(t) => *t as usize + 1,
+            _ => 0,
+        }
+    }
+}

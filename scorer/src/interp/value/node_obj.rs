@@ -1,0 +1,183 @@
+//! `ast.AST` instances: field values by index, positions kept as the parsed [`Loc`] until written.
+
+use std::cell::RefCell;
+
+use super::{Str, Value};
+use crate::python::node::{Loc, NodeClass};
+
+/// An `ast.AST` instance: its `_fields` then `_attributes` values (None = unset), plus extra attributes.
+///
+/// Values are addressed by index: the class's `_fields` first, then its `_attributes` (none, or
+/// the four positions). A parsed node keeps its positions as the parsed [`Loc`] (16 bytes) rather
+/// than as four values (128 bytes): `ast.parse` makes a node object per parsed node, and most are
+/// never asked for a position. The first write or delete of a position turns them into values.
+pub struct NodeObj<'a> {
+    pub class: &'static NodeClass,
+    /// The `_fields` values, then (once spelled out) the `_attributes` values. Most classes have
+    /// at most three fields: those values live in the node object itself (one allocation).
+    vals: RefCell<NodeVals<'a>>,
+    /// The positions while `vals` holds only the fields (`None`: unset).
+    loc: Option<Loc>,
+    /// Generation the node was made in: [`Self::set`] and [`Self::extra_mut`] report writes as
+    /// [`Mut`] does (one field instead of a generation per cell).
+    born: u32,
+    /// Attributes outside `_fields` and `_attributes` (e.g. a `parent` link a test adds).
+    extra: RefCell<Vec<(Str, Value<'a>)>>,
+}
+
+/// A node object's values; see [`NodeObj`].
+type NodeVals<'a> = smallvec::SmallVec<[Option<Value<'a>>; 3]>;
+
+impl<'a> NodeObj<'a> {
+    /// A node with every field and attribute unset (what `ast.X()` starts from).
+    pub fn blank(class: &'static NodeClass) -> Self {
+        NodeObj {
+            class,
+            vals: RefCell::new(
+                smallvec::smallvec![None; class.fields.len() + class.attributes.len()],
+            ),
+            loc: None,
+            born: crate::interp::isolation::current(),
+            extra: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// A parsed node: its field values (unset ones padded) and its positions.
+    pub fn parsed(
+        class: &'static NodeClass,
+        fields: impl IntoIterator<Item = Option<Value<'a>>>,
+        loc: Option<Loc>,
+    ) -> Self {
+        let mut fields: NodeVals<'a> = fields.into_iter().collect();
+        fields.resize(class.fields.len(), None);
+        NodeObj {
+            class,
+            vals: RefCell::new(fields),
+            loc,
+            born: crate::interp::isolation::current(),
+            extra: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Whether the positions are still the parsed [`Loc`] (`vals` holds only the fields).
+    fn loc_pending(vals: &[Option<Value<'a>>], class: &NodeClass) -> bool {
+        vals.len() == class.fields.len() && !class.attributes.is_empty()
+    }
+
+    /// Index of field or attribute `name` (fields, then attributes), as [`Self::get`] takes it.
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        let class = self.class;
+        class.field_index(name).or_else(|| {
+            class.attributes.iter().position(|a| *a == name).map(|i| class.fields.len() + i)
+        })
+    }
+
+    /// Position attribute `i` (0 = lineno .. 3 = end_col_offset) of a parsed `Loc`. A class's
+    /// attributes are none or exactly `LOCATION_ATTRIBUTES`, in that order (a test in node.rs
+    /// pins it).
+    fn loc_value(loc: Option<Loc>, i: usize) -> Option<Value<'a>> {
+        let l = loc?;
+        let x = [l.lineno, l.col_offset, l.end_lineno, l.end_col_offset].get(i).copied()?;
+        Some(Value::Int(i64::from(x)))
+    }
+
+    /// Value `i` (fields, then attributes); `None` when unset.
+    pub fn get(&self, i: usize) -> Option<Value<'a>> {
+        let vals = self.vals.borrow();
+        if let Some(v) = vals.get(i) {
+            return v.clone();
+        }
+        if Self::loc_pending(&vals, self.class) {
+            return Self::loc_value(self.loc, i.checked_sub(self.class.fields.len())?);
+        }
+        None
+    }
+
+    /// Sets (or with `None` unsets) value `i`; gives the previous value.
+    pub fn set(&self, i: usize, v: Option<Value<'a>>) -> Option<Value<'a>> {
+        crate::interp::isolation::note_write(self.born);
+        let mut vals = self.vals.borrow_mut();
+        if i >= vals.len() && Self::loc_pending(&vals, self.class) {
+            for k in 0..self.class.attributes.len() {
+                vals.push(Self::loc_value(self.loc, k));
+            }
+        }
+        while vals.len() <= i {
+            vals.push(None);
+        }
+        std::mem::replace(&mut vals[i], v)
+    }
+
+    /// The `_fields` values, in order (`None`: unset).
+    pub fn fields(&self) -> std::cell::Ref<'_, [Option<Value<'a>>]> {
+        let n = self.class.fields.len();
+        std::cell::Ref::map(self.vals.borrow(), |v| &v[..n.min(v.len())])
+    }
+
+    /// The attributes outside `_fields` and `_attributes`, in the order they were set.
+    pub fn extra(&self) -> std::cell::Ref<'_, Vec<(Str, Value<'a>)>> {
+        self.extra.borrow()
+    }
+
+    /// Writable [`Self::extra`]: a write, for the isolation of the running method.
+    pub fn extra_mut(&self) -> std::cell::RefMut<'_, Vec<(Str, Value<'a>)>> {
+        crate::interp::isolation::note_write(self.born);
+        self.extra.borrow_mut()
+    }
+
+    /// Every value, fields then attributes (`None`: unset).
+    pub fn values(&self) -> Vec<Option<Value<'a>>> {
+        let n = self.class.fields.len() + self.class.attributes.len();
+        (0..n).map(|i| self.get(i)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ints(vals: &[Option<Value<'_>>]) -> Vec<Option<i64>> {
+        vals.iter()
+            .map(|v| match v {
+                Some(Value::Int(i)) => Some(*i),
+                Some(_) => Some(-1),
+                None => None,
+            })
+            .collect()
+    }
+
+    /// A parsed node answers for its positions from the `Loc` until one is written or deleted,
+    /// then from values, without losing the other three; a node made blank has none.
+    #[test]
+    fn node_positions_read_the_same_before_and_after_a_write() -> Result<(), &'static str> {
+        let name = crate::python::node::class("Name").ok_or("no Name class")?;
+        let loc = Loc { lineno: 3, col_offset: 4, end_lineno: 5, end_col_offset: 6 };
+        let n = NodeObj::parsed(name, vec![Some(Value::str("x"))], Some(loc));
+        assert_eq!(n.fields().len(), 2);
+        assert_eq!(n.index_of("ctx"), Some(1));
+        assert_eq!(n.index_of("end_lineno"), Some(4));
+        assert_eq!(n.index_of("parent"), None);
+        assert!(n.get(1).is_none(), "ctx was not given");
+        assert_eq!(ints(&n.values()[2..]), [Some(3), Some(4), Some(5), Some(6)]);
+        assert!(matches!(n.get(2), Some(Value::Int(3))));
+        assert!(n.get(6).is_none());
+        assert!(matches!(n.set(3, Some(Value::Int(40))), Some(Value::Int(4))));
+        assert_eq!(ints(&n.values()[2..]), [Some(3), Some(40), Some(5), Some(6)]);
+        assert!(matches!(n.set(4, None), Some(Value::Int(5))));
+        assert_eq!(ints(&n.values()[2..]), [Some(3), Some(40), None, Some(6)]);
+        assert_eq!(n.fields().len(), 2);
+
+        let deleted = NodeObj::parsed(name, vec![Some(Value::str("x"))], Some(loc));
+        assert!(matches!(deleted.set(2, None), Some(Value::Int(3))));
+        assert_eq!(ints(&deleted.values()[2..]), [None, Some(4), Some(5), Some(6)]);
+
+        let unplaced = NodeObj::parsed(name, vec![Some(Value::str("x"))], None);
+        assert_eq!(ints(&unplaced.values()[2..]), [None, None, None, None]);
+        assert!(unplaced.set(5, Some(Value::Int(1))).is_none());
+        assert_eq!(ints(&unplaced.values()[2..]), [None, None, None, Some(1)]);
+
+        let blank = NodeObj::blank(name);
+        assert_eq!(ints(&blank.values()), [None; 6]);
+        Ok(())
+    }
+}
