@@ -400,10 +400,7 @@ impl<'a> Interp<'a> {
                             d.insert(Rc::from("msg"), Value::str(&e.msg));
                             d.insert(Rc::from("lineno"), Value::Int(i64::from(e.lineno)));
                             d.insert(Rc::from("offset"), Value::Int(i64::from(e.offset)));
-                            d.insert(
-                                Rc::from("filename"),
-                                Value::str(&e.filename),
-                            );
+                            d.insert(Rc::from("filename"), Value::str(&e.filename));
                             d.insert(
                                 Rc::from("text"),
                                 e.text.as_deref().map_or(Value::None, Value::str),
