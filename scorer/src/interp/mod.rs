@@ -529,17 +529,13 @@ impl Drop for Interp<'_> {
         let mut classes = Vec::new();
         while let Some(v) = work.pop() {
             match v {
-                Value::Class(c) => {
-                    if seen.insert(Rc::as_ptr(&c) as usize) {
-                        work.extend(c.dict.borrow().values().cloned());
-                        work.extend(c.bases.iter().cloned().map(Value::Class));
-                        classes.push(c);
-                    }
+                Value::Class(c) if seen.insert(Rc::as_ptr(&c) as usize) => {
+                    work.extend(c.dict.borrow().values().cloned());
+                    work.extend(c.bases.iter().cloned().map(Value::Class));
+                    classes.push(c);
                 }
-                Value::Module(m) => {
-                    if seen.insert(Rc::as_ptr(&m) as usize) {
-                        work.extend(m.dict.borrow().values().cloned());
-                    }
+                Value::Module(m) if seen.insert(Rc::as_ptr(&m) as usize) => {
+                    work.extend(m.dict.borrow().values().cloned());
                 }
                 Value::Instance(i) => work.push(Value::Class(i.class.clone())),
                 _ => {}
