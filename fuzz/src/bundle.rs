@@ -59,7 +59,8 @@ fn writable(rel: &str) -> bool {
 
 /// The target.
 pub fn fuzz(data: &[u8]) {
-    let root = crate::scratch("bundle");
+    let scratch = crate::Scratch::new("bundle");
+    let root = scratch.path();
     let dir = root.join("b");
     std::fs::create_dir_all(&dir).expect("bundle folder");
     // Something outside the bundle that a path escaping it would reach.
@@ -107,7 +108,6 @@ pub fn fuzz(data: &[u8]) {
         std::fs::write(dir.join("index.json"), bytes).expect("write index");
     }
     read_all(&dir);
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 /// Opens the bundle and reads everything it names, checking that every name the reader accepts

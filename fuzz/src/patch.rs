@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 
 use scorer::patch::{apply, ApplyOptions, PatchStatus};
 use scorer::tree::{Content, FileEntry, FileMode, RepoPath, Tree};
@@ -52,19 +52,21 @@ fn from_tree(t: &Tree) -> Files {
 }
 
 /// A scratch repository holding the base commit; its work tree is rewritten before each apply.
+/// Its folder is removed when it is dropped ([`release`]).
 struct GitRepo {
     dir: PathBuf,
     home: PathBuf,
+    _scratch: crate::Scratch,
 }
 
 impl GitRepo {
     fn new() -> GitRepo {
-        let root = crate::scratch("git");
-        let dir = root.join("w");
-        let home = root.join("home");
+        let scratch = crate::Scratch::new("git");
+        let dir = scratch.path().join("w");
+        let home = scratch.path().join("home");
         std::fs::create_dir_all(&dir).expect("work tree");
         std::fs::create_dir_all(&home).expect("home");
-        let repo = GitRepo { dir, home };
+        let repo = GitRepo { dir, home, _scratch: scratch };
         repo.git_ok(&["init", "-q"]);
         std::fs::write(repo.dir.join(".git/info/attributes"), "* -text -filter -ident\n")
             .expect("attributes");
@@ -163,18 +165,36 @@ fn read_files(dir: &Path) -> Files {
     out
 }
 
-/// The repository, made on first use; `None` without git.
-fn repo() -> Option<&'static Mutex<GitRepo>> {
-    static REPO: OnceLock<Option<Mutex<GitRepo>>> = OnceLock::new();
-    REPO.get_or_init(|| {
-        if crate::have("git") {
-            Some(Mutex::new(GitRepo::new()))
+/// The repository: not made yet, made, or git missing.
+enum Repo {
+    Unmade,
+    Ready(GitRepo),
+    NoGit,
+}
+
+static REPO: Mutex<Repo> = Mutex::new(Repo::Unmade);
+
+/// The repository, made on first use (and again after [`release`]); `None` without git.
+fn repo() -> std::sync::MutexGuard<'static, Repo> {
+    let mut r = REPO.lock().unwrap_or_else(|e| e.into_inner());
+    if matches!(*r, Repo::Unmade) {
+        *r = if crate::have("git") {
+            Repo::Ready(GitRepo::new())
         } else {
             eprintln!("fuzz patch: git not found, comparing with git skipped");
-            None
-        }
-    })
-    .as_ref()
+            Repo::NoGit
+        };
+    }
+    r
+}
+
+/// Drops the scratch repository (its folder is removed); the next input makes a new one.
+/// Statics are never dropped, so the replay tests call this when they are done.
+pub fn release() {
+    let mut r = REPO.lock().unwrap_or_else(|e| e.into_inner());
+    if matches!(*r, Repo::Ready(_)) {
+        *r = Repo::Unmade;
+    }
 }
 
 /// The target: refscore's `apply` must not panic, must keep the tree on failure, and must agree
@@ -193,8 +213,8 @@ pub fn fuzz(patch: &[u8]) {
         assert_eq!(out.tree, to_tree(&base), "a failed apply must keep the tree");
         assert!(out.reason.as_deref().is_some_and(|r| !r.contains('\n')), "one-line reason");
     }
-    let Some(repo) = repo() else { return };
-    let repo = repo.lock().unwrap_or_else(|e| e.into_inner());
+    let guard = repo();
+    let Repo::Ready(repo) = &*guard else { return };
     let (git_ok, stderr, git_files) = repo.apply(patch);
     let reason = out.reason.as_deref().unwrap_or("");
     // The documented divergence (scorer/tests/patch_git_differential.rs): git on Linux accepts

@@ -155,11 +155,11 @@ pub(crate) fn new_instance<'a>(
     args: Vec<Value<'a>>,
     str_override: Option<String>,
 ) -> Value<'a> {
-    Value::Instance(Rc::new(Instance {
+    Value::Instance(Rc::new(Instance::new(
         class,
-        dict: Mut::new(NameMap::default()),
-        exc: Some(Mut::new(ExcData { args, str_override })),
-    }))
+        NameMap::default(),
+        Some(ExcData { args, str_override }),
+    )))
 }
 
 /// Is `class` a subclass of BaseException?

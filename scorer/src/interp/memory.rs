@@ -9,8 +9,9 @@
 //! a dict or set entry, the length plus [`OBJECT_BYTES`] a str, bytes or big int.
 //!
 //! Containers are charged as they are made and grow, and credited exactly when they are freed
-//! (`Drop` of [`super::value::PyList`], [`super::value::PyTuple`], [`super::value::PyDict`] and
-//! instances). Strings, bytes and big ints are plain `Rc`s without a drop hook: those of at least
+//! (`Drop` of [`super::value::PyList`], [`super::value::PyTuple`], [`super::value::PyDict`],
+//! instances with their attribute maps, and function frames with their slots: closures and
+//! generator calls keep frames alive). Strings, bytes and big ints are plain `Rc`s without a drop hook: those of at least
 //! [`TRACK_MIN_LEN`] units are charged when made and kept here as `Weak` references; a
 //! [`sweep`] credits the ones freed since. Smaller ones are not counted one by one: each is held by
 //! a counted slot somewhere, so they add at most a small factor to the counted bytes.
@@ -35,7 +36,7 @@ pub(crate) const SLOT_BYTES: u64 = 24;
 /// plus part of its index slot). Not more: `x = {'a': x}` three million times (CPython runs it)
 /// stays inside the default budget.
 pub(crate) const DICT_ENTRY_BYTES: u64 = 64;
-/// Nominal header of a str, bytes, big int or instance.
+/// Nominal header of a str, bytes, big int, instance or frame.
 pub(crate) const OBJECT_BYTES: u64 = 48;
 /// Strings and bytes shorter than this (and big ints of fewer bytes) are not tracked one by one.
 pub(crate) const TRACK_MIN_LEN: usize = 64;

@@ -11,7 +11,7 @@ use std::rc::Rc;
 
 use crate::interp::isolation;
 use crate::interp::observe::Observations;
-use crate::interp::value::{ClassKind, Instance, Mut, NameMap, Value as V};
+use crate::interp::value::{ClassKind, Instance, NameMap, Value as V};
 pub use crate::interp::FileAccess;
 use crate::interp::{harness_depth, Interp, Limits, ParseCache, PyErr, Value};
 use crate::python::{self, syntax};
@@ -614,11 +614,7 @@ fn run_one_plain<'a>(
 ) -> TestOutcome {
     let id = method_id(class, method);
     it.record.subtests.clear();
-    let inst = V::Instance(Rc::new(Instance {
-        class: class.clone(),
-        dict: Mut::new(NameMap::default()),
-        exc: None,
-    }));
+    let inst = V::Instance(Rc::new(Instance::new(class.clone(), NameMap::default(), None)));
     if let V::Instance(i) = &inst {
         i.dict.borrow_mut().insert(Rc::from("_testMethodName"), V::str(method));
     }

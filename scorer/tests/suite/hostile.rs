@@ -67,6 +67,19 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("generator_nest_next", "g = iter([1])\n        for i in range(300000):\n            g = (y for y in g)\n        next(g)", "RecursionError", "maximum recursion depth exceeded"),
     ("list_nest_repr", "x = []\n        for i in range(300000):\n            x = [x]\n        repr(x)", "RecursionError", "maximum recursion depth exceeded while getting the repr of an object"),
     ("tuple_nest_compare", "x = ()\n        y = ()\n        for i in range(300000):\n            x = (x,)\n            y = (y,)\n        x == y", "RecursionError", "maximum recursion depth exceeded in comparison"),
+    // Class 1, values the account missed before (each fails without its charge: the child
+    // grows past the address-space cap and aborts): strings built by `os.path` and `ast`, a
+    // list grown once and never touched again, instance attribute maps, frames kept by closures.
+    ("os_path_grow", "import os\n        p = 'a' * 10000000\n        l = []\n        while True:\n            l.append(os.path.join(p, 'b'))", "SizeLimitExceeded", "memory budget of 256 MiB exceeded"),
+    ("ast_dump_grow", "import ast\n        t = ast.parse(repr('x' * 10000000))\n        l = []\n        while True:\n            l.append(ast.dump(t))", "SizeLimitExceeded", "memory budget of 256 MiB exceeded"),
+    ("list_extend_unseen", "l = []\n        while True:\n            x = []\n            x.extend(range(100000))\n            l.append(x)", "SizeLimitExceeded", "memory budget of 256 MiB exceeded"),
+    ("instance_attrs_grow", "class C:\n            pass\n        l = []\n        while True:\n            o = C()\n            {ATTRS}\n            l.append(o)", "SizeLimitExceeded", "memory budget of 256 MiB exceeded"),
+    ("closure_frames_grow", "def mk():\n            if 0:\n                {LOCALS}\n            return lambda: 1\n        l = []\n        while True:\n            l.append(mk())", "SizeLimitExceeded", "memory budget of 256 MiB exceeded"),
+    // Class 2: chains through generator-function calls (run eagerly on the first `next`) and
+    // closures drop without recursion, as CPython's do; a deep `next` is a RecursionError.
+    ("genfunc_nest_drop", "def gen(it):\n            yield from it\n        g = iter([1])\n        for i in range(300000):\n            g = gen(g)\n        del g\n        raise ValueError('built')", "ValueError", "built"),
+    ("genfunc_nest_next", "def gen(it):\n            yield from it\n        g = iter([1])\n        for i in range(3000):\n            g = gen(g)\n        next(g)", "RecursionError", "maximum recursion depth exceeded"),
+    ("closure_chain_drop", "f = None\n        for i in range(300000):\n            f = (lambda g: (lambda: g))(f)\n        del f\n        raise ValueError('built')", "ValueError", "built"),
     // Class 3: CPython's int/str digit limit.
     ("int_to_str", "str(10 ** 5000)", "ValueError", "Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit"),
     ("str_to_int", "int('1' * 5000)", "ValueError", "Exceeds the limit (4300 digits) for integer string conversion: value has 5000 digits; use sys.set_int_max_str_digits() to increase the limit"),
@@ -74,7 +87,13 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("raised_limit", "import sys\n        sys.set_int_max_str_digits(0)\n        assert len(str(10 ** 5000)) == 5001\n        sys.set_int_max_str_digits(640)\n        '%d' % 10 ** 640", "ValueError", "Exceeds the limit (640 digits)"),
 ];
 
+/// A case's test file. `{LOCALS}` in a body stands for `a0 = a1 = ... = a999 = 0` (a frame
+/// with a thousand slots), `{ATTRS}` for `o.a0 = ... = o.a999 = None` (a thousand attributes).
 fn case_source(body: &str) -> String {
+    let names = |f: &dyn Fn(usize) -> String| (0..1000).map(f).collect::<Vec<_>>().join(" = ");
+    let body = body
+        .replace("{LOCALS}", &(names(&|i| format!("a{i}")) + " = 0"))
+        .replace("{ATTRS}", &(names(&|i| format!("o.a{i}")) + " = None"));
     format!(
         "import unittest\n\n\nclass T(unittest.TestCase):\n    def test_hostile(self):\n        {body}\n\n    def test_ordinary(self):\n        self.assertEqual(sum(range(10)), 45)\n"
     )

@@ -146,7 +146,7 @@ impl<'a> Interp<'a> {
                 "__module__" => Ok(Value::str("refactorbench_official_test")),
                 "__doc__" => Ok(match f.body {
                     FuncBody::Stmts(b) => crate::interp::stdlib::ast::docstring_of_body(b)
-                        .map_or(Value::None, |s| Value::Str(Rc::from(s))),
+                        .map_or(Value::None, |s| Value::str(&s)),
                     FuncBody::Expr(_) => Value::None,
                 }),
                 _ => match f.dict.borrow().get(name) {
@@ -357,6 +357,7 @@ impl<'a> Interp<'a> {
         match o {
             Value::Instance(i) => {
                 i.dict.borrow_mut().insert(Rc::from(name), v);
+                i.sync_attrs();
                 Ok(())
             }
             Value::Class(c) => {

@@ -97,12 +97,14 @@ impl<'a> Interp<'a> {
                 self.nargs("list.append", &args, 1, 1)?;
                 self.check_len(l.borrow().len() + 1)?;
                 l.borrow_mut().push(args[0].clone());
+                l.borrow().sync();
                 Ok(Value::None)
             }
             "extend" => {
                 let items = self.to_vec(&arg(&args, 0))?;
                 self.check_len(l.borrow().len() + items.len())?;
                 l.borrow_mut().extend(items);
+                l.borrow().sync();
                 Ok(Value::None)
             }
             "insert" => {
@@ -127,6 +129,7 @@ impl<'a> Interp<'a> {
                 };
                 self.check_len(l.borrow().len() + 1)?;
                 l.borrow_mut().insert(i as usize, arg(&args, 1));
+                l.borrow().sync();
                 Ok(Value::None)
             }
             "pop" => {

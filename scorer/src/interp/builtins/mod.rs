@@ -443,9 +443,9 @@ impl<'a> Interp<'a> {
                         use sha2::Digest;
                         let d = h.borrow().clone().finalize();
                         if name == "digest" {
-                            Ok(Value::Bytes(Rc::from(d.as_slice())))
+                            Ok(Value::bytes_rc(Rc::from(d.as_slice())))
                         } else {
-                            Ok(Value::Str(Rc::from(
+                            Ok(Value::str_rc(Rc::from(
                                 d.iter().map(|b| format!("{b:02x}")).collect::<String>(),
                             )))
                         }

@@ -208,11 +208,11 @@ impl<'a> Interp<'a> {
                 }
                 Err(self.unsupported("type() with 3 arguments"))
             }
-            BType::Object => Ok(Value::Instance(Rc::new(Instance {
-                class: crate::interp::exc::bare_class("object"),
-                dict: Mut::new(NameMap::default()),
-                exc: None,
-            }))),
+            BType::Object => Ok(Value::Instance(Rc::new(Instance::new(
+                crate::interp::exc::bare_class("object"),
+                NameMap::default(),
+                None,
+            )))),
             BType::Bytes => match args.first() {
                 None => Ok(Value::bytes_rc(Rc::from(&b""[..]))),
                 Some(Value::Str(s)) if args.len() > 1 => Ok(Value::bytes_rc(Rc::from(s.as_bytes()))),

@@ -324,15 +324,11 @@ impl<'a> Interp<'a> {
             }
             return Ok(crate::interp::exc::new_instance(c.clone(), args, None));
         }
-        let inst = Rc::new(Instance {
-            class: c.clone(),
-            dict: Mut::new(NameMap::default()),
-            exc: if is_exc {
-                Some(Mut::new(ExcData { args: args.clone(), str_override: None }))
-            } else {
-                None
-            },
-        });
+        let inst = Rc::new(Instance::new(
+            c.clone(),
+            NameMap::default(),
+            is_exc.then(|| ExcData { args: args.clone(), str_override: None }),
+        ));
         let v = Value::Instance(inst);
         match c.lookup("__init__") {
             Some(Value::Func(init)) => {

@@ -352,6 +352,7 @@ impl<'a> Interp<'a> {
             let items = self.to_vec(&rhs)?;
             self.check_len(l.borrow().len() + items.len())?;
             l.borrow_mut().extend(items);
+            l.borrow().sync();
             return Ok(cur);
         }
         if let (

@@ -189,6 +189,7 @@ impl<'a> Interp<'a> {
                             }
                         };
                         l.borrow_mut().splice(a..b, new);
+                        l.borrow().sync();
                         return Ok(());
                     }
                     if idx.len() != new.len() {

@@ -42,7 +42,7 @@ fn getset<'a>(name: &str, owner: &str) -> Value<'a> {
     let mut d = NameMap::default();
     d.insert(Rc::from(GS_NAME), Value::str(name));
     d.insert(Rc::from(GS_OWNER), Value::str(owner));
-    Value::Instance(Rc::new(Instance { class, dict: Mut::new(d), exc: None }))
+    Value::Instance(Rc::new(Instance::new(class, d, None)))
 }
 
 /// Completes a user class's dict as `type.__new__` does (see the module doc). `bases` are the
@@ -108,7 +108,7 @@ impl<'a> Interp<'a> {
         );
         let mut inst = NameMap::default();
         inst.insert(Rc::from(MAPPING), Value::Dict(d));
-        Ok(Value::Instance(Rc::new(Instance { class, dict: Mut::new(inst), exc: None })))
+        Ok(Value::Instance(Rc::new(Instance::new(class, inst, None))))
     }
 
     /// `vars(obj)` / `obj.__dict__` of an instance or a function: a dict of its own names.

@@ -22,9 +22,11 @@ pub struct PyDict<'a> {
 }
 
 /// A list's items. Dereferences to its `Vec`; each access first brings the run's memory account
-/// up to date with the capacity ([`crate::interp::memory`]: growth is counted at the next access at the
-/// latest), and dropping it credits what was charged and frees nested containers through a work
-/// list ([`free_nested`]).
+/// up to date with the capacity ([`crate::interp::memory`]), and the operations that grow a list
+/// (append, extend, insert, `+=`, slice assignment) call [`PyList::sync`] once they are done, so
+/// growth is charged as it happens (a list grown once and never touched again counts too).
+/// Dropping it credits what was charged and frees nested containers through a work list
+/// ([`free_nested`]).
 #[derive(Default)]
 pub struct PyList<'a> {
     items: Vec<Value<'a>>,
@@ -45,8 +47,9 @@ impl<'a> PyList<'a> {
         v
     }
 
+    /// Brings the run's memory account up to date with the capacity (after the list grew).
     #[inline]
-    fn sync(&self) {
+    pub fn sync(&self) {
         let cost = self.items.capacity() as u64 * crate::interp::memory::SLOT_BYTES;
         let was = self.charged.get();
         if cost != was {

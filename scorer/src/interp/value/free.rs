@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use super::{GenState, Instance, PyDict, PyIter, Value};
+use super::{GenState, Instance, PyDict, PyIter, Scope, Value};
 
 /// Dropping a dict unnests the containers it alone owns into a work list instead of recursing:
 /// `x = {'a': x}` three million times (which CPython runs and frees) must not overflow the native
@@ -26,10 +26,10 @@ impl Drop for PyDict<'_> {
 }
 
 /// Instances free their attributes as dicts do (a chain of a million linked objects or exception
-/// contexts must not overflow the native stack); each instance's header is charged when made.
+/// contexts must not overflow the native stack); what was charged for it is credited.
 impl Drop for Instance<'_> {
     fn drop(&mut self) {
-        crate::interp::memory::credit(crate::interp::memory::OBJECT_BYTES);
+        crate::interp::memory::credit(self.charged());
         let mut work = Vec::new();
         take_attrs(self, &mut work);
         while let Some(v) = work.pop() {
@@ -48,6 +48,37 @@ impl Drop for GenState<'_> {
         while let Some(v) = work.pop() {
             unnest(v, &mut work);
         }
+    }
+}
+
+/// A scope (a frame's locals, a namespace) frees its values and its enclosing scopes as dicts
+/// free their items: a chain of a million generator-function calls each holding the previous
+/// one as an argument, or of closures each holding the previous one, (which CPython frees)
+/// must not overflow the native stack. A frame's charge is credited.
+impl Drop for Scope<'_> {
+    fn drop(&mut self) {
+        crate::interp::memory::credit(self.vars.charged());
+        let mut work = Vec::new();
+        take_scope(self, &mut work);
+        while let Some(v) = work.pop() {
+            unnest(v, &mut work);
+        }
+    }
+}
+
+/// Moves the containers among `s`'s values, and those of the enclosing scopes it alone owns, to
+/// `work`.
+fn take_scope<'a>(s: &mut Scope<'a>, work: &mut Vec<Value<'a>>) {
+    for v in s.vars.drain() {
+        push_container(v, work);
+    }
+    let mut next = s.parent.take();
+    while let Some(rc) = next {
+        let Some(mut p) = Rc::into_inner(rc) else { break };
+        for v in p.vars.drain() {
+            push_container(v, work);
+        }
+        next = p.parent.take();
     }
 }
 
@@ -74,6 +105,34 @@ fn take_iter<'a>(it: PyIter<'a>, work: &mut Vec<Value<'a>>) {
         }
         PyIter::Seq { items, .. } => work.push(Value::List(items)),
         PyIter::Tuple { items, .. } => work.push(Value::Tuple(items)),
+        PyIter::GenFunc { scope, .. } => {
+            if let Some(mut s) = Rc::into_inner(scope) {
+                take_scope(&mut s, work);
+            }
+        }
+        PyIter::GenDone { items, err } => {
+            for v in items {
+                push_container(v, work);
+            }
+            if let Some(e) = err {
+                push_container(e.exc, work);
+            }
+        }
+        PyIter::Owned { items } => {
+            for v in items {
+                push_container(v, work);
+            }
+        }
+        PyIter::Reversed { items } => {
+            for v in items {
+                push_container(v, work);
+            }
+        }
+        PyIter::Walk(items) => {
+            for v in items {
+                push_container(v, work);
+            }
+        }
         _ => {}
     }
 }
@@ -122,6 +181,7 @@ fn is_container(v: &Value<'_>) -> bool {
             | Value::Tuple(_)
             | Value::Instance(_)
             | Value::Iter(_)
+            | Value::Func(_)
     )
 }
 
@@ -166,6 +226,19 @@ fn unnest<'a>(v: Value<'a>, work: &mut Vec<Value<'a>>) {
         Value::Iter(rc) => {
             if let Some(m) = Rc::into_inner(rc) {
                 take_iter(m.into_inner(), work);
+            }
+        }
+        Value::Func(rc) => {
+            if let Some(mut f) = Rc::into_inner(rc) {
+                for v in f.defaults.drain(..).chain(f.kwdefaults.drain(..)).flatten() {
+                    push_container(v, work);
+                }
+                for (_, v) in std::mem::take(f.dict.get_mut()) {
+                    push_container(v, work);
+                }
+                if let Some(mut s) = f.closure.take().and_then(Rc::into_inner) {
+                    take_scope(&mut s, work);
+                }
             }
         }
         _ => {}

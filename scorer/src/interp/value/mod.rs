@@ -273,13 +273,40 @@ pub struct Instance<'a> {
     pub class: Rc<Class<'a>>,
     pub dict: Mut<NameMap<Value<'a>>>,
     pub exc: Option<Mut<ExcData<'a>>>,
+    /// Bytes charged to the run's memory account: a header and the attribute map's capacity.
+    charged: std::cell::Cell<u64>,
 }
 
 impl<'a> Instance<'a> {
     /// An instance (charged to the run's memory account, credited when freed).
     pub fn new(class: Rc<Class<'a>>, dict: NameMap<Value<'a>>, exc: Option<ExcData<'a>>) -> Self {
-        super::memory::charge(super::memory::OBJECT_BYTES);
-        Instance { class, dict: Mut::new(dict), exc: exc.map(Mut::new) }
+        let i = Instance {
+            class,
+            dict: Mut::new(dict),
+            exc: exc.map(Mut::new),
+            charged: std::cell::Cell::new(0),
+        };
+        i.sync_attrs();
+        i
+    }
+
+    /// Brings the run's memory account up to date with the attribute map (after it grew):
+    /// [`super::memory::OBJECT_BYTES`] plus [`super::memory::DICT_ENTRY_BYTES`] an entry of
+    /// capacity.
+    pub fn sync_attrs(&self) {
+        let cost = super::memory::OBJECT_BYTES
+            + self.dict.borrow().capacity() as u64 * super::memory::DICT_ENTRY_BYTES;
+        let was = self.charged.replace(cost);
+        if cost > was {
+            super::memory::charge(cost - was);
+        } else {
+            super::memory::credit(was - cost);
+        }
+    }
+
+    /// What was charged for this instance (credited when it is freed).
+    pub(super) fn charged(&self) -> u64 {
+        self.charged.get()
     }
 }
 

@@ -20,10 +20,16 @@ impl<'a> Scope<'a> {
 
     /// The variables of a frame running a body whose names `info` describes: its locals live in
     /// slots ([`ScopeInfo::slot_of`]).
+    /// The frame is charged to the run's memory account (a header and its slots), credited when
+    /// it is freed: closures and generator calls keep frames alive.
     pub fn for_body(parent: Option<Rc<Scope<'a>>>, info: &Rc<ScopeInfo>) -> Rc<Self> {
+        use crate::interp::memory::{charge, OBJECT_BYTES, SLOT_BYTES};
+        let charged = OBJECT_BYTES + info.locals.len() as u64 * SLOT_BYTES;
+        charge(charged);
         let vars = Vars {
             slots: Mut::new(vec![None; info.locals.len()]),
             layout: Some(info.clone()),
+            charged,
             ..Vars::default()
         };
         Rc::new(Scope { vars, parent })
@@ -44,6 +50,8 @@ pub struct Vars<'a> {
     /// The [`ScopeInfo`] numbering `slots` (`None`: a namespace without slots).
     layout: Option<Rc<ScopeInfo>>,
     version: std::cell::Cell<u64>,
+    /// Bytes charged to the run's memory account for a frame's slots (see [`Scope::for_body`]).
+    charged: u64,
 }
 
 impl<'a> Vars<'a> {
@@ -142,5 +150,25 @@ impl<'a> Vars<'a> {
 
     pub fn version(&self) -> u64 {
         self.version.get()
+    }
+
+    /// Unbinds every variable; gives their values (dropped by the caller).
+    pub fn take_all(&self) -> Vec<Value<'a>> {
+        self.bump();
+        let slots = std::mem::take(&mut *self.slots.borrow_mut());
+        let map = std::mem::take(&mut *self.map.borrow_mut());
+        slots.into_iter().flatten().chain(map.into_values()).collect()
+    }
+
+    /// What was charged for these variables (credited when their scope is freed).
+    pub(super) fn charged(&self) -> u64 {
+        self.charged
+    }
+
+    /// Every bound value, leaving the variables empty (for freeing without recursion).
+    pub(super) fn drain(&mut self) -> impl Iterator<Item = Value<'a>> {
+        let slots = std::mem::take(self.slots.get_mut());
+        let map = std::mem::take(self.map.get_mut());
+        slots.into_iter().flatten().chain(map.into_values())
     }
 }

@@ -372,7 +372,7 @@ impl<'a> Interp<'a> {
                     Err(e) => {
                         let msg = e.to_string();
                         let details = Value::tuple(vec![
-                            Value::Str(Rc::from(e.filename.as_str())),
+                            Value::str(&e.filename),
                             Value::Int(i64::from(e.lineno)),
                             Value::Int(i64::from(e.offset)),
                             e.text.as_deref().map_or(Value::None, Value::str),
@@ -388,22 +388,19 @@ impl<'a> Interp<'a> {
                             cls,
                             ExcKind::SyntaxError | ExcKind::IndentationError | ExcKind::TabError
                         ) {
-                            vec![Value::Str(Rc::from(e.msg.as_str())), details]
+                            vec![Value::str(&e.msg), details]
                         } else if e.msg.is_empty() {
                             vec![]
                         } else {
-                            vec![Value::Str(Rc::from(e.msg.as_str()))]
+                            vec![Value::str(&e.msg)]
                         };
                         let err = self.err_args(cls, args, Some(msg));
                         if let Value::Instance(i) = &err.exc {
                             let mut d = i.dict.borrow_mut();
-                            d.insert(Rc::from("msg"), Value::Str(Rc::from(e.msg.as_str())));
+                            d.insert(Rc::from("msg"), Value::str(&e.msg));
                             d.insert(Rc::from("lineno"), Value::Int(i64::from(e.lineno)));
                             d.insert(Rc::from("offset"), Value::Int(i64::from(e.offset)));
-                            d.insert(
-                                Rc::from("filename"),
-                                Value::Str(Rc::from(e.filename.as_str())),
-                            );
+                            d.insert(Rc::from("filename"), Value::str(&e.filename));
                             d.insert(
                                 Rc::from("text"),
                                 e.text.as_deref().map_or(Value::None, Value::str),
@@ -544,7 +541,7 @@ impl<'a> Interp<'a> {
                 self.depth += 1;
                 let r = self.dump(&n, 0, annotate, include_attrs, indent.as_deref());
                 self.depth -= 1;
-                Ok(Value::Str(Rc::from(r?.0)))
+                Ok(Value::str_rc(Rc::from(r?.0)))
             }
             "get_docstring" => {
                 let n = get(0, "node").unwrap_or(Value::None);

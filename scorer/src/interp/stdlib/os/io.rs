@@ -82,11 +82,13 @@ impl<'a> Interp<'a> {
         // Latin-1 maps each byte to the code point of the same value.
         let text: Option<Str> = latin1.then(|| {
             let s: String = data.iter().map(|&b| char::from(b)).collect();
-            if translate && s.contains('\r') {
+            let t: Str = if translate && s.contains('\r') {
                 Rc::from(s.replace("\r\n", "\n").replace('\r', "\n"))
             } else {
                 Rc::from(s)
-            }
+            };
+            crate::interp::memory::track_str(&t);
+            t
         });
         Ok(Value::Native(Rc::new(Native::File(Mut::new(FileObj {
             name: p,
@@ -114,6 +116,8 @@ impl<'a> Interp<'a> {
         } else {
             Rc::from(s)
         };
+        // Held by the file object and handed out by `read()`: charged like any str made.
+        crate::interp::memory::track_str(&text);
         f.borrow_mut().text = Some(text.clone());
         Ok(text)
     }

@@ -271,7 +271,7 @@ impl<'a> Interp<'a> {
                         "join() missing 1 required positional argument: 'a'",
                     ));
                 }
-                Ok(Value::Str(Rc::from(posix_join(&parts))))
+                Ok(Value::str_rc(Rc::from(posix_join(&parts))))
             }
             "os.path.basename" => {
                 let p = self.path_arg(&a0, "basename")?;
@@ -279,25 +279,28 @@ impl<'a> Interp<'a> {
             }
             "os.path.dirname" => {
                 let p = self.path_arg(&a0, "dirname")?;
-                Ok(Value::Str(Rc::from(dirname(&p))))
+                Ok(Value::str_rc(Rc::from(dirname(&p))))
             }
             "os.path.split" => {
                 let p = self.path_arg(&a0, "split")?;
-                Ok(Value::tuple(vec![Value::Str(Rc::from(dirname(&p))), Value::str(basename(&p))]))
+                Ok(Value::tuple(vec![
+                    Value::str_rc(Rc::from(dirname(&p))),
+                    Value::str(basename(&p)),
+                ]))
             }
             "os.path.splitext" => {
                 let p = self.path_arg(&a0, "splitext")?;
                 let (a, b) = splitext(&p);
-                Ok(Value::tuple(vec![Value::Str(Rc::from(a)), Value::Str(Rc::from(b))]))
+                Ok(Value::tuple(vec![Value::str_rc(Rc::from(a)), Value::str_rc(Rc::from(b))]))
             }
             "os.path.normpath" => {
                 let p = self.path_arg(&a0, "normpath")?;
-                Ok(Value::Str(Rc::from(posix_normpath(&p))))
+                Ok(Value::str_rc(Rc::from(posix_normpath(&p))))
             }
-            "os.getcwd" => Ok(Value::Str(Rc::from(cwd()))),
+            "os.getcwd" => Ok(Value::str_rc(Rc::from(cwd()))),
             "os.path.abspath" => {
                 let p = self.path_arg(&a0, "abspath")?;
-                Ok(Value::Str(Rc::from(abspath(&p))))
+                Ok(Value::str_rc(Rc::from(abspath(&p))))
             }
             "os.path.realpath" => {
                 let a = self.bind(
@@ -312,7 +315,7 @@ impl<'a> Interp<'a> {
                     }
                 }
                 let (path, _) = self.join_realpath(String::new(), &p, &mut Default::default())?;
-                Ok(Value::Str(Rc::from(abspath(&path))))
+                Ok(Value::str_rc(Rc::from(abspath(&path))))
             }
             "os.readlink" => {
                 let p = self.path_arg(&a0, "readlink")?;
@@ -320,8 +323,8 @@ impl<'a> Interp<'a> {
                     Resolved::Link(path, content) => {
                         let target = self.link_target(&path, content)?;
                         Ok(match a0 {
-                            Value::Bytes(_) => Value::Bytes(Rc::from(target)),
-                            _ => Value::Str(Rc::from(String::from_utf8_lossy(target).as_ref())),
+                            Value::Bytes(_) => Value::bytes_rc(Rc::from(target)),
+                            _ => Value::str_rc(Rc::from(String::from_utf8_lossy(target).as_ref())),
                         })
                     }
                     Resolved::File(_) | Resolved::Dir(_) => {
@@ -340,7 +343,7 @@ impl<'a> Interp<'a> {
                     None | Some(Value::None) => Rc::from("."),
                     Some(v) => self.path_arg(&v, "relpath")?,
                 };
-                Ok(Value::Str(Rc::from(relpath(&p, &start))))
+                Ok(Value::str_rc(Rc::from(relpath(&p, &start))))
             }
             "os.path.isabs" => {
                 let p = self.path_arg(&a0, "isabs")?;
@@ -363,7 +366,7 @@ impl<'a> Interp<'a> {
                     Resolved::Dir(d) => {
                         let names = self.list_dir(&d);
                         Ok(Value::list(
-                            names.into_iter().map(|n| Value::Str(Rc::from(n))).collect(),
+                            names.into_iter().map(|n| Value::str_rc(Rc::from(n))).collect(),
                         ))
                     }
                     Resolved::File(_) => {
@@ -431,9 +434,11 @@ impl<'a> Interp<'a> {
                         stack.push((join(&dn), child, links));
                     }
                     out.push(Value::tuple(vec![
-                        Value::Str(Rc::from(shown.as_str())),
-                        Value::list(dirs.into_iter().map(|n| Value::Str(Rc::from(n))).collect()),
-                        Value::list(files.into_iter().map(|n| Value::Str(Rc::from(n))).collect()),
+                        Value::str_rc(Rc::from(shown.as_str())),
+                        Value::list(dirs.into_iter().map(|n| Value::str_rc(Rc::from(n))).collect()),
+                        Value::list(
+                            files.into_iter().map(|n| Value::str_rc(Rc::from(n))).collect(),
+                        ),
                     ]));
                 }
                 Ok(Value::iter(PyIter::Owned { items: out.into_iter() }))
@@ -579,7 +584,7 @@ impl<'a> Interp<'a> {
                     Some(Ok(Value::Class(c))) => c,
                     _ => stat_result_class(),
                 };
-                Ok(Value::Instance(Rc::new(Instance { class, dict: Mut::new(d), exc: None })))
+                Ok(Value::Instance(Rc::new(Instance::new(class, d, None))))
             }
             "stat.S_ISDIR" | "stat.S_ISREG" | "stat.S_ISLNK" | "stat.S_IFMT" | "stat.S_IMODE" => {
                 let m = match (&a0, args.len()) {
