@@ -171,6 +171,10 @@ impl ParseCache {
 /// A cached parse: the source, its result and the tree's `ast2obj` depth.
 pub type CachedParse = (Str, ParseResult, u32);
 
+/// A file's bytes (held, so their address stays theirs) and their decoded text
+/// ([`Interp::read_texts`]).
+pub type ReadText = (std::sync::Arc<[u8]>, Str);
+
 /// Address of a string's bytes: its identity while something holds it.
 fn text_address(text: &Str) -> usize {
     text.as_ptr() as usize
@@ -252,7 +256,7 @@ pub struct Interp<'a> {
     /// Decoded text of each file's bytes read in text mode this run, by the address of the bytes
     /// (which the entry holds) and newline translation: a file read again while no Python object
     /// holds its earlier text gets that text back instead of a new decode and copy.
-    pub read_texts: HashMap<(usize, bool), (std::sync::Arc<[u8]>, Str), value::FxBuild>,
+    pub read_texts: HashMap<(usize, bool), ReadText, value::FxBuild>,
 }
 
 /// CPython's recursion depth (`tstate->recursion_limit - recursion_remaining` in 3.11) of the
