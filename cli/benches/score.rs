@@ -44,6 +44,17 @@
 //! options can only be set by environment (before the allocator starts) or by an unsafe call,
 //! which the workspace forbids, so this is left as a finding.
 //!
+//! Measured 2026-12-02 05:46-06:02 (helper speed2; load average 5-17, so wall times swing 2x
+//! between minutes; compare CPU time): mimalloc built with `no_thp` (no MADV_HUGEPAGE) took
+//! user+sys CPU of `--profile-touch 2` from 4.31/4.23/4.29 s to 3.88/3.23/3.68 s (-16%), the same
+//! as `MIMALLOC_ALLOW_THP=0` on the old build (3.85/3.50/3.37 s); `clear_page_erms` under huge-page
+//! faults had been 15-20% of the profile. Reusing a file's decoded text and finding its parse by
+//! identity saved 0.7% of instructions (callgrind, `--profile-touch 1`: 8.938 G -> 8.878 G, mostly
+//! the removed byte copies): most official tests parse each file once per run. `--headline
+//! --repeat 2 --per-task 3`, old then new build back to back at load 7-12: touch j1 1.68x -> 1.96x,
+//! 2 cores 3.06x -> 3.69x, distinct edits 2.92x -> 7.50x (fastest; medians 1.82x -> 2.07x,
+//! 3.52x -> 3.47x, 3.27x -> 5.79x): at this load the figures mostly measure the machine.
+//!
 //! (a) cold: every task of the bundle with an empty patch; refscore with a fresh `Scorer` per
 //! task (nothing cached) on one thread, and with one `Scorer` for all tasks (what `refscore score
 //! --jobs 1` does: a file several tasks read, unchanged, is parsed once), vs `python3` running the

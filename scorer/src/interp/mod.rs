@@ -85,6 +85,10 @@ pub struct ParseCache {
     /// hit is confirmed byte for byte (a hash collision must never hand out another file's tree).
     /// The `u32` is the tree's [`python::node::ast2obj_depth`] (0 for a SyntaxError).
     pub trees: HashMap<ParseKey, CachedParse>,
+    /// The key of the entry holding the source string at this address (entries hold their
+    /// source, so the address cannot be reused while it is here): `ast.parse` of a string the
+    /// cache already holds, as [`Interp::read_texts`] hands out, needs no hash or byte compare.
+    by_text: HashMap<usize, ParseKey>,
     /// Keys in insertion order, for dropping the oldest.
     order: std::collections::VecDeque<ParseKey>,
     /// Estimated bytes held ([`PARSE_CACHE_BYTES_PER_SOURCE_BYTE`] a source byte).
@@ -103,6 +107,7 @@ impl ParseCache {
     pub fn with_budget(budget: usize) -> ParseCache {
         ParseCache {
             trees: HashMap::new(),
+            by_text: HashMap::new(),
             order: std::collections::VecDeque::new(),
             held: 0,
             budget,
@@ -112,6 +117,25 @@ impl ParseCache {
     /// Estimated bytes the cache holds now.
     pub fn held_bytes(&self) -> usize {
         self.held
+    }
+
+    /// Whether an entry holds this very string (not merely equal text).
+    pub fn holds(&self, text: &Str) -> bool {
+        self.by_identity(text).is_some()
+    }
+
+    /// The key of the entry holding this very string, if any.
+    fn by_identity(&self, text: &Str) -> Option<&ParseKey> {
+        let key = self.by_text.get(&text_address(text))?;
+        self.trees.get(key).filter(|v| Rc::ptr_eq(&v.0, text)).map(|_| key)
+    }
+
+    /// Forgets `v`'s address if it names `key`'s entry.
+    fn forget_text(&mut self, key: &ParseKey, v: &CachedParse) {
+        let addr = text_address(&v.0);
+        if self.by_text.get(&addr) == Some(key) {
+            self.by_text.remove(&addr);
+        }
     }
 
     fn cost(source_len: usize) -> usize {
@@ -129,19 +153,32 @@ impl ParseCache {
             let Some(old) = self.order.pop_front() else { break };
             if let Some(v) = self.trees.remove(&old) {
                 self.held = self.held.saturating_sub(Self::cost(v.0.len()));
+                self.forget_text(&old, &v);
             }
         }
+        let addr = text_address(&value.0);
         if let Some(v) = self.trees.insert(key.clone(), value) {
             self.held = self.held.saturating_sub(Self::cost(v.0.len()));
+            self.forget_text(&key, &v);
             self.order.retain(|k| k != &key);
         }
+        self.by_text.insert(addr, key.clone());
         self.order.push_back(key);
         self.held += cost;
     }
 }
 
 /// A cached parse: the source, its result and the tree's `ast2obj` depth.
-pub type CachedParse = (Box<str>, ParseResult, u32);
+pub type CachedParse = (Str, ParseResult, u32);
+
+/// A file's bytes (held, so their address stays theirs) and their decoded text
+/// ([`Interp::read_texts`]).
+pub type ReadText = (std::sync::Arc<[u8]>, Str);
+
+/// Address of a string's bytes: its identity while something holds it.
+fn text_address(text: &Str) -> usize {
+    text.as_ptr() as usize
+}
 
 type ParseResult = Result<Rc<Node>, python::SyntaxError>;
 
@@ -216,6 +253,10 @@ pub struct Interp<'a> {
     pub max_str_digits: u32,
     /// [`memory::charged`] past which the next step sweeps the account and checks the budget.
     pub memory_check_at: u64,
+    /// Decoded text of each file's bytes read in text mode this run, by the address of the bytes
+    /// (which the entry holds) and newline translation: a file read again while no Python object
+    /// holds its earlier text gets that text back instead of a new decode and copy.
+    pub read_texts: HashMap<(usize, bool), ReadText, value::FxBuild>,
 }
 
 /// CPython's recursion depth (`tstate->recursion_limit - recursion_remaining` in 3.11) of the
@@ -289,6 +330,7 @@ impl<'a> Interp<'a> {
             method_reads: None,
             max_str_digits: intlimit::DEFAULT_MAX_STR_DIGITS,
             memory_check_at: limits.memory_budget,
+            read_texts: HashMap::default(),
         };
         memory::reset();
         it.mark_stack_base();
@@ -467,19 +509,28 @@ impl<'a> Interp<'a> {
     /// comes with its [`python::node::ast2obj_depth`], for [`Interp::ast_construction_check`].
     pub fn parse_cached(
         &mut self,
-        source: &str,
+        source: &Str,
         filename: &str,
     ) -> Result<(Rc<Node>, u32), python::SyntaxError> {
+        {
+            let cache = self.cache.borrow();
+            if let Some(key) = cache.by_identity(source).filter(|k| k.2 == filename) {
+                if let Some((_, r, depth)) = cache.trees.get(key) {
+                    return r.clone().map(|t| (t, *depth));
+                }
+            }
+        }
         let key = (value::hash_bytes(source.as_bytes()), source.len(), filename.to_string());
         if let Some((text, r, depth)) = self.cache.borrow().trees.get(&key) {
-            if **text == *source {
+            if **text == **source {
                 return r.clone().map(|t| (t, *depth));
             }
         }
         let r = python::parse_tree(source, filename).map(Rc::new);
         let depth = r.as_ref().map_or(0, |t| python::node::ast2obj_depth(t));
         // Bounded by bytes: a long session scoring many submissions must not grow without limit.
-        self.cache.borrow_mut().insert(key, (source.into(), r.clone(), depth));
+        // The entry keeps `source` itself (no copy), which also makes it findable by identity.
+        self.cache.borrow_mut().insert(key, (source.clone(), r.clone(), depth));
         r.map(|t| (t, depth))
     }
 
@@ -640,10 +691,50 @@ mod tests {
             memory_budget: memory::DEFAULT_MEMORY_BUDGET,
         };
         let mut it = Interp::new(&tree, "t.py", "", limits, cache);
-        let got = dumped(&it.parse_cached(a, "f.py").map(|t| t.0));
+        let got = dumped(&it.parse_cached(&Rc::from(a), "f.py").map(|t| t.0));
         assert_eq!(got, dumped(&python::parse_tree(a, "f.py").map(Rc::new)));
         assert!(got.is_some_and(|d| d.contains("'x'")));
         // The fresh tree replaced the stale entry and is served from the cache from now on.
-        assert!(dumped(&it.parse_cached(a, "f.py").map(|t| t.0)).is_some_and(|d| d.contains("'x'")));
+        assert!(dumped(&it.parse_cached(&Rc::from(a), "f.py").map(|t| t.0))
+            .is_some_and(|d| d.contains("'x'")));
+    }
+
+    /// An entry is found by the identity of the string it holds, only for that very string and
+    /// file name; an evicted or replaced entry forgets its string's address.
+    #[test]
+    fn parse_cache_finds_held_strings_by_identity() {
+        let tree = Tree::new();
+        let cache = Rc::new(RefCell::new(ParseCache::default()));
+        let limits = Limits {
+            step_budget: 1000,
+            max_recursion: 50,
+            max_collection_len: 1000,
+            stack_budget: 0,
+            memory_budget: memory::DEFAULT_MEMORY_BUDGET,
+        };
+        let mut it = Interp::new(&tree, "t.py", "", limits, cache.clone());
+        let s: Str = Rc::from("x = 1\n");
+        let equal: Str = Rc::from("x = 1\n");
+        let first = it.parse_cached(&s, "f.py").map(|t| t.0);
+        assert!(cache.borrow().holds(&s), "the entry keeps the string it parsed");
+        assert!(!cache.borrow().holds(&equal), "equal text is not the same string");
+        let again = it.parse_cached(&s, "f.py").map(|t| t.0);
+        assert!(matches!((&first, &again), (Ok(a), Ok(b)) if Rc::ptr_eq(a, b)));
+        // Another file name is another entry (SyntaxError messages name the file).
+        let other = it.parse_cached(&s, "g.py").map(|t| t.0);
+        assert!(matches!((&first, &other), (Ok(a), Ok(b)) if !Rc::ptr_eq(a, b)));
+        // Replacing the entry under the same key with an equal string drops the old identity.
+        let key = (value::hash_bytes(s.as_bytes()), s.len(), "f.py".to_string());
+        cache
+            .borrow_mut()
+            .insert(key, (equal.clone(), python::parse_tree(&equal, "f.py").map(Rc::new), 1));
+        assert!(cache.borrow().holds(&equal));
+        let mut small = ParseCache::with_budget(ParseCache::cost(s.len()));
+        let k = |t: &Str| (value::hash_bytes(t.as_bytes()), t.len(), "f.py".to_string());
+        small.insert(k(&s), (s.clone(), python::parse_tree(&s, "f.py").map(Rc::new), 1));
+        assert!(small.holds(&s));
+        let y: Str = Rc::from("y = 2\n");
+        small.insert(k(&y), (y.clone(), python::parse_tree(&y, "f.py").map(Rc::new), 1));
+        assert!(!small.holds(&s) && small.holds(&y), "eviction forgets the address");
     }
 }

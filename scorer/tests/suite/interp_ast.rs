@@ -216,3 +216,67 @@ class TestVisitor(unittest.TestCase):
 "#,
     );
 }
+
+/// A file read again gets its decoded text back when no Python object holds the earlier one,
+/// and `ast.parse` finds that text's tree by identity (issue 25): still a new `str` for Python
+/// (`is` of two live reads is False), the same text and trees, newline modes kept apart,
+/// and a NUL byte still refused on every parse.
+#[test]
+fn repeated_reads_and_parses_of_one_file() {
+    let files: &[(&str, &[u8])] = &[
+        ("src/sample.py", SAMPLE),
+        ("src/crlf.py", b"x = 1\r\ny = 2\r\n"),
+        ("src/nul.py", b"x = 1\n\0\n"),
+    ];
+    check(
+        "reread-test.py",
+        files,
+        r#"import unittest
+import ast
+
+def read(p, **kw):
+    with open(p, **kw) as f:
+        return f.read()
+
+class TestReread(unittest.TestCase):
+    def test_live_reads_are_distinct_objects(self):
+        a = read('../src/sample.py')
+        b = read('../src/sample.py')
+        self.assertEqual((a is b, a == b), (False, True))
+
+    def test_parse_of_fresh_reads(self):
+        dumps = {ast.dump(ast.parse(read('../src/sample.py')), include_attributes=True) for _ in range(4)}
+        self.assertEqual(len(dumps), 1)
+        t = ast.parse(read('../src/sample.py'))
+        u = ast.parse(read('../src/sample.py'))
+        self.assertIsNot(t, u)
+        t.body[0].value.value = 'changed'
+        self.assertEqual(u.body[0].value.value, 'Module doc.')
+
+    def test_one_string_parsed_twice(self):
+        s = read('../src/sample.py')
+        x = ast.parse(s)
+        y = ast.parse(s)
+        self.assertIsNot(x, y)
+        self.assertEqual(ast.dump(x), ast.dump(y))
+        self.assertEqual(ast.parse(s, filename='other.py').body[1].names[0].name, 'os')
+
+    def test_newline_modes(self):
+        seen = []
+        for _ in range(2):
+            seen.append(repr(read('../src/crlf.py')))
+            seen.append(repr(read('../src/crlf.py', newline='')))
+        self.assertEqual(seen, ["'x = 1\\ny = 2\\n'", "'x = 1\\r\\ny = 2\\r\\n'"] * 2)
+
+    def test_nul_every_time(self):
+        for _ in range(3):
+            with self.assertRaises(SyntaxError) as cm:
+                ast.parse(read('../src/nul.py'))
+            self.assertEqual(str(cm.exception), 'source code string cannot contain null bytes')
+
+    def test_binary_reads(self):
+        self.assertEqual(read('../src/crlf.py', mode='rb'), b'x = 1\r\ny = 2\r\n')
+        self.assertEqual(len(read('../src/sample.py', mode='rb')), len(read('../src/sample.py')))
+"#,
+    );
+}

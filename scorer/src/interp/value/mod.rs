@@ -345,8 +345,8 @@ pub struct FileObj {
     pub name: Str,
     pub binary: bool,
     pub closed: bool,
-    /// Raw bytes of the file.
-    pub data: Rc<[u8]>,
+    /// Raw bytes of the file (the tree's own, shared).
+    pub data: std::sync::Arc<[u8]>,
     /// Read position: byte offset in `data` (binary) or char-boundary byte offset in `text`.
     pub pos: usize,
     /// Decoded, newline-translated text (text mode), filled on first read.

@@ -352,7 +352,8 @@ impl<'a> Interp<'a> {
                         ))
                     }
                 };
-                if text.contains('\0') {
+                // A string the parse cache holds passed this check when it was parsed.
+                if !self.cache.borrow().holds(&text) && text.contains('\0') {
                     return Err(self.err(
                         ExcKind::SyntaxError,
                         "source code string cannot contain null bytes",

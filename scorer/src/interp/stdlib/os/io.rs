@@ -105,13 +105,29 @@ impl<'a> Interp<'a> {
         if let Some(t) = &f.borrow().text {
             return Ok(t.clone());
         }
-        let data = f.borrow().data.clone();
+        let (data, translate) = {
+            let b = f.borrow();
+            (b.data.clone(), b.translate_newlines)
+        };
         self.charge((data.len() / 256) as u64)?;
+        let key = (std::sync::Arc::as_ptr(&data).cast::<u8>() as usize, translate);
+        if let Some((_, t)) = self.read_texts.get(&key) {
+            // Handed out again only when no Python object holds it any more (besides this map,
+            // only the parse cache may): then it is a new `str` object as far as Python can
+            // tell, as every `read()` makes one in CPython, and `ast.parse` finds its tree by
+            // identity ([`crate::interp::ParseCache::holds`]) without hashing the text again.
+            let owners = 1 + usize::from(self.cache.borrow().holds(t));
+            if Rc::strong_count(t) == owners {
+                let t = t.clone();
+                f.borrow_mut().text = Some(t.clone());
+                return Ok(t);
+            }
+        }
         let s = match std::str::from_utf8(&data) {
             Ok(s) => s,
             Err(e) => return Err(self.utf8_error(&data, &e)),
         };
-        let text: Str = if f.borrow().translate_newlines && s.contains('\r') {
+        let text: Str = if translate && s.contains('\r') {
             Rc::from(s.replace("\r\n", "\n").replace('\r', "\n"))
         } else {
             Rc::from(s)
@@ -119,6 +135,8 @@ impl<'a> Interp<'a> {
         // Held by the file object and handed out by `read()`: charged like any str made.
         crate::interp::memory::track_str(&text);
         f.borrow_mut().text = Some(text.clone());
+        // The map holds `data`, so its address names these bytes for the rest of the run.
+        self.read_texts.insert(key, (data, text.clone()));
         Ok(text)
     }
 

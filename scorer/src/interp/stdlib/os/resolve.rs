@@ -397,10 +397,15 @@ impl<'a> Interp<'a> {
     }
 
     /// The bytes of a resolved file; records it as read when tracing (before its content is looked
-    /// at, so a file the bundle lacks is still reported).
-    pub(super) fn file_bytes(&mut self, path: &str, shown: &str) -> PyResult<'a, Rc<[u8]>> {
+    /// at, so a file the bundle lacks is still reported). A tree file's bytes are shared, not
+    /// copied: the same allocation on every `open` of an unchanged file ([`Interp::read_texts`]).
+    pub(super) fn file_bytes(
+        &mut self,
+        path: &str,
+        shown: &str,
+    ) -> PyResult<'a, std::sync::Arc<[u8]>> {
         if self.is_test_file(path) {
-            return Ok(Rc::from(self.test_source.as_bytes()));
+            return Ok(std::sync::Arc::from(self.test_source.as_bytes()));
         }
         let rp = RepoPath::new(path).map_err(|_| {
             self.os_error(ExcKind::FileNotFoundError, 2, "No such file or directory", shown)
@@ -412,7 +417,7 @@ impl<'a> Interp<'a> {
             }
         }
         match entry.map(|e| &e.content) {
-            Some(Content::Bytes(b)) => Ok(Rc::from(&b[..])),
+            Some(Content::Bytes(b)) => Ok(b.clone()),
             Some(Content::BlobOnly(_)) => Err(self.fatal(
                 ExcKind::ContentNotInBundle,
                 format!("the content of '{path}' is not in the task bundle (only its blob id is)"),
