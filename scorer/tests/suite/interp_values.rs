@@ -236,6 +236,48 @@ fn operators_and_builtin_errors_match_python() {
     assert!(differ.is_empty(), "{} of {n} cases differ:\n{}", differ.len(), differ.join("\n"));
 }
 
+/// Augmented assignment with every binary operator over every pair of values (each operand
+/// evaluated afresh, so a list or set changed in place is not shared): in-place protocols
+/// (`list +=`, `set |=` and friends keep a mutable's identity; immutables' identity is CPython's
+/// implementation detail, not compared) and CPython's `+=`-style messages when neither
+/// side supports the operator (`unsupported operand type(s) for |=: 'set' and 'list'`).
+#[test]
+fn augmented_assignments_match_python() {
+    let mut src = String::from(
+        "import ast\nimport unittest\n\n\ndef f(x):\n    return x\n\n\nclass C:\n    pass\n\n\n\
+         def show(r):\n    raise AssertionError(type(r).__name__ + ' ' + repr(r))\n\n\n\
+         class TestInplace(unittest.TestCase):\n",
+    );
+    let mut n = 0;
+    for op in BINARY {
+        for l in VALUES {
+            for r in VALUES {
+                if matches!(*op, "**" | "<<") && *r == "10**20" {
+                    continue;
+                }
+                src.push_str(&format!(
+                    "    def test_{n:05}(self):\n        x = {l}\n        y = x\n        x {op}= {r}\n        show((x, x is y if isinstance(y, (list, set, dict)) else None))\n\n"
+                ));
+                n += 1;
+            }
+        }
+    }
+    let (py, mine) = run_both("inplace-test.py", &[], &src);
+    let (pa, ma) =
+        (py.as_array().cloned().unwrap_or_default(), mine.as_array().cloned().unwrap_or_default());
+    assert_eq!(pa.len(), n, "python ran every case");
+    let mut differ = Vec::new();
+    for (i, p) in pa.iter().enumerate() {
+        let m = ma.get(i).cloned().unwrap_or(serde_json::Value::Null);
+        if *p != m {
+            differ.push(format!(" python: {p}\n mine:   {m}"));
+        }
+    }
+    eprintln!("{n} augmented assignments compared with CPython: {} agree", n - differ.len());
+    let shown = differ.iter().take(12).cloned().collect::<Vec<_>>().join("\n");
+    assert!(differ.is_empty(), "{} of {n} cases differ:\n{shown}", differ.len());
+}
+
 /// Set displays of three or more constants iterate as 3.11 builds them (from a folded
 /// frozenset): ints, and strings that are never interned (paths, dotted names), mixed, with
 /// duplicates; generated with a fixed LCG. The seed-0 string hashes make the order exact.

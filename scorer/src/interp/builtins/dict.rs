@@ -8,7 +8,7 @@ use crate::interp::{Interp, PyResult, Value};
 use std::rc::Rc;
 
 impl<'a> Interp<'a> {
-    pub(super) fn dict_update(
+    pub(crate) fn dict_update(
         &mut self,
         d: &Rc<Mut<PyDict<'a>>>,
         src: &Value<'a>,

@@ -355,6 +355,24 @@ impl<'a> Interp<'a> {
             l.borrow().sync();
             return Ok(cur);
         }
+        // `dict_ior`: `update` with anything it takes (a mapping, pairs), in place.
+        if let (ast::Operator::BitOr, Value::Dict(d)) = (op, &cur) {
+            self.dict_update(d, &rhs)?;
+            return Ok(cur);
+        }
+        if let (ast::Operator::Mult, Value::List(l)) = (op, &cur) {
+            // `list_inplace_repeat`: the list itself becomes the repetition.
+            if crate::interp::ops::is_intlike(&rhs) {
+                if let Value::List(made) = self.binop(op, &cur, &rhs)? {
+                    let items = made.borrow_mut().take();
+                    let mut items_now = l.borrow_mut();
+                    items_now.clear();
+                    items_now.extend(items);
+                }
+                l.borrow().sync();
+                return Ok(cur);
+            }
+        }
         if let (
             ast::Operator::BitOr
             | ast::Operator::BitAnd
@@ -369,14 +387,17 @@ impl<'a> Interp<'a> {
                 return Ok(cur);
             }
         }
-        if let (ast::Operator::BitOr, Value::Set(s)) = (op, &cur) {
+        // `set_ior` takes sets and frozensets only; anything else falls back to `|`.
+        if let (ast::Operator::BitOr, Value::Set(s), Value::Set(_) | Value::FrozenSet(_)) =
+            (op, &cur, &rhs)
+        {
             let items = self.to_vec(&rhs)?;
             for it in items {
                 self.set_add(s, it)?;
             }
             return Ok(cur);
         }
-        self.binop(op, &cur, &rhs)
+        self.binop(op, &cur, &rhs).map_err(|e| self.inplace_error(e, op, &cur, &rhs))
     }
 }
 

@@ -368,6 +368,67 @@ impl<'a> Interp<'a> {
         )
     }
 
+    /// The error of an augmented assignment whose binary fallback failed: CPython names the
+    /// in-place operator (`unsupported operand type(s) for +=: 'int' and 'str'`, `**=` for `**`)
+    /// when neither side supports it, and `PyNumber_InPlaceMultiply` does not retry a left
+    /// operand that has sequence methods but no repeat (a dict, set, range, view, any instance
+    /// of a Python class) as the right operand's count; every other error passes unchanged.
+    pub(crate) fn inplace_error(
+        &self,
+        e: Box<PyErr<'a>>,
+        op: ast::Operator,
+        a: &Value<'a>,
+        b: &Value<'a>,
+    ) -> Box<PyErr<'a>> {
+        let Value::Instance(i) = &e.exc else { return e };
+        if e.fatal || &*i.class.name != "TypeError" || i.class.kind != ClassKind::Exception {
+            return e;
+        }
+        let message = i.exc.as_ref().and_then(|x| match x.borrow().args.as_slice() {
+            [Value::Str(m)] => Some(m.clone()),
+            _ => None,
+        });
+        let Some(message) = message else { return e };
+        let (ta, tb) = (self.type_name(a), self.type_name(b));
+        let unsupported = *message
+            == *format!("unsupported operand type(s) for {}: '{ta}' and '{tb}'", op_symbol(op));
+        let not_retried = matches!(op, ast::Operator::Mult)
+            && *message == *format!("can't multiply sequence by non-int of type '{ta}'")
+            && matches!(
+                a,
+                Value::Dict(_)
+                    | Value::Set(_)
+                    | Value::FrozenSet(_)
+                    | Value::Range(..)
+                    | Value::DictView(..)
+                    | Value::Instance(_)
+                    | Value::Node(_)
+            );
+        if unsupported || not_retried {
+            self.inplace_unsupported(op, a, b)
+        } else {
+            e
+        }
+    }
+
+    /// `unsupported operand type(s) for +=: ...`: the TypeError of an augmented assignment.
+    pub(crate) fn inplace_unsupported(
+        &self,
+        op: ast::Operator,
+        a: &Value<'a>,
+        b: &Value<'a>,
+    ) -> Box<PyErr<'a>> {
+        self.err(
+            ExcKind::TypeError,
+            format!(
+                "unsupported operand type(s) for {}=: '{}' and '{}'",
+                if matches!(op, ast::Operator::Pow) { "**" } else { op_symbol(op) },
+                self.type_name(a),
+                self.type_name(b)
+            ),
+        )
+    }
+
     pub(super) fn repeat(&mut self, seq: &Value<'a>, n: &Value<'a>) -> PyResult<'a, Value<'a>> {
         let n = match to_big(n).and_then(|b| b.to_i64()) {
             Some(n) => n.max(0) as usize,

@@ -111,7 +111,7 @@ fn c_pow(a: (f64, f64), b: (f64, f64)) -> Option<(f64, f64)> {
     Some((len * phase.cos(), len * phase.sin()))
 }
 
-fn is_intlike(v: &Value<'_>) -> bool {
+pub(crate) fn is_intlike(v: &Value<'_>) -> bool {
     matches!(v, Value::Int(_) | Value::Bool(_) | Value::Big(_))
 }
 
