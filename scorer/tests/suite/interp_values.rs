@@ -218,22 +218,28 @@ fn program() -> (String, usize) {
     (src, n)
 }
 
+/// Asserts CPython ran `n` methods and the scorer's outcome equals CPython's for each; the
+/// message shows the first differences.
+fn assert_all_agree(what: &str, py: &serde_json::Value, mine: &serde_json::Value, n: usize) {
+    let (pa, ma) =
+        (py.as_array().cloned().unwrap_or_default(), mine.as_array().cloned().unwrap_or_default());
+    assert_eq!(pa.len(), n, "python ran every case");
+    let differ: Vec<String> = pa
+        .iter()
+        .zip(ma.iter().chain(std::iter::repeat(&serde_json::Value::Null)))
+        .filter(|(p, m)| p != m)
+        .map(|(p, m)| format!(" python: {p}\n mine:   {m}"))
+        .collect();
+    eprintln!("{n} {what} compared with CPython: {} agree", n - differ.len());
+    let shown = differ.iter().take(20).cloned().collect::<Vec<_>>().join("\n");
+    assert!(differ.is_empty(), "{} of {n} {what} differ:\n{shown}", differ.len());
+}
+
 #[test]
 fn operators_and_builtin_errors_match_python() {
     let (src, n) = program();
     let (py, mine) = run_both("values-test.py", &[], &src);
-    let (pa, ma) =
-        (py.as_array().cloned().unwrap_or_default(), mine.as_array().cloned().unwrap_or_default());
-    assert_eq!(pa.len(), n, "python ran every case");
-    let mut differ = Vec::new();
-    for (i, p) in pa.iter().enumerate() {
-        let m = ma.get(i).cloned().unwrap_or(serde_json::Value::Null);
-        if *p != m {
-            differ.push(format!(" python: {p}\n mine:   {m}"));
-        }
-    }
-    eprintln!("{n} generated cases compared with CPython: {} agree", n - differ.len());
-    assert!(differ.is_empty(), "{} of {n} cases differ:\n{}", differ.len(), differ.join("\n"));
+    assert_all_agree("generated cases", &py, &mine, n);
 }
 
 /// Augmented assignment with every binary operator over every pair of values (each operand
@@ -263,19 +269,7 @@ fn augmented_assignments_match_python() {
         }
     }
     let (py, mine) = run_both("inplace-test.py", &[], &src);
-    let (pa, ma) =
-        (py.as_array().cloned().unwrap_or_default(), mine.as_array().cloned().unwrap_or_default());
-    assert_eq!(pa.len(), n, "python ran every case");
-    let mut differ = Vec::new();
-    for (i, p) in pa.iter().enumerate() {
-        let m = ma.get(i).cloned().unwrap_or(serde_json::Value::Null);
-        if *p != m {
-            differ.push(format!(" python: {p}\n mine:   {m}"));
-        }
-    }
-    eprintln!("{n} augmented assignments compared with CPython: {} agree", n - differ.len());
-    let shown = differ.iter().take(12).cloned().collect::<Vec<_>>().join("\n");
-    assert!(differ.is_empty(), "{} of {n} cases differ:\n{shown}", differ.len());
+    assert_all_agree("augmented assignments", &py, &mine, n);
 }
 
 /// Set displays of three or more constants iterate as 3.11 builds them (from a folded
@@ -327,17 +321,7 @@ fn constant_set_displays_iterate_as_python() {
         n += 1;
     }
     let (py, mine) = run_both("sets-test.py", &[], &src);
-    let (pa, ma) =
-        (py.as_array().cloned().unwrap_or_default(), mine.as_array().cloned().unwrap_or_default());
-    assert_eq!(pa.len(), n, "python ran every case");
-    let differ: Vec<String> = pa
-        .iter()
-        .zip(ma.iter().chain(std::iter::repeat(&serde_json::Value::Null)))
-        .filter(|(p, m)| p != m)
-        .map(|(p, m)| format!(" python: {p}\n mine:   {m}"))
-        .collect();
-    eprintln!("{n} set displays compared with CPython: {} agree", n - differ.len());
-    assert!(differ.is_empty(), "{} of {n} differ:\n{}", differ.len(), differ.join("\n"));
+    assert_all_agree("set displays", &py, &mine, n);
 }
 
 /// Runs each expression as one test method under python3 and the scorer (module `import ast`,
@@ -696,17 +680,7 @@ fn identifier_sets(kinds: &[u64]) {
         n += 1;
     }
     let (py, mine) = run_both("idsets-test.py", &[], &src);
-    let (pa, ma) =
-        (py.as_array().cloned().unwrap_or_default(), mine.as_array().cloned().unwrap_or_default());
-    assert_eq!(pa.len(), n, "python ran every case");
-    let differ: Vec<String> = pa
-        .iter()
-        .zip(ma.iter().chain(std::iter::repeat(&serde_json::Value::Null)))
-        .filter(|(p, m)| p != m)
-        .map(|(p, m)| format!(" python: {p}\n mine:   {m}"))
-        .collect();
-    eprintln!("{n} identifier string sets compared with python3: {} agree", n - differ.len());
-    assert!(differ.is_empty(), "{} of {n} differ:\n{}", differ.len(), differ.join("\n"));
+    assert_all_agree("identifier string sets", &py, &mine, n);
 }
 
 /// Set operations order their result as 3.11's `setobject.c` builds it: `|` copies the left
@@ -852,15 +826,5 @@ fn set_operations_order_as_python() {
         n += 1;
     }
     let (py, mine) = run_both("setops-test.py", &[], &src);
-    let (pa, ma) =
-        (py.as_array().cloned().unwrap_or_default(), mine.as_array().cloned().unwrap_or_default());
-    assert_eq!(pa.len(), n, "python ran every case");
-    let differ: Vec<String> = pa
-        .iter()
-        .zip(ma.iter().chain(std::iter::repeat(&serde_json::Value::Null)))
-        .filter(|(p, m)| p != m)
-        .map(|(p, m)| format!(" python: {p}\n mine:   {m}"))
-        .collect();
-    eprintln!("{n} set operations compared with CPython: {} agree", n - differ.len());
-    assert!(differ.is_empty(), "{} of {n} differ:\n{}", differ.len(), differ.join("\n"));
+    assert_all_agree("set operations", &py, &mine, n);
 }

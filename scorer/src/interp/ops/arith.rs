@@ -357,14 +357,15 @@ impl<'a> Interp<'a> {
         a: &Value<'a>,
         b: &Value<'a>,
     ) -> Box<PyErr<'a>> {
-        self.err(
-            ExcKind::TypeError,
-            format!(
-                "unsupported operand type(s) for {}: '{}' and '{}'",
-                op_symbol(op),
-                self.type_name(a),
-                self.type_name(b)
-            ),
+        self.err(ExcKind::TypeError, self.unsupported_message(op_symbol(op), a, b))
+    }
+
+    /// `unsupported operand type(s) for SYMBOL: 'A' and 'B'`, CPython's `binop_type_error`.
+    fn unsupported_message(&self, symbol: &str, a: &Value<'a>, b: &Value<'a>) -> String {
+        format!(
+            "unsupported operand type(s) for {symbol}: '{}' and '{}'",
+            self.type_name(a),
+            self.type_name(b)
         )
     }
 
@@ -389,11 +390,10 @@ impl<'a> Interp<'a> {
             _ => None,
         });
         let Some(message) = message else { return e };
-        let (ta, tb) = (self.type_name(a), self.type_name(b));
-        let unsupported = *message
-            == *format!("unsupported operand type(s) for {}: '{ta}' and '{tb}'", op_symbol(op));
+        let unsupported = *message == *self.unsupported_message(op_symbol(op), a, b);
         let not_retried = matches!(op, ast::Operator::Mult)
-            && *message == *format!("can't multiply sequence by non-int of type '{ta}'")
+            && *message
+                == *format!("can't multiply sequence by non-int of type '{}'", self.type_name(a))
             && matches!(
                 a,
                 Value::Dict(_)
@@ -405,28 +405,12 @@ impl<'a> Interp<'a> {
                     | Value::Node(_)
             );
         if unsupported || not_retried {
-            self.inplace_unsupported(op, a, b)
+            // `**` is `** or pow()` in the binary message, plain `**=` in place.
+            let base = if matches!(op, ast::Operator::Pow) { "**" } else { op_symbol(op) };
+            self.err(ExcKind::TypeError, self.unsupported_message(&format!("{base}="), a, b))
         } else {
             e
         }
-    }
-
-    /// `unsupported operand type(s) for +=: ...`: the TypeError of an augmented assignment.
-    pub(crate) fn inplace_unsupported(
-        &self,
-        op: ast::Operator,
-        a: &Value<'a>,
-        b: &Value<'a>,
-    ) -> Box<PyErr<'a>> {
-        self.err(
-            ExcKind::TypeError,
-            format!(
-                "unsupported operand type(s) for {}=: '{}' and '{}'",
-                if matches!(op, ast::Operator::Pow) { "**" } else { op_symbol(op) },
-                self.type_name(a),
-                self.type_name(b)
-            ),
-        )
     }
 
     pub(super) fn repeat(&mut self, seq: &Value<'a>, n: &Value<'a>) -> PyResult<'a, Value<'a>> {
