@@ -42,6 +42,9 @@ pub enum JobError {
     Cancelled,
     /// The worker trapped while running this job; it was restarted.
     Crashed(String),
+    /// The worker trapped while running an earlier job and was restarted before this one (queued
+    /// behind it) ran: the job can be sent again.
+    Requeue,
     /// The worker answered that the job could not run.
     Failed(String),
 }
@@ -51,6 +54,7 @@ impl std::fmt::Display for JobError {
         match self {
             JobError::Cancelled => f.write_str("cancelled"),
             JobError::Crashed(m) => write!(f, "the scoring worker crashed ({m}) and was restarted"),
+            JobError::Requeue => f.write_str("the scoring worker restarted before this job ran"),
             JobError::Failed(m) => f.write_str(m),
         }
     }
@@ -312,30 +316,34 @@ impl ScoringWorker {
         }
     }
 
-    /// Drops the slot's worker and fails its pending jobs with `why`.
-    fn stop(&self, index: usize, why: &JobError) {
+    /// Drops the slot's worker and fails its pending jobs: the first (the one the worker was
+    /// running: jobs are numbered as they are posted and a worker takes them in order) with
+    /// `why`, the ones queued behind it with `queued`.
+    fn stop(&self, index: usize, why: &JobError, queued: &JobError) {
         let slot = self.slot(index);
         if let Some(live) = slot.live.borrow_mut().take() {
             live.worker.terminate();
         }
         // Events of the terminated worker still queued are ignored from now on.
         slot.generation.set(slot.generation.get() + 1);
-        let pending: Vec<Reply> = slot.pending.borrow_mut().drain().map(|(_, r)| r).collect();
-        for reply in pending {
-            let _ = reply.send(Err(why.clone()));
+        let mut pending: Vec<(u64, Reply)> = slot.pending.borrow_mut().drain().collect();
+        pending.sort_unstable_by_key(|(job, _)| *job);
+        for (n, (_, reply)) in pending.into_iter().enumerate() {
+            let _ = reply.send(Err(if n == 0 { why.clone() } else { queued.clone() }));
         }
         if index == 0 {
             self.0.status.set(WorkerStatus::Starting);
         }
     }
 
-    /// A trap: only this slot's job fails; its worker is replaced, the others keep scoring.
+    /// A trap: only the job this slot's worker was running fails (those queued behind it may be
+    /// sent again); its worker is replaced, the others keep scoring.
     fn crashed(&self, index: usize, generation: u64, message: String) {
         if generation != self.slot(index).generation.get() {
             return;
         }
         self.0.crashes.update(|n| *n += 1);
-        self.stop(index, &JobError::Crashed(message));
+        self.stop(index, &JobError::Crashed(message), &JobError::Requeue);
         self.start(index);
     }
 
@@ -343,7 +351,7 @@ impl ScoringWorker {
     /// Worker 0 restarts at once; the others again once it is ready.
     pub fn cancel(&self) {
         for index in 0..self.size() {
-            self.stop(index, &JobError::Cancelled);
+            self.stop(index, &JobError::Cancelled, &JobError::Cancelled);
         }
         self.start(0);
     }
@@ -380,9 +388,9 @@ impl ScoringWorker {
             self.post(index, &ToWorker::Task { key: inputs.task_file.clone(), json }, None);
         }
         if self.needs(index, &inputs.manifest_file) {
-            let json = inputs.manifest_json.to_string();
-            let msg = ToWorker::Manifest { key: inputs.manifest_file.clone(), json };
-            self.post(index, &msg, None);
+            let bytes = js_sys::Uint8Array::from(inputs.manifest_json.as_bytes());
+            let msg = ToWorker::Manifest { key: inputs.manifest_file.clone() };
+            self.post(index, &msg, Some(&bytes));
         }
         for (pack, bytes) in &inputs.blobs {
             if self.needs(index, &pack.file) {

@@ -17,7 +17,7 @@ use std::rc::Rc;
 
 use futures::future::{FutureExt, LocalBoxFuture, Shared};
 use leptos::prelude::*;
-use scorer::bundle::{blob_file, BundleIndex, Manifest, Pack, TaskData, TaskSummary};
+use scorer::bundle::{blob_file, BundleIndex, ManifestHead, Pack, TaskData, TaskSummary};
 use serde::{Deserialize, Serialize};
 
 use crate::net;
@@ -132,7 +132,7 @@ struct BundleCache {
     hash: String,
     tasks: HashMap<String, Load<TaskWithText>>,
     manifests: HashMap<String, Load<Rc<str>>>,
-    parsed_manifests: HashMap<String, Load<Rc<Manifest>>>,
+    parsed_manifests: HashMap<String, Load<Rc<ManifestHead>>>,
     bytes: HashMap<String, Load<js_sys::Uint8Array>>,
 }
 
@@ -301,8 +301,8 @@ async fn load_manifest_text(bundle: &str, file: &str) -> Result<Rc<str>, String>
     .await
 }
 
-/// A repository's manifest (every path with its blob id, the pack).
-pub async fn load_manifest(bundle: &str, repo: &str) -> Result<Rc<Manifest>, String> {
+/// A repository's manifest without its file list (the pack; the worker reads the whole text).
+pub async fn load_manifest(bundle: &str, repo: &str) -> Result<Rc<ManifestHead>, String> {
     let file = manifest_file(bundle, repo).await?;
     let (b, f) = (bundle.to_string(), file.clone());
     memo(
@@ -312,7 +312,7 @@ pub async fn load_manifest(bundle: &str, repo: &str) -> Result<Rc<Manifest>, Str
         move || {
             async move {
                 let text = load_manifest_text(&b, &f).await?;
-                let m = Manifest::from_json(&text, &f).map_err(|e| e.to_string())?;
+                let m = ManifestHead::from_json(&text, &f).map_err(|e| e.to_string())?;
                 if m.pack.as_ref().is_some_and(|p| !is_safe_relative(&p.file)) {
                     return Err(format!("{f}: bad pack file name"));
                 }

@@ -46,6 +46,14 @@ pub async fn fetch_bytes(path: &str) -> Result<js_sys::Uint8Array, String> {
     Ok(js_sys::Uint8Array::new(&buf))
 }
 
+/// A user-timing mark (`performance.mark`): the phases of a run, for Chromium traces and
+/// `tests/e2e/speed.mjs`. Nothing when the page has no `performance`.
+pub fn mark(name: &str) {
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = p.mark(name);
+    }
+}
+
 /// A readable message for a thrown JS value (an `Error`'s message, or the value's text).
 pub fn js_error_text(e: &wasm_bindgen::JsValue) -> String {
     if let Some(err) = e.dyn_ref::<js_sys::Error>() {

@@ -426,7 +426,7 @@ async fn store(
             return Outcome::Failed(format!("could not store the run's trajectories: {e}"));
         }
     }
-    match crate::store::save_run(&run).await {
+    match crate::store::save_run(run).await {
         Ok(()) => Outcome::Saved { run: id, first },
         Err(e) => Outcome::Failed(format!("could not store the run: {e}")),
     }
@@ -443,6 +443,7 @@ async fn score_inputs(
     progress: RwSignal<Option<Progress>>,
 ) -> Scored {
     let done = |o: Outcome| Scored::Done(o);
+    crate::net::mark("refscore:run-start");
     // The pool's other workers load while the files are read.
     worker.warm();
     let index = match bundles::load_index(bundle).await {
@@ -502,6 +503,7 @@ async fn score_inputs(
             },
         }
     }
+    crate::net::mark("refscore:files-read");
     // A run folder holds each submission in preds.json and again in its trajectory: score it once.
     let copies = scorer::submission::trajectory_copies(&submissions);
     let mut marks = copies.iter();
@@ -513,18 +515,23 @@ async fn score_inputs(
         r.map(|j| scorer::submission::repeat_warning(&submissions[i], &submissions[j]))
     }));
     let total = u32::try_from(submissions.len()).unwrap_or(u32::MAX);
-    // Many submissions: one pack request per repository instead of one per blob.
-    if submissions.len() > 3 {
-        let mut repos: Vec<&str> = submissions
+    // Many submissions: one pack request per repository instead of one per blob. Every pack is
+    // requested now; a lane waits only for the pack of the repository it scores (a failed pack
+    // falls back to one request per blob in `load_task_inputs`).
+    let packs = submissions.len() > 3;
+    if packs {
+        let mut repos: Vec<String> = submissions
             .iter()
             .filter_map(|s| index.tasks.iter().find(|t| t.id == s.instance_id))
-            .map(|t| t.repo.as_str())
+            .map(|t| t.repo.clone())
             .collect();
-        repos.sort_unstable();
-        repos.dedup();
-        let loads = repos.iter().map(|r| bundles::preload_pack(bundle, r));
-        if let Err(e) = futures::future::try_join_all(loads).await {
-            return done(Outcome::Failed(e));
+        let mut seen = std::collections::HashSet::new();
+        repos.retain(|r| seen.insert(r.clone()));
+        for repo in repos {
+            let bundle = bundle.to_string();
+            leptos::task::spawn_local(async move {
+                let _ = bundles::preload_pack(&bundle, &repo).await;
+            });
         }
     }
     let repo_of = |id: &str| {
@@ -538,11 +545,12 @@ async fn score_inputs(
         tasks: RefCell::new(BTreeMap::new()),
         done: Cell::new(0),
     };
-    let ctx = LaneContext { worker, bundle, trap, cancelled, progress, total };
+    let ctx = LaneContext { worker, bundle, trap, cancelled, progress, total, packs };
     let ends = futures::future::join_all(
         (0..lanes).map(|lane| score_lane(lane, &ctx, &submissions, &shared)),
     )
     .await;
+    crate::net::mark("refscore:scored");
     if ends.iter().any(|&ok| !ok) || cancelled.get() {
         return done(Outcome::Cancelled { done: shared.done.get(), total });
     }
@@ -560,7 +568,9 @@ async fn score_inputs(
     if run.report.results.is_empty() {
         return Scored::Nothing(Box::new(run), traj_files);
     }
-    done(store(run, traj_files, first).await)
+    let stored = store(run, traj_files, first).await;
+    crate::net::mark("refscore:stored");
+    done(stored)
 }
 
 /// The submissions of one task (indices into the run's submissions, in input order): they are
@@ -623,67 +633,114 @@ struct LaneContext<'a> {
     cancelled: &'a Cell<bool>,
     progress: RwSignal<Option<Progress>>,
     total: u32,
+    /// Whether submissions wait for their repository's pack (requested at the run's start).
+    packs: bool,
 }
 
-/// Scores task groups on worker `lane` until none is left; false if the run was cancelled.
+/// How many submissions a lane keeps sent to its worker at once: the next one's task data is
+/// fetched and posted while the worker scores the current one, so the worker never waits for the
+/// UI thread between two submissions.
+const LANE_DEPTH: usize = 2;
+
+/// Scores task groups on worker `lane` until none is left, [`LANE_DEPTH`] submissions in flight;
+/// false if the run was cancelled.
 async fn score_lane(
     lane: usize,
     ctx: &LaneContext<'_>,
     submissions: &[Submission],
     shared: &Lanes,
 ) -> bool {
+    use futures::stream::{FuturesOrdered, StreamExt};
+    let mut group: VecDeque<usize> = VecDeque::new();
+    let mut repo = Rc::<str>::from("");
+    let mut next = || loop {
+        if let Some(i) = group.pop_front() {
+            return Some((i, repo.clone()));
+        }
+        let picked = shared.queue.borrow_mut().pick(lane)?;
+        (group, repo) = (picked.items.into(), Rc::from(picked.repo));
+    };
+    let mut in_flight = FuturesOrdered::new();
     loop {
-        let Some(group) = shared.queue.borrow_mut().pick(lane) else { return true };
-        for i in group.items {
-            let Some(s) = submissions.get(i) else { continue };
-            if ctx.cancelled.get() {
-                return false;
-            }
-            ctx.progress.set(Some(Progress {
-                phase: "Scoring",
-                done: shared.done.get(),
-                total: ctx.total,
-                current: s.instance_id.clone(),
-            }));
-            let entry_error = |message: String| EntryError {
-                source: s.source.clone(),
-                instance_id: Some(s.instance_id.clone()),
-                model_name_or_path: s.model_name_or_path.clone(),
-                message,
-            };
-            let loaded = bundles::load_task_inputs(ctx.bundle, &s.instance_id).await;
-            // Cancelled while the data loaded: scoring now would start a stopped worker again.
-            if ctx.cancelled.get() {
-                return false;
-            }
-            match loaded {
-                Ok(inputs) => {
-                    shared
-                        .tasks
-                        .borrow_mut()
-                        .entry(inputs.task.id.clone())
-                        .or_insert_with(|| TaskMeta::from_task(&inputs.task));
-                    let trap_this = ctx.trap == Some(s.instance_id.as_str());
-                    match ctx.worker.score(lane, &inputs, s.clone(), trap_this).await {
-                        Ok(result) => {
-                            // Kept for display only: shown as text, a byte that is not UTF-8
-                            // as U+FFFD.
-                            let shown = String::from_utf8_lossy(&s.patch).into_owned();
-                            shared.scored.borrow_mut().insert(i, (result, shown));
-                        }
-                        Err(JobError::Cancelled) => return false,
-                        Err(e) => {
-                            shared.errors.borrow_mut().insert(i, entry_error(e.to_string()));
-                        }
-                    }
-                }
-                Err(e) => {
-                    shared.errors.borrow_mut().insert(i, entry_error(e));
-                }
-            }
-            shared.done.set(shared.done.get() + 1);
+        while in_flight.len() < LANE_DEPTH {
+            let Some((i, repo)) = next() else { break };
+            in_flight.push_back(score_one(lane, ctx, submissions, shared, i, repo));
+        }
+        match in_flight.next().await {
+            None => return true,
+            Some(false) => return false,
+            Some(true) => {}
         }
     }
+}
+
+/// Scores submission `i` on worker `lane` and records its result or error; false if the run was
+/// cancelled.
+async fn score_one(
+    lane: usize,
+    ctx: &LaneContext<'_>,
+    submissions: &[Submission],
+    shared: &Lanes,
+    i: usize,
+    repo: Rc<str>,
+) -> bool {
+    let Some(s) = submissions.get(i) else { return true };
+    if ctx.cancelled.get() {
+        return false;
+    }
+    let entry_error = |message: String| EntryError {
+        source: s.source.clone(),
+        instance_id: Some(s.instance_id.clone()),
+        model_name_or_path: s.model_name_or_path.clone(),
+        message,
+    };
+    if ctx.packs && !repo.is_empty() {
+        // Requested at the run's start; shared with the other lanes. On failure the task's
+        // blobs are requested one by one below.
+        let _ = bundles::preload_pack(ctx.bundle, &repo).await;
+    }
+    let loaded = bundles::load_task_inputs(ctx.bundle, &s.instance_id).await;
+    // Cancelled while the data loaded: scoring now would start a stopped worker again.
+    if ctx.cancelled.get() {
+        return false;
+    }
+    ctx.progress.set(Some(Progress {
+        phase: "Scoring",
+        done: shared.done.get(),
+        total: ctx.total,
+        current: s.instance_id.clone(),
+    }));
+    match loaded {
+        Ok(inputs) => {
+            shared
+                .tasks
+                .borrow_mut()
+                .entry(inputs.task.id.clone())
+                .or_insert_with(|| TaskMeta::from_task(&inputs.task));
+            let trap_this = ctx.trap == Some(s.instance_id.as_str());
+            let mut answer = ctx.worker.score(lane, &inputs, s.clone(), trap_this).await;
+            // Queued behind a job that trapped the worker: sent once more to its replacement.
+            if matches!(answer, Err(JobError::Requeue)) {
+                answer = ctx.worker.score(lane, &inputs, s.clone(), trap_this).await;
+            }
+            match answer {
+                Ok(result) => {
+                    // Kept for display only: shown as text, a byte that is not UTF-8 as U+FFFD.
+                    let shown = String::from_utf8_lossy(&s.patch).into_owned();
+                    shared.scored.borrow_mut().insert(i, (result, shown));
+                }
+                Err(JobError::Cancelled) => return false,
+                Err(e) => {
+                    shared.errors.borrow_mut().insert(i, entry_error(e.to_string()));
+                }
+            }
+        }
+        Err(e) => {
+            shared.errors.borrow_mut().insert(i, entry_error(e));
+        }
+    }
+    shared.done.set(shared.done.get() + 1);
+    true
 }
 
 /// Parses a report as [`Report::from_json`] does (version first), but straight from the text: the
@@ -835,7 +892,7 @@ pub async fn import_report(
     let meta = meta_for(id.clone(), name, bundle, &report, sources, true);
     let hash = meta.hash.clone();
     let run = StoredRun { meta, report, tasks, patches, trajectories: BTreeMap::new() };
-    crate::store::save_run(&run).await?;
+    crate::store::save_run(run).await?;
     Ok((id, hash, bundle.to_string()))
 }
 

@@ -6,6 +6,7 @@
 //! `trajectories` (version 2) holds the agent logs a run was scored from, one record per run (an
 //! object of file name → `Blob`), and the last log dropped on `/trajectory` under [`DROPPED`].
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use wasm_bindgen::prelude::*;
@@ -22,6 +23,12 @@ const REPORTS: &str = "reports";
 const TRAJ: &str = "trajectories";
 /// The `trajectories` key of the log last dropped on the standalone viewer.
 pub const DROPPED: &str = "~dropped";
+
+thread_local! {
+    /// The run this tab stored last: the run page opens it right after scoring, and reading it
+    /// back would parse the JSON just written (a long task on the UI thread for a big run).
+    static LAST_SAVED: RefCell<Option<Arc<StoredRun>>> = const { RefCell::new(None) };
+}
 
 /// A promise that settles with an IndexedDB request.
 fn request_done(req: &IdbRequest) -> JsFuture {
@@ -111,23 +118,28 @@ pub async fn list_runs() -> Result<Vec<RunMeta>, String> {
 }
 
 /// Stores a run (replacing one with the same id) and waits until it is committed.
-pub async fn save_run(run: &StoredRun) -> Result<(), String> {
+pub async fn save_run(run: StoredRun) -> Result<(), String> {
     let db = open().await?;
     let stores = js_sys::Array::of2(&RUNS.into(), &REPORTS.into());
     let tx = db
         .transaction_with_str_sequence_and_mode(&stores, IdbTransactionMode::Readwrite)
         .map_err(js_err)?;
     let meta = serde_json::to_string(&run.meta).map_err(|e| e.to_string())?;
-    let body = serde_json::to_string(run).map_err(|e| e.to_string())?;
+    let body = serde_json::to_string(&run).map_err(|e| e.to_string())?;
     let key = JsValue::from_str(&run.meta.id);
     tx.object_store(RUNS).map_err(js_err)?.put_with_key(&meta.into(), &key).map_err(js_err)?;
     tx.object_store(REPORTS).map_err(js_err)?.put_with_key(&body.into(), &key).map_err(js_err)?;
     transaction_done(&tx).await.map_err(js_err)?;
+    LAST_SAVED.with(|l| *l.borrow_mut() = Some(Arc::new(run)));
     Ok(())
 }
 
 /// One stored run, or `None` if there is no run with that id.
 pub async fn load_run(id: &str) -> Result<Option<Arc<StoredRun>>, String> {
+    let last = LAST_SAVED.with(|l| l.borrow().as_ref().filter(|r| r.meta.id == id).cloned());
+    if last.is_some() {
+        return Ok(last);
+    }
     let db = open().await?;
     let tx = db.transaction_with_str(REPORTS).map_err(js_err)?;
     let req = tx.object_store(REPORTS).map_err(js_err)?.get(&id.into()).map_err(js_err)?;
@@ -146,6 +158,7 @@ pub async fn load_run(id: &str) -> Result<Option<Arc<StoredRun>>, String> {
 
 /// Deletes a run and waits until it is committed.
 pub async fn delete_run(id: &str) -> Result<(), String> {
+    LAST_SAVED.with(|l| l.borrow_mut().take_if(|r| r.meta.id == id));
     let db = open().await?;
     let stores = js_sys::Array::of3(&RUNS.into(), &REPORTS.into(), &TRAJ.into());
     let tx = db

@@ -9,12 +9,17 @@
 // - first view interactive: navigation start → the score page's file input rendered;
 // - drop → summary: files handed to the page → the run page's summary shown (reading the file,
 //   the click on "Score", loading the bundle's data, scoring, storing the run and showing it);
-// - the longest long task of the UI thread from the drop to the summary (PerformanceObserver
+// - the longest long task of the UI thread from the click on "Score" to the summary (PerformanceObserver
 //   `longtask`: any task over 50 ms);
 // - the same predictions scored by the native CLI of the same build on both cores
 //   (`refscore score`, process wall time), and the ratio browser / native.
 // The CLI is `target/release-native/refscore` (override with REFSCORE_BIN); build it with
 // `cargo build --profile release-native -p cli --bin refscore`.
+// With REFSCORE_TRACE=1 the first round is traced (Chromium's tracing, every thread of the page):
+// it prints where the drop→summary time went — each thread's busy time (the UI thread, every
+// scoring worker, the service worker) and the app's phases (its `refscore:` user-timing marks).
+// With REFSCORE_SW=block the pages run without the service worker (bundle files straight from the
+// network), to measure what the service worker's caching costs a first visit.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -55,40 +60,96 @@ const observer = () => {
   }
 };
 
+/**
+ * Prints, from a Chromium trace, each thread's busy time between the drop and the summary (top-level
+ * tasks only) and the app's `refscore:` marks relative to the drop. `from`/`to` are epoch ms.
+ */
+function breakdown(trace) {
+  const events = trace.traceEvents ?? trace;
+  const names = new Map();
+  for (const e of events) {
+    if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args.name);
+  }
+  const marks = events.filter((e) => e.cat?.includes('blink.user_timing') && e.name.startsWith('refscore:'))
+    .sort((x, y) => x.ts - y.ts);
+  const at = (name) => marks.find((m) => m.name === name)?.ts;
+  const start = at('refscore:drop');
+  const end = at('refscore:shown');
+  if (start === undefined || end === undefined) {
+    console.log('trace: the drop and summary marks are missing');
+    return;
+  }
+  const busy = new Map();
+  for (const e of events) {
+    if (e.ph !== 'X' || e.name !== 'RunTask') continue;
+    const a = Math.max(e.ts, start);
+    const b = Math.min(e.ts + (e.dur ?? 0), end);
+    if (b <= a) continue;
+    const key = names.get(`${e.pid}:${e.tid}`) ?? `${e.pid}:${e.tid}`;
+    busy.set(key, (busy.get(key) ?? 0) + (b - a));
+  }
+  console.log(`trace (drop → summary ${((end - start) / 1000).toFixed(0)} ms): busy time per thread`);
+  for (const [k, v] of [...busy].sort((x, y) => y[1] - x[1]).slice(0, 8)) {
+    console.log(`  ${k.padEnd(28)} ${(v / 1000).toFixed(0).padStart(6)} ms (${((100 * v) / (end - start)).toFixed(0)}%)`);
+  }
+  console.log('  marks (ms after the drop):');
+  for (const m of marks) console.log(`    ${((m.ts - start) / 1000).toFixed(0).padStart(6)}  ${m.name}`);
+}
+
 const server = await serve(dist, '/');
 const browser = await launch();
 const rows = [];
 try {
   for (let r = 0; r < rounds; r += 1) {
     const before = load();
-    const { page, errors } = await newPage(browser);
+    const target = process.env.REFSCORE_SW === 'block'
+      ? await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1366, height: 800 } })
+      : browser;
+    const { page, errors } = await newPage(target);
     await page.addInitScript(observer);
+    const tracing = process.env.REFSCORE_TRACE === '1' && r === 0;
+    if (tracing) {
+      await browser.startTracing(page, {
+        categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'toplevel'],
+      });
+    }
     await page.goto(`${server.url}score?bundle=${bundleName}&workers=2`);
     await page.locator('#upload-files').waitFor({ state: 'attached', timeout: 30000 });
     const firstView = await page.evaluate(() => performance.now());
     // Workers start with the page; the drop happens as soon as the user could make it.
-    const drop = await page.evaluate(() => performance.now());
+    const drop = await page.evaluate(() => { performance.mark('refscore:drop'); return performance.now(); });
     await page.setInputFiles('#upload-files', preds);
     await page.locator('#score-start:not([disabled])').waitFor({ timeout: 60000 });
     await page.click('#score-start');
     await page.waitForURL(/\/runs\/[0-9a-f]+$/, { timeout: 300000 });
     await page.locator('#resolved-pct').waitFor({ timeout: 120000 });
-    const shown = await page.evaluate(() => performance.now());
-    const longest = await page.evaluate(([a, b]) => {
-      if (window.__longtasks === null) return null;
-      return window.__longtasks.filter((t) => t.start + t.duration >= a && t.start <= b)
+    const shown = await page.evaluate(() => { performance.mark('refscore:shown'); return performance.now(); });
+    // From the click on "Score" (the app's `refscore:run-start` mark) to the summary: the run.
+    // Before it, the harness's own file hand-over (`setInputFiles`, a DevTools message of about
+    // 100-200 ms on the UI thread) is not the app's work; it is printed separately.
+    const [longest, beforeRun] = await page.evaluate(([a, b]) => {
+      if (window.__longtasks === null) return [null, null];
+      const start = performance.getEntriesByName('refscore:run-start')[0]?.startTime ?? a;
+      const max = (x, y) => window.__longtasks.filter((t) => t.start + t.duration >= x && t.start <= y)
         .reduce((m, t) => Math.max(m, t.duration), 0);
+      return [max(start, b), max(a, start)];
     }, [drop, shown]);
     const resolved = await page.textContent('#resolved-pct');
     const tasks = await page.locator('#run-results tbody tr').count();
     if (r === 0) await screenshot(page, 'speed-run');
+    if (tracing) {
+      const trace = (await browser.stopTracing()).toString('utf8');
+      if (process.env.REFSCORE_TRACE_OUT) fs.writeFileSync(process.env.REFSCORE_TRACE_OUT, trace);
+      breakdown(JSON.parse(trace));
+    }
     await page.close();
+    if (target !== browser) await target.close();
     const nat = native();
     const browserSecs = (shown - drop) / 1000;
     rows.push({ firstView, browserSecs, nat, longest });
     console.log(`round ${r + 1} (load ${before}): first view ${firstView.toFixed(0)} ms; drop→summary ${browserSecs.toFixed(2)} s `
       + `(${tasks} tasks, resolved ${resolved}); native both cores ${nat.toFixed(2)} s; browser/native ${(browserSecs / nat).toFixed(2)}; `
-      + `longest long task ${longest === null ? 'n/a (no longtask observer)' : `${longest.toFixed(0)} ms`}`
+      + `longest long task ${longest === null ? 'n/a (no longtask observer)' : `${longest.toFixed(0)} ms (before the run: ${beforeRun.toFixed(0)} ms)`}`
       + `${errors.length ? `; errors: ${errors.join(' | ')}` : ''}`);
   }
   const med = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };

@@ -28,8 +28,9 @@ pub enum ToWorker {
     Hello,
     /// A task file (`tasks/<id>.<h16>.json`), cached under `key`.
     Task { key: String, json: String },
-    /// A repository manifest (`repos/<repo>.<h16>.json`), cached under `key`.
-    Manifest { key: String, json: String },
+    /// A repository manifest (`repos/<repo>.<h16>.json`, the message's bytes: half a megabyte
+    /// of JSON for a large repository, so not escaped into the header), cached under `key`.
+    Manifest { key: String },
     /// Blobs: the message's bytes hold them at the pack's ranges (a repository pack, or one blob).
     Blobs { pack: Pack },
     /// Score one submission against a task whose files were sent before.
@@ -132,12 +133,15 @@ impl WorkerCore {
                 }
                 Err(e) => Some(FromWorker::Failed { job: None, message: e.to_string() }),
             },
-            ToWorker::Manifest { key, json } => match Manifest::from_json(&json, &key) {
+            ToWorker::Manifest { key } => match std::str::from_utf8(bytes.unwrap_or_default())
+                .map_err(|e| format!("{key}: {e}"))
+                .and_then(|json| Manifest::from_json(json, &key).map_err(|e| e.to_string()))
+            {
                 Ok(m) => {
                     self.manifests.insert(key, Rc::new(m));
                     None
                 }
-                Err(e) => Some(FromWorker::Failed { job: None, message: e.to_string() }),
+                Err(message) => Some(FromWorker::Failed { job: None, message }),
             },
             ToWorker::Blobs { pack } => match pack.split(bytes.unwrap_or_default()) {
                 Ok(blobs) => {
@@ -383,8 +387,8 @@ class T(unittest.TestCase):
         let (task, manifest, pack, bytes) = bundle_files(blob_bytes);
         assert!(send(&mut core, ToWorker::Task { key: "tasks/t.1.json".into(), json: task }, None)
             .is_none());
-        let m = ToWorker::Manifest { key: "repos/demo.1.json".into(), json: manifest };
-        assert!(send(&mut core, m, None).is_none());
+        let m = ToWorker::Manifest { key: "repos/demo.1.json".into() };
+        assert!(send(&mut core, m, Some(manifest.as_bytes())).is_none());
         let answer = send(&mut core, ToWorker::Blobs { pack }, Some(&bytes));
         if blob_bytes == SOURCE {
             assert!(answer.is_none(), "{answer:?}");
