@@ -725,6 +725,46 @@ mod tests {
         assert!(it.objects.len() < 3 * 4096, "{} entries", it.objects.len());
     }
 
+    /// Attribute maps charge what every write makes them hold, whoever writes (an exception's
+    /// `__context__`, an `OSError`'s fields, `setattr`), and credit it when freed; function
+    /// objects charge themselves, not only their frames.
+    #[test]
+    fn attribute_maps_and_functions_are_charged() {
+        memory::reset();
+        let attrs = Attrs::default();
+        for i in 0..1000 {
+            attrs.borrow_mut().insert(Rc::from(format!("a{i}")), Value::None);
+        }
+        assert!(memory::charged() >= 1000 * memory::DICT_ENTRY_BYTES, "{}", memory::charged());
+        drop(attrs);
+        assert_eq!(memory::charged(), 0);
+
+        let tree = Tree::new();
+        let src = "fs = [lambda: 1 for i in range(1000)]\n\
+                   def f():\n    pass\n\
+                   for i in range(1000):\n    setattr(f, 'a' + str(i), None)\n";
+        let module = python::parse_module(src, "t.py").expect("parses");
+        let limits = Limits {
+            step_budget: 1_000_000,
+            max_recursion: 1000,
+            max_collection_len: 100_000,
+            stack_budget: crate::unittest::RunConfig::default().stack_budget,
+            memory_budget: memory::DEFAULT_MEMORY_BUDGET,
+        };
+        let cache = Rc::new(RefCell::new(ParseCache::default()));
+        let mut it = Interp::new(&tree, "t.py", src, limits, cache);
+        it.mark_stack_base();
+        let before = memory::charged();
+        if let Err(e) = it.exec_module(&module) {
+            panic!("{:?}", it.classify(&e));
+        }
+        let made = memory::sweep() - before;
+        let want = 1000 * memory::FUNCTION_BYTES + 1000 * memory::DICT_ENTRY_BYTES;
+        assert!(made >= want, "charged {made}, want at least {want}");
+        drop(it);
+        assert_eq!(memory::sweep(), 0, "all credited when the run ends");
+    }
+
     fn dumped(r: &ParseResult) -> Option<String> {
         r.as_ref().ok().map(|n| python::node::dump(n, true, false, None))
     }
