@@ -64,6 +64,12 @@ pub struct Limits {
     pub memory_budget: u64,
 }
 
+/// Bytes the memory account of this thread's last run still counts (after a sweep): once the run
+/// has ended, what it left alive. For tests and the fuzz targets' leak checks.
+pub fn bytes_left() -> u64 {
+    memory::sweep()
+}
+
 /// Sizes from which CPython 3.11 raises MemoryError on any machine the harness plausibly runs on
 /// (2^32 items: 32 GiB of list slots, or a 4 GiB str that `'a' * n` must allocate at once).
 pub const CPYTHON_MEMORY_ERROR_LEN: u64 = 1 << 32;
