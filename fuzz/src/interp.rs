@@ -520,6 +520,32 @@ mod tests {
         println!("{}", super::program(&data).unwrap_or_default());
     }
 
+    /// `FUZZ_LEAKS=DIR cargo test -p fuzz leaks -- --ignored --nocapture` runs the program of
+    /// every input in DIR and prints those whose run leaves bytes charged to the memory account
+    /// once it has ended (objects the end of the run did not free).
+    #[test]
+    #[ignore]
+    fn leaks() {
+        let dir = std::env::var("FUZZ_LEAKS").expect("FUZZ_LEAKS=DIR");
+        let mut n = 0;
+        for e in std::fs::read_dir(dir).expect("read dir").flatten() {
+            let data = std::fs::read(e.path()).expect("read input");
+            let Some(source) = super::program(&data) else { continue };
+            let tree = scorer::tree::Tree::new();
+            let _ = scorer::unittest::Scorer::new(super::config()).run_test_file(
+                &tree,
+                "test_fuzz.py",
+                &source,
+            );
+            n += 1;
+            let left = scorer::interp::bytes_left();
+            if left > 0 {
+                println!("LEAK {left} {}\n{source}", e.path().display());
+            }
+        }
+        println!("{n} programs run");
+    }
+
     /// Found by this target: `[] * 7668058830512687692` looped once per repetition (a hang
     /// within every budget). CPython answers `[]` and `()` at once; so must the scorer.
     #[test]

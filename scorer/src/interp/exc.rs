@@ -130,7 +130,7 @@ pub(crate) fn install(it: &mut Interp<'_>) {
             module: Rc::from(module),
             bases: bases.clone(),
             mro: Mut::new(vec![]),
-            dict: Mut::new(NameMap::default()),
+            dict: Attrs::default(),
             kind: ClassKind::Exception,
         });
         let mut mro = vec![c.clone()];

@@ -385,7 +385,7 @@ impl<'a> Interp<'a> {
                     mode: *m,
                 });
                 let items = self.to_vec(&it)?;
-                let inner = self.repr(&Value::list(items))?;
+                let inner = self.repr(&self.new_list(items))?;
                 format!("{}({inner})", type_name(v))
             }
             Value::Instance(i) => {

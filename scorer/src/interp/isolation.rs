@@ -99,6 +99,12 @@ impl<T> Mut<T> {
         self.cell.borrow_mut()
     }
 
+    /// Mutable access unless the value is borrowed (for emptying objects when a run ends).
+    pub fn try_borrow_mut(&self) -> Option<RefMut<'_, T>> {
+        note_write(self.born);
+        self.cell.try_borrow_mut().ok()
+    }
+
     pub fn into_inner(self) -> T {
         self.cell.into_inner()
     }

@@ -26,6 +26,9 @@ use std::rc::{Rc, Weak};
 
 use num_bigint::BigInt;
 
+use super::value::{free_nested, take_iter, Class, Function, Instance, Module, Mut, PyDict};
+use super::value::{Native, PyIter, PyList, Scope, Value};
+
 /// Bytes one run may hold (counted as above): 1 GiB. Calibrated on the official tests (the real
 /// 100 tasks, empty patch): all 631 verdicts stay the same with a budget of 64 MiB.
 pub(crate) const DEFAULT_MEMORY_BUDGET: u64 = 1 << 30;
@@ -38,6 +41,9 @@ pub(crate) const SLOT_BYTES: u64 = 24;
 pub(crate) const DICT_ENTRY_BYTES: u64 = 64;
 /// Nominal header of a str, bytes, big int, instance or frame.
 pub(crate) const OBJECT_BYTES: u64 = 48;
+/// Nominal bytes of a function object besides its defaults and attributes (CPython's is 152
+/// bytes; ours holds its name, qualified name, code and closure references and an empty map).
+pub(crate) const FUNCTION_BYTES: u64 = 160;
 /// Strings and bytes shorter than this (and big ints of fewer bytes) are not tracked one by one.
 pub(crate) const TRACK_MIN_LEN: usize = 64;
 
@@ -132,6 +138,237 @@ pub(crate) fn sweep() -> u64 {
     });
     credit(freed);
     charged()
+}
+
+/// A weak reference to an object of the run that may be part of a reference cycle.
+enum Held<'a> {
+    List(Weak<Mut<PyList<'a>>>),
+    Dict(Weak<Mut<PyDict<'a>>>),
+    Instance(Weak<Instance<'a>>),
+    Class(Weak<Class<'a>>),
+    Func(Weak<Function<'a>>),
+    Scope(Weak<Scope<'a>>),
+    Module(Weak<Module<'a>>),
+    Iter(Weak<Mut<PyIter<'a>>>),
+}
+
+impl Held<'_> {
+    fn alive(&self) -> bool {
+        match self {
+            Held::List(w) => w.strong_count() > 0,
+            Held::Dict(w) => w.strong_count() > 0,
+            Held::Instance(w) => w.strong_count() > 0,
+            Held::Class(w) => w.strong_count() > 0,
+            Held::Func(w) => w.strong_count() > 0,
+            Held::Scope(w) => w.strong_count() > 0,
+            Held::Module(w) => w.strong_count() > 0,
+            Held::Iter(w) => w.strong_count() > 0,
+        }
+    }
+}
+
+/// Fewest entries [`Objects`] holds before it drops those of freed objects.
+const OBJECTS_PRUNE_MIN: usize = 4096;
+
+/// The mutable objects one run made (lists, dicts, sets, instances, classes, functions, the
+/// frames closures and generators keep, modules, generators), as weak references. Values are
+/// reference counted without a cycle collector, so `o.me = o`, a class made in a test method and
+/// held only by its instances, a closure referring to itself or a list containing itself would
+/// outlive the run, and a process scoring many files (the CLI, the worker, the fuzzer) would grow
+/// without end. When the run ends ([`super::Interp`]'s `Drop`) [`Objects::break_cycles`] empties
+/// every object still alive, which frees them all; while the run goes on nothing is touched.
+/// A cycle always passes through a mutable object made before the others: every such kind is
+/// noted where the run makes it. Entries of freed objects are dropped once the list has doubled,
+/// so it holds at most about twice the live objects.
+pub(crate) struct Objects<'a> {
+    held: RefCell<Vec<Held<'a>>>,
+    prune_at: Cell<usize>,
+}
+
+impl Default for Objects<'_> {
+    fn default() -> Self {
+        Objects { held: RefCell::new(Vec::new()), prune_at: Cell::new(OBJECTS_PRUNE_MIN) }
+    }
+}
+
+impl<'a> Objects<'a> {
+    fn push(&self, h: Held<'a>) {
+        let Ok(mut held) = self.held.try_borrow_mut() else { return };
+        if held.len() >= self.prune_at.get() {
+            held.retain(Held::alive);
+            self.prune_at.set((held.len() * 2).max(OBJECTS_PRUNE_MIN));
+        }
+        held.push(h);
+    }
+
+    /// Notes `v` if it is a mutable object (other values cannot close a cycle).
+    pub(crate) fn note(&self, v: &Value<'a>) {
+        match v {
+            Value::List(l) => self.push(Held::List(Rc::downgrade(l))),
+            Value::Dict(d) | Value::Set(d) => self.push(Held::Dict(Rc::downgrade(d))),
+            Value::Instance(i) => self.push(Held::Instance(Rc::downgrade(i))),
+            Value::Class(c) => self.push(Held::Class(Rc::downgrade(c))),
+            Value::Func(f) => self.push(Held::Func(Rc::downgrade(f))),
+            Value::Module(m) => self.push(Held::Module(Rc::downgrade(m))),
+            Value::Iter(i) => self.push(Held::Iter(Rc::downgrade(i))),
+            _ => {}
+        }
+    }
+
+    /// Notes a frame that outlives its call (kept by a closure or a generator).
+    pub(crate) fn note_scope(&self, s: &Rc<Scope<'a>>) {
+        self.push(Held::Scope(Rc::downgrade(s)));
+    }
+
+    /// How many noted objects are alive.
+    #[cfg(test)]
+    pub(crate) fn live(&self) -> usize {
+        self.held.borrow().iter().filter(|h| h.alive()).count()
+    }
+
+    /// How many entries the list holds (live or not yet pruned).
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.held.borrow().len()
+    }
+
+    /// Empties every noted object still alive and every object they or `roots` (the
+    /// interpreter's own tables) reach, then frees what they held without recursion: whatever
+    /// only the run's own cycles kept alive is freed, including the classes the interpreter
+    /// makes itself (their MRO starts with the class) and objects made where nothing noted them.
+    /// Only for the end of the run.
+    pub(crate) fn break_cycles(&self, roots: Vec<Value<'a>>, scope_roots: Vec<Rc<Scope<'a>>>) {
+        let held = std::mem::take(&mut *self.held.borrow_mut());
+        let mut work = roots;
+        let mut scopes = scope_roots;
+        for h in held {
+            match h {
+                Held::List(w) => work.extend(w.upgrade().map(Value::List)),
+                Held::Dict(w) => work.extend(w.upgrade().map(Value::Dict)),
+                Held::Instance(w) => work.extend(w.upgrade().map(Value::Instance)),
+                Held::Class(w) => work.extend(w.upgrade().map(Value::Class)),
+                Held::Func(w) => work.extend(w.upgrade().map(Value::Func)),
+                Held::Module(w) => work.extend(w.upgrade().map(Value::Module)),
+                Held::Iter(w) => work.extend(w.upgrade().map(Value::Iter)),
+                Held::Scope(w) => scopes.extend(w.upgrade()),
+            }
+        }
+        let mut seen: std::collections::HashSet<usize, super::value::FxBuild> =
+            std::collections::HashSet::default();
+        // Emptied objects, freed at the end (emptying one may free others: those go to `work`).
+        let mut done: Vec<Value<'a>> = Vec::new();
+        let mut done_scopes: Vec<Rc<Scope<'a>>> = Vec::new();
+        let mut dicts: Vec<PyDict<'a>> = Vec::new();
+        loop {
+            if let Some(s) = scopes.pop() {
+                if seen.insert(Rc::as_ptr(&s) as *const u8 as usize) {
+                    work.extend(s.vars.take_all());
+                    scopes.extend(s.parent.clone());
+                    done_scopes.push(s);
+                }
+                continue;
+            }
+            let Some(v) = work.pop() else { break };
+            let addr = match &v {
+                Value::Tuple(t) => Rc::as_ptr(t) as *const u8 as usize,
+                Value::FrozenSet(d) => Rc::as_ptr(d) as *const u8 as usize,
+                Value::DictView(d, _) => {
+                    work.push(Value::Dict(d.clone()));
+                    continue;
+                }
+                other => other.addr(),
+            };
+            if addr == 0 || !seen.insert(addr) {
+                continue;
+            }
+            match &v {
+                Value::List(l) => {
+                    if let Some(mut l) = l.try_borrow_mut() {
+                        work.extend(l.take());
+                    }
+                }
+                Value::Dict(d) | Value::Set(d) => {
+                    if let Some(mut d) = d.try_borrow_mut() {
+                        let mut taken = std::mem::take(&mut *d);
+                        for (k, x, _) in std::mem::take(&mut taken.entries).into_iter().flatten() {
+                            work.push(k);
+                            work.push(x);
+                        }
+                        dicts.push(taken);
+                    }
+                }
+                Value::FrozenSet(d) => {
+                    work.extend(d.entries.iter().flatten().map(|(k, _, _)| k.clone()));
+                }
+                Value::Tuple(t) => work.extend(t.iter().cloned()),
+                Value::Instance(i) => {
+                    work.extend(i.dict.take_values());
+                    if let Some(mut e) = i.exc.as_ref().and_then(Mut::try_borrow_mut) {
+                        work.append(&mut e.args);
+                    }
+                    work.push(Value::Class(i.class.clone()));
+                }
+                Value::Class(c) => {
+                    work.extend(c.dict.take_values());
+                    if let Some(mut mro) = c.mro.try_borrow_mut() {
+                        work.extend(std::mem::take(&mut *mro).into_iter().map(Value::Class));
+                    }
+                    work.extend(c.bases.iter().cloned().map(Value::Class));
+                }
+                Value::Func(f) => {
+                    work.extend(f.dict.take_values());
+                    work.extend(f.defaults.iter().chain(f.kwdefaults.iter()).flatten().cloned());
+                    scopes.extend(f.closure.clone());
+                }
+                Value::Module(m) => {
+                    work.extend(m.dict.take_values());
+                }
+                Value::Iter(it) => {
+                    if let Some(mut it) = it.try_borrow_mut() {
+                        match std::mem::replace(&mut *it, PyIter::Exhausted) {
+                            PyIter::GenFunc { func, scope } => {
+                                work.push(Value::Func(func));
+                                scopes.push(scope);
+                            }
+                            PyIter::Gen(g) => {
+                                scopes.push(g.scope.clone());
+                                take_iter(PyIter::Gen(g), &mut work);
+                            }
+                            other => take_iter(other, &mut work),
+                        }
+                    }
+                }
+                Value::Method(m) => {
+                    work.push(m.0.clone());
+                    work.push(m.1.clone());
+                }
+                Value::Native(n) => match &**n {
+                    Native::ClassMethod(x) | Native::StaticMethod(x) | Native::Property(x) => {
+                        work.push(x.clone())
+                    }
+                    Native::Super(c, x) => {
+                        work.push(Value::Class(c.clone()));
+                        work.push(x.clone());
+                    }
+                    Native::AssertRaises(x, caught) => {
+                        work.push(x.clone());
+                        work.extend(caught.try_borrow_mut().and_then(|mut c| c.take()));
+                    }
+                    Native::SubTest { params, msg } => {
+                        work.extend(params.iter().map(|p| p.1.clone()));
+                        work.extend(msg.clone());
+                    }
+                    Native::Union(xs) => work.extend(xs.iter().cloned()),
+                    _ => {}
+                },
+                _ => {}
+            }
+            done.push(v);
+        }
+        drop(dicts);
+        drop(done_scopes);
+        free_nested(done);
+    }
 }
 
 #[cfg(test)]

@@ -75,6 +75,10 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("list_extend_unseen", "l = []\n        while True:\n            x = []\n            x.extend(range(100000))\n            l.append(x)", "SizeLimitExceeded", "memory budget of 256 MiB exceeded"),
     ("instance_attrs_grow", "class C:\n            pass\n        l = []\n        while True:\n            o = C()\n            {ATTRS}\n            l.append(o)", "SizeLimitExceeded", "memory budget of 256 MiB exceeded"),
     ("closure_frames_grow", "def mk():\n            if 0:\n                {LOCALS}\n            return lambda: 1\n        l = []\n        while True:\n            l.append(mk())", "SizeLimitExceeded", "memory budget of 256 MiB exceeded"),
+    // Function objects and class namespaces are charged too (each fails without its charge:
+    // the child grows past the address-space cap and aborts).
+    ("function_objects_grow", "l = []\n        while True:\n            l.append(lambda: 1)", "SizeLimitExceeded", "memory budget of 256 MiB exceeded"),
+    ("class_dicts_grow", "l = []\n        while True:\n            class K:\n                {LOCALS}\n            l.append(K)", "SizeLimitExceeded", "memory budget of 256 MiB exceeded"),
     // Class 2: chains through generator-function calls (run eagerly on the first `next`) and
     // closures drop without recursion, as CPython's do; a deep `next` is a RecursionError.
     ("genfunc_nest_drop", "def gen(it):\n            yield from it\n        g = iter([1])\n        for i in range(300000):\n            g = gen(g)\n        del g\n        raise ValueError('built')", "ValueError", "built"),

@@ -357,7 +357,6 @@ impl<'a> Interp<'a> {
         match o {
             Value::Instance(i) => {
                 i.dict.borrow_mut().insert(Rc::from(name), v);
-                i.sync_attrs();
                 Ok(())
             }
             Value::Class(c) => {

@@ -108,7 +108,7 @@ impl<'a> Interp<'a> {
                 }
                 Ok(Value::None)
             }
-            "copy" => Ok(Value::Dict(Rc::new(Mut::new(d.borrow().clone())))),
+            "copy" => Ok(Value::Dict(self.new_dict_from(d.borrow().clone()))),
             "clear" => {
                 d.borrow_mut().clear();
                 Ok(Value::None)

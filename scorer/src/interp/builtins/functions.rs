@@ -228,7 +228,7 @@ impl<'a> Interp<'a> {
         if name == "dict.fromkeys" {
             let keys = self.to_vec(&arg(&args, 0))?;
             let v = arg(&args, 1);
-            let d = Rc::new(Mut::new(PyDict::new()));
+            let d = self.new_dict();
             for k in keys {
                 self.dict_set(&d, k, v.clone())?;
             }
@@ -377,7 +377,7 @@ impl<'a> Interp<'a> {
                 let items = self.to_vec(&args[0])?;
                 let l = Rc::new(Mut::new(PyList::new(items)));
                 self.list_sort(&l, vec![], kwargs)?;
-                Ok(Value::List(l))
+                Ok(self.made(Value::List(l)))
             }
             F::Reversed => {
                 self.nargs("reversed", &args, 1, 1)?;
@@ -709,7 +709,7 @@ impl<'a> Interp<'a> {
                 };
                 names.sort();
                 names.dedup();
-                Ok(Value::list(names.into_iter().map(|s| Value::str_rc(Rc::from(s))).collect()))
+                Ok(self.new_list(names.into_iter().map(|s| Value::str_rc(Rc::from(s))).collect()))
             }
             F::Super => {
                 if args.len() == 2 {

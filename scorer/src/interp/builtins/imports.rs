@@ -10,7 +10,7 @@ impl<'a> Interp<'a> {
         for (k, v) in entries {
             d.insert(Rc::from(k), v);
         }
-        Value::Module(Rc::new(Module { name, dict: Mut::new(d) }))
+        self.made(Value::Module(Rc::new(Module { name, dict: Attrs::new(d) })))
     }
 
     pub fn builtin_fn(name: &'static str) -> Value<'a> {

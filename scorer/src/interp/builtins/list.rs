@@ -182,7 +182,7 @@ impl<'a> Interp<'a> {
                 l.borrow_mut().clear();
                 Ok(Value::None)
             }
-            "copy" => Ok(Value::list(l.borrow().clone())),
+            "copy" => Ok(self.new_list(l.borrow().clone())),
             _ => Err(self.unsupported(format!("list.{name}"))),
         }
     }

@@ -65,7 +65,7 @@ impl<'a> Interp<'a> {
             ("copy", _) => Ok(match this {
                 Value::Set(s) => match self.set_copy_cpython(this)? {
                     Some(c) => Value::Set(c),
-                    None => Value::Set(Rc::new(Mut::new(s.borrow().clone()))),
+                    None => Value::Set(self.new_dict_from(s.borrow().clone())),
                 },
                 other => other.clone(),
             }),
@@ -252,7 +252,7 @@ impl<'a> Interp<'a> {
 
     /// A set holding the keys of `t` in its table order, its layout pinned.
     fn set_from_table(&mut self, t: &Table, pool: &Pool<'a>) -> PyResult<'a, Rc<Mut<PyDict<'a>>>> {
-        let s = Rc::new(Mut::new(PyDict::new()));
+        let s = self.new_dict();
         let mut to_entry: BTreeMap<u32, u32> = BTreeMap::new();
         for (n, (id, _)) in t.keys().enumerate() {
             self.set_add(&s, pool[id as usize].clone())?;

@@ -114,7 +114,7 @@ impl<'a> Interp<'a> {
                             }
                             parts.reverse();
                         }
-                        Ok(strs(parts))
+                        Ok(self.made(strs(parts)))
                     }
                     Value::Str(sep) => {
                         if sep.is_empty() {
@@ -131,7 +131,7 @@ impl<'a> Interp<'a> {
                             }
                         };
                         self.check_len(parts.len())?;
-                        Ok(strs(parts))
+                        Ok(self.made(strs(parts)))
                     }
                     other => Err(self.err(
                         ExcKind::TypeError,
@@ -269,7 +269,7 @@ impl<'a> Interp<'a> {
                     Some(v) => self.truthy(&v)?,
                     None => false,
                 };
-                Ok(Value::list(
+                Ok(self.new_list(
                     splitlines(&s, keep).into_iter().map(|x| Value::str_rc(Rc::from(x))).collect(),
                 ))
             }

@@ -116,10 +116,13 @@ impl<'a> Interp<'a> {
                 None => Ok(Value::Bool(false)),
                 Some(v) => Ok(Value::Bool(self.truthy(v)?)),
             },
-            BType::List => Ok(Value::list(match args.first() {
-                None => vec![],
-                Some(v) => self.to_vec(v)?,
-            })),
+            BType::List => {
+                let items = match args.first() {
+                    None => vec![],
+                    Some(v) => self.to_vec(v)?,
+                };
+                Ok(self.new_list(items))
+            }
             BType::Tuple => Ok(match args.first() {
                 None => Value::tuple(vec![]),
                 Some(Value::Tuple(t)) => Value::Tuple(t.clone()),
@@ -165,7 +168,7 @@ impl<'a> Interp<'a> {
                 }
             }
             BType::Dict => {
-                let d = Rc::new(Mut::new(PyDict::new()));
+                let d = self.new_dict();
                 if let Some(src) = args.first() {
                     self.dict_update(&d, src)?;
                 }
@@ -208,11 +211,11 @@ impl<'a> Interp<'a> {
                 }
                 Err(self.unsupported("type() with 3 arguments"))
             }
-            BType::Object => Ok(Value::Instance(Rc::new(Instance::new(
+            BType::Object => Ok(self.made(Value::Instance(Rc::new(Instance::new(
                 crate::interp::exc::bare_class("object"),
                 NameMap::default(),
                 None,
-            )))),
+            ))))),
             BType::Bytes => match args.first() {
                 None => Ok(Value::bytes_rc(Rc::from(&b""[..]))),
                 Some(Value::Str(s)) if args.len() > 1 => Ok(Value::bytes_rc(Rc::from(s.as_bytes()))),

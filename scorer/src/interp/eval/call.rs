@@ -178,7 +178,8 @@ impl<'a> Interp<'a> {
         if func.is_generator {
             let scope = Scope::for_body(func.closure.clone(), &func.info);
             self.bind_args(func, &scope, args, kwargs)?;
-            return Ok(Value::iter(PyIter::GenFunc { func: func.clone(), scope }));
+            self.objects.note_scope(&scope);
+            return Ok(self.made(Value::iter(PyIter::GenFunc { func: func.clone(), scope })));
         }
         self.check_depth()?;
         let scope = Scope::for_body(func.closure.clone(), &func.info);
@@ -240,8 +241,7 @@ impl<'a> Interp<'a> {
                 format!("{}() takes {takes} but {nargs} {were} given", func.qualname),
             ));
         }
-        let mut kwdict: Option<Rc<Mut<PyDict<'a>>>> =
-            a.kwarg.as_ref().map(|_| Rc::new(Mut::new(PyDict::new())));
+        let mut kwdict: Option<Rc<Mut<PyDict<'a>>>> = a.kwarg.as_ref().map(|_| self.new_dict());
         for (k, v) in kwargs {
             if let Some(i) = a.args.iter().position(|p| p.def.arg.as_str() == &*k) {
                 let i = i + a.posonlyargs.len();
@@ -322,14 +322,14 @@ impl<'a> Interp<'a> {
                 return Err(self
                     .err(ExcKind::TypeError, format!("{}() takes no keyword arguments", c.name)));
             }
-            return Ok(crate::interp::exc::new_instance(c.clone(), args, None));
+            return Ok(self.made(crate::interp::exc::new_instance(c.clone(), args, None)));
         }
         let inst = Rc::new(Instance::new(
             c.clone(),
             NameMap::default(),
             is_exc.then(|| ExcData { args: args.clone(), str_override: None }),
         ));
-        let v = Value::Instance(inst);
+        let v = self.made(Value::Instance(inst));
         match c.lookup("__init__") {
             Some(Value::Func(init)) => {
                 let mut a = args;

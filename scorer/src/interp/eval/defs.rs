@@ -91,18 +91,24 @@ impl<'a> Interp<'a> {
         } else {
             self.nested_qualname(f, name)
         };
-        Ok(Rc::new(Function {
+        let closure = Self::closure_of(f);
+        if let Some(s) = &closure {
+            self.objects.note_scope(s);
+        }
+        let func = new_function(Function {
             name: Rc::from(name),
             qualname,
             args,
             body,
             defaults,
             kwdefaults,
-            closure: Self::closure_of(f),
+            closure,
             info,
-            dict: Mut::new(NameMap::default()),
+            dict: Attrs::default(),
             is_generator: is_gen,
-        }))
+        });
+        self.objects.note(&Value::Func(func.clone()));
+        Ok(func)
     }
 
     pub(super) fn make_class(
@@ -160,10 +166,11 @@ impl<'a> Interp<'a> {
             module: Rc::from("refactorbench_official_test"),
             bases: bases.clone(),
             mro: Mut::new(Vec::new()),
-            dict: Mut::new(dict),
+            dict: Attrs::new(dict),
             kind: ClassKind::User,
         });
         let _ = is_exc;
+        self.objects.note(&Value::Class(class.clone()));
         let mro = self.c3(&class, &bases)?;
         *class.mro.borrow_mut() = mro;
         // Zero-argument super() needs the defining class of each method.

@@ -129,11 +129,14 @@ impl<'a> Interp<'a> {
     ) -> PyResult<'a, Value<'a>> {
         use ast::Expr as E;
         match e {
-            E::List(l) => Ok(Value::list(self.eval_elts(f, &l.elts)?)),
+            E::List(l) => {
+                let items = self.eval_elts(f, &l.elts)?;
+                Ok(self.new_list(items))
+            }
             E::Tuple(t) => Ok(Value::tuple(self.eval_elts(f, &t.elts)?)),
             E::Set(s) => {
                 let items = self.eval_elts(f, &s.elts)?;
-                let set = Rc::new(Mut::new(PyDict::new()));
+                let set = self.new_dict();
                 for it in items {
                     self.set_add(&set, it)?;
                 }
@@ -151,7 +154,7 @@ impl<'a> Interp<'a> {
                 Ok(Value::Set(set))
             }
             E::Dict(d) => {
-                let dict = Rc::new(Mut::new(PyDict::new()));
+                let dict = self.new_dict();
                 for (k, v) in d.keys.iter().zip(d.values.iter()) {
                     match k {
                         Some(k) => {
@@ -214,12 +217,13 @@ impl<'a> Interp<'a> {
             E::GeneratorExp(g) => self.make_gen(f, e, GenElt::One(&g.elt), &g.generators),
             E::ListComp(l) => {
                 let g = self.make_gen(f, e, GenElt::One(&l.elt), &l.generators)?;
-                Ok(Value::list(self.drain(&g)?))
+                let items = self.drain(&g)?;
+                Ok(self.new_list(items))
             }
             E::SetComp(l) => {
                 let g = self.make_gen(f, e, GenElt::One(&l.elt), &l.generators)?;
                 let items = self.drain(&g)?;
-                let set = Rc::new(Mut::new(PyDict::new()));
+                let set = self.new_dict();
                 for it in items {
                     self.set_add(&set, it)?;
                 }
@@ -228,7 +232,7 @@ impl<'a> Interp<'a> {
             E::DictComp(d) => {
                 let g = self.make_gen(f, e, GenElt::Pair(&d.key, &d.value), &d.generators)?;
                 let items = self.drain(&g)?;
-                let dict = Rc::new(Mut::new(PyDict::new()));
+                let dict = self.new_dict();
                 for it in items {
                     if let Value::Tuple(t) = it {
                         self.dict_set(&dict, t[0].clone(), t[1].clone())?;

@@ -87,11 +87,16 @@ impl<'a> Interp<'a> {
             info
         });
         let scope = Scope::for_body(Self::closure_of(f), &info);
+        let escapes = matches!(e, ast::Expr::GeneratorExp(_));
+        if escapes {
+            // A generator expression keeps its enclosing frame, which may keep it: a cycle.
+            self.objects.note_scope(&scope);
+        }
         let qual = match f.kind {
             FrameKind::Module | FrameKind::Class => "<genexpr>".to_string(),
             FrameKind::Function => format!("{}.<locals>.<genexpr>", f.qualname),
         };
-        Ok(Value::iter(PyIter::Gen(Box::new(GenState {
+        let g = Value::iter(PyIter::Gen(Box::new(GenState {
             elt,
             gens,
             scope,
@@ -99,8 +104,9 @@ impl<'a> Interp<'a> {
             first: Some(it),
             qualname: Rc::from(qual),
             info,
-            frames: if matches!(e, ast::Expr::GeneratorExp(_)) { 2 } else { 1 },
-        }))))
+            frames: if escapes { 2 } else { 1 },
+        })));
+        Ok(if escapes { self.made(g) } else { g })
     }
 
     /// The next item of a comprehension or generator expression, its body running as deep as

@@ -299,7 +299,7 @@ impl<'a> Interp<'a> {
                     self.assign(f, t, v)?;
                 }
                 if let ast::Expr::Starred(s) = &elts[si] {
-                    self.assign(f, &s.value, Value::list(mid))?;
+                    self.assign(f, &s.value, self.new_list(mid))?;
                 }
                 for (t, v) in elts[si + 1..].iter().zip(tail) {
                     self.assign(f, t, v)?;

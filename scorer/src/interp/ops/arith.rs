@@ -182,7 +182,7 @@ impl<'a> Interp<'a> {
                 let mut v = x.borrow().clone();
                 v.extend(y.borrow().iter().cloned());
                 self.check_len(v.len())?;
-                Ok(V::list(v))
+                Ok(self.new_list(v))
             }
             (O::Add, V::List(_), _) => Err(self.err(
                 ExcKind::TypeError,
@@ -297,7 +297,7 @@ impl<'a> Interp<'a> {
                 }
             }
             (O::BitOr, V::Dict(x), V::Dict(y)) => {
-                let d = Rc::new(Mut::new(x.borrow().clone()));
+                let d = self.new_dict_from(x.borrow().clone());
                 let pairs: Vec<_> =
                     y.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
                 for (k, v) in pairs {
@@ -450,7 +450,7 @@ impl<'a> Interp<'a> {
                 for _ in 0..n {
                     out.extend(items.iter().cloned());
                 }
-                Ok(Value::list(out))
+                Ok(self.new_list(out))
             }
             Value::Tuple(t) => {
                 self.check_len(t.len().saturating_mul(n))?;

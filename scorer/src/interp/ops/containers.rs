@@ -321,7 +321,7 @@ impl<'a> Interp<'a> {
     }
 
     pub fn new_set(&mut self, items: Vec<Value<'a>>) -> PyResult<'a, Rc<Mut<PyDict<'a>>>> {
-        let s = Rc::new(Mut::new(PyDict::new()));
+        let s = self.new_dict();
         for it in items {
             self.set_add(&s, it)?;
         }

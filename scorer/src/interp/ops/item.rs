@@ -95,7 +95,7 @@ impl<'a> Interp<'a> {
                 if let Value::Slice(s) = k {
                     let items = l.borrow();
                     let idx = self.slice_indices(s, items.len())?;
-                    return Ok(Value::list(idx.into_iter().map(|i| items[i].clone()).collect()));
+                    return Ok(self.new_list(idx.into_iter().map(|i| items[i].clone()).collect()));
                 }
                 let len = l.borrow().len();
                 let i = self.index_of(k, len, "list")?;

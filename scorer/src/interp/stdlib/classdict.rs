@@ -84,7 +84,7 @@ pub(crate) fn is_getset(v: &Value<'_>) -> bool {
 impl<'a> Interp<'a> {
     /// `C.__dict__` / `vars(C)`.
     pub fn class_proxy(&mut self, c: &Rc<Class<'a>>) -> PyResult<'a, Value<'a>> {
-        let d = Rc::new(Mut::new(PyDict::new()));
+        let d = self.new_dict();
         let pairs: Vec<_> = c.dict.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         for (k, v) in pairs {
             self.dict_set(&d, Value::Str(k), v)?;
@@ -108,12 +108,12 @@ impl<'a> Interp<'a> {
         );
         let mut inst = NameMap::default();
         inst.insert(Rc::from(MAPPING), Value::Dict(d));
-        Ok(Value::Instance(Rc::new(Instance::new(class, inst, None))))
+        Ok(self.made(Value::Instance(Rc::new(Instance::new(class, inst, None)))))
     }
 
     /// `vars(obj)` / `obj.__dict__` of an instance or a function: a dict of its own names.
     pub fn own_dict(&mut self, names: &NameMap<Value<'a>>) -> PyResult<'a, Value<'a>> {
-        let d = Rc::new(Mut::new(PyDict::new()));
+        let d = self.new_dict();
         let pairs: Vec<_> = names
             .iter()
             .filter(|(k, _)| !hidden_key(k))

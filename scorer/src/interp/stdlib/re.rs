@@ -782,7 +782,7 @@ impl<'a> Interp<'a> {
                 if name == "finditer" {
                     Ok(Value::iter(PyIter::Owned { items: out.into_iter() }))
                 } else {
-                    Ok(Value::list(out))
+                    Ok(self.new_list(out))
                 }
             }
             "sub" => {
@@ -836,7 +836,7 @@ impl<'a> Interp<'a> {
                 }
                 out.push(Value::str(&s[last..]));
                 self.check_len(out.len())?;
-                Ok(Value::list(out))
+                Ok(self.new_list(out))
             }
             "pattern" => Ok(Value::Str(p.source.clone())),
             "flags" => Ok(Value::Int(p.flags | 32)),
@@ -949,7 +949,7 @@ impl<'a> Interp<'a> {
             }
             "groupdict" => {
                 let d = args.first().cloned().unwrap_or(Value::None);
-                let dict = Rc::new(Mut::new(PyDict::new()));
+                let dict = self.new_dict();
                 let names: Vec<(usize, String)> = m
                     .pattern
                     .search

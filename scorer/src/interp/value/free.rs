@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use super::{GenState, Instance, PyDict, PyIter, Scope, Value};
+use super::{Function, GenState, Instance, PyDict, PyIter, Scope, Value};
 
 /// Dropping a dict unnests the containers it alone owns into a work list instead of recursing:
 /// `x = {'a': x}` three million times (which CPython runs and frees) must not overflow the native
@@ -26,15 +26,23 @@ impl Drop for PyDict<'_> {
 }
 
 /// Instances free their attributes as dicts do (a chain of a million linked objects or exception
-/// contexts must not overflow the native stack); what was charged for it is credited.
+/// contexts must not overflow the native stack); its header's charge is credited (its attribute
+/// map credits its own).
 impl Drop for Instance<'_> {
     fn drop(&mut self) {
-        crate::interp::memory::credit(self.charged());
+        crate::interp::memory::credit(crate::interp::memory::OBJECT_BYTES);
         let mut work = Vec::new();
         take_attrs(self, &mut work);
         while let Some(v) = work.pop() {
             unnest(v, &mut work);
         }
+    }
+}
+
+/// A function object's charge ([`Function::cost`]) is credited when it is freed.
+impl Drop for Function<'_> {
+    fn drop(&mut self) {
+        crate::interp::memory::credit(self.cost());
     }
 }
 
@@ -92,7 +100,7 @@ fn take_gen<'a>(g: &mut GenState<'a>, work: &mut Vec<Value<'a>>) {
 }
 
 /// Moves the values an iterator holds to `work` (generators and the wrappers around them).
-fn take_iter<'a>(it: PyIter<'a>, work: &mut Vec<Value<'a>>) {
+pub(crate) fn take_iter<'a>(it: PyIter<'a>, work: &mut Vec<Value<'a>>) {
     match it {
         PyIter::Gen(mut g) => take_gen(&mut g, work),
         PyIter::Enumerate { inner, .. } | PyIter::Filter { inner, .. } => {
@@ -138,7 +146,7 @@ fn take_iter<'a>(it: PyIter<'a>, work: &mut Vec<Value<'a>>) {
 }
 
 /// Frees `items` without recursing into nested containers.
-pub(super) fn free_nested(items: Vec<Value<'_>>) {
+pub(crate) fn free_nested(items: Vec<Value<'_>>) {
     if items.iter().all(|v| !is_container(v)) {
         return;
     }
@@ -230,8 +238,11 @@ fn unnest<'a>(v: Value<'a>, work: &mut Vec<Value<'a>>) {
         }
         Value::Func(rc) => {
             if let Some(mut f) = Rc::into_inner(rc) {
-                for v in f.defaults.drain(..).chain(f.kwdefaults.drain(..)).flatten() {
-                    push_container(v, work);
+                // Taken, not drained: the function's charge counts its defaults when it drops.
+                for v in f.defaults.iter_mut().chain(f.kwdefaults.iter_mut()) {
+                    if let Some(v) = v.take() {
+                        push_container(v, work);
+                    }
                 }
                 for (_, v) in std::mem::take(f.dict.get_mut()) {
                     push_container(v, work);

@@ -6,6 +6,7 @@
 
 mod containers;
 mod free;
+pub(crate) use free::{free_nested, take_iter};
 mod hash;
 mod iter;
 mod node_obj;
@@ -195,8 +196,23 @@ pub struct Function<'a> {
     pub kwdefaults: Vec<Option<Value<'a>>>,
     pub closure: Option<Rc<Scope<'a>>>,
     pub info: Rc<ScopeInfo>,
-    pub dict: Mut<NameMap<Value<'a>>>,
+    pub dict: Attrs<'a>,
     pub is_generator: bool,
+}
+
+impl Function<'_> {
+    /// What a function object costs the run's memory account besides its attribute map
+    /// ([`Attrs`]): a header and its defaults. Charged when it is made, credited when freed.
+    pub fn cost(&self) -> u64 {
+        super::memory::FUNCTION_BYTES
+            + (self.defaults.len() + self.kwdefaults.len()) as u64 * super::memory::SLOT_BYTES
+    }
+}
+
+/// A function object: charged when made ([`Function::cost`]), credited when freed.
+pub(crate) fn new_function(f: Function<'_>) -> Rc<Function<'_>> {
+    super::memory::charge(f.cost());
+    Rc::new(f)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -214,7 +230,7 @@ pub struct Class<'a> {
     pub module: Str,
     pub bases: Vec<Rc<Class<'a>>>,
     pub mro: Mut<Vec<Rc<Class<'a>>>>,
-    pub dict: Mut<NameMap<Value<'a>>>,
+    pub dict: Attrs<'a>,
     pub kind: ClassKind,
 }
 
@@ -233,7 +249,7 @@ impl<'a> Class<'a> {
             module: Rc::from(module),
             bases: vec![],
             mro: Mut::new(vec![]),
-            dict: Mut::new(dict),
+            dict: Attrs::new(dict),
             kind,
         });
         c.mro.borrow_mut().push(c.clone());
@@ -271,48 +287,116 @@ pub struct ExcData<'a> {
 
 pub struct Instance<'a> {
     pub class: Rc<Class<'a>>,
-    pub dict: Mut<NameMap<Value<'a>>>,
+    pub dict: Attrs<'a>,
     pub exc: Option<Mut<ExcData<'a>>>,
-    /// Bytes charged to the run's memory account: a header and the attribute map's capacity.
-    charged: std::cell::Cell<u64>,
 }
 
 impl<'a> Instance<'a> {
-    /// An instance (charged to the run's memory account, credited when freed).
+    /// An instance (a header and its attribute map charged to the run's memory account,
+    /// credited when it is freed).
     pub fn new(class: Rc<Class<'a>>, dict: NameMap<Value<'a>>, exc: Option<ExcData<'a>>) -> Self {
-        let i = Instance {
-            class,
-            dict: Mut::new(dict),
-            exc: exc.map(Mut::new),
-            charged: std::cell::Cell::new(0),
-        };
-        i.sync_attrs();
-        i
+        super::memory::charge(super::memory::OBJECT_BYTES);
+        Instance { class, dict: Attrs::new(dict), exc: exc.map(Mut::new) }
+    }
+}
+
+/// The attribute map of an instance, function, class or module. Its capacity is charged to the
+/// run's memory account ([`super::memory::DICT_ENTRY_BYTES`] an entry) after every write,
+/// whichever code writes it (`setattr`, an exception's `__context__`, an `OSError`'s fields),
+/// and credited when it is freed.
+pub struct Attrs<'a> {
+    map: Mut<NameMap<Value<'a>>>,
+    charged: std::cell::Cell<u64>,
+}
+
+impl<'a> Attrs<'a> {
+    pub fn new(map: NameMap<Value<'a>>) -> Self {
+        let a = Attrs { map: Mut::new(map), charged: std::cell::Cell::new(0) };
+        a.sync(a.map.borrow().capacity());
+        a
     }
 
-    /// Brings the run's memory account up to date with the attribute map (after it grew):
-    /// [`super::memory::OBJECT_BYTES`] plus [`super::memory::DICT_ENTRY_BYTES`] an entry of
-    /// capacity.
-    pub fn sync_attrs(&self) {
-        let cost = super::memory::OBJECT_BYTES
-            + self.dict.borrow().capacity() as u64 * super::memory::DICT_ENTRY_BYTES;
-        let was = self.charged.replace(cost);
-        if cost > was {
-            super::memory::charge(cost - was);
-        } else {
-            super::memory::credit(was - cost);
-        }
+    #[inline]
+    pub fn borrow(&self) -> std::cell::Ref<'_, NameMap<Value<'a>>> {
+        self.map.borrow()
     }
 
-    /// What was charged for this instance (credited when it is freed).
-    pub(super) fn charged(&self) -> u64 {
-        self.charged.get()
+    /// Mutable access (a write, for isolation); the charge follows the map when it is released.
+    #[inline]
+    pub fn borrow_mut(&self) -> AttrsMut<'_, 'a> {
+        AttrsMut { map: self.map.borrow_mut(), charged: &self.charged }
+    }
+
+    /// Every value, leaving the map empty (for emptying objects when a run ends; nothing while
+    /// the map is borrowed).
+    pub(crate) fn take_values(&self) -> Vec<Value<'a>> {
+        let Some(mut m) = self.map.try_borrow_mut() else { return Vec::new() };
+        let values = std::mem::take(&mut *m).into_values().collect();
+        drop(m);
+        self.sync(0);
+        values
+    }
+
+    /// Exclusive access while the owner is freed (the charge is credited when this drops).
+    pub fn get_mut(&mut self) -> &mut NameMap<Value<'a>> {
+        self.map.get_mut()
+    }
+
+    fn sync(&self, capacity: usize) {
+        sync_charge(&self.charged, capacity as u64 * super::memory::DICT_ENTRY_BYTES);
+    }
+}
+
+impl Default for Attrs<'_> {
+    fn default() -> Self {
+        Attrs::new(NameMap::default())
+    }
+}
+
+impl Drop for Attrs<'_> {
+    fn drop(&mut self) {
+        super::memory::credit(self.charged.get());
+    }
+}
+
+/// Brings a charge recorded in `charged` to `cost`.
+pub(crate) fn sync_charge(charged: &std::cell::Cell<u64>, cost: u64) {
+    let was = charged.replace(cost);
+    if cost > was {
+        super::memory::charge(cost - was);
+    } else if was > cost {
+        super::memory::credit(was - cost);
+    }
+}
+
+/// A write to an [`Attrs`] map; the map's capacity is charged when it ends.
+pub struct AttrsMut<'b, 'a> {
+    map: std::cell::RefMut<'b, NameMap<Value<'a>>>,
+    charged: &'b std::cell::Cell<u64>,
+}
+
+impl<'a> std::ops::Deref for AttrsMut<'_, 'a> {
+    type Target = NameMap<Value<'a>>;
+    fn deref(&self) -> &Self::Target {
+        &self.map
+    }
+}
+
+impl<'a> std::ops::DerefMut for AttrsMut<'_, 'a> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.map
+    }
+}
+
+impl Drop for AttrsMut<'_, '_> {
+    fn drop(&mut self) {
+        sync_charge(self.charged, self.map.capacity() as u64 * super::memory::DICT_ENTRY_BYTES);
     }
 }
 
 pub struct Module<'a> {
     pub name: &'static str,
-    pub dict: Mut<NameMap<Value<'a>>>,
+    pub dict: Attrs<'a>,
 }
 
 /// Objects with native state.

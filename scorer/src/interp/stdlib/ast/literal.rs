@@ -20,7 +20,7 @@ impl<'a> Interp<'a> {
                 }
                 Ok(match n.class.name {
                     "Tuple" => Value::tuple(out),
-                    "List" => Value::list(out),
+                    "List" => self.new_list(out),
                     _ => Value::Set(self.new_set(out)?),
                 })
             }
@@ -28,7 +28,7 @@ impl<'a> Interp<'a> {
                 let keys = self.getattr(v, "keys")?;
                 let vals = self.getattr(v, "values")?;
                 let (ks, vs) = (self.to_vec(&keys)?, self.to_vec(&vals)?);
-                let d = Rc::new(Mut::new(PyDict::new()));
+                let d = self.new_dict();
                 for (k, x) in ks.iter().zip(vs.iter()) {
                     let kk = self.literal(k)?;
                     let xx = self.literal(x)?;

@@ -76,7 +76,7 @@ impl<'a> Interp<'a> {
             }
             "__module__" => return Ok(Value::str("ast")),
             "__dict__" => {
-                let d = Rc::new(Mut::new(PyDict::new()));
+                let d = self.new_dict();
                 let pairs: Vec<(Str, Value<'a>)> = class
                     .fields
                     .iter()

@@ -237,7 +237,7 @@ impl<'a> Interp<'a> {
                 while let Some(l) = self.file_readline(&n)? {
                     out.push(l);
                 }
-                Ok(Value::list(out))
+                Ok(self.new_list(out))
             }
             "seek" => {
                 let p = match args.first() {

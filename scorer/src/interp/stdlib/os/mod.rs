@@ -184,8 +184,8 @@ impl<'a> Interp<'a> {
                     ("version", Value::str("3.11.7 (main) [GCC 12.2.0]")),
                     ("platform", Value::str("linux")),
                     ("maxsize", Value::Int(i64::MAX)),
-                    ("path", Value::list(vec![])),
-                    ("argv", Value::list(vec![])),
+                    ("path", self.new_list(vec![])),
+                    ("argv", self.new_list(vec![])),
                     ("exit", Self::builtin_fn("sys.exit")),
                     ("int_info", self.int_info()),
                     ("set_int_max_str_digits", Self::builtin_fn("sys.set_int_max_str_digits")),
@@ -365,7 +365,7 @@ impl<'a> Interp<'a> {
                 match self.resolve(&p)? {
                     Resolved::Dir(d) => {
                         let names = self.list_dir(&d);
-                        Ok(Value::list(
+                        Ok(self.new_list(
                             names.into_iter().map(|n| Value::str_rc(Rc::from(n))).collect(),
                         ))
                     }
@@ -435,8 +435,10 @@ impl<'a> Interp<'a> {
                     }
                     out.push(Value::tuple(vec![
                         Value::str_rc(Rc::from(shown.as_str())),
-                        Value::list(dirs.into_iter().map(|n| Value::str_rc(Rc::from(n))).collect()),
-                        Value::list(
+                        self.new_list(
+                            dirs.into_iter().map(|n| Value::str_rc(Rc::from(n))).collect(),
+                        ),
+                        self.new_list(
                             files.into_iter().map(|n| Value::str_rc(Rc::from(n))).collect(),
                         ),
                     ]));
@@ -584,7 +586,7 @@ impl<'a> Interp<'a> {
                     Some(Ok(Value::Class(c))) => c,
                     _ => stat_result_class(),
                 };
-                Ok(Value::Instance(Rc::new(Instance::new(class, d, None))))
+                Ok(self.made(Value::Instance(Rc::new(Instance::new(class, d, None)))))
             }
             "stat.S_ISDIR" | "stat.S_ISREG" | "stat.S_ISLNK" | "stat.S_IFMT" | "stat.S_IMODE" => {
                 let m = match (&a0, args.len()) {
