@@ -1112,9 +1112,11 @@ fn builtin_argument_binding_matches_cpython() {
 /// `isinstance(x, C)` and `len(x)` answered on the evaluator's fast path (plain positional
 /// arguments) and on the general one (starred or keyword arguments, a shadowed name), held to
 /// CPython: the answers, argument-count and type errors, evaluation order and a first
-/// argument's error stopping the second's evaluation.
+/// argument's error stopping the second's evaluation. Also module attributes read at one site
+/// (the evaluator remembers where a site's name sits in a module's namespace): rebound,
+/// another module at the same site, a name added after a miss, absent names.
 #[test]
-fn hot_builtin_calls_match_python() {
+fn hot_builtin_calls_and_module_attributes_match_python() {
     let prelude = "import ast\norder = []\ndef p(x):\n    order.append(repr(x))\n    return x\n";
     let mut cases: Vec<(String, String)> = Vec::new();
     for e in [
@@ -1131,6 +1133,7 @@ fn hot_builtin_calls_match_python() {
         "isinstance(1, *[int])",
         "isinstance(1, int, **{})",
         "isinstance(1, cls=int)",
+        "issubclass(bool, int), issubclass(int, cls=int)",
         "isinstance(p(1), p(int)), order",
         "isinstance(1 / 0, undefined_name)",
         "len([1, 2]), len('é'), len({}), len(ast.parse('x').body)",
@@ -1148,6 +1151,17 @@ fn hot_builtin_calls_match_python() {
         ("isinstance = lambda a, b: ('mine', a, b)", "isinstance(1, int)"),
         ("len = lambda a: 'mine'", "len([1])"),
         ("f = isinstance", "f(1, int), f('x', int)"),
+        // Module attributes at one site, read through the site's remembered index.
+        ("out = []\nfor v in (1, 2, 3):\n    ast.zz_hot = v\n    out.append(ast.zz_hot)", "out"),
+        ("ast.zz_m = 'ast'\nos.zz_m = 'os'", "[m.zz_m for m in (ast, os, ast, os)]"),
+        ("os.zz_f = lambda: 'os'\nast.zz_f = lambda: 'ast'", "[m.zz_f() for m in (os, ast, os)]"),
+        (
+            "out = []\nfor i in range(2):\n    try:\n        out.append(ast.zz_late)\n    except AttributeError as e:\n        out.append(str(e))\n        ast.zz_late = i",
+            "out",
+        ),
+        ("", "[n.func.id for n in ast.walk(ast.parse('x = f(g(1))')) if isinstance(n, ast.Call)]"),
+        ("", "ast.no_such_name"),
+        ("", "os.path.no_such_name()"),
     ] {
         cases.push((setup.to_string(), e.to_string()));
     }

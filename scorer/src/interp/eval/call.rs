@@ -50,9 +50,16 @@ impl<'a> Interp<'a> {
     ) -> PyResult<'a, Value<'a>> {
         if let ast::Expr::Attribute(a) = &*c.func {
             let o = self.eval(f, &a.value)?;
-            let m = self
-                .get_method(&o, a.attr.as_str())
-                .map_err(|e| self.at(e, u32::from(a.range.end())))?;
+            let cached = match &o {
+                Value::Module(m) => self.module_attr(m, a.attr.as_str()).map(Meth::Plain),
+                _ => None,
+            };
+            let m = match cached {
+                Some(m) => m,
+                None => self
+                    .get_method(&o, a.attr.as_str())
+                    .map_err(|e| self.at(e, u32::from(a.range.end())))?,
+            };
             let (args, kwargs) = self.eval_args(f, c)?;
             return self.call_meth(m, args, kwargs);
         }
