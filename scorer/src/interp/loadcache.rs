@@ -1,6 +1,7 @@
 //! Per-site caches of name loads: what the global or builtin name at a load site of a function
 //! body resolved to ([`GlobalLoads`]), and which slot a local name at a site lives in
-//! ([`LocalSites`]).
+//! ([`LocalSites`]), and where in a module's namespace the attribute at a site was found
+//! ([`ModuleAttrSites`]).
 //!
 //! A load site is the identifier's text in the syntax tree, alive and unmoved for the whole run,
 //! so its address names it. The caches are direct-mapped (one entry per address bucket, a
@@ -83,6 +84,39 @@ impl LocalSites {
     }
 }
 
+/// Where the attribute named at a site (`FunctionDef` in `ast.FunctionDef`) sits in a module's
+/// namespace: its index in the module dict, for the module at an address. The caller confirms
+/// the entry at that index still has the attribute's name, so a stale answer (an entry removed,
+/// another module at the same address) is only a miss: the keys of a namespace are unique.
+#[derive(Default)]
+pub struct ModuleAttrSites {
+    /// `(site address, module address, index)`; address 0 marks an empty entry.
+    entries: Vec<(usize, usize, u32)>,
+}
+
+impl ModuleAttrSites {
+    /// The index remembered for `site` in the module at `module`, to be confirmed by the caller.
+    #[inline]
+    pub fn get(&self, site: &str, module: usize) -> Option<usize> {
+        let addr = site.as_ptr() as usize;
+        match self.entries.get(bucket(addr)) {
+            Some(&(a, m, i)) if a == addr && m == module => Some(i as usize),
+            _ => None,
+        }
+    }
+
+    pub fn put(&mut self, site: &str, module: usize, index: usize) {
+        let Ok(index) = u32::try_from(index) else { return };
+        if self.entries.is_empty() {
+            self.entries.resize(ENTRIES, (0, 0, 0));
+        }
+        let addr = site.as_ptr() as usize;
+        if let Some(e) = self.entries.get_mut(bucket(addr)) {
+            *e = (addr, module, index);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,5 +163,16 @@ mod tests {
         assert_eq!(c.get(&source, &one), Some(7));
         assert_eq!(c.get(&source, &other), None);
         assert_eq!(c.get(&source.clone(), &one), None);
+    }
+
+    #[test]
+    fn a_module_attribute_site_is_answered_only_for_its_module() {
+        let source = String::from("FunctionDef");
+        let mut c = ModuleAttrSites::default();
+        assert_eq!(c.get(&source, 1), None);
+        c.put(&source, 1, 7);
+        assert_eq!(c.get(&source, 1), Some(7));
+        assert_eq!(c.get(&source, 2), None, "another module");
+        assert_eq!(c.get(&source.clone(), 1), None, "another site");
     }
 }

@@ -210,6 +210,8 @@ pub struct Interp<'a> {
     pub global_loads: loadcache::GlobalLoads<'a>,
     /// The slot of the local name at a load site of a function body.
     pub local_sites: loadcache::LocalSites,
+    /// Where the attribute at a site was found in a module's namespace.
+    pub module_attrs: loadcache::ModuleAttrSites,
     /// Imported modules; made inside [`isolation::shared`] (they outlive the method importing them).
     pub modules: NameMap<Value<'a>>,
     pub exc_classes: NameMap<Rc<Class<'a>>>,
@@ -315,6 +317,7 @@ impl<'a> Interp<'a> {
             builtins: NameMap::default(),
             global_loads: loadcache::GlobalLoads::default(),
             local_sites: loadcache::LocalSites::default(),
+            module_attrs: loadcache::ModuleAttrSites::default(),
             modules: NameMap::default(),
             exc_classes: NameMap::default(),
             testcase_class: None,

@@ -244,6 +244,11 @@ impl<'a> Interp<'a> {
             return Err(self.unsupported(format!("builtin {name}()")));
         };
         use BuiltinFn as F;
+        if matches!(f, F::Len | F::IsInstance | F::IsSubclass) && !kwargs.is_empty() {
+            return Err(
+                self.err(ExcKind::TypeError, format!("{name}() takes no keyword arguments"))
+            );
+        }
         match f {
             F::Len => {
                 self.nargs("len", &args, 1, 1)?;

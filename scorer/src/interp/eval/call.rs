@@ -50,9 +50,16 @@ impl<'a> Interp<'a> {
     ) -> PyResult<'a, Value<'a>> {
         if let ast::Expr::Attribute(a) = &*c.func {
             let o = self.eval(f, &a.value)?;
-            let m = self
-                .get_method(&o, a.attr.as_str())
-                .map_err(|e| self.at(e, u32::from(a.range.end())))?;
+            let cached = match &o {
+                Value::Module(m) => self.module_attr(m, a.attr.as_str()).map(Meth::Plain),
+                _ => None,
+            };
+            let m = match cached {
+                Some(m) => m,
+                None => self
+                    .get_method(&o, a.attr.as_str())
+                    .map_err(|e| self.at(e, u32::from(a.range.end())))?,
+            };
             let (args, kwargs) = self.eval_args(f, c)?;
             return self.call_meth(m, args, kwargs);
         }
@@ -62,8 +69,42 @@ impl<'a> Interp<'a> {
             }
         }
         let func = self.eval(f, &c.func)?;
+        if let Value::Builtin(b) = &func {
+            if b.this.is_none() && c.keywords.is_empty() {
+                if let Some(v) = self.call_hot_builtin(f, b.name, &c.args)? {
+                    return Ok(v);
+                }
+            }
+        }
         let (args, kwargs) = self.eval_args(f, c)?;
         self.call(&func, args, kwargs)
+    }
+
+    /// `isinstance(x, C)` and `len(x)` with plain positional arguments (every `ast.walk` loop's
+    /// filter): the arguments evaluated in order and the builtin answered without an argument
+    /// vector or [`Self::call_builtin`]'s dispatch by name. `None`: not such a call (nothing was
+    /// evaluated). The answer and any error are the general path's.
+    fn call_hot_builtin(
+        &mut self,
+        f: &mut Frame<'a>,
+        name: &'static str,
+        args: &'a [ast::Expr],
+    ) -> PyResult<'a, Option<Value<'a>>> {
+        if args.iter().any(|a| matches!(a, ast::Expr::Starred(_))) {
+            return Ok(None);
+        }
+        match (name, args) {
+            ("isinstance", [x, cls]) => {
+                let x = self.eval(f, x)?;
+                let cls = self.eval(f, cls)?;
+                Ok(Some(Value::Bool(self.isinstance_one(&x, &cls)?)))
+            }
+            ("len", [x]) => {
+                let x = self.eval(f, x)?;
+                Ok(Some(Value::Int(self.len_of(&x)? as i64)))
+            }
+            _ => Ok(None),
+        }
     }
 
     pub(super) fn zero_arg_super(&mut self, f: &Frame<'a>) -> PyResult<'a, Value<'a>> {

@@ -41,11 +41,34 @@ impl<'a> Interp<'a> {
             E::Constant(c) => Ok(self.cached_constant(&c.value)),
             E::Attribute(a) => {
                 let o = self.eval(f, &a.value)?;
+                if let Value::Module(m) = &o {
+                    if let Some(v) = self.module_attr(m, a.attr.as_str()) {
+                        return Ok(v);
+                    }
+                }
                 self.getattr(&o, a.attr.as_str())
             }
             E::Call(c) => self.eval_call(f, c),
             _ => self.eval_mid(f, e),
         }
+    }
+
+    /// A module's attribute named at a site (`ast.FunctionDef` in every `ast.walk` filter), found
+    /// at the index the site remembers when that entry still has the name, else by hashing;
+    /// `None` when the namespace lacks it ([`Self::getattr`] then answers as before).
+    pub(super) fn module_attr(&mut self, m: &Rc<Module<'a>>, site: &'a str) -> Option<Value<'a>> {
+        let owner = Rc::as_ptr(m) as usize;
+        let d = m.dict.borrow();
+        if let Some(i) = self.module_attrs.get(site, owner) {
+            if let Some((k, v)) = d.get_index(i) {
+                if **k == *site {
+                    return Some(v.clone());
+                }
+            }
+        }
+        let (i, _, v) = d.get_full(site)?;
+        self.module_attrs.put(site, owner, i);
+        Some(v.clone())
     }
 
     #[inline(never)]
