@@ -652,9 +652,17 @@ print(json.dumps(out))
 
 /// Our outcomes in [`cpython_parse_outcomes`]' shape; the cases that differ, described.
 fn parse_outcome_differences(cases: &[Vec<u8>], expected: &[serde_json::Value]) -> Vec<String> {
+    parse_outcome_differences_with(cases, expected, parse_tree)
+}
+
+fn parse_outcome_differences_with(
+    cases: &[Vec<u8>],
+    expected: &[serde_json::Value],
+    parse: ParseFn,
+) -> Vec<String> {
     let mut differ = Vec::new();
     for (src, want) in cases.iter().zip(expected) {
-        let ours = match decode_source(src).and_then(|s| parse_tree(&s, "<unknown>")) {
+        let ours = match decode_source(src).and_then(|s| parse(&s, "<unknown>")) {
             Ok(t) => serde_json::json!({"ok": node::dump(&t, true, false, None)}),
             Err(e) => serde_json::json!({"err": [e.kind.name(), e.msg, e.lineno]}),
         };
@@ -793,4 +801,61 @@ fn invalid_utf8_in_every_position_matches_cpython() {
 fn fuzz_corpus_file(target: &str, name: &str) -> Vec<u8> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus").join(target).join(name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Blank lines of blanks, tabs and form feeds, last in the file with and without a line break,
+/// after blocks indented with spaces or tabs: CPython 3.11 never reads their blanks as
+/// indentation (fuzz finding `pyparse-fast-path-tab-error.py`: `" \t"` is an empty module, the
+/// reference pipeline said TabError). Both paths against CPython's outcomes.
+#[test]
+fn trailing_blank_lines_are_not_indentation() {
+    let heads: &[&str] =
+        &["", "x = 1\n", "if x:\n    y\n", "if x:\n\ty\n", "if x:\n  \ty\n", "# c\n", "if x:\n"];
+    let tails: &[&str] = &[
+        " \t",
+        "\t ",
+        "\t",
+        " ",
+        "\x0c\t",
+        " \t\x0c",
+        "\t\t ",
+        "        \t",
+        " \t\n",
+        "\t \n",
+        " \t# c",
+        "\t  # c\n",
+        " \t\\\n",
+        " \t\r\n",
+        " \t\r",
+    ];
+    let mut cases: Vec<Vec<u8>> = Vec::new();
+    for h in heads {
+        for t in tails {
+            cases.push(format!("{h}{t}").into_bytes());
+        }
+    }
+    cases.push(fuzz_corpus_file("pyparse", "finding-pyparse-trailing-blank-tab.py"));
+    // Known message differences (both reject): a continuation `\` on the last line (CPython:
+    // "unexpected EOF while parsing"), and the line of an empty block's error after a `\r\n`
+    // blank line (CPython counts one more). Only the accept/reject outcome is compared for them.
+    let known = |src: &[u8]| src.ends_with(b"\\\n") || src.ends_with(b":\n \t\r\n");
+    let (known_cases, cases): (Vec<Vec<u8>>, Vec<Vec<u8>>) =
+        cases.into_iter().partition(|c| known(c));
+    let known_expected = cpython_parse_outcomes("trailing_blank_lines_known", &known_cases);
+    for (src, want) in known_cases.iter().zip(&known_expected) {
+        for parse in [parse_tree as ParseFn, parse_tree_reference] {
+            let ours = decode_source(src).and_then(|s| parse(&s, "<unknown>"));
+            let src = String::from_utf8_lossy(src);
+            assert_eq!(ours.is_ok(), want.get("ok").is_some(), "{src:?}");
+        }
+    }
+    let expected = cpython_parse_outcomes("trailing_blank_lines", &cases);
+    let mut differ = parse_outcome_differences_with(&cases, &expected, parse_tree_reference);
+    differ.extend(parse_outcome_differences(&cases, &expected));
+    eprintln!(
+        "trailing blank lines: {} cases on two paths, {} differences",
+        cases.len(),
+        differ.len()
+    );
+    assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
 }
