@@ -1,5 +1,6 @@
 //! PEP 263 source decoding for `ast.parse(bytes)`.
 
+use super::charmaps;
 use super::{ErrorKind, SyntaxError};
 
 fn error(msg: String, lineno: u32) -> SyntaxError {
@@ -130,7 +131,25 @@ fn lookup_codec(name: &str) -> Option<Codec> {
     } else if is(ASCII) || norm == "ascii" {
         Some(Codec::Ascii)
     } else {
-        None
+        // the generated charmap codecs: an alias (as written, or with `.` as `_`), else a module
+        let alias = |n: &str| {
+            charmaps::ALIASES
+                .binary_search_by(|(a, _)| (*a).cmp(n))
+                .ok()
+                .map(|i| charmaps::ALIASES[i].1)
+        };
+        let module = || {
+            (!norm.contains('.'))
+                .then(|| charmaps::CHARMAPS.binary_search_by(|c| c.name.cmp(&norm)).ok())
+                .flatten()
+                .and_then(|i| u8::try_from(i).ok())
+        };
+        if let Some(i) = alias(&norm).or_else(|| alias(&dotless)).or_else(module) {
+            return Some(Codec::Charmap(i));
+        }
+        let other = charmaps::OTHER_CODECS.binary_search(&norm.as_str()).is_ok()
+            || charmaps::OTHER_CODECS.binary_search(&dotless.as_str()).is_ok();
+        other.then_some(Codec::Unsupported)
     }
 }
 
@@ -140,6 +159,10 @@ enum Codec {
     Utf8Sig,
     Latin1,
     Ascii,
+    /// A single-byte codec of [`charmaps::CHARMAPS`].
+    Charmap(u8),
+    /// A codec CPython has that refscore does not decode (multi-byte, UTF-16/32...).
+    Unsupported,
 }
 
 /// One line and the rest; the line's break (`\n`, `\r\n` or `\r`) is not part of it.
@@ -169,6 +192,32 @@ fn decode_whole(body: &[u8], codec: Codec) -> Result<String, SyntaxError> {
         )
     };
     match codec {
+        Codec::Unsupported => Err(error("unsupported".to_string(), 0)),
+        Codec::Charmap(i) => {
+            let Some(map) = charmaps::CHARMAPS.get(usize::from(i)) else {
+                return Err(error("unsupported".to_string(), 0));
+            };
+            let mut out = String::with_capacity(body.len());
+            for (p, &b) in body.iter().enumerate() {
+                let code = if b < 0x80 {
+                    map.low.iter().find(|(l, _)| *l == b).map_or(u16::from(b), |(_, c)| *c)
+                } else {
+                    map.high[usize::from(b - 0x80)]
+                };
+                match char::from_u32(u32::from(code)).filter(|_| code != charmaps::UNDEFINED) {
+                    Some(c) => out.push(c),
+                    None => {
+                        return Err(codec_error(
+                            translated_len(&body[..p]),
+                            b,
+                            "charmap",
+                            "character maps to <undefined>",
+                        ))
+                    }
+                }
+            }
+            Ok(out)
+        }
         Codec::Latin1 => Ok(body.iter().map(|&b| b as char).collect()),
         Codec::Ascii => match body.iter().position(|b| !b.is_ascii()) {
             None => Ok(body.iter().map(|&b| b as char).collect()),
@@ -232,6 +281,12 @@ pub(crate) fn decode_source(bytes: &[u8]) -> Result<String, SyntaxError> {
         return decode_utf8(body);
     }
     match lookup_codec(&name) {
+        Some(Codec::Unsupported) => Err(error(
+            format!(
+                "encoding problem: {name} is not supported by refscore (only single-byte codecs)"
+            ),
+            0,
+        )),
         Some(codec) => decode_whole(body, codec),
         None => Err(error(format!("unknown encoding: {name}"), 0)),
     }

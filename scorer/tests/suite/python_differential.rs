@@ -859,3 +859,91 @@ fn trailing_blank_lines_are_not_indentation() {
     );
     assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
 }
+
+/// PEP 263 cookies naming each of CPython 3.11's single-byte (charmap) codecs: a file whose
+/// string and comment hold every byte 0x80-0xFF the codec defines (the string's value compared
+/// through `ast.dump`), one file per undefined byte (CPython's "character maps to <undefined>"
+/// SyntaxError, its position), and the codecs' aliases as cookies. Codecs CPython has but
+/// refscore does not decode (multi-byte, UTF-16...) are refused naming the codec (not compared:
+/// CPython decodes them).
+#[test]
+fn charmap_coding_cookies_match_cpython() {
+    let listing = r#"
+import encodings, encodings.aliases, importlib, json, pkgutil
+out = {}
+for m in sorted(x.name for x in pkgutil.iter_modules(encodings.__path__)):
+    try:
+        mod = importlib.import_module('encodings.' + m)
+    except Exception:
+        continue
+    t = getattr(mod, 'decoding_table', None)
+    if isinstance(t, str) and len(t) == 256:
+        als = sorted(a for a, v in encodings.aliases.aliases.items() if v == m)
+        out[m] = [[b for b in range(128, 256) if t[b] == '\ufffe'], als]
+print(json.dumps(out))
+"#;
+    let key = crate::expected::case_key("charmap_listing", &[], listing);
+    let codecs = crate::expected::cpython_outcome("python_differential", &key, || {
+        let out = Command::new("python3").args(["-c", listing]).output().expect("python3");
+        serde_json::from_slice(&out.stdout).expect("json")
+    });
+    let codecs = codecs.as_object().expect("object").clone();
+    let mut cases: Vec<Vec<u8>> = Vec::new();
+    for (name, v) in &codecs {
+        let undefined: Vec<u8> = v[0]
+            .as_array()
+            .expect("bytes")
+            .iter()
+            .filter_map(|b| b.as_u64().and_then(|b| u8::try_from(b).ok()))
+            .collect();
+        let defined: Vec<u8> = (0x80..=0xffu8).filter(|b| !undefined.contains(b)).collect();
+        let mut src = format!("# -*- coding: {name} -*-\nx = '").into_bytes();
+        src.extend(defined.iter().filter(|&&b| b != b'\\'));
+        src.extend_from_slice(b"'  # ");
+        src.extend(&defined);
+        src.extend_from_slice(b"\ny = 1\n");
+        cases.push(src);
+        for b in undefined.iter().take(3) {
+            cases.push([format!("#coding={name}\nx = 'a").as_bytes(), &[*b], b"'\n"].concat());
+        }
+        for alias in v[1].as_array().expect("aliases").iter().filter_map(|a| a.as_str()).take(4) {
+            let spelled = alias.replace('_', "-").to_uppercase();
+            for n in [alias.to_string(), spelled] {
+                cases.push(format!("# vim: set fileencoding={n} :\nx = 'abc'\n").into_bytes());
+            }
+        }
+    }
+    let expected = cpython_parse_outcomes("charmap_cookies", &cases);
+    let differ = parse_outcome_differences(&cases, &expected);
+    eprintln!(
+        "charmap cookies: {} codecs, {} cases, {} agree with CPython",
+        codecs.len(),
+        cases.len(),
+        cases.len() - differ.len()
+    );
+    assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
+    for n in ["shift_jis", "gbk", "utf-16", "big5", "euc-jp"] {
+        let src = format!("# coding: {n}\nx = 1\n");
+        let e = decode_source(src.as_bytes()).expect_err("not decoded");
+        assert!(e.msg.contains(n) && e.msg.contains("not supported by refscore"), "{}", e.msg);
+    }
+}
+
+/// `charmaps.rs` is exactly what the committed generator writes under python3.11.
+#[test]
+fn generated_charmaps_are_up_to_date() {
+    if !crate::expected::python311() {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new("python3")
+        .arg(root.join("../scripts/gen-charmap-codecs.py"))
+        .output()
+        .expect("python3");
+    assert!(out.status.success(), "generator failed");
+    let committed = std::fs::read(root.join("src/python/charmaps.rs")).expect("charmaps.rs");
+    assert!(
+        out.stdout == committed,
+        "scorer/src/python/charmaps.rs is stale: run python3 scripts/gen-charmap-codecs.py > scorer/src/python/charmaps.rs"
+    );
+}
