@@ -133,22 +133,22 @@ fn lookup_codec(name: &str) -> Option<Codec> {
     } else {
         // the generated charmap codecs: an alias (as written, or with `.` as `_`), else a module
         let alias = |n: &str| {
-            charmaps::ALIASES
-                .binary_search_by(|(a, _)| (*a).cmp(n))
-                .ok()
-                .map(|i| charmaps::ALIASES[i].1)
+            let at = charmaps::ALIASES.find(&format!("|{n}="))?;
+            let rest = &charmaps::ALIASES[at + n.len() + 2..];
+            rest.split('|').next()?.parse::<u8>().ok()
         };
         let module = || {
-            (!norm.contains('.'))
-                .then(|| charmaps::CHARMAPS.binary_search_by(|c| c.name.cmp(&norm)).ok())
-                .flatten()
-                .and_then(|i| u8::try_from(i).ok())
+            if norm.contains('.') || norm.is_empty() {
+                return None;
+            }
+            let at = charmaps::NAMES.find(&format!("|{norm}|"))?;
+            u8::try_from(charmaps::NAMES[..at].matches('|').count()).ok()
         };
         if let Some(i) = alias(&norm).or_else(|| alias(&dotless)).or_else(module) {
             return Some(Codec::Charmap(i));
         }
-        let other = charmaps::OTHER_CODECS.binary_search(&norm.as_str()).is_ok()
-            || charmaps::OTHER_CODECS.binary_search(&dotless.as_str()).is_ok();
+        let listed = |n: &str| !n.is_empty() && charmaps::OTHER_CODECS.contains(&format!("|{n}|"));
+        let other = listed(&norm) || listed(&dotless);
         other.then_some(Codec::Unsupported)
     }
 }
@@ -194,15 +194,19 @@ fn decode_whole(body: &[u8], codec: Codec) -> Result<String, SyntaxError> {
     match codec {
         Codec::Unsupported => Err(error("unsupported".to_string(), 0)),
         Codec::Charmap(i) => {
-            let Some(map) = charmaps::CHARMAPS.get(usize::from(i)) else {
+            let i = usize::from(i);
+            let Some(high) = charmaps::HIGH.get(i * 128..i * 128 + 128) else {
                 return Err(error("unsupported".to_string(), 0));
             };
             let mut out = String::with_capacity(body.len());
             for (p, &b) in body.iter().enumerate() {
                 let code = if b < 0x80 {
-                    map.low.iter().find(|(l, _)| *l == b).map_or(u16::from(b), |(_, c)| *c)
+                    charmaps::LOW
+                        .iter()
+                        .find(|(c, l, _)| usize::from(*c) == i && *l == b)
+                        .map_or(u16::from(b), |(_, _, c)| *c)
                 } else {
-                    map.high[usize::from(b - 0x80)]
+                    high[usize::from(b - 0x80)]
                 };
                 match char::from_u32(u32::from(code)).filter(|_| code != charmaps::UNDEFINED) {
                     Some(c) => out.push(c),
