@@ -237,10 +237,8 @@ impl<'a> Interp<'a> {
             Value::FrozenSet(d) => d.len,
             _ => 0,
         };
-        if matches!(b, Value::Set(_) | Value::FrozenSet(_)) || is_set_view(b) {
-            if len(b) > len(a) {
-                std::mem::swap(&mut a, &mut b);
-            }
+        if (matches!(b, Value::Set(_) | Value::FrozenSet(_)) || is_set_view(b)) && len(b) > len(a) {
+            std::mem::swap(&mut a, &mut b);
         }
         let it = self.get_iter(b)?;
         for x in self.to_vec(&it)? {
