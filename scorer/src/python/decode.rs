@@ -1,5 +1,6 @@
 //! PEP 263 source decoding for `ast.parse(bytes)`.
 
+use super::charmaps;
 use super::{ErrorKind, SyntaxError};
 
 fn error(msg: String, lineno: u32) -> SyntaxError {
@@ -130,7 +131,25 @@ fn lookup_codec(name: &str) -> Option<Codec> {
     } else if is(ASCII) || norm == "ascii" {
         Some(Codec::Ascii)
     } else {
-        None
+        // the generated charmap codecs: an alias (as written, or with `.` as `_`), else a module
+        let alias = |n: &str| {
+            let at = charmaps::ALIASES.find(&format!("|{n}="))?;
+            let rest = &charmaps::ALIASES[at + n.len() + 2..];
+            rest.split('|').next()?.parse::<u8>().ok()
+        };
+        let module = || {
+            if norm.contains('.') || norm.is_empty() {
+                return None;
+            }
+            let at = charmaps::NAMES.find(&format!("|{norm}|"))?;
+            u8::try_from(charmaps::NAMES[..at].matches('|').count()).ok()
+        };
+        if let Some(i) = alias(&norm).or_else(|| alias(&dotless)).or_else(module) {
+            return Some(Codec::Charmap(i));
+        }
+        let listed = |n: &str| !n.is_empty() && charmaps::OTHER_CODECS.contains(&format!("|{n}|"));
+        let other = listed(&norm) || listed(&dotless);
+        other.then_some(Codec::Unsupported)
     }
 }
 
@@ -140,6 +159,10 @@ enum Codec {
     Utf8Sig,
     Latin1,
     Ascii,
+    /// A single-byte codec of [`charmaps::CHARMAPS`].
+    Charmap(u8),
+    /// A codec CPython has that refscore does not decode (multi-byte, UTF-16/32...).
+    Unsupported,
 }
 
 /// One line and the rest; the line's break (`\n`, `\r\n` or `\r`) is not part of it.
@@ -169,6 +192,36 @@ fn decode_whole(body: &[u8], codec: Codec) -> Result<String, SyntaxError> {
         )
     };
     match codec {
+        Codec::Unsupported => Err(error("unsupported".to_string(), 0)),
+        Codec::Charmap(i) => {
+            let i = usize::from(i);
+            let Some(high) = charmaps::HIGH.get(i * 128..i * 128 + 128) else {
+                return Err(error("unsupported".to_string(), 0));
+            };
+            let mut out = String::with_capacity(body.len());
+            for (p, &b) in body.iter().enumerate() {
+                let code = if b < 0x80 {
+                    charmaps::LOW
+                        .iter()
+                        .find(|(c, l, _)| usize::from(*c) == i && *l == b)
+                        .map_or(u16::from(b), |(_, _, c)| *c)
+                } else {
+                    high[usize::from(b - 0x80)]
+                };
+                match char::from_u32(u32::from(code)).filter(|_| code != charmaps::UNDEFINED) {
+                    Some(c) => out.push(c),
+                    None => {
+                        return Err(codec_error(
+                            translated_len(&body[..p]),
+                            b,
+                            "charmap",
+                            "character maps to <undefined>",
+                        ))
+                    }
+                }
+            }
+            Ok(out)
+        }
         Codec::Latin1 => Ok(body.iter().map(|&b| b as char).collect()),
         Codec::Ascii => match body.iter().position(|b| !b.is_ascii()) {
             None => Ok(body.iter().map(|&b| b as char).collect()),
@@ -232,17 +285,31 @@ pub(crate) fn decode_source(bytes: &[u8]) -> Result<String, SyntaxError> {
         return decode_utf8(body);
     }
     match lookup_codec(&name) {
+        Some(Codec::Unsupported) => Err(error(
+            format!(
+                "encoding problem: {name} is not supported by refscore (only single-byte codecs)"
+            ),
+            0,
+        )),
         Some(codec) => decode_whole(body, codec),
         None => Err(error(format!("unknown encoding: {name}"), 0)),
     }
 }
 
 /// UTF-8 decoding as CPython's tokenizer does it: it decodes token by token, so invalid bytes in a
-/// comment pass (they become `?`, keeping offsets), elsewhere they are a SyntaxError on their line.
+/// comment pass (they become `?`, keeping offsets); elsewhere the first token holding one is a
+/// SyntaxError ([`invalid_utf8_error`]).
 fn decode_utf8(body: &[u8]) -> Result<String, SyntaxError> {
+    if let Ok(s) = std::str::from_utf8(body) {
+        return Ok(s.to_string());
+    }
+    if let Some(e) = invalid_utf8_error(body) {
+        return Err(e);
+    }
+    // Only comments (or a token the parser refuses anyway, e.g. an unterminated string) hold
+    // invalid bytes: each invalid sequence becomes as many `?`.
     let mut out = String::with_capacity(body.len());
     let mut rest = body;
-    let mut consumed = 0usize;
     loop {
         match std::str::from_utf8(rest) {
             Ok(s) => {
@@ -252,88 +319,377 @@ fn decode_utf8(body: &[u8]) -> Result<String, SyntaxError> {
             Err(e) => {
                 let good = e.valid_up_to();
                 out.push_str(std::str::from_utf8(&rest[..good]).unwrap_or_default());
-                let bad_at = consumed + good;
-                let line_start = body[..bad_at]
-                    .iter()
-                    .rposition(|&c| c == b'\n' || c == b'\r')
-                    .map_or(0, |p| p + 1);
-                let before = &body[line_start..bad_at];
-                if in_comment(before) {
-                    let n = e.error_len().unwrap_or(rest.len() - good).max(1);
-                    out.push_str(&"?".repeat(n));
-                    rest = &rest[good + n..];
-                    consumed = bad_at + n;
-                    continue;
-                }
-                let lineno = 1 + body[..bad_at]
-                    .iter()
-                    .enumerate()
-                    .filter(|&(i, &c)| {
-                        c == b'\n' || (c == b'\r' && body.get(i + 1) != Some(&b'\n'))
-                    })
-                    .count() as u32;
-                let byte = body[bad_at];
-                let quote = before.iter().rposition(|&c| c == b'"' || c == b'\'');
-                // CPython decodes the literal's body: the data ends at its closing quote.
-                let end = quote.map_or(body.len(), |q| literal_end(body, bad_at, before, q));
-                let reason =
-                    match std::str::from_utf8(&body[bad_at..end]).err().map(|e| e.error_len()) {
-                        Some(None) => "unexpected end of data",
-                        _ if (0xc2..=0xf4).contains(&byte) => "invalid continuation byte",
-                        _ => "invalid start byte",
-                    };
-                // Position within the string literal being decoded (0 outside strings).
-                let pos = quote.map_or(0, |q| before.len() - q - 1);
-                let msg = format!(
-                    "(unicode error) 'utf-8' codec can't decode byte 0x{byte:02x} in position {pos}: {reason}"
-                );
-                return Err(error(msg, lineno));
+                let n = e.error_len().unwrap_or(rest.len() - good).max(1);
+                out.push_str(&"?".repeat(n));
+                rest = &rest[good + n..];
             }
         }
     }
 }
 
-/// Where the string literal holding `body[at]` ends: its closing quote (`before[q]` opened it,
-/// tripled when the two bytes before it are the same quote), or the line's end.
-fn literal_end(body: &[u8], at: usize, before: &[u8], q: usize) -> usize {
-    let quote = before[q];
-    let triple = q >= 2 && before[q - 1] == quote && before[q - 2] == quote;
-    let mut i = at;
-    while i < body.len() {
-        match body[i] {
+/// CPython's UTF-8 decoder message for the first invalid sequence of `data` (decoded alone, as
+/// CPython decodes one token or one run of a literal), or `None` when `data` is valid.
+fn utf8_message(data: &[u8]) -> Option<String> {
+    let e = std::str::from_utf8(data).err()?;
+    let start = e.valid_up_to();
+    let (len, reason) = match e.error_len() {
+        None => (data.len() - start, "unexpected end of data"),
+        Some(n) if (0xc2..=0xf4).contains(&data[start]) => (n, "invalid continuation byte"),
+        Some(n) => (n, "invalid start byte"),
+    };
+    Some(if len == 1 {
+        format!(
+            "(unicode error) 'utf-8' codec can't decode byte 0x{:02x} in position {start}: {reason}",
+            data[start]
+        )
+    } else {
+        format!(
+            "(unicode error) 'utf-8' codec can't decode bytes in position {start}-{}: {reason}",
+            start + len - 1
+        )
+    })
+}
+
+/// The message for a string literal part CPython decodes at once (raw, or without a backslash),
+/// or run by run of non-ASCII bytes (`decode_unicode_with_escapes`: positions count in the run).
+fn literal_message(part: &[u8], by_runs: bool) -> Option<String> {
+    if !by_runs {
+        return utf8_message(part);
+    }
+    let mut i = 0;
+    while i < part.len() {
+        if part[i] >= 0x80 {
+            let end = part[i..].iter().position(|&c| c < 0x80).map_or(part.len(), |p| i + p);
+            if let Some(m) = utf8_message(&part[i..end]) {
+                return Some(m);
+            }
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    None
+}
+
+fn is_ident_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80
+}
+
+/// A string literal as CPython 3.11's tokenizer reads it: prefix flags, the body's range and the
+/// index after the closing quote; `None` when it does not close (the parser reports that).
+struct Literal {
+    bytes: bool,
+    raw: bool,
+    fstring: bool,
+    body: (usize, usize),
+    end: usize,
+}
+
+fn read_literal(b: &[u8], prefix: &[u8], q: usize) -> Option<Literal> {
+    let has = |c: u8| prefix.iter().any(|p| p.eq_ignore_ascii_case(&c));
+    let quote = b[q];
+    let triple = b.get(q + 1) == Some(&quote) && b.get(q + 2) == Some(&quote);
+    let open = if triple { 3 } else { 1 };
+    let mut i = q + open;
+    while i < b.len() {
+        match b[i] {
             b'\\' => i += 1,
-            b'\n' | b'\r' if !triple => return i,
-            c if c == quote && (!triple || body.get(i + 1..i + 3) == Some(&[quote, quote][..])) => {
-                return i
+            b'\n' | b'\r' if !triple => return None,
+            c if c == quote && (!triple || b.get(i + 1..i + 3) == Some(&[quote, quote][..])) => {
+                return Some(Literal {
+                    bytes: has(b'b'),
+                    raw: has(b'r'),
+                    fstring: has(b'f'),
+                    body: (q + open, i),
+                    end: i + open,
+                });
             }
             _ => {}
         }
         i += 1;
     }
-    body.len()
+    None
 }
 
-/// Whether a line prefix ends inside a comment (a `#` outside quotes).
-fn in_comment(before: &[u8]) -> bool {
-    let mut quote: Option<u8> = None;
+/// Line numbers of a buffer (CPython counts `\n`, `\r\n` and a lone `\r` as one line break).
+struct Lines<'a>(&'a [u8]);
+
+impl Lines<'_> {
+    fn of(&self, at: usize) -> u32 {
+        let b = self.0;
+        1 + b[..at.min(b.len())]
+            .iter()
+            .enumerate()
+            .filter(|&(i, &c)| c == b'\n' || (c == b'\r' && b.get(i + 1) != Some(&b'\n')))
+            .count() as u32
+    }
+}
+
+/// The first error CPython 3.11 reports for a source that is not valid UTF-8 (no coding cookie),
+/// found by reading its tokens as CPython's tokenizer does, whole-file (triple-quoted strings and
+/// bracketed lines span lines):
+/// - a comment's bytes are never decoded;
+/// - an identifier (any run of `[A-Za-z0-9_]` and bytes >= 0x80 that is not a number) is decoded
+///   whole when read: the error is on its line, positions count in the identifier;
+/// - a string literal is decoded by the parser's action after the run of adjacent literals, so the
+///   error's line is the next token's; a bytes literal says "bytes can only contain ASCII literal
+///   characters" on its own line; an f-string decodes its literal parts one by one (by runs unless
+///   raw), and its `{...}` expressions as code, with an `f-string: ` prefix on the byte's line.
+///
+/// `None` when no token but comments (or one the parser refuses anyway) holds invalid bytes.
+fn invalid_utf8_error(b: &[u8]) -> Option<SyntaxError> {
+    let lines = Lines(b);
+    let mut depth = 0usize;
     let mut i = 0;
-    while i < before.len() {
-        let c = before[i];
-        match quote {
-            Some(q) => {
-                if c == b'\\' {
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
                     i += 1;
-                } else if c == q {
-                    quote = None;
                 }
             }
-            None => match c {
-                b'#' => return true,
-                b'\'' | b'"' => quote = Some(c),
-                _ => {}
-            },
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                i += 1;
+            }
+            b')' | b']' | b'}' => {
+                depth = depth.saturating_sub(1);
+                i += 1;
+            }
+            b'\'' | b'"' => {
+                let (err, next) = string_run(b, i, i, depth, &lines)?;
+                if err.is_some() {
+                    return err;
+                }
+                i = next;
+            }
+            c if c.is_ascii_digit()
+                || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)) =>
+            {
+                // A number: its ASCII tail; a byte >= 0x80 right after it starts an identifier.
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'.')
+                {
+                    i += 1;
+                }
+            }
+            c if is_ident_byte(c) => {
+                let start = i;
+                while i < b.len() && is_ident_byte(b[i]) {
+                    i += 1;
+                }
+                let run = &b[start..i];
+                if matches!(b.get(i), Some(b'\'' | b'"')) && is_string_prefix(run) {
+                    let (err, next) = string_run(b, start, i, depth, &lines)?;
+                    if err.is_some() {
+                        return err;
+                    }
+                    i = next;
+                } else if let Some(msg) = utf8_message(run) {
+                    return Some(error(msg, lines.of(start)));
+                }
+            }
+            _ => i += 1,
         }
-        i += 1;
     }
-    false
+    None
+}
+
+fn is_string_prefix(run: &[u8]) -> bool {
+    let lower = run.to_ascii_lowercase();
+    matches!(lower.as_slice(), b"r" | b"u" | b"b" | b"f" | b"br" | b"rb" | b"fr" | b"rf")
+}
+
+/// The run of adjacent string literals starting with the one at `start` (prefix) / `q` (quote):
+/// the first error among them (`Some(Some(e))`), or none and the index after the run. `None` when
+/// a literal does not close.
+fn string_run(
+    b: &[u8],
+    start: usize,
+    q: usize,
+    depth: usize,
+    lines: &Lines<'_>,
+) -> Option<(Option<SyntaxError>, usize)> {
+    let mut first: Option<SyntaxError> = None;
+    let mut needs_next_line = false;
+    let (mut start, mut q) = (start, q);
+    loop {
+        let lit = read_literal(b, &b[start..q], q)?;
+        if first.is_none() {
+            let body = &b[lit.body.0..lit.body.1];
+            if std::str::from_utf8(body).is_err() {
+                if lit.bytes {
+                    first = Some(error(
+                        "bytes can only contain ASCII literal characters".to_string(),
+                        lines.of(start),
+                    ));
+                } else if lit.fstring {
+                    match fstring_error(b, lit.body.0, lit.body.1, lit.raw, lines) {
+                        Some((e, true)) => first = Some(e),
+                        Some((e, false)) => {
+                            first = Some(e);
+                            needs_next_line = true;
+                        }
+                        None => {}
+                    }
+                } else {
+                    let by_runs = !lit.raw && body.contains(&b'\\');
+                    if let Some(msg) = literal_message(body, by_runs) {
+                        first = Some(error(msg, 0));
+                        needs_next_line = true;
+                    }
+                }
+            }
+        }
+        // The next token: blanks, continuations, and (inside brackets) comments and line breaks.
+        let mut i = lit.end;
+        loop {
+            match b.get(i) {
+                Some(b' ' | b'\t' | b'\x0c') => i += 1,
+                Some(b'\\') if matches!(b.get(i + 1), Some(b'\n' | b'\r')) => {
+                    i += if b.get(i + 1..i + 3) == Some(b"\r\n") { 3 } else { 2 };
+                }
+                Some(b'\n' | b'\r') if depth > 0 => i += 1,
+                Some(b'#') if depth > 0 => {
+                    while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
+                        i += 1;
+                    }
+                }
+                _ => break,
+            }
+        }
+        let mut j = i;
+        while j < b.len() && b[j].is_ascii_alphabetic() && j - i < 2 {
+            j += 1;
+        }
+        if matches!(b.get(j), Some(b'\'' | b'"')) && (j == i || is_string_prefix(&b[i..j])) {
+            start = i;
+            q = j;
+            continue;
+        }
+        // An identifier read as the next token fails in the tokenizer, before the action.
+        if first.is_some() && b.get(i).is_some_and(|&c| is_ident_byte(c) && !c.is_ascii_digit()) {
+            let mut k = i;
+            while k < b.len() && is_ident_byte(b[k]) {
+                k += 1;
+            }
+            if let Some(msg) = utf8_message(&b[i..k]) {
+                return Some((Some(error(msg, lines.of(i))), k));
+            }
+        }
+        if let Some(e) = first.as_mut() {
+            if needs_next_line {
+                e.lineno = lines.of(i);
+            }
+        }
+        return Some((first, i));
+    }
+}
+
+/// The first decoding error of an f-string's body `b[from..to]` as CPython 3.11's
+/// `fstring_find_literal_and_expr` meets it: literal parts (split after `{{` / `}}`'s first
+/// brace) decoded by runs unless raw; expressions compiled as code (`f-string: ` prefix, the
+/// byte's line: `true`); format specs read as nested f-strings. The flag says the line is final.
+fn fstring_error(
+    b: &[u8],
+    from: usize,
+    to: usize,
+    raw: bool,
+    lines: &Lines<'_>,
+) -> Option<(SyntaxError, bool)> {
+    let mut i = from;
+    let mut part = from;
+    let literal = |part: usize, end: usize| {
+        literal_message(&b[part..end], !raw).map(|m| (error(m, 0), false))
+    };
+    while i < to {
+        match b[i] {
+            b'\\' if !raw => i += 2,
+            b'{' | b'}' if b.get(i + 1) == Some(&b[i]) && i + 1 < to => {
+                if let Some(e) = literal(part, i + 1) {
+                    return Some(e);
+                }
+                i += 2;
+                part = i;
+            }
+            b'{' => {
+                if let Some(e) = literal(part, i) {
+                    return Some(e);
+                }
+                // The expression: up to `!`, `:` or `}` at bracket depth 0 outside quotes.
+                let mut k = i + 1;
+                let mut depth = 0usize;
+                let mut quote: Option<u8> = None;
+                while k < to {
+                    let c = b[k];
+                    if let Some(qc) = quote {
+                        if c == qc {
+                            quote = None;
+                        }
+                    } else {
+                        match c {
+                            b'\'' | b'"' => quote = Some(c),
+                            b'(' | b'[' | b'{' => depth += 1,
+                            b')' | b']' if depth > 0 => depth -= 1,
+                            b'}' if depth > 0 => depth -= 1,
+                            b'!' if depth == 0 && b.get(k + 1) != Some(&b'=') => break,
+                            b':' | b'}' if depth == 0 => break,
+                            _ => {}
+                        }
+                    }
+                    k += 1;
+                }
+                if let Some(e) = invalid_utf8_error_in(b, i + 1, k, lines) {
+                    return Some((e, true));
+                }
+                // conversion, then a format spec up to the matching `}`
+                if b.get(k) == Some(&b'!') {
+                    while k < to && b[k] != b':' && b[k] != b'}' {
+                        k += 1;
+                    }
+                }
+                if b.get(k) == Some(&b':') {
+                    let spec = k + 1;
+                    let mut nest = 0usize;
+                    let mut e = spec;
+                    while e < to {
+                        match b[e] {
+                            b'{' => nest += 1,
+                            b'}' if nest == 0 => break,
+                            b'}' => nest -= 1,
+                            _ => {}
+                        }
+                        e += 1;
+                    }
+                    if let Some(r) = fstring_error(b, spec, e, raw, lines) {
+                        return Some(r);
+                    }
+                    k = e;
+                }
+                i = k + 1;
+                part = i;
+            }
+            _ => i += 1,
+        }
+    }
+    literal(part, to.max(part))
+}
+
+/// [`invalid_utf8_error`] for an f-string expression `b[from..to]`, with CPython's `f-string: `
+/// prefix and the byte's own line.
+fn invalid_utf8_error_in(
+    b: &[u8],
+    from: usize,
+    to: usize,
+    lines: &Lines<'_>,
+) -> Option<SyntaxError> {
+    let sub = &b[from..to];
+    if std::str::from_utf8(sub).is_ok() {
+        return None;
+    }
+    let mut e = invalid_utf8_error(sub)?;
+    let base = lines.of(from) - 1;
+    e.lineno += base;
+    e.msg = format!("f-string: {}", e.msg);
+    Some(e)
 }

@@ -82,12 +82,12 @@ pub(crate) fn parse(source: &str, filename: &str, ast_mode: bool) -> Result<Pars
     let mut placeholders: Vec<(String, String)> = Vec::new();
     let mut replaced = 0;
     let mut text: Cow<str> = Cow::Borrowed(source);
-    if !scanned.tab_indents.is_empty() {
+    if !scanned.tab_indents.is_empty() || !scanned.blank_tabs.is_empty() {
         // Indentation CPython accepts is consistent, so equal columns have equal byte lengths:
         // (inconsistent indentation is in `reject` and reported at its line either way)
         // spaces of the same length give rustpython the same block structure.
         let mut bytes = source.as_bytes().to_vec();
-        for &(a, b) in &scanned.tab_indents {
+        for &(a, b) in scanned.tab_indents.iter().chain(&scanned.blank_tabs) {
             for c in &mut bytes[a..b] {
                 if *c == b'\t' {
                     *c = b' ';
@@ -480,7 +480,9 @@ fn block_header(src: &str, colon_end: usize) -> Option<(String, u32, usize)> {
 fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
     let src = ctx.src;
     let mut off = (u32::from(e.offset) as usize).min(src.len());
-    let at_eof = off >= src.len()
+    // Only blank lines left is the end of input for CPython's tokenizer (rustpython may stop at
+    // a last blank line's blanks, reading them as indentation).
+    let at_eof = next_token(src, off) >= src.len()
         || matches!(e.error, ParseErrorType::Eof)
         || matches!(&e.error, ParseErrorType::UnrecognizedToken(Tok::EndOfFile, _));
     if at_eof {

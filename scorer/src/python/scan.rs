@@ -33,6 +33,9 @@ pub(crate) struct Scan {
     /// Indentation runs containing tabs (start, end): rustpython rejects a tab after spaces that
     /// CPython accepts, so consistent indentation is handed to it as spaces (same byte length).
     pub tab_indents: Vec<(usize, usize)>,
+    /// The blanks of blank lines holding a tab: no indentation for CPython, but rustpython's
+    /// lexer checks their tabs too (`" \t"` was a TabError), so they become spaces as well.
+    pub blank_tabs: Vec<(usize, usize)>,
     /// Brackets open at the `stop` offset, innermost last: (bracket, offset).
     pub open: Vec<(u8, usize)>,
     /// `'(' was never closed`: reported when the parser fails at the end of the input.
@@ -532,13 +535,14 @@ impl Scanner<'_> {
             }
             self.i += 1;
         }
-        match self.s.get(self.i) {
-            None | Some(b'#' | b'\n' | b'\r') => return true, // blank line: no indentation token
-            Some(b'\\') => return true,
-            _ => {}
-        }
-        if has_tab {
+        let blank = matches!(self.s.get(self.i), None | Some(b'#' | b'\n' | b'\r' | b'\\'));
+        if has_tab && blank {
+            self.out.blank_tabs.push((start, self.i));
+        } else if has_tab {
             self.out.tab_indents.push((start, self.i));
+        }
+        if blank {
+            return true; // blank line: no indentation token
         }
         let at = self.i;
         let tab_error = || {

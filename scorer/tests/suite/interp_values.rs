@@ -828,3 +828,96 @@ fn set_operations_order_as_python() {
     let (py, mine) = run_both("setops-test.py", &[], &src);
     assert_all_agree("set operations", &py, &mine, n);
 }
+
+/// Dict views in set operations as CPython 3.11 builds them (`dictviews_sub`, `_or`, `_xor`,
+/// `_PyDictView_Intersect` with its operand swaps, `dictitems_xor`, `isdisjoint`, rich
+/// comparisons): keys and items views on either side of `& | - ^` with sets, frozensets, lists
+/// and other views; the result's repr (3.11's table order), `isdisjoint`, `== != < <= > >=`, and
+/// CPython's TypeError for an items view with an unhashable value.
+#[test]
+fn dict_views_in_set_operations_as_python() {
+    const WORDS: &[&str] = &["a", "b", "c", "foo", "bar", "key", "x_y", "src/a.py", "1.2", "zz"];
+    let mut seed: u64 = 1818;
+    let mut next = |n: u64| {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 33) % n
+    };
+    let keys = |next: &mut dyn FnMut(u64) -> u64, big: bool| -> String {
+        let k = if big { next(60) } else { next(9) };
+        let items: Vec<String> = (0..k)
+            .map(|_| match next(3) {
+                0 => (next(70) as i64 - 5).to_string(),
+                _ => format!("'{}'", WORDS[next(WORDS.len() as u64) as usize]),
+            })
+            .collect();
+        format!("[{}]", items.join(", "))
+    };
+    let ops: &[&str] = &[
+        "r = d.keys() & s",
+        "r = d.keys() | s",
+        "r = d.keys() - s",
+        "r = d.keys() ^ s",
+        "r = s & d.keys()",
+        "r = s | d.keys()",
+        "r = s - d.keys()",
+        "r = s ^ d.keys()",
+        "r = frozenset(s) | d.keys()",
+        "r = frozenset(s) & d.keys()",
+        "r = d.keys() & l",
+        "r = d.keys() | l",
+        "r = d.keys() - l",
+        "r = d.keys() ^ l",
+        "r = l & d.keys()",
+        "r = l - d.keys()",
+        "r = d.keys() & e.keys()",
+        "r = e.keys() & d.keys()",
+        "r = d.keys() | e.keys()",
+        "r = d.keys() - e.keys()",
+        "r = d.keys() ^ e.keys()",
+        "r = d.items() & e.items()",
+        "r = d.items() | e.items()",
+        "r = d.items() - e.items()",
+        "r = d.items() ^ e.items()",
+        "r = e.items() ^ d.items()",
+        "r = d.items() & {(k, 1) for k in l}",
+        "r = d.items() - [(k, 1) for k in l]",
+        "r = {(k, 1) for k in l} | d.items()",
+        "r = d.keys() & d.keys()",
+        "r = d.keys() - d.keys()",
+        "r = (d.keys() | s).copy(); r.add('new')",
+        "r = [d.keys().isdisjoint(s), d.keys().isdisjoint(l), d.items().isdisjoint(e.items())]",
+        "r = [d.keys() == s, d.keys() != set(l), d.keys() <= s, d.keys() < e.keys(), s >= d.keys()]",
+        "r = [d.keys() == set(d), d.keys() == e.keys(), d.items() == set(d.items()), d.items() <= e.items()]",
+        "r = [set(d) == d.keys(), frozenset(d) == d.keys(), d.keys() > set(), d.items() == e.items()]",
+        "r = u.items() & s",
+        "r = u.items() | {1}",
+        "r = u.items() - s",
+        "r = {(1, 2)} | u.items()",
+        "r = u.items() == {(1, 2)}",
+        "r = u.items() & e.items()",
+        "r = u.keys() & l",
+        "r = d.keys() & 5",
+        "r = d.keys() - 5",
+        "r = d.keys() + s",
+    ];
+    let mut src = String::from("import unittest\n\n\nclass TestViewOps(unittest.TestCase):\n");
+    let mut n = 0;
+    for round in 0..10 {
+        for op in ops {
+            let big = round >= 7;
+            let (dk, ek, s, l) = (
+                keys(&mut next, big),
+                keys(&mut next, big),
+                keys(&mut next, big),
+                keys(&mut next, big),
+            );
+            let body = op.replace("; ", "\n        ");
+            src.push_str(&format!(
+                "    def test_{n:04}(self):\n        # round {round}\n        d = {{k: 1 for k in {dk}}}\n        e = {{k: (1 if i % 2 else 2) for i, k in enumerate({ek})}}\n        u = {{k: [k] for k in {dk}}}\n        s = set({s})\n        l = {l}\n        {body}\n        self.fail(repr(r))\n\n"
+            ));
+            n += 1;
+        }
+    }
+    let (py, mine) = run_both("viewops-test.py", &[], &src);
+    assert_all_agree("dict view set operations", &py, &mine, n);
+}

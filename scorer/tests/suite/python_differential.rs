@@ -614,3 +614,347 @@ fn truncated_cookie_name_is_latin_1() {
     let e = decode_source(b"\xef\xbb\xbf# coding: utf8\nx = 1\n").expect_err("BOM");
     assert_eq!(e.msg, "encoding problem: utf8 with BOM");
 }
+
+/// CPython 3.11's outcome of `ast.parse(bytes)` for each case (`ok` + dump, or the error's class,
+/// message and line), stored under `name` in `expected/python_differential.json`.
+fn cpython_parse_outcomes(name: &str, cases: &[Vec<u8>]) -> Vec<serde_json::Value> {
+    let hexes: Vec<String> =
+        cases.iter().map(|c| c.iter().map(|b| format!("{b:02x}")).collect()).collect();
+    let joined = hexes.join("\n");
+    let key = crate::expected::case_key(name, &[], &joined);
+    let code = r#"
+import ast, json, sys
+out = []
+for h in sys.stdin.read().split():
+    try:
+        out.append({"ok": ast.dump(ast.parse(bytes.fromhex(h)))})
+    except SyntaxError as e:
+        out.append({"err": [type(e).__name__, e.msg, e.lineno]})
+    except (ValueError, UnicodeError) as e:
+        out.append({"err": [type(e).__name__, str(e), 0]})
+print(json.dumps(out))
+"#;
+    let expected = crate::expected::cpython_outcome("python_differential", &key, || {
+        let mut child = Command::new("python3")
+            .args(["-c", code])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("python3");
+        child.stdin.take().expect("stdin").write_all(joined.as_bytes()).expect("write");
+        let out = child.wait_with_output().expect("python3 output");
+        serde_json::from_slice(&out.stdout).expect("json")
+    });
+    let expected = expected.as_array().expect("array").clone();
+    assert_eq!(expected.len(), cases.len());
+    expected
+}
+
+/// Our outcomes in [`cpython_parse_outcomes`]' shape; the cases that differ, described.
+fn parse_outcome_differences(cases: &[Vec<u8>], expected: &[serde_json::Value]) -> Vec<String> {
+    parse_outcome_differences_with(cases, expected, parse_tree)
+}
+
+fn parse_outcome_differences_with(
+    cases: &[Vec<u8>],
+    expected: &[serde_json::Value],
+    parse: ParseFn,
+) -> Vec<String> {
+    let mut differ = Vec::new();
+    for (src, want) in cases.iter().zip(expected) {
+        let ours = match decode_source(src).and_then(|s| parse(&s, "<unknown>")) {
+            Ok(t) => serde_json::json!({"ok": node::dump(&t, true, false, None)}),
+            Err(e) => serde_json::json!({"err": [e.kind.name(), e.msg, e.lineno]}),
+        };
+        if &ours != want {
+            differ.push(format!(
+                "{:?}\n  cpython {want}\n  ours    {ours}",
+                String::from_utf8_lossy(src)
+            ));
+        }
+    }
+    differ
+}
+
+/// Invalid UTF-8 in every lexical position (no coding cookie), as CPython 3.11 decodes token by
+/// token: comments pass; identifiers fail on their line; string literals fail in the parser's
+/// action (line of the next token; positions in the literal, or in the run of non-ASCII bytes when
+/// a backslash makes CPython decode escapes); bytes literals say "bytes can only contain ASCII
+/// literal characters"; f-string parts and `{...}` expressions (`f-string: ` prefix); triple
+/// quotes and brackets spanning lines. Templates × invalid sequences, outcomes stored.
+#[test]
+fn invalid_utf8_in_every_position_matches_cpython() {
+    let templates: &[&str] = &[
+        // identifiers and other code
+        "x@ = 1\n",
+        "ab@cd = 1\n",
+        "def f(@): pass\n",
+        "x.@\n",
+        "1@\n",
+        "import @\n",
+        "x = ab\u{e9}@\n",
+        "if 1:\n    x@ = 2\n",
+        "x = (\n@)\n",
+        "x = 1 \\\n@\n",
+        "@\n",
+        // strings
+        "'@'\n",
+        "x = \"a@b\"\n",
+        "x = '''a\nb@c'''\n",
+        "'\\n@'\n",
+        "'\\@'\n",
+        "r'\\n@'\n",
+        "u'@'\n",
+        "'@' 'x'\n\n",
+        "x = ('@'\n\n, 1)\n",
+        "x = '@' \\\n + 1\n",
+        "'@' # c\n",
+        "'a' '@' z@\n",
+        "x = '\\n@a'\n",
+        "'''\n\n'''\n'@'\n",
+        // f-strings
+        "f'@'\n",
+        "f'ab@'\n",
+        "rf'ab@'\n",
+        "f'{x}@'\n",
+        "f'{x}{y}ab@'\n",
+        "f'ab{{@'\n",
+        "f'ab}}@'\n",
+        "f'{@}'\n",
+        "f'{x + @}'\n",
+        "f'{\"@\"}'\n",
+        "f'{x!r:@}'\n",
+        "f'{x:{y}@}'\n",
+        "f'''{\n@}'''\n",
+        "f'\\n@'\n",
+        "F'{x}' '@'\n",
+        "x = (f'{y}'\n  f'@')\n",
+        // comments
+        "# @\n",
+        "x = 1 # '@\n",
+        "# '''\n'@'\n",
+        "x = [\n  1, # @\n  2]\n",
+        "\"\"\"#\"\"\"@\n",
+        "'''#'''\nx@\n",
+        "\"\"\"\"\"\"#\"\"\"@\"\"\"\n",
+        "\"\"\"\"\"%\"#\"\"\"@\n",
+        "'#' # @\n",
+        // bytes
+        "b'@'\n",
+        "rb'@'\n",
+        "B'''\n@'''\n",
+        "x = b'@' + y\n",
+        "x = b'a' + '@'\n",
+        "x@ = b'@'\n",
+        "b'@' x@\n",
+        // unterminated literals: the parser's error
+        "'@\n",
+        "x = '''@\n",
+    ];
+    let bads: &[&[u8]] = &[
+        b"\x95",
+        b"\xff",
+        b"\xc3",
+        b"\xe4\xbd",
+        b"\xe4\x41",
+        b"\xc3\xa9\x95",
+        b"\xed\xa0\x80",
+        b"\xf5\x80",
+    ];
+    let mut cases: Vec<Vec<u8>> = Vec::new();
+    for t in templates {
+        for bad in bads {
+            let mut src = Vec::new();
+            for (k, part) in t.as_bytes().split(|&c| c == b'@').enumerate() {
+                if k > 0 {
+                    src.extend_from_slice(bad);
+                }
+                src.extend_from_slice(part);
+            }
+            cases.push(src);
+        }
+    }
+    let finding = fuzz_corpus_file("pyparse", "finding-pyparse-triple-quote-invalid-utf8.py");
+    cases.push(finding);
+    // Known difference: a parser-phase SyntaxError (here the string's) followed later by an
+    // identifier holding invalid bytes is replaced by that identifier's raw UnicodeDecodeError
+    // (`_PyPegen_tokenize_full_source_to_check_for_errors`); refscore reports the first error as
+    // a SyntaxError. Both reject: only the accept/reject outcome is compared for these.
+    let known: Vec<Vec<u8>> =
+        bads.iter().map(|bad| [b"x = '", *bad, b"' + y", *bad, b"\n"].concat()).collect();
+    let known_expected = cpython_parse_outcomes("invalid_utf8_known", &known);
+    for (src, want) in known.iter().zip(&known_expected) {
+        let ours = decode_source(src).and_then(|s| parse_tree(&s, "<unknown>"));
+        assert_eq!(ours.is_ok(), want.get("ok").is_some(), "{:?}", String::from_utf8_lossy(src));
+    }
+    let expected = cpython_parse_outcomes("invalid_utf8", &cases);
+    let differ = parse_outcome_differences(&cases, &expected);
+    eprintln!(
+        "invalid UTF-8: {} cases, {} agree with CPython",
+        cases.len(),
+        cases.len() - differ.len()
+    );
+    assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
+}
+
+/// A file of the fuzz corpus (`fuzz/corpus/<target>/<name>`).
+fn fuzz_corpus_file(target: &str, name: &str) -> Vec<u8> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus").join(target).join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Blank lines of blanks, tabs and form feeds, last in the file with and without a line break,
+/// after blocks indented with spaces or tabs: CPython 3.11 never reads their blanks as
+/// indentation (fuzz finding `pyparse-fast-path-tab-error.py`: `" \t"` is an empty module, the
+/// reference pipeline said TabError). Both paths against CPython's outcomes.
+#[test]
+fn trailing_blank_lines_are_not_indentation() {
+    let heads: &[&str] =
+        &["", "x = 1\n", "if x:\n    y\n", "if x:\n\ty\n", "if x:\n  \ty\n", "# c\n", "if x:\n"];
+    let tails: &[&str] = &[
+        " \t",
+        "\t ",
+        "\t",
+        " ",
+        "\x0c\t",
+        " \t\x0c",
+        "\t\t ",
+        "        \t",
+        " \t\n",
+        "\t \n",
+        " \t# c",
+        "\t  # c\n",
+        " \t\\\n",
+        " \t\r\n",
+        " \t\r",
+    ];
+    let mut cases: Vec<Vec<u8>> = Vec::new();
+    for h in heads {
+        for t in tails {
+            cases.push(format!("{h}{t}").into_bytes());
+        }
+    }
+    cases.push(fuzz_corpus_file("pyparse", "finding-pyparse-trailing-blank-tab.py"));
+    // Known message differences (both reject): a continuation `\` on the last line (CPython:
+    // "unexpected EOF while parsing"), and the line of an empty block's error after a `\r\n`
+    // blank line (CPython counts one more). Only the accept/reject outcome is compared for them.
+    let known = |src: &[u8]| src.ends_with(b"\\\n") || src.ends_with(b":\n \t\r\n");
+    let (known_cases, cases): (Vec<Vec<u8>>, Vec<Vec<u8>>) =
+        cases.into_iter().partition(|c| known(c));
+    let known_expected = cpython_parse_outcomes("trailing_blank_lines_known", &known_cases);
+    for (src, want) in known_cases.iter().zip(&known_expected) {
+        for parse in [parse_tree as ParseFn, parse_tree_reference] {
+            let ours = decode_source(src).and_then(|s| parse(&s, "<unknown>"));
+            let src = String::from_utf8_lossy(src);
+            assert_eq!(ours.is_ok(), want.get("ok").is_some(), "{src:?}");
+        }
+    }
+    let expected = cpython_parse_outcomes("trailing_blank_lines", &cases);
+    let mut differ = parse_outcome_differences_with(&cases, &expected, parse_tree_reference);
+    differ.extend(parse_outcome_differences(&cases, &expected));
+    eprintln!(
+        "trailing blank lines: {} cases on two paths, {} differences",
+        cases.len(),
+        differ.len()
+    );
+    assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
+}
+
+/// PEP 263 cookies naming each of CPython 3.11's single-byte (charmap) codecs: a file whose
+/// string and comment hold every byte 0x80-0xFF the codec defines (the string's value compared
+/// through `ast.dump`), one file per undefined byte (CPython's "character maps to <undefined>"
+/// SyntaxError, its position), and the codecs' aliases as cookies. Codecs CPython has but
+/// refscore does not decode (multi-byte, UTF-16..., and the 36 rarer charmaps left out for the
+/// browser worker's size) are refused naming the codec (not compared: CPython decodes them).
+#[test]
+fn charmap_coding_cookies_match_cpython() {
+    let listing = r#"
+import encodings, encodings.aliases, importlib, json, pkgutil
+out = {}
+for m in sorted(x.name for x in pkgutil.iter_modules(encodings.__path__)):
+    try:
+        mod = importlib.import_module('encodings.' + m)
+    except Exception:
+        continue
+    t = getattr(mod, 'decoding_table', None)
+    if isinstance(t, str) and len(t) == 256:
+        als = sorted(a for a, v in encodings.aliases.aliases.items() if v == m)
+        out[m] = [[b for b in range(128, 256) if t[b] == '\ufffe'], als]
+print(json.dumps(out))
+"#;
+    let key = crate::expected::case_key("charmap_listing", &[], listing);
+    let codecs = crate::expected::cpython_outcome("python_differential", &key, || {
+        let out = Command::new("python3").args(["-c", listing]).output().expect("python3");
+        serde_json::from_slice(&out.stdout).expect("json")
+    });
+    let codecs = codecs.as_object().expect("object").clone();
+    let mut cases: Vec<Vec<u8>> = Vec::new();
+    let mut refused = Vec::new();
+    for (name, v) in &codecs {
+        // The codecs refscore leaves out (for size) say so, naming the codec.
+        let probe = format!("# coding: {name}\nx = 1\n");
+        if let Err(e) = decode_source(probe.as_bytes()) {
+            assert!(e.msg.contains("not supported by refscore"), "{name}: {}", e.msg);
+            refused.push(name.clone());
+            continue;
+        }
+        let undefined: Vec<u8> = v[0]
+            .as_array()
+            .expect("bytes")
+            .iter()
+            .filter_map(|b| b.as_u64().and_then(|b| u8::try_from(b).ok()))
+            .collect();
+        let defined: Vec<u8> = (0x80..=0xffu8).filter(|b| !undefined.contains(b)).collect();
+        let mut src = format!("# -*- coding: {name} -*-\nx = '").into_bytes();
+        src.extend(defined.iter().filter(|&&b| b != b'\\'));
+        src.extend_from_slice(b"'  # ");
+        src.extend(&defined);
+        src.extend_from_slice(b"\ny = 1\n");
+        cases.push(src);
+        for b in undefined.iter().take(3) {
+            cases.push([format!("#coding={name}\nx = 'a").as_bytes(), &[*b], b"'\n"].concat());
+        }
+        for alias in v[1].as_array().expect("aliases").iter().filter_map(|a| a.as_str()).take(4) {
+            let spelled = alias.replace('_', "-").to_uppercase();
+            for n in [alias.to_string(), spelled] {
+                cases.push(format!("# vim: set fileencoding={n} :\nx = 'abc'\n").into_bytes());
+            }
+        }
+    }
+    let expected = cpython_parse_outcomes("charmap_cookies", &cases);
+    let differ = parse_outcome_differences(&cases, &expected);
+    // the 34 `COVERED` in scripts/gen-charmap-codecs.py, and iso8859_1 (latin-1, built in)
+    assert_eq!(codecs.len() - refused.len(), 35, "covered codecs; refused: {refused:?}");
+    eprintln!(
+        "charmap cookies: {} codecs covered ({} refused), {} cases, {} agree with CPython",
+        codecs.len() - refused.len(),
+        refused.len(),
+        cases.len(),
+        cases.len() - differ.len()
+    );
+    assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
+    for n in ["shift_jis", "gbk", "utf-16", "big5", "euc-jp", "cp037", "mac-greek"] {
+        let src = format!("# coding: {n}\nx = 1\n");
+        let e = decode_source(src.as_bytes()).expect_err("not decoded");
+        assert!(e.msg.contains(n) && e.msg.contains("not supported by refscore"), "{}", e.msg);
+    }
+}
+
+/// `charmaps.rs` is exactly what the committed generator writes under python3.11.
+#[test]
+fn generated_charmaps_are_up_to_date() {
+    if !crate::expected::python311() {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new("python3")
+        .arg(root.join("../scripts/gen-charmap-codecs.py"))
+        .output()
+        .expect("python3");
+    assert!(out.status.success(), "generator failed");
+    let committed = std::fs::read(root.join("src/python/charmaps.rs")).expect("charmaps.rs");
+    assert!(
+        out.stdout == committed,
+        "scorer/src/python/charmaps.rs is stale: run python3 scripts/gen-charmap-codecs.py > scorer/src/python/charmaps.rs"
+    );
+}

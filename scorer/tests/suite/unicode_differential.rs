@@ -723,7 +723,8 @@ def _fold(chunk):
     eprintln!("re Unicode cases compared with python3: {n} (every code point), all agree");
 }
 
-/// Character classes under IGNORECASE (the flag or a leading `(?i)`): `sre` lowercases the
+/// Character classes under IGNORECASE (the flag, a leading `(?i)` or a scoped `(?i:...)`
+/// group, and `(?-i:...)` switching it off): `sre` lowercases the
 /// class's literals and ranges (with `re._casefix`) and matches a character whose lowercase is
 /// in the set; literals and ranges past the BMP are tested raw (and by the lowercase's
 /// uppercase); categories join unchanged.
@@ -757,11 +758,23 @@ const IGNORECASE_CLASSES: &[(&str, &str)] = &[
     (r"(?i)[a-f]", "0"),
     (r"(?i)[\u0100-\u017f]", "0"),
     (r"(?im)[^\u0391-\u03a9]", "0"),
+    // scoped flag groups: folded as sre folds inside, not outside
+    (r"(?i:k)", "0"),
+    (r"(?i:s)|i", "0"),
+    (r"(?i:\u03a3)", "0"),
+    (r"(?i:\u0130)", "0"),
+    (r"((?i:[a-z]))", "0"),
+    (r"(?i:[\u0410-\u044f])", "0"),
+    (r"(?i:[k\u00b5])", "0"),
+    (r"(?x-m:(?i:\u1e9e))", "0"),
+    (r"(?-i:k)|(?i:s)", "re.I"),
+    (r"(?-i:[a-z])", "re.I"),
 ];
 
 /// Regression fixtures without python3 (CPython 3.11.7's answers) where the `regex` crate's
 /// classes and case folding differ from `sre`'s: U+001C..U+001F are `\s`, a combining mark is
-/// no `\w`, Unicode 15 letters and digits are neither, `İ` matches `i` under IGNORECASE.
+/// no `\w`, Unicode 15 letters and digits are neither, `İ` matches `i` under IGNORECASE, also
+/// in a scoped `(?i:...)` group and as `\u0130`; `(?-i:...)` switches the flag off.
 #[test]
 fn re_unicode_regression_fixtures() {
     let src = r#"import re, unittest
@@ -775,8 +788,13 @@ class T(unittest.TestCase):
         raise Exception(repr((bool(re.match('i', '\u0130', re.I)), len(re.findall('k', 'kK\u212a', re.I)))))
     def test_d(self):
         raise Exception(repr(bool(re.match('(?P<name>s)', '\u017f', re.I))))
+    def test_e(self):
+        raise Exception(repr((bool(re.match('(?i:i)', '\u0130')), re.findall('(?-i:k)', 'kK', re.I), bool(re.match(r'i\u0130', 'ii', re.I)), re.findall('x(?i:s)s', 'xsS xSs x\u017fs'))))
 "#;
     let got = interp_common::run_scorer("test_re.py", &[], src);
     let got: Vec<&str> = got.iter().map(|(_, m)| m.as_str()).collect();
-    assert_eq!(got, ["(4, ['a'])", "([], [])", "(True, 3)", "True"]);
+    assert_eq!(
+        got,
+        ["(4, ['a'])", "([], [])", "(True, 3)", "True", "(True, ['k'], True, ['xSs', 'xſs'])"]
+    );
 }

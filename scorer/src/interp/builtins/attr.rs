@@ -288,6 +288,7 @@ impl<'a> Interp<'a> {
                 "step" => Ok(Value::Int(*s)),
                 _ => Err(self.no_attr(v, name)),
             },
+            Value::DictView(_, 0 | 2) if name == "isdisjoint" => self.builtin_method_attr(v, name),
             _ => {
                 if name == "__class__" {
                     return Ok(self.type_of(v));

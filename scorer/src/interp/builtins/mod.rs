@@ -8,7 +8,7 @@
 mod args;
 mod attr;
 mod bytes;
-mod dict;
+pub(crate) mod dict;
 mod functions;
 mod imports;
 mod list;
@@ -264,6 +264,7 @@ fn method_table(v: &Value<'_>) -> Option<(&'static str, &'static [&'static str])
         Value::Tuple(_) => ("tuple", TUPLE_METHODS),
         Value::Bytes(_) => ("bytes", BYTES_METHODS),
         Value::Iter(_) => ("iter", ITER_METHODS),
+        Value::DictView(_, 0 | 2) => ("dict_keys", &["isdisjoint"]),
         Value::Native(n) => match &**n {
             Native::File(_) => ("file", FILE_METHODS),
             Native::Sha256(_) => ("hash", HASH_METHODS),
@@ -381,6 +382,9 @@ impl<'a> Interp<'a> {
             Value::List(l) => self.list_method(l.clone(), name, args, kwargs),
             Value::Dict(d) => self.dict_method(d.clone(), name, args, kwargs),
             Value::Set(_) | Value::FrozenSet(_) => self.set_method(&this, name, args),
+            Value::DictView(_, 0 | 2) if name == "isdisjoint" => {
+                self.dictview_isdisjoint(&this, &arg(&args, 0))
+            }
             Value::Tuple(t) => match name {
                 "count" => {
                     let mut n = 0;

@@ -85,22 +85,11 @@ impl<'a> Interp<'a> {
             }
         }
         if matches!(op, O::Sub | O::BitAnd | O::BitOr | O::BitXor)
-            && (matches!(a, Value::DictView(_, 0)) || matches!(b, Value::DictView(_, 0)))
+            && (crate::interp::builtins::dict::is_set_view(a)
+                || crate::interp::builtins::dict::is_set_view(b))
         {
-            // `dictviews_sub` and friends: both operands as sets, any iterable accepted.
-            let mut sides = Vec::with_capacity(2);
-            for v in [a, b] {
-                let items = match v {
-                    Value::Set(_) | Value::FrozenSet(_) => self.set_items(v),
-                    Value::DictView(d, 0) => d.borrow().keys(),
-                    other => {
-                        let it = self.get_iter(other)?;
-                        self.to_vec(&it)?
-                    }
-                };
-                sides.push(Value::Set(self.new_set(items)?));
-            }
-            return self.binop(op, &sides[0], &sides[1]);
+            // `dictviews_sub` and friends, for keys and items views on either side.
+            return self.dictview_binop(op, a, b);
         }
         if is_intlike(a) && is_intlike(b) {
             return self.int_binop(

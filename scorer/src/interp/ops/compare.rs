@@ -193,8 +193,8 @@ impl<'a> Interp<'a> {
                 self.seq_order(op, &xv, &yv)
             }
             (V::Tuple(x), V::Tuple(y)) => self.seq_order(op, x, y),
-            (V::DictView(_, 0), V::Set(_) | V::FrozenSet(_) | V::DictView(_, 0))
-            | (V::Set(_) | V::FrozenSet(_), V::DictView(_, 0)) => {
+            (V::DictView(_, 0 | 2), V::Set(_) | V::FrozenSet(_) | V::DictView(_, 0 | 2))
+            | (V::Set(_) | V::FrozenSet(_), V::DictView(_, 0 | 2)) => {
                 let (x, y) = (self.as_set(a)?, self.as_set(b)?);
                 self.order(op, &x, &y)
             }
@@ -230,6 +230,10 @@ impl<'a> Interp<'a> {
             Value::DictView(d, 0) => {
                 let keys = d.borrow().keys();
                 Ok(Value::Set(self.new_set(keys)?))
+            }
+            Value::DictView(_, 2) => {
+                let pairs = self.set_items(v);
+                Ok(Value::Set(self.new_set(pairs)?))
             }
             other => Ok(other.clone()),
         }

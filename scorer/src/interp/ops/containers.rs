@@ -67,8 +67,8 @@ impl<'a> Interp<'a> {
             }
             // Sets, frozensets and keys views compare as sets with one another.
             (
-                V::Set(_) | V::FrozenSet(_) | V::DictView(_, 0),
-                V::Set(_) | V::FrozenSet(_) | V::DictView(_, 0),
+                V::Set(_) | V::FrozenSet(_) | V::DictView(_, 0 | 2),
+                V::Set(_) | V::FrozenSet(_) | V::DictView(_, 0 | 2),
             ) => {
                 let xs = self.set_items(a);
                 let ys = self.set_items(b);
@@ -307,6 +307,9 @@ impl<'a> Interp<'a> {
             Value::Set(s) => crate::interp::cpyhash::ordered_keys(&s.borrow()),
             Value::FrozenSet(s) => crate::interp::cpyhash::ordered_keys(s),
             Value::Dict(d) | Value::DictView(d, 0) => d.borrow().keys(),
+            Value::DictView(d, 2) => {
+                d.borrow().iter().map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()])).collect()
+            }
             _ => vec![],
         }
     }

@@ -444,10 +444,15 @@ fn sre_class_ignorecase(chars: &[char]) -> Option<(String, usize)> {
 
 /// Python pattern syntax → `regex` syntax; `ignorecase`: the IGNORECASE flag was given, so
 /// literal characters outside classes match as `sre` matches them ([`sre_literal_ignorecase`]).
+/// Scoped flag groups (`(?i:...)`, `(?-i:...)`) switch that for their body, as `sre` compiles
+/// each group with its own flags.
 fn translate(p: &str, ignorecase: bool) -> String {
     let mut out = String::with_capacity(p.len() + 8);
     let mut chars = p.chars().peekable();
     let mut in_class = false;
+    // IGNORECASE in force, and the state each open group restores at its `)`.
+    let mut ignorecase = ignorecase;
+    let mut groups: Vec<bool> = Vec::new();
     while let Some(c) = chars.next() {
         if c == '[' && !in_class && ignorecase {
             let rest: Vec<char> = chars.clone().collect();
@@ -477,14 +482,35 @@ fn translate(p: &str, ignorecase: bool) -> String {
         } else if c == '(' && !in_class && chars.peek() == Some(&'?') {
             // A group's flags or name are no literals: copied up to the `:`, `)` or `>`.
             out.push(c);
+            let mut head = String::new();
             while let Some(&n) = chars.peek() {
                 if n.is_ascii_alphanumeric() || matches!(n, '?' | '-' | '_' | '<' | '=' | 'P') {
-                    out.push(n);
+                    head.push(n);
                     chars.next();
                 } else {
                     break;
                 }
             }
+            out.push_str(&head);
+            groups.push(ignorecase);
+            if chars.peek() == Some(&':') {
+                // `(?on-off:...)`: a scoped flag group.
+                let flags = head.trim_start_matches('?');
+                let (on, off) = flags.split_once('-').unwrap_or((flags, ""));
+                if on.contains('i') {
+                    ignorecase = true;
+                } else if off.contains('i') {
+                    ignorecase = false;
+                }
+            }
+        } else if c == '(' && !in_class {
+            groups.push(ignorecase);
+            out.push(c);
+        } else if c == ')' && !in_class {
+            if let Some(outer) = groups.pop() {
+                ignorecase = outer;
+            }
+            out.push(c);
         } else if c == '\\' {
             match chars.next() {
                 Some('Z') if !in_class => out.push_str("\\z"),
@@ -507,6 +533,35 @@ fn translate(p: &str, ignorecase: bool) -> String {
                         out.push_str(&format!("[^{class}]"));
                     } else {
                         out.push_str(&format!("(?-i:[^{class}])"));
+                    }
+                }
+                // A character by number is a literal: folded as one under IGNORECASE (the
+                // digits must not be read as literals themselves).
+                Some(k @ ('x' | 'u' | 'U')) if !in_class => {
+                    let want = match k {
+                        'x' => 2,
+                        'u' => 4,
+                        _ => 8,
+                    };
+                    let digits: String = chars.clone().take(want).collect();
+                    let code = (digits.len() == want
+                        && digits.chars().all(|d| d.is_ascii_hexdigit()))
+                    .then(|| u32::from_str_radix(&digits, 16).ok().and_then(char::from_u32))
+                    .flatten();
+                    match code {
+                        Some(ch) => {
+                            for _ in 0..want {
+                                chars.next();
+                            }
+                            match sre_literal_ignorecase(ch).filter(|_| ignorecase) {
+                                Some(class) => out.push_str(&class),
+                                None => out.push_str(&format!("\\x{{{:x}}}", ch as u32)),
+                            }
+                        }
+                        None => {
+                            out.push('\\');
+                            out.push(k);
+                        }
                     }
                 }
                 Some(n) => {
