@@ -534,6 +534,29 @@ async fn score_inputs(
             });
         }
     }
+    // Task files are small and many: fetched ahead, a few at a time, in the order the lanes take
+    // them (first seen first), so a lane does not wait for one between two submissions.
+    {
+        let mut seen = std::collections::HashSet::new();
+        let ids: Vec<String> = submissions
+            .iter()
+            .map(|s| s.instance_id.clone())
+            .filter(|id| known.contains(id.as_str()) && seen.insert(id.clone()))
+            .collect();
+        let bundle = bundle.to_string();
+        leptos::task::spawn_local(async move {
+            use futures::stream::StreamExt;
+            futures::stream::iter(ids)
+                .for_each_concurrent(TASK_PREFETCH, |id| {
+                    let bundle = bundle.clone();
+                    async move {
+                        // A failure shows when the lane loads the task itself.
+                        let _ = bundles::load_task(&bundle, &id).await;
+                    }
+                })
+                .await;
+        });
+    }
     let repo_of = |id: &str| {
         index.tasks.iter().find(|t| t.id == id).map_or_else(String::new, |t| t.repo.clone())
     };
@@ -636,6 +659,10 @@ struct LaneContext<'a> {
     /// Whether submissions wait for their repository's pack (requested at the run's start).
     packs: bool,
 }
+
+/// How many task files are fetched at once ahead of the lanes (a browser opens about six
+/// connections to one host).
+const TASK_PREFETCH: usize = 4;
 
 /// How many submissions a lane keeps sent to its worker at once: the next one's task data is
 /// fetched and posted while the worker scores the current one, so the worker never waits for the

@@ -110,7 +110,10 @@ try {
     const tracing = process.env.REFSCORE_TRACE === '1' && r === 0;
     if (tracing) {
       await browser.startTracing(page, {
-        categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'toplevel'],
+        categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'toplevel',
+          // REFSCORE_TRACE_PROFILE=1: V8's sampling profiler on every thread (wasm functions by
+          // name when the wasm keeps its name section).
+          ...(process.env.REFSCORE_TRACE_PROFILE === '1' ? ['disabled-by-default-v8.cpu_profiler'] : [])],
       });
     }
     await page.goto(`${server.url}score?bundle=${bundleName}&workers=2`);
