@@ -515,39 +515,33 @@ async fn score_inputs(
         r.map(|j| scorer::submission::repeat_warning(&submissions[i], &submissions[j]))
     }));
     let total = u32::try_from(submissions.len()).unwrap_or(u32::MAX);
+    let repo_of = |id: &str| {
+        index.tasks.iter().find(|t| t.id == id).map_or_else(String::new, |t| t.repo.clone())
+    };
+    let lanes = worker.size().min(submissions.len()).max(1);
+    let queue = TaskQueue::new(&submissions, repo_of, lanes);
+    let ahead = queue.ahead(&submissions);
     // Many submissions: one pack request per repository instead of one per blob. Every pack is
     // requested now; a lane waits only for the pack of the repository it scores (a failed pack
     // falls back to one request per blob in `load_task_inputs`).
     let packs = submissions.len() > 3;
     if packs {
-        let mut repos: Vec<String> = submissions
-            .iter()
-            .filter_map(|s| index.tasks.iter().find(|t| t.id == s.instance_id))
-            .map(|t| t.repo.clone())
-            .collect();
         let mut seen = std::collections::HashSet::new();
-        repos.retain(|r| seen.insert(r.clone()));
-        for repo in repos {
-            let bundle = bundle.to_string();
+        for (_, repo) in ahead.iter().filter(|(_, repo)| seen.insert(repo.clone())) {
+            let (bundle, repo) = (bundle.to_string(), repo.clone());
             leptos::task::spawn_local(async move {
                 let _ = bundles::preload_pack(&bundle, &repo).await;
             });
         }
     }
-    // Task files are small and many: fetched ahead, a few at a time, in the order the lanes take
-    // them (first seen first), so a lane does not wait for one between two submissions.
+    // Task files are small and many: fetched ahead, a few at a time, first seen first (about the
+    // order lanes take them), so a lane does not wait for one between two submissions.
     {
-        let mut seen = std::collections::HashSet::new();
-        let ids: Vec<String> = submissions
-            .iter()
-            .map(|s| s.instance_id.clone())
-            .filter(|id| known.contains(id.as_str()) && seen.insert(id.clone()))
-            .collect();
         let bundle = bundle.to_string();
         leptos::task::spawn_local(async move {
             use futures::stream::StreamExt;
-            futures::stream::iter(ids)
-                .for_each_concurrent(TASK_PREFETCH, |id| {
+            futures::stream::iter(ahead)
+                .for_each_concurrent(TASK_PREFETCH, |(id, _)| {
                     let bundle = bundle.clone();
                     async move {
                         // A failure shows when the lane loads the task itself.
@@ -557,12 +551,8 @@ async fn score_inputs(
                 .await;
         });
     }
-    let repo_of = |id: &str| {
-        index.tasks.iter().find(|t| t.id == id).map_or_else(String::new, |t| t.repo.clone())
-    };
-    let lanes = worker.size().min(submissions.len()).max(1);
     let shared = Lanes {
-        queue: RefCell::new(TaskQueue::new(&submissions, repo_of, lanes)),
+        queue: RefCell::new(queue),
         scored: RefCell::new(BTreeMap::new()),
         errors: RefCell::new(BTreeMap::new()),
         tasks: RefCell::new(BTreeMap::new()),
@@ -621,6 +611,19 @@ impl TaskQueue {
             groups[g].items.push(i);
         }
         TaskQueue { groups: groups.into(), lanes: vec![None; lanes] }
+    }
+
+    /// Every task of the bundle the queue holds, once, with its repository, first seen first:
+    /// what to fetch ahead of the lanes.
+    fn ahead(&self, submissions: &[Submission]) -> Vec<(String, String)> {
+        self.groups
+            .iter()
+            .filter(|g| !g.repo.is_empty())
+            .filter_map(|g| {
+                let first = submissions.get(*g.items.first()?)?;
+                Some((first.instance_id.clone(), g.repo.clone()))
+            })
+            .collect()
     }
 
     /// The next group for `lane`: one of the repository it just worked on (its worker has that
@@ -990,6 +993,18 @@ mod tests {
         // Each task's submissions together and in input order; one lane finishes the repository
         // it is on before it takes the next task in first-seen order.
         assert_eq!(order, [vec![0, 2], vec![3], vec![1, 4]]);
+    }
+
+    #[test]
+    fn tasks_fetched_ahead_are_the_known_ones_once_each_first_seen_first() {
+        let subs = submissions(&["a1", "b1", "zz", "a1", "a2", "b1"]);
+        // "zz" is not in the bundle (no repository).
+        let repo_of = |id: &str| if id == "zz" { String::new() } else { repo(id) };
+        let q = TaskQueue::new(&subs, repo_of, 2);
+        let ahead = q.ahead(&subs);
+        let pairs: Vec<(&str, &str)> =
+            ahead.iter().map(|(id, r)| (id.as_str(), r.as_str())).collect();
+        assert_eq!(pairs, [("a1", "x"), ("b1", "y"), ("a2", "x")]);
     }
 
     #[test]

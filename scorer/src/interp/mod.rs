@@ -626,6 +626,33 @@ impl Drop for Interp<'_> {
 mod tests {
     use super::*;
 
+    /// An interpreter for `src` as module `t.py`, under the default stack and memory budgets.
+    fn interp<'t>(
+        tree: &'t Tree,
+        src: &'t str,
+        step_budget: u64,
+        max_collection_len: usize,
+    ) -> Interp<'t> {
+        let limits = Limits {
+            step_budget,
+            max_recursion: 1000,
+            max_collection_len,
+            stack_budget: crate::unittest::RunConfig::default().stack_budget,
+            memory_budget: memory::DEFAULT_MEMORY_BUDGET,
+        };
+        let cache = Rc::new(RefCell::new(ParseCache::default()));
+        let mut it = Interp::new(tree, "t.py", src, limits, cache);
+        it.mark_stack_base();
+        it
+    }
+
+    /// Runs `module` to its end; a Python exception fails the test with its classification.
+    fn exec<'t>(it: &mut Interp<'t>, module: &'t python::syntax::ModModule) {
+        if let Err(e) = it.exec_module(module) {
+            panic!("{:?}", it.classify(&e));
+        }
+    }
+
     /// A run's classes (self-referring through their MRO) and module-level functions (referring
     /// to the globals holding them) are freed with the interpreter.
     #[test]
@@ -634,19 +661,8 @@ mod tests {
         let src = "class A:\n    def f(self):\n        return A\n\nclass B(A):\n    pass\n\n\
                    def g():\n    return g\n\nclass E(ValueError):\n    pass\n\nb = B()\n";
         let module = python::parse_module(src, "t.py").expect("parses");
-        let limits = Limits {
-            step_budget: 100_000,
-            max_recursion: 1000,
-            max_collection_len: 1000,
-            stack_budget: crate::unittest::RunConfig::default().stack_budget,
-            memory_budget: memory::DEFAULT_MEMORY_BUDGET,
-        };
-        let cache = Rc::new(RefCell::new(ParseCache::default()));
-        let mut it = Interp::new(&tree, "t.py", src, limits, cache);
-        it.mark_stack_base();
-        if let Err(e) = it.exec_module(&module) {
-            panic!("{:?}", it.classify(&e));
-        }
+        let mut it = interp(&tree, src, 100_000, 1000);
+        exec(&mut it, &module);
         let class = |name: &str| match it.globals.vars.get(name) {
             Some(Value::Class(c)) => Rc::downgrade(&c),
             _ => panic!("{name} is not a class"),
@@ -717,19 +733,8 @@ mod tests {
         let tree = Tree::new();
         let src = "keep = [[i] for i in range(100)]\nfor i in range(200000):\n    x = [i]\n";
         let module = python::parse_module(src, "t.py").expect("parses");
-        let limits = Limits {
-            step_budget: 10_000_000,
-            max_recursion: 1000,
-            max_collection_len: 1_000_000,
-            stack_budget: crate::unittest::RunConfig::default().stack_budget,
-            memory_budget: memory::DEFAULT_MEMORY_BUDGET,
-        };
-        let cache = Rc::new(RefCell::new(ParseCache::default()));
-        let mut it = Interp::new(&tree, "t.py", src, limits, cache);
-        it.mark_stack_base();
-        if let Err(e) = it.exec_module(&module) {
-            panic!("{:?}", it.classify(&e));
-        }
+        let mut it = interp(&tree, src, 10_000_000, 1_000_000);
+        exec(&mut it, &module);
         assert!(it.objects.live() >= 101, "the kept lists are noted");
         assert!(it.objects.len() < 3 * 4096, "{} entries", it.objects.len());
     }
@@ -753,20 +758,9 @@ mod tests {
                    def f():\n    pass\n\
                    for i in range(1000):\n    setattr(f, 'a' + str(i), None)\n";
         let module = python::parse_module(src, "t.py").expect("parses");
-        let limits = Limits {
-            step_budget: 1_000_000,
-            max_recursion: 1000,
-            max_collection_len: 100_000,
-            stack_budget: crate::unittest::RunConfig::default().stack_budget,
-            memory_budget: memory::DEFAULT_MEMORY_BUDGET,
-        };
-        let cache = Rc::new(RefCell::new(ParseCache::default()));
-        let mut it = Interp::new(&tree, "t.py", src, limits, cache);
-        it.mark_stack_base();
+        let mut it = interp(&tree, src, 1_000_000, 100_000);
         let before = memory::charged();
-        if let Err(e) = it.exec_module(&module) {
-            panic!("{:?}", it.classify(&e));
-        }
+        exec(&mut it, &module);
         let made = memory::sweep() - before;
         let want = 1000 * memory::FUNCTION_BYTES + 1000 * memory::DICT_ENTRY_BYTES;
         assert!(made >= want, "charged {made}, want at least {want}");
