@@ -27,20 +27,21 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
 fi
 
 # 3+4. Trunk and wasm-bindgen-cli, compiled side by side (they are most of a first set-up) while
-#    the steps below run. Each writes its log under target/setup-logs/. Not yet tried: fewer
-#    features (`--no-default-features` leaves out 16 of trunk's 385 crates (its update check,
-#    rustls; ring stays) and 11 of wasm-bindgen-cli's 161 (ring, rustls)); `Trunk.toml` sets
-#    `offline = true`, so neither needs TLS, but whether both still build is unchecked.
+#    the steps below run. Each writes its log under target/setup-logs/. Both are built without their
+#    default features: `Trunk.toml` sets `offline = true`, so neither needs its update check or TLS
+#    stack (16 of trunk's 385 crates and 11 of wasm-bindgen-cli's 161 are left out). Should such a
+#    build fail, the default build follows.
 SETUP_LOGS="${CARGO_TARGET_DIR:-target}/setup-logs"
 mkdir -p "$SETUP_LOGS"
 tool_pids=()
 install_trunk() {
-  cargo install trunk --locked --version "$TRUNK_VERSION"
+  cargo install trunk --locked --version "$TRUNK_VERSION" --no-default-features \
+    || cargo install trunk --locked --version "$TRUNK_VERSION"
 }
 # wasm-bindgen-cli's own lock pins webpki-roots 1.0.11, which the registry lacks, so install from
 # the unpacked crate with that one entry moved back.
 install_wasm_bindgen() {
-  if ! cargo install wasm-bindgen-cli --locked --version "$WASM_BINDGEN_VERSION"; then
+  if ! cargo install wasm-bindgen-cli --locked --version "$WASM_BINDGEN_VERSION" --no-default-features; then
     crate=$(ls ~/.cargo/registry/cache/*/wasm-bindgen-cli-"$WASM_BINDGEN_VERSION".crate 2>/dev/null | head -n1)
     [ -n "$crate" ] || { echo "wasm-bindgen-cli $WASM_BINDGEN_VERSION crate not in the cargo cache" >&2; return 1; }
     work=$(mktemp -d)
@@ -48,7 +49,7 @@ install_wasm_bindgen() {
     local rc=0
     (cd "$work/wasm-bindgen-cli-$WASM_BINDGEN_VERSION" \
       && cargo update -q -p webpki-roots@1.0.11 --precise 1.0.10 \
-      && cargo install --path . --locked) || rc=$?
+      && { cargo install --path . --locked --no-default-features || cargo install --path . --locked; }) || rc=$?
     rm -rf "$work"
     return "$rc"
   fi
@@ -60,11 +61,11 @@ background() { # NAME FUNCTION: runs it in the background, output to its log, re
   tool_pids+=($!)
 }
 if [ "$(trunk --version 2>/dev/null || true)" != "trunk $TRUNK_VERSION" ]; then
-  log "compiling trunk $TRUNK_VERSION in the background (the longest step: about 8 minutes on 2 cores)"
+  log "compiling trunk $TRUNK_VERSION in the background (the longest step: about 12 minutes on 2 cores shared with the steps below)"
   background trunk install_trunk
 fi
 if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
-  log "compiling wasm-bindgen-cli $WASM_BINDGEN_VERSION in the background (a few minutes on 2 cores)"
+  log "compiling wasm-bindgen-cli $WASM_BINDGEN_VERSION in the background (about 6 minutes beside trunk)"
   background wasm-bindgen-cli install_wasm_bindgen
 fi
 

@@ -59,7 +59,7 @@ test('scoring progress stays in the header when the user leaves the Score page',
   await page.locator('#task-list').waitFor({ timeout: T });
   const progress = page.locator('#header-progress');
   await progress.waitFor({ timeout: T });
-  assert.match(await progress.textContent(), /^Scoring \d+ \/ \d+/);
+  assert.match(await progress.textContent(), /^(Reading files|Scoring) \d+ \/ \d+/);
   await screenshot(page, 'nav-header-progress');
   // It links back to the Score page. (Followed through the navigation's own Score link: the
   // run can finish before a click on the header bar lands, and the bar then disappears. The

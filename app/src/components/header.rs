@@ -50,13 +50,22 @@ pub fn Header() -> impl IntoView {
         }
     });
     let session = crate::runs::use_session();
-    let progress = move || {
+    // Built once while a run scores; only its text follows the progress, so the link is not
+    // replaced under the pointer at every update.
+    let shown = Memo::new(move |_| {
         let on_score = matches!(route.get(), Some(Route::Score | Route::TaskScore { .. }));
-        session.progress.get().filter(|_| !on_score).map(|p| {
+        !on_score && session.progress.with(Option::is_some)
+    });
+    let progress = move || {
+        shown.get().then(|| {
+            let text = move || {
+                session.progress.with(|p| {
+                    p.as_ref().map(|p| format!("{} {} / {}", p.phase, p.done, p.total)).unwrap_or_default()
+                })
+            };
             view! {
                 <span role="status">
-                    <a id="header-progress" class="header-progress" href=Route::Score.href()>
-                        {format!("Scoring {} / {}", p.done, p.total)}</a>
+                    <a id="header-progress" class="header-progress" href=Route::Score.href()>{text}</a>
                 </span>
             }
         })

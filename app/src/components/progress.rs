@@ -15,19 +15,29 @@ pub fn ScoreProgress() -> impl IntoView {
             session.cancel(&w.get_value());
         }
     };
+    // The bar is built once per session and only its numbers follow the progress: a view rebuilt
+    // at every update would replace the Cancel button under the user's pointer.
+    let active = Memo::new(move |_| session.progress.with(Option::is_some));
+    let read = move |f: fn(&crate::runs::Progress) -> String| {
+        move || session.progress.with(|p| p.as_ref().map(f).unwrap_or_default())
+    };
     view! {
-        {move || session.progress.get().map(|p| {
-            let pct = if p.total == 0 { 0.0 } else { 100.0 * f64::from(p.done) / f64::from(p.total) };
-            view! {
-                <div class="score-progress" id="score-progress" role="status">
-                    <progress max=p.total.max(1) value=p.done></progress>
-                    <span class="progress-text">
-                        {format!("{} {} / {} ({pct:.0}%)", p.phase, p.done, p.total)}
-                        " " <span class="muted">{p.current.clone()}</span>
-                    </span>
-                    <button id="score-cancel" type="button" on:click=cancel>"Cancel"</button>
-                </div>
-            }
+        {move || active.get().then(|| view! {
+            <div class="score-progress" id="score-progress" role="status">
+                <progress
+                    max=move || session.progress.with(|p| p.as_ref().map_or(1, |p| p.total.max(1)))
+                    value=move || session.progress.with(|p| p.as_ref().map_or(0, |p| p.done))
+                ></progress>
+                // Before the text, whose width changes with every update: the button stays put.
+                <button id="score-cancel" type="button" on:click=cancel>"Cancel"</button>
+                <span class="progress-text">
+                    {read(|p| {
+                        let pct = if p.total == 0 { 0.0 } else { 100.0 * f64::from(p.done) / f64::from(p.total) };
+                        format!("{} {} / {} ({pct:.0}%)", p.phase, p.done, p.total)
+                    })}
+                    " " <span class="muted">{read(|p| p.current.clone())}</span>
+                </span>
+            </div>
         })}
         {move || match session.outcome.get() {
             Some(Outcome::Cancelled { done, total }) => Some(view! {

@@ -333,6 +333,10 @@ pub fn RunPage() -> impl IntoView {
         };
         let meta = run.meta.clone();
         let shown_results = RwSignal::new(PAGE_ROWS);
+        // The result rows are built in a task of their own, after the summary has been shown:
+        // built together, the two kept the UI thread busy past 50 ms on a 100-task run.
+        let rows_ready = RwSignal::new(false);
+        set_timeout(move || rows_ready.set(true), std::time::Duration::ZERO);
         let kept = {
             let run = run.clone();
             Memo::new(move |_| {
@@ -344,9 +348,12 @@ pub fn RunPage() -> impl IntoView {
             let run = run.clone();
             let meta = meta.clone();
             move || {
+                if !rows_ready.get() {
+                    return None;
+                }
                 let s = state.get();
                 let limit = shown_results.get();
-                s.rows(&run.report.results).into_iter().map(|(i, nth)| {
+                Some(s.rows(&run.report.results).into_iter().map(|(i, nth)| {
                     let r = &run.report.results[i];
                     let link = meta.result_route(&r.instance_id, (nth > 1).then_some(nth)).href();
                     let verdict = verdict_of(r);
@@ -361,7 +368,7 @@ pub fn RunPage() -> impl IntoView {
                             <td class="muted">{r.source.as_ref().map(|s| s.to_string()).unwrap_or_default()}</td>
                         </tr>
                     }
-                }).take(limit).collect_view()
+                }).take(limit).collect_view())
             }
         };
         let filters = ResultFilter::ALL
