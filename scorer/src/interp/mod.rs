@@ -411,6 +411,10 @@ impl<'a> Interp<'a> {
     #[inline]
     pub fn step(&mut self) -> PyResult<'a, ()> {
         self.steps += 1;
+        #[cfg(feature = "gc-stress")]
+        if self.steps % 2000 == 0 {
+            self.collect_cycles();
+        }
         if memory::charged() > self.memory_check_at {
             self.check_memory(0)?;
         }
@@ -514,10 +518,10 @@ impl<'a> Interp<'a> {
     pub fn collect_after_method(&mut self) {
         let budget = self.limits.memory_budget;
         let live = memory::sweep();
-        if live > budget / GC_METHOD_END_FRACTION
+        let due = live > budget / GC_METHOD_END_FRACTION
             && (self.gc_since_method_end
-                || live > self.gc_live_after.saturating_add(budget / GC_AFTER_FRACTION))
-        {
+                || live > self.gc_live_after.saturating_add(budget / GC_AFTER_FRACTION));
+        if due || cfg!(feature = "gc-stress") {
             self.collect_cycles();
         }
         self.gc_since_method_end = false;
