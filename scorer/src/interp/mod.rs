@@ -836,9 +836,7 @@ mod tests {
         );
         let module = python::parse_module(&src, "t.py").expect("parses");
         let mut it = small_budget(&tree, &src, 1 << 20);
-        eprintln!("interpreter's own bytes: {}", it.limits.memory_budget - (1 << 20));
         exec(&mut it, &module);
-        eprintln!("collections and objects freed: {:?}", it.gc_stats);
         assert!(it.gc_stats.0 >= 5, "collections: {:?}", it.gc_stats);
         assert!(it.gc_stats.1 >= 300, "objects freed: {:?}", it.gc_stats);
     }
