@@ -546,6 +546,56 @@ mod tests {
         println!("{n} programs run");
     }
 
+    /// `cargo test -p fuzz --release corpus_outcomes -- --ignored --nocapture` prints each
+    /// corpus input's verdicts, one line each, then how many rounds over the corpus it ran
+    /// (`FUZZ_ROUNDS`, default 1) with the resident memory after each. Comparing its output
+    /// with `--features scorer/gc-stress` and without shows whether the cycle collector (after
+    /// every method and every 2,000 steps there) changes any verdict; the rounds show whether
+    /// replaying grows the process.
+    #[test]
+    #[ignore]
+    fn corpus_outcomes() {
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus/interp");
+        let mut files: Vec<_> =
+            std::fs::read_dir(dir).expect("corpus").flatten().map(|e| e.path()).collect();
+        files.sort();
+        let rounds: usize =
+            std::env::var("FUZZ_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(1);
+        let rss = || {
+            std::fs::read_to_string("/proc/self/status")
+                .ok()
+                .and_then(|s| {
+                    let l = s.lines().find(|l| l.starts_with("VmRSS:"))?.to_string();
+                    l.split_whitespace().nth(1)?.parse::<u64>().ok()
+                })
+                .unwrap_or(0)
+        };
+        for round in 0..rounds {
+            for p in &files {
+                let data = std::fs::read(p).expect("read input");
+                let Some(source) = super::program(&data) else { continue };
+                let out = scorer::unittest::Scorer::new(super::config()).run_test_file(
+                    &scorer::tree::Tree::new(),
+                    "test_fuzz.py",
+                    &source,
+                );
+                if round == 0 {
+                    let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+                    println!(
+                        "OUT {} {}",
+                        name.unwrap_or_default(),
+                        serde_json::to_string(&out).expect("json")
+                    );
+                }
+            }
+            println!(
+                "ROUND {round} rss {} KB, left charged {}",
+                rss(),
+                scorer::interp::bytes_left()
+            );
+        }
+    }
+
     /// Found by this target: `[] * 7668058830512687692` looped once per repetition (a hang
     /// within every budget). CPython answers `[]` and `()` at once; so must the scorer.
     #[test]

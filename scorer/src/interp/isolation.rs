@@ -99,6 +99,19 @@ impl<T> Mut<T> {
         self.cell.borrow_mut()
     }
 
+    /// Shared access unless the value is being written (for the cycle collector, which may
+    /// run while the evaluator writes to some object).
+    pub fn try_borrow(&self) -> Option<Ref<'_, T>> {
+        self.cell.try_borrow().ok()
+    }
+
+    /// Mutable access unless the value is borrowed, not reported as a write: for emptying
+    /// objects nothing can reach any more ([`crate::interp::memory::Objects::collect`]), which
+    /// no method can see.
+    pub(crate) fn try_borrow_mut_unseen(&self) -> Option<RefMut<'_, T>> {
+        self.cell.try_borrow_mut().ok()
+    }
+
     /// Mutable access unless the value is borrowed (for emptying objects when a run ends).
     pub fn try_borrow_mut(&self) -> Option<RefMut<'_, T>> {
         note_write(self.born);

@@ -26,8 +26,9 @@ use std::rc::{Rc, Weak};
 
 use num_bigint::BigInt;
 
+use super::cycles::{Collected, Obj};
 use super::value::{free_nested, take_iter, Class, Function, Instance, Module, Mut, PyDict};
-use super::value::{Native, PyIter, PyList, Scope, Value};
+use super::value::{Native, NodeObj, PyIter, PyList, Scope, Value};
 
 /// Bytes one run may hold (counted as above): 1 GiB. Calibrated on the official tests (the real
 /// 100 tasks, empty patch): all 631 verdicts stay the same with a budget of 64 MiB.
@@ -150,9 +151,10 @@ enum Held<'a> {
     Scope(Weak<Scope<'a>>),
     Module(Weak<Module<'a>>),
     Iter(Weak<Mut<PyIter<'a>>>),
+    Node(Weak<NodeObj<'a>>),
 }
 
-impl Held<'_> {
+impl<'a> Held<'a> {
     fn alive(&self) -> bool {
         match self {
             Held::List(w) => w.strong_count() > 0,
@@ -163,7 +165,22 @@ impl Held<'_> {
             Held::Scope(w) => w.strong_count() > 0,
             Held::Module(w) => w.strong_count() > 0,
             Held::Iter(w) => w.strong_count() > 0,
+            Held::Node(w) => w.strong_count() > 0,
         }
+    }
+
+    fn upgrade(&self) -> Option<Obj<'a>> {
+        Some(match self {
+            Held::List(w) => Obj::List(w.upgrade()?),
+            Held::Dict(w) => Obj::Dict(w.upgrade()?),
+            Held::Instance(w) => Obj::Instance(w.upgrade()?),
+            Held::Class(w) => Obj::Class(w.upgrade()?),
+            Held::Func(w) => Obj::Func(w.upgrade()?),
+            Held::Scope(w) => Obj::Scope(w.upgrade()?),
+            Held::Module(w) => Obj::Module(w.upgrade()?),
+            Held::Iter(w) => Obj::Iter(w.upgrade()?),
+            Held::Node(w) => Obj::Node(w.upgrade()?),
+        })
     }
 }
 
@@ -211,6 +228,7 @@ impl<'a> Objects<'a> {
             Value::Func(f) => self.push(Held::Func(Rc::downgrade(f))),
             Value::Module(m) => self.push(Held::Module(Rc::downgrade(m))),
             Value::Iter(i) => self.push(Held::Iter(Rc::downgrade(i))),
+            Value::Node(n) => self.push(Held::Node(Rc::downgrade(n))),
             _ => {}
         }
     }
@@ -218,6 +236,18 @@ impl<'a> Objects<'a> {
     /// Notes a frame that outlives its call (kept by a closure or a generator).
     pub(crate) fn note_scope(&self, s: &Rc<Scope<'a>>) {
         self.push(Held::Scope(Rc::downgrade(s)));
+    }
+
+    /// Frees the noted objects (and what they reach) that only reference cycles keep alive,
+    /// while the run goes on ([`super::cycles`]); drops the entries of freed objects.
+    pub(crate) fn collect(&self) -> Collected {
+        let seeds: Vec<Obj<'a>> = {
+            let Ok(mut held) = self.held.try_borrow_mut() else { return Collected::default() };
+            held.retain(Held::alive);
+            self.prune_at.set((held.len() * 2).max(OBJECTS_PRUNE_MIN));
+            held.iter().filter_map(Held::upgrade).collect()
+        };
+        super::cycles::collect(seeds)
     }
 
     /// How many noted objects are alive.
@@ -250,6 +280,7 @@ impl<'a> Objects<'a> {
                 Held::Func(w) => work.extend(w.upgrade().map(Value::Func)),
                 Held::Module(w) => work.extend(w.upgrade().map(Value::Module)),
                 Held::Iter(w) => work.extend(w.upgrade().map(Value::Iter)),
+                Held::Node(w) => work.extend(w.upgrade().map(Value::Node)),
                 Held::Scope(w) => scopes.extend(w.upgrade()),
             }
         }
@@ -323,6 +354,7 @@ impl<'a> Objects<'a> {
                 Value::Module(m) => {
                     work.extend(m.dict.take_values());
                 }
+                Value::Node(n) => work.extend(n.take_all()),
                 Value::Iter(it) => {
                     if let Some(mut it) = it.try_borrow_mut() {
                         match std::mem::replace(&mut *it, PyIter::Exhausted) {

@@ -12,6 +12,7 @@
 
 pub(crate) mod builtins;
 pub(crate) mod cpyhash;
+pub(crate) mod cycles;
 pub(crate) mod eval;
 pub(crate) mod exc;
 pub mod fmt;
@@ -69,6 +70,14 @@ pub struct Limits {
 pub fn bytes_left() -> u64 {
     memory::sweep()
 }
+
+/// A cycle collection runs only once `budget / GC_AFTER_FRACTION` bytes more than after the
+/// last one are charged ([`Interp::check_memory`], [`Interp::collect_after_method`]).
+pub const GC_AFTER_FRACTION: u64 = 8;
+
+/// At the end of a test method, cycles are collected when the account holds more than
+/// `budget / GC_METHOD_END_FRACTION` bytes ([`Interp::collect_after_method`]).
+pub const GC_METHOD_END_FRACTION: u64 = 4;
 
 /// Sizes from which CPython 3.11 raises MemoryError on any machine the harness plausibly runs on
 /// (2^32 items: 32 GiB of list slots, or a 4 GiB str that `'a' * n` must allocate at once).
@@ -267,6 +276,13 @@ pub struct Interp<'a> {
     pub read_texts: HashMap<(usize, bool), ReadText, value::FxBuild>,
     /// The mutable objects the run made, emptied when it ends ([`memory::Objects`]).
     pub(crate) objects: memory::Objects<'a>,
+    /// Bytes the memory account held after the last cycle collection ([`Interp::collect_cycles`]).
+    pub gc_live_after: u64,
+    /// Cycle collections so far, and objects they freed (for tests and measurements).
+    pub gc_stats: (u32, u64),
+    /// A collection ran while a method was running (the budget was reached): the method's
+    /// frame may hold cycles once it ends, so the next [`Interp::collect_after_method`] collects.
+    pub gc_since_method_end: bool,
 }
 
 /// CPython's recursion depth (`tstate->recursion_limit - recursion_remaining` in 3.11) of the
@@ -343,6 +359,9 @@ impl<'a> Interp<'a> {
             memory_check_at: limits.memory_budget,
             read_texts: HashMap::default(),
             objects: memory::Objects::default(),
+            gc_live_after: 0,
+            gc_stats: (0, 0),
+            gc_since_method_end: false,
         };
         memory::reset();
         it.mark_stack_base();
@@ -392,6 +411,10 @@ impl<'a> Interp<'a> {
     #[inline]
     pub fn step(&mut self) -> PyResult<'a, ()> {
         self.steps += 1;
+        #[cfg(feature = "gc-stress")]
+        if self.steps % 2000 == 0 {
+            self.collect_cycles();
+        }
         if memory::charged() > self.memory_check_at {
             self.check_memory(0)?;
         }
@@ -447,10 +470,20 @@ impl<'a> Interp<'a> {
     /// (crediting strings freed since the last sweep) and names the budget when they do not.
     /// The next sweep is due once a quarter of the budget more has been charged, so sweeps cost
     /// amortised constant time per byte made; tracked bytes never pass 1.25 times the budget.
+    /// Before naming the budget, the run's unreachable reference cycles are collected
+    /// ([`Interp::collect_cycles`]), unless less than an eighth of the budget was charged since
+    /// the last collection: each collection then follows that much allocation, so their cost
+    /// stays proportional to the work.
     #[cold]
     pub fn check_memory(&mut self, extra: u64) -> PyResult<'a, ()> {
         let budget = self.limits.memory_budget;
-        let live = memory::sweep();
+        let mut live = memory::sweep();
+        if live.saturating_add(extra) > budget
+            && live > self.gc_live_after.saturating_add(budget / GC_AFTER_FRACTION)
+        {
+            self.collect_cycles();
+            live = self.gc_live_after;
+        }
         self.memory_check_at = budget.max(live.saturating_add(budget / 4));
         if live.saturating_add(extra) > budget {
             return Err(self.fatal(
@@ -463,6 +496,35 @@ impl<'a> Interp<'a> {
             ));
         }
         Ok(())
+    }
+
+    /// Frees the run's objects that only reference cycles keep alive ([`cycles`]), as CPython's
+    /// `gc` would have by now; sweeps the account after.
+    pub fn collect_cycles(&mut self) {
+        let c = self.objects.collect();
+        self.gc_stats.0 = self.gc_stats.0.saturating_add(1);
+        self.gc_stats.1 = self.gc_stats.1.saturating_add(c.freed as u64);
+        self.gc_live_after = memory::sweep();
+        self.gc_since_method_end = true;
+    }
+
+    /// At the end of a test method: collects the run's cycles when the account holds more than
+    /// [`GC_METHOD_END_FRACTION`] of the budget, and either a collection ran since the last
+    /// method ended (the budget was reached: the method's frame, gone now, may have held what
+    /// that collection could not free) or an eighth of the budget more is charged than after
+    /// the last collection. A method that left its memory in cycles with its frame must not make
+    /// the file's later methods run out of the budget; a run holding much memory legitimately is
+    /// not walked again after every method.
+    pub fn collect_after_method(&mut self) {
+        let budget = self.limits.memory_budget;
+        let live = memory::sweep();
+        let due = live > budget / GC_METHOD_END_FRACTION
+            && (self.gc_since_method_end
+                || live > self.gc_live_after.saturating_add(budget / GC_AFTER_FRACTION));
+        if due || cfg!(feature = "gc-stress") {
+            self.collect_cycles();
+        }
+        self.gc_since_method_end = false;
     }
 
     /// Bytes a value about to be built needs ([`memory::SLOT_BYTES`] a list item): refused
@@ -724,6 +786,94 @@ mod tests {
             }
         }
         assert!(leaks.is_empty(), "{}", leaks.join("\n"));
+    }
+
+    /// An interpreter for `src` whose memory budget leaves `room` bytes above what the
+    /// interpreter itself holds when made.
+    fn small_budget<'t>(tree: &'t Tree, src: &'t str, room: u64) -> Interp<'t> {
+        let mut it = interp(tree, src, 50_000_000, 10_000_000);
+        it.limits.memory_budget = memory::sweep() + room;
+        it.memory_check_at = it.limits.memory_budget;
+        it
+    }
+
+    /// Makes garbage cycles of about 50 KB each (a list holding itself), so a small budget is
+    /// reached again and again and the collector runs in the middle of whatever calls it.
+    const CHURN: &str = "def churn():\n    a = [0] * 2000\n    a.append(a)\n\n";
+
+    /// Collections in the middle of a function free the garbage cycles and nothing the running
+    /// frames, the values the Rust stack holds (a sort's items, a comprehension being built,
+    /// call arguments) or the live objects reach: a self-referring list in a local, a
+    /// generator expression suspended mid-iteration, a generator function's remaining items, a
+    /// closure's cell held only by the function, an iterator over a list, a bound method,
+    /// instances in cycles held by a list only a Rust local holds. The program checks each of
+    /// them after the collections.
+    #[test]
+    fn collecting_during_a_run_keeps_what_is_reachable() {
+        let tree = Tree::new();
+        let src = format!(
+            "{CHURN}class C:\n    def __init__(self, i):\n        self.i = i\n        self.me = self\n\
+             \n    def get(self):\n        return self.i\n\n\
+             def mk():\n    cell = [0]\n    def inc():\n        cell[0] += 1\n        return cell[0]\n    return inc\n\n\
+             def gen():\n    yield from range(5)\n\n\
+             def body():\n    keep = [1]\n    keep.append(keep)\n    keep.append({{'k': keep, 'c': C(7)}})\n\
+             \x20   g = (x * 2 for x in range(5))\n    assert next(g) == 0\n\
+             \x20   gf = gen()\n    assert next(gf) == 0\n    inc = mk()\n\
+             \x20   lst = [C(i) for i in range(10)]\n    li = iter(lst)\n    assert next(li).i == 0\n\
+             \x20   m = C(42).get\n    view = keep[2].keys()\n\
+             \x20   for _ in range(300):\n        churn()\n\
+             \x20   s = sorted([C(i) for i in range(40)], key=lambda o: (churn(), -o.i)[1])\n\
+             \x20   assert [o.i for o in s] == list(range(39, -1, -1)), [o.i for o in s]\n\
+             \x20   assert all(o.me is o for o in s)\n\
+             \x20   built = [(churn(), C(i))[1] for i in range(40)]\n\
+             \x20   assert [o.me.i for o in built] == list(range(40))\n\
+             \x20   assert keep[1] is keep and keep[2]['k'] is keep and keep[2]['c'].me.i == 7\n\
+             \x20   assert list(g) == [2, 4, 6, 8]\n    assert list(gf) == [1, 2, 3, 4]\n\
+             \x20   assert inc() == 1 and inc() == 2\n    assert next(li).i == 1 and len(list(li)) == 8\n\
+             \x20   assert m() == 42 and list(view) == ['k', 'c']\n\
+             \x20   return keep\n\n\
+             result = body()\nassert result[1] is result\n"
+        );
+        let module = python::parse_module(&src, "t.py").expect("parses");
+        let mut it = small_budget(&tree, &src, 1 << 20);
+        exec(&mut it, &module);
+        assert!(it.gc_stats.0 >= 5, "collections: {:?}", it.gc_stats);
+        assert!(it.gc_stats.1 >= 300, "objects freed: {:?}", it.gc_stats);
+    }
+
+    /// Every cycle shape of [`CYCLES`], made again and again by a function under a small budget,
+    /// is freed while the run goes on (without the collector the same run exceeds the budget).
+    #[test]
+    fn cycles_are_collected_during_the_run() {
+        let tree = Tree::new();
+        let mut failures = Vec::new();
+        for (name, body) in CYCLES {
+            let body = body.replace("\n        ", "\n    ");
+            let src = format!(
+                "class C:\n    pass\n\nclass Check:\n    def assertIs(self, a, b):\n        assert a is b\n\
+                 \n    def assertEqual(self, a, b):\n        assert a == b\n\n\
+                 def once(self):\n    pad = [0] * 100\n    {body}\n    return pad\n\n\
+                 for i in range(12000):\n    once(Check())\n"
+            );
+            let module = python::parse_module(&src, "t.py").expect("parses");
+            for collect in [true, false] {
+                let mut it = small_budget(&tree, &src, 512 << 10);
+                if !collect {
+                    it.gc_live_after = u64::MAX / 2;
+                }
+                let r = it.exec_module(&module);
+                let got = match &r {
+                    Ok(()) => "ok".to_string(),
+                    Err(e) => format!("{:?}", it.classify(e)),
+                };
+                let want_ok = collect;
+                if r.is_ok() != want_ok || (collect && it.gc_stats.1 == 0) {
+                    failures
+                        .push(format!("{name} (collector {collect}): {got}, gc {:?}", it.gc_stats));
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
     }
 
     /// The list of noted objects drops entries of freed objects as it grows: a run making a

@@ -433,6 +433,7 @@ fn run_module<'a>(
                 None => run_one(it, &class, &m),
             };
             out.push(outcome);
+            it.collect_after_method();
         }
     }
     if let Some(p) = prev.take() {
@@ -614,7 +615,8 @@ fn run_one_plain<'a>(
 ) -> TestOutcome {
     let id = method_id(class, method);
     it.record.subtests.clear();
-    let inst = V::Instance(Rc::new(Instance::new(class.clone(), NameMap::default(), None)));
+    let inst =
+        it.made(V::Instance(Rc::new(Instance::new(class.clone(), NameMap::default(), None))));
     if let V::Instance(i) = &inst {
         i.dict.borrow_mut().insert(Rc::from("_testMethodName"), V::str(method));
     }

@@ -3,7 +3,8 @@
 //! runs in a child process (this test binary re-executed) under a virtual-memory cap
 //! (`ulimit -v`, [`MEMORY_CAP_KB`]), so an abort or an OOM shows up as a failed case, not a crashed
 //! test binary. Each case asserts the child's exit code, the hostile method's verdict (exception
-//! type and message), that the ordinary method of the same run was scored (`pass`), and that the
+//! type and message), that the ordinary method of the same run was scored (`pass`, after
+//! allocating a quarter of the budget: what the hostile method held is freed), and that the
 //! child's peak resident memory (`VmHWM`) stayed under [`PEAK_CAP_KB`]. Set `HOSTILE_ONLY=a,b`
 //! to run some cases only.
 //! CLI-level cases (classes 4-9) live in `cli/tests/` (`score.rs`, `import.rs`, `report.rs`).
@@ -78,6 +79,13 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     // Function objects and class namespaces are charged too (each fails without its charge:
     // the child grows past the address-space cap and aborts).
     ("function_objects_grow", "l = []\n        while True:\n            l.append(lambda: 1)", "SizeLimitExceeded", "memory budget of 256 MiB exceeded"),
+    // A function made in the method holds the method's frame, which holds it: the frame and all
+    // it holds outlive the method until the cycle collector frees them when the method ends,
+    // so the ordinary method after it (which allocates) is scored as usual.
+    ("function_attrs_grow", "l = []\n        while True:\n            def o():\n                pass\n            {ATTRS}\n            l.append(o)", "SizeLimitExceeded", "memory budget of 256 MiB exceeded"),
+    // Frames kept by their own closures, 240 KB each, made 20,000 times (4.8 GB in all): the
+    // collector frees them while the method runs, as CPython's gc does, so the method goes on.
+    ("frame_cycles_churn", "def mk():\n            data = [0] * 10000\n            def f():\n                return data, f\n            return f\n        for i in range(20000):\n            mk()\n        raise ValueError('survived')", "ValueError", "survived"),
     ("class_dicts_grow", "l = []\n        while True:\n            class K:\n                {LOCALS}\n            l.append(K)", "SizeLimitExceeded", "memory budget of 256 MiB exceeded"),
     // Class 2: chains through generator-function calls (run eagerly on the first `next`) and
     // closures drop without recursion, as CPython's do; a deep `next` is a RecursionError.
@@ -99,7 +107,7 @@ fn case_source(body: &str) -> String {
         .replace("{LOCALS}", &(names(&|i| format!("a{i}")) + " = 0"))
         .replace("{ATTRS}", &(names(&|i| format!("o.a{i}")) + " = None"));
     format!(
-        "import unittest\n\n\nclass T(unittest.TestCase):\n    def test_hostile(self):\n        {body}\n\n    def test_ordinary(self):\n        self.assertEqual(sum(range(10)), 45)\n"
+        "import unittest\n\n\nclass T(unittest.TestCase):\n    def test_hostile(self):\n        {body}\n\n    def test_ordinary(self):\n        self.assertEqual(sum(range(10)), 45)\n        self.assertEqual(len([0] * 3000000), 3000000)\n"
     )
 }
 

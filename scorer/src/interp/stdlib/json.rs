@@ -4,7 +4,6 @@
 use std::rc::Rc;
 
 use crate::interp::eval::Kwargs;
-use crate::interp::value::{Mut, PyDict};
 use crate::interp::ExcKind;
 use crate::interp::{Interp, PyResult, Value};
 
@@ -43,7 +42,7 @@ impl<'s> Parser<'s> {
         match c {
             b'{' => {
                 self.pos += 1;
-                let d = Rc::new(Mut::new(PyDict::new()));
+                let d = it.new_dict();
                 self.ws();
                 if self.b.get(self.pos) == Some(&b'}') {
                     self.pos += 1;
@@ -87,7 +86,7 @@ impl<'s> Parser<'s> {
                 self.ws();
                 if self.b.get(self.pos) == Some(&b']') {
                     self.pos += 1;
-                    return Ok(Ok(Value::list(out)));
+                    return Ok(Ok(it.new_list(out)));
                 }
                 loop {
                     match self.value(it, depth + 1)? {
@@ -99,7 +98,7 @@ impl<'s> Parser<'s> {
                         Some(b',') => self.pos += 1,
                         Some(b']') => {
                             self.pos += 1;
-                            return Ok(Ok(Value::list(out)));
+                            return Ok(Ok(it.new_list(out)));
                         }
                         _ => return Err(JErr::At("Expecting ',' delimiter", self.pos)),
                     }

@@ -327,10 +327,16 @@ impl<'a> Attrs<'a> {
         AttrsMut { map: self.map.borrow_mut(), charged: &self.charged }
     }
 
-    /// Every value, leaving the map empty (for emptying objects when a run ends; nothing while
-    /// the map is borrowed).
+    /// Shared access unless the map is being written (for the cycle collector).
+    pub(crate) fn try_borrow(&self) -> Option<std::cell::Ref<'_, NameMap<Value<'a>>>> {
+        self.map.try_borrow()
+    }
+
+    /// Every value, leaving the map empty (for emptying objects nothing reaches any more: when a
+    /// run ends, or the cycle collector's garbage; nothing while the map is borrowed). Not a
+    /// write a method can see.
     pub(crate) fn take_values(&self) -> Vec<Value<'a>> {
-        let Some(mut m) = self.map.try_borrow_mut() else { return Vec::new() };
+        let Some(mut m) = self.map.try_borrow_mut_unseen() else { return Vec::new() };
         let values = std::mem::take(&mut *m).into_values().collect();
         drop(m);
         self.sync(0);

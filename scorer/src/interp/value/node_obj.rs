@@ -23,6 +23,9 @@ pub struct NodeObj<'a> {
     born: u32,
     /// Attributes outside `_fields` and `_attributes` (e.g. a `parent` link a test adds).
     extra: RefCell<Vec<(Str, Value<'a>)>>,
+    /// Bytes charged to the run's memory account for `extra`'s capacity (synced after every
+    /// write, as an instance's attribute map is), credited when the node is freed.
+    extra_charged: std::cell::Cell<u64>,
 }
 
 /// A node object's values; see [`NodeObj`].
@@ -31,6 +34,7 @@ type NodeVals<'a> = smallvec::SmallVec<[Option<Value<'a>>; 3]>;
 impl<'a> NodeObj<'a> {
     /// A node with every field and attribute unset (what `ast.X()` starts from).
     pub fn blank(class: &'static NodeClass) -> Self {
+        Self::charge_header(class);
         NodeObj {
             class,
             vals: RefCell::new(
@@ -39,6 +43,7 @@ impl<'a> NodeObj<'a> {
             loc: None,
             born: crate::interp::isolation::current(),
             extra: RefCell::new(Vec::new()),
+            extra_charged: std::cell::Cell::new(0),
         }
     }
 
@@ -50,13 +55,26 @@ impl<'a> NodeObj<'a> {
     ) -> Self {
         let mut fields: NodeVals<'a> = fields.into_iter().collect();
         fields.resize(class.fields.len(), None);
+        Self::charge_header(class);
         NodeObj {
             class,
             vals: RefCell::new(fields),
             loc,
             born: crate::interp::isolation::current(),
             extra: RefCell::new(Vec::new()),
+            extra_charged: std::cell::Cell::new(0),
         }
+    }
+
+    /// What a node costs the run's memory account besides its extra attributes: a header and a
+    /// slot per field and attribute (charged when made, credited when freed).
+    fn header_cost(class: &NodeClass) -> u64 {
+        use crate::interp::memory::{OBJECT_BYTES, SLOT_BYTES};
+        OBJECT_BYTES + (class.fields.len() + class.attributes.len()) as u64 * SLOT_BYTES
+    }
+
+    fn charge_header(class: &NodeClass) {
+        crate::interp::memory::charge(Self::header_cost(class));
     }
 
     /// Whether the positions are still the parsed [`Loc`] (`vals` holds only the fields).
@@ -119,16 +137,77 @@ impl<'a> NodeObj<'a> {
         self.extra.borrow()
     }
 
-    /// Writable [`Self::extra`]: a write, for the isolation of the running method.
-    pub fn extra_mut(&self) -> std::cell::RefMut<'_, Vec<(Str, Value<'a>)>> {
+    /// Writable [`Self::extra`]: a write, for the isolation of the running method. Its capacity
+    /// is charged to the run's memory account when the write ends.
+    pub fn extra_mut(&self) -> ExtraMut<'_, 'a> {
         crate::interp::isolation::note_write(self.born);
-        self.extra.borrow_mut()
+        ExtraMut { extra: self.extra.borrow_mut(), charged: &self.extra_charged }
+    }
+
+    /// Calls `f` with every value the node holds (fields, attributes written, extra
+    /// attributes); `false` (nothing visited) while they are being written (for the cycle
+    /// collector). Positions still in the parsed `Loc` are ints, not visited.
+    pub(crate) fn try_for_each(&self, mut f: impl FnMut(&Value<'a>)) -> bool {
+        let (Ok(vals), Ok(extra)) = (self.vals.try_borrow(), self.extra.try_borrow()) else {
+            return false;
+        };
+        vals.iter().flatten().chain(extra.iter().map(|(_, v)| v)).for_each(&mut f);
+        true
+    }
+
+    /// Every value the node holds, leaving it with none set, unless they are borrowed; not
+    /// reported as a write (for emptying nodes nothing reaches any more: when a run ends, or
+    /// the cycle collector's garbage).
+    pub(crate) fn take_all(&self) -> Vec<Value<'a>> {
+        let (Ok(mut vals), Ok(mut extra)) =
+            (self.vals.try_borrow_mut(), self.extra.try_borrow_mut())
+        else {
+            return Vec::new();
+        };
+        let mut out: Vec<Value<'a>> = vals.iter_mut().filter_map(Option::take).collect();
+        out.extend(std::mem::take(&mut *extra).into_iter().map(|(_, v)| v));
+        drop(extra);
+        super::sync_charge(&self.extra_charged, 0);
+        out
     }
 
     /// Every value, fields then attributes (`None`: unset).
     pub fn values(&self) -> Vec<Option<Value<'a>>> {
         let n = self.class.fields.len() + self.class.attributes.len();
         (0..n).map(|i| self.get(i)).collect()
+    }
+}
+
+/// A write to a node's extra attributes; their capacity is charged when it ends.
+pub struct ExtraMut<'b, 'a> {
+    extra: std::cell::RefMut<'b, Vec<(Str, Value<'a>)>>,
+    charged: &'b std::cell::Cell<u64>,
+}
+
+impl<'a> std::ops::Deref for ExtraMut<'_, 'a> {
+    type Target = Vec<(Str, Value<'a>)>;
+    fn deref(&self) -> &Self::Target {
+        &self.extra
+    }
+}
+
+impl std::ops::DerefMut for ExtraMut<'_, '_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.extra
+    }
+}
+
+impl Drop for ExtraMut<'_, '_> {
+    fn drop(&mut self) {
+        let cost = self.extra.capacity() as u64 * crate::interp::memory::DICT_ENTRY_BYTES;
+        super::sync_charge(self.charged, cost);
+    }
+}
+
+/// A node's charges are credited when it is freed.
+impl Drop for NodeObj<'_> {
+    fn drop(&mut self) {
+        crate::interp::memory::credit(Self::header_cost(self.class) + self.extra_charged.get());
     }
 }
 

@@ -160,6 +160,30 @@ impl<'a> Vars<'a> {
         slots.into_iter().flatten().chain(map.into_values()).collect()
     }
 
+    /// Calls `f` with every bound value; `false` (nothing visited) while the variables are being
+    /// written (for the cycle collector).
+    pub(crate) fn try_for_each(&self, mut f: impl FnMut(&Value<'a>)) -> bool {
+        let (Some(slots), Some(map)) = (self.slots.try_borrow(), self.map.try_borrow()) else {
+            return false;
+        };
+        slots.iter().flatten().chain(map.values()).for_each(&mut f);
+        true
+    }
+
+    /// Unbinds every variable unless they are borrowed, not reported as a write (for emptying
+    /// a frame nothing reaches any more: the cycle collector's garbage); gives their values.
+    pub(crate) fn take_all_unseen(&self) -> Vec<Value<'a>> {
+        let (Some(mut slots), Some(mut map)) =
+            (self.slots.try_borrow_mut_unseen(), self.map.try_borrow_mut_unseen())
+        else {
+            return Vec::new();
+        };
+        self.bump();
+        let slots = std::mem::take(&mut *slots);
+        let map = std::mem::take(&mut *map);
+        slots.into_iter().flatten().chain(map.into_values()).collect()
+    }
+
     /// What was charged for these variables (credited when their scope is freed).
     pub(super) fn charged(&self) -> u64 {
         self.charged

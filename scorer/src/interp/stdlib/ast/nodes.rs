@@ -26,8 +26,9 @@ impl<'a> Interp<'a> {
                 return v;
             }
         }
-        let vals = n.fields.iter().map(|f| Some(self.field_to_value(f)));
-        Value::Node(Rc::new(NodeObj::parsed(class, vals, n.loc)))
+        let vals: smallvec::SmallVec<[Option<Value<'a>>; 3]> =
+            n.fields.iter().map(|f| Some(self.field_to_value(f))).collect();
+        self.made(Value::Node(Rc::new(NodeObj::parsed(class, vals, n.loc))))
     }
 
     fn field_to_value(&mut self, f: &Field) -> Value<'a> {
@@ -35,7 +36,8 @@ impl<'a> Interp<'a> {
             Field::None => Value::None,
             Field::Node(n) => self.node_to_value(n),
             Field::List(items) => {
-                Value::list(items.iter().map(|x| self.field_to_value(x)).collect())
+                let items = items.iter().map(|x| self.field_to_value(x)).collect();
+                self.new_list(items)
             }
             Field::Str(s) => Value::Str(s.clone()),
             Field::Int(i) => Value::Int(*i),
@@ -196,6 +198,7 @@ impl<'a> Interp<'a> {
                     .map(|(_, v)| v.clone())
             });
             let n = Rc::new(NodeObj::blank(class));
+            self.objects.note(&Value::Node(n.clone()));
             if let Some(v) = val {
                 self.node_setattr(&n, "value", v);
             }
@@ -214,6 +217,7 @@ impl<'a> Interp<'a> {
             ));
         }
         let n = Rc::new(NodeObj::blank(class));
+        self.objects.note(&Value::Node(n.clone()));
         for (i, a) in args.into_iter().enumerate() {
             n.set(i, Some(a));
         }
