@@ -340,10 +340,21 @@ impl TaskData {
                 manifest_repo: manifest.repo.clone(),
             });
         }
-        let mut tree = Tree::new();
+        // `modes` and `links` are sorted like `files`: walked alongside it (no lookup per path),
+        // and the listing built in one go from sorted entries (no search per insert).
+        let (mut modes, mut links) =
+            (manifest.modes.iter().peekable(), manifest.links.iter().peekable());
+        let mut listing = Vec::with_capacity(manifest.files.len());
         for (path, blob) in &manifest.files {
-            let mode = manifest.mode(path)?;
-            let content = match manifest.links.get(path) {
+            let mode = match entry_at(&mut modes, path) {
+                None => FileMode::Regular,
+                Some(m) => FileMode::from_git(m).ok_or_else(|| BundleError::BadMode {
+                    repo: manifest.repo.clone(),
+                    path: path.to_string(),
+                    mode: m.clone(),
+                })?,
+            };
+            let content = match entry_at(&mut links, path) {
                 Some(target) if mode == FileMode::Symlink => {
                     let actual = git_blob_id(target.as_bytes());
                     if actual != *blob {
@@ -358,8 +369,9 @@ impl TaskData {
                 }
                 _ => Content::BlobOnly(Arc::from(blob.as_str())),
             };
-            tree.insert(path.clone(), FileEntry { mode, content });
+            listing.push((path.clone(), FileEntry { mode, content }));
         }
+        let mut tree = Tree::from_sorted(listing);
         for need in &self.files {
             if manifest.files.get(&need.path) != Some(&need.blob) {
                 return Err(BundleError::NotInManifest {
@@ -383,6 +395,16 @@ impl TaskData {
         }
         Ok(tree)
     }
+}
+
+/// The value `sorted` (a map's entries in key order, walked alongside ascending `path`s) holds
+/// for `path`, passing the entries of smaller keys.
+fn entry_at<'m, V>(
+    sorted: &mut std::iter::Peekable<std::collections::btree_map::Iter<'m, RepoPath, V>>,
+    path: &RepoPath,
+) -> Option<&'m V> {
+    while sorted.next_if(|(k, _)| *k < path).is_some() {}
+    sorted.next_if(|(k, _)| *k == path).map(|(_, v)| v)
 }
 
 /// Bundle-relative name of a blob's file. The `.txt` extension is deliberate: static hosts compress
