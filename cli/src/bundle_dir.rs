@@ -17,6 +17,9 @@ pub struct BundleDir {
     pub index: BundleIndex,
     /// Manifests read so far, by bundle-relative file name (shared by a repository's tasks).
     manifests: Mutex<BTreeMap<String, Arc<Manifest>>>,
+    /// Each manifest's [`Manifest::listing`], built by the first task of its repository and
+    /// cloned (copy on write) by the others.
+    listings: Mutex<BTreeMap<String, Result<Tree, scorer::bundle::BundleError>>>,
 }
 
 /// One task ready to score.
@@ -73,7 +76,12 @@ impl BundleDir {
                 index.bundle_hash
             );
         }
-        Ok(BundleDir { dir: dir.to_path_buf(), index, manifests: Mutex::new(BTreeMap::new()) })
+        Ok(BundleDir {
+            dir: dir.to_path_buf(),
+            index,
+            manifests: Mutex::new(BTreeMap::new()),
+            listings: Mutex::new(BTreeMap::new()),
+        })
     }
 
     pub fn hash(&self) -> &str {
@@ -140,8 +148,12 @@ impl BundleDir {
             let bytes = self.read(&blob_file(&need.blob))?;
             blobs.insert(need.blob.clone(), Arc::from(bytes));
         }
+        let listing = |m: &Manifest| {
+            let Ok(mut cache) = self.listings.lock() else { return m.listing() };
+            cache.entry(data.repo.clone()).or_insert_with(|| m.listing()).clone()
+        };
         let base = data
-            .base_tree(&manifest, &blobs)
+            .base_tree_on(&manifest, listing, &blobs)
             .with_context(|| format!("{}: task {id}", self.dir.display()))?;
         Ok(LoadedTask { data, base })
     }

@@ -183,6 +183,12 @@ impl Tree {
         Self::default()
     }
 
+    /// A tree of `entries` given in ascending path order without repeats (built in one pass;
+    /// out-of-order entries are sorted, a repeated path keeps its last entry).
+    pub fn from_sorted(entries: Vec<(RepoPath, FileEntry)>) -> Self {
+        Tree { files: Arc::new(entries.into_iter().collect()) }
+    }
+
     pub fn insert(&mut self, path: RepoPath, entry: FileEntry) -> Option<FileEntry> {
         Arc::make_mut(&mut self.files).insert(path, entry)
     }

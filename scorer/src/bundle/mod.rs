@@ -333,6 +333,17 @@ impl TaskData {
         manifest: &Manifest,
         blobs: &BTreeMap<String, Arc<[u8]>>,
     ) -> Result<Tree, BundleError> {
+        self.base_tree_on(manifest, |m| m.listing(), blobs)
+    }
+
+    /// [`Self::base_tree`] on the manifest's [`Manifest::listing`] as `listing` gives it (a reader
+    /// scoring many tasks of a repository builds it once and hands out copy-on-write clones).
+    pub fn base_tree_on(
+        &self,
+        manifest: &Manifest,
+        listing: impl FnOnce(&Manifest) -> Result<Tree, BundleError>,
+        blobs: &BTreeMap<String, Arc<[u8]>>,
+    ) -> Result<Tree, BundleError> {
         if manifest.repo != self.repo {
             return Err(BundleError::RepoMismatch {
                 task: self.id.clone(),
@@ -340,26 +351,7 @@ impl TaskData {
                 manifest_repo: manifest.repo.clone(),
             });
         }
-        let mut tree = Tree::new();
-        for (path, blob) in &manifest.files {
-            let mode = manifest.mode(path)?;
-            let content = match manifest.links.get(path) {
-                Some(target) if mode == FileMode::Symlink => {
-                    let actual = git_blob_id(target.as_bytes());
-                    if actual != *blob {
-                        return Err(BundleError::CorruptLink {
-                            repo: manifest.repo.clone(),
-                            path: path.to_string(),
-                            blob: blob.clone(),
-                            actual,
-                        });
-                    }
-                    Content::Bytes(Arc::from(target.as_bytes()))
-                }
-                _ => Content::BlobOnly(Arc::from(blob.as_str())),
-            };
-            tree.insert(path.clone(), FileEntry { mode, content });
-        }
+        let mut tree = listing(manifest)?;
         for need in &self.files {
             if manifest.files.get(&need.path) != Some(&need.blob) {
                 return Err(BundleError::NotInManifest {
@@ -383,6 +375,54 @@ impl TaskData {
         }
         Ok(tree)
     }
+}
+
+impl Manifest {
+    /// Every listed path as a tree of blob ids (symbolic links with their checked targets): the
+    /// part of a base tree every task of the repository shares.
+    pub fn listing(&self) -> Result<Tree, BundleError> {
+        // `modes` and `links` are sorted like `files`: walked alongside it (no lookup per path),
+        // and the listing built in one go from sorted entries (no search per insert).
+        let (mut modes, mut links) = (self.modes.iter().peekable(), self.links.iter().peekable());
+        let mut listing = Vec::with_capacity(self.files.len());
+        for (path, blob) in &self.files {
+            let mode = match entry_at(&mut modes, path) {
+                None => FileMode::Regular,
+                Some(m) => FileMode::from_git(m).ok_or_else(|| BundleError::BadMode {
+                    repo: self.repo.clone(),
+                    path: path.to_string(),
+                    mode: m.clone(),
+                })?,
+            };
+            let content = match entry_at(&mut links, path) {
+                Some(target) if mode == FileMode::Symlink => {
+                    let actual = git_blob_id(target.as_bytes());
+                    if actual != *blob {
+                        return Err(BundleError::CorruptLink {
+                            repo: self.repo.clone(),
+                            path: path.to_string(),
+                            blob: blob.clone(),
+                            actual,
+                        });
+                    }
+                    Content::Bytes(Arc::from(target.as_bytes()))
+                }
+                _ => Content::BlobOnly(Arc::from(blob.as_str())),
+            };
+            listing.push((path.clone(), FileEntry { mode, content }));
+        }
+        Ok(Tree::from_sorted(listing))
+    }
+}
+
+/// The value `sorted` (a map's entries in key order, walked alongside ascending `path`s) holds
+/// for `path`, passing the entries of smaller keys.
+fn entry_at<'m, V>(
+    sorted: &mut std::iter::Peekable<std::collections::btree_map::Iter<'m, RepoPath, V>>,
+    path: &RepoPath,
+) -> Option<&'m V> {
+    while sorted.next_if(|(k, _)| *k < path).is_some() {}
+    sorted.next_if(|(k, _)| *k == path).map(|(_, v)| v)
 }
 
 /// Bundle-relative name of a blob's file. The `.txt` extension is deliberate: static hosts compress
@@ -604,5 +644,24 @@ mod tests {
         assert!(matches!(task.base_tree(&linked, &blobs), Err(BundleError::CorruptLink { .. })));
         // A manifest without links serialises as before (bundles without symlinks keep their hash).
         assert!(!String::from_utf8(canonical_json(&manifest)).unwrap().contains("links"));
+
+        // Modes and links are walked alongside the files: entries for unlisted paths (before,
+        // between and after listed ones) are passed over, a listed path's are found.
+        linked.links.insert(path("cur"), "a.py".into());
+        let mut walked = linked.clone();
+        for extra in ["0", "b", "zz"] {
+            walked.modes.insert(path(extra), "100755".into());
+            walked.links.insert(path(extra), "x".into());
+        }
+        let tree = task.base_tree(&walked, &blobs).unwrap();
+        assert_eq!(tree, task.base_tree(&linked, &blobs).unwrap());
+        assert_eq!(tree.len(), 4);
+        assert_eq!(tree.get(&path("bin/run")).unwrap().mode, FileMode::Executable);
+        assert!(tree.get(&path("b")).is_none());
+        // A shared listing gives the same tree as building it.
+        let listing = walked.listing().unwrap();
+        assert_eq!(task.base_tree_on(&walked, |_| Ok(listing.clone()), &blobs).unwrap(), tree);
+        walked.modes.insert(path("bin/run"), "100600".into());
+        assert!(matches!(task.base_tree(&walked, &blobs), Err(BundleError::BadMode { .. })));
     }
 }

@@ -281,12 +281,31 @@ pub(crate) fn scan_until(src: &str, stop: usize) -> Scan {
     sc.out
 }
 
+/// Per byte: bit 0 a name may start with it, bit 1 a name may hold it (ASCII letters, `_`, every
+/// non-ASCII byte; digits only inside). A table because names are most of a source's bytes.
+const NAME_BYTES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_alphabetic() || b == b'_' || b >= 0x80 {
+            t[c] = 3;
+        } else if b.is_ascii_digit() {
+            t[c] = 2;
+        }
+        c += 1;
+    }
+    t
+};
+
+#[inline]
 fn is_ident_start(c: u8) -> bool {
-    c.is_ascii_alphabetic() || c == b'_' || c >= 0x80
+    NAME_BYTES[c as usize] & 1 != 0
 }
 
+#[inline]
 fn is_ident_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80
+    NAME_BYTES[c as usize] & 2 != 0
 }
 
 impl Scanner<'_> {
@@ -634,6 +653,14 @@ impl Scanner<'_> {
             }
             let c = self.s[self.i];
             match c {
+                b' ' | b'\t' => {
+                    // Blanks inside a line change nothing above (no state moves on them): the
+                    // whole run at once.
+                    self.i += 1;
+                    while matches!(self.s.get(self.i), Some(b' ' | b'\t')) {
+                        self.i += 1;
+                    }
+                }
                 b'#' => {
                     let rest = &self.s[self.i..];
                     self.i += memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len());
