@@ -779,6 +779,11 @@ SAMPLES = ['x\u0301y', 'e\u0301t\u00e9', '\u0915\u094d\u0937\u093f a', 'x\u00b2 
         r"re.findall('a*', 'baaab'), re.findall('|a', 'a'), re.sub('x*', '-', 'abxd'), re.split('x*', 'axbc')",
         r"re.findall(r'\s*', 'a b  c'), re.sub('', '-', 'abc'), re.findall('(a)|b?', 'ab'), re.split(r'\b', 'a b')",
         r"[m.span() for m in re.finditer(r'(?:a|)', 'aab')], re.sub('a|', '+', 'bab', count=3)",
+        // `$` without MULTILINE: also before a newline that ends the string
+        r"re.search('a$', 'a\n'), re.search('a$', 'a\n\n'), re.search(r'a\Z', 'a\n'), re.fullmatch('a$', 'a\n')",
+        r"re.findall('$', 'a\nb\n'), re.sub('$', '!', 'x\n'), re.split('$', 'x\n'), re.findall('(?m)$', 'a\nb\n')",
+        r"re.findall(r'\w+$', 'ab cd\n'), re.findall(r'\w+$', 'ab\ncd\n', re.M), re.search('[$]', 'a$\n'), re.search(r'\$', '$\n')",
+        r"re.findall('(?m:b$)|a$', 'a\nb\na\n'), re.findall('(?-m:a$)', 'a\na\n', re.M), re.findall('x$|y', 'x\n')",
     ] {
         cases.push((String::new(), e.to_string()));
     }

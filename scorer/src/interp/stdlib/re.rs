@@ -43,7 +43,8 @@ fn exact_for<'p>(p: &'p RePattern, s: &str, iterating: bool) -> Option<&'p super
     let prog = p.exact.as_ref()?;
     let boundary = prog.has_word_boundary()
         && (s.is_empty() || (!s.is_ascii() && s.chars().any(super::sre::word_disagrees)));
-    (boundary || (iterating && prog.can_be_empty())).then_some(prog)
+    let dollar = prog.has_python_dollar() && s.ends_with('\n');
+    (boundary || dollar || (iterating && prog.can_be_empty())).then_some(prog)
 }
 
 /// A successful match: byte spans of each group in `string`.
@@ -467,13 +468,18 @@ fn sre_class_ignorecase(chars: &[char]) -> Option<(String, usize)> {
 /// literal characters outside classes match as `sre` matches them ([`sre_literal_ignorecase`]).
 /// Scoped flag groups (`(?i:...)`, `(?-i:...)`) switch that for their body, as `sre` compiles
 /// each group with its own flags.
-fn translate(p: &str, ignorecase: bool) -> String {
+///
+/// `dollar`: a `$` without MULTILINE in force becomes `\b{end-half}`, which the exact matcher
+/// ([`super::sre`]) reads as Python's `$` (the end, or before a newline that ends the string);
+/// otherwise it stays the `regex` crate's `$` (the end only).
+fn translate(p: &str, ignorecase: bool, multiline: bool, dollar: bool) -> String {
     let mut out = String::with_capacity(p.len() + 8);
     let mut chars = p.chars().peekable();
     let mut in_class = false;
-    // IGNORECASE in force, and the state each open group restores at its `)`.
+    // IGNORECASE and MULTILINE in force, and the state each open group restores at its `)`.
     let mut ignorecase = ignorecase;
-    let mut groups: Vec<bool> = Vec::new();
+    let mut multiline = multiline;
+    let mut groups: Vec<(bool, bool)> = Vec::new();
     while let Some(c) = chars.next() {
         if c == '[' && !in_class && ignorecase {
             let rest: Vec<char> = chars.clone().collect();
@@ -513,7 +519,7 @@ fn translate(p: &str, ignorecase: bool) -> String {
                 }
             }
             out.push_str(&head);
-            groups.push(ignorecase);
+            groups.push((ignorecase, multiline));
             if chars.peek() == Some(&':') {
                 // `(?on-off:...)`: a scoped flag group.
                 let flags = head.trim_start_matches('?');
@@ -523,15 +529,22 @@ fn translate(p: &str, ignorecase: bool) -> String {
                 } else if off.contains('i') {
                     ignorecase = false;
                 }
+                if on.contains('m') {
+                    multiline = true;
+                } else if off.contains('m') {
+                    multiline = false;
+                }
             }
         } else if c == '(' && !in_class {
-            groups.push(ignorecase);
+            groups.push((ignorecase, multiline));
             out.push(c);
         } else if c == ')' && !in_class {
             if let Some(outer) = groups.pop() {
-                ignorecase = outer;
+                (ignorecase, multiline) = outer;
             }
             out.push(c);
+        } else if c == '$' && !in_class && dollar && !multiline {
+            out.push_str("\\b{end-half}");
         } else if c == '\\' {
             match chars.next() {
                 Some('Z') if !in_class => out.push_str("\\z"),
@@ -604,15 +617,15 @@ fn translate(p: &str, ignorecase: bool) -> String {
 }
 
 /// Whether the pattern's leading global flag groups (`(?i)`, `(?im)`...; 3.11 allows them only
-/// at the start) set IGNORECASE.
-fn leading_inline_ignorecase(p: &str) -> bool {
+/// at the start) set the flag `letter`.
+fn leading_inline_flag(p: &str, letter: char) -> bool {
     let mut rest = p;
     while let Some(r) = rest.strip_prefix("(?") {
         let n = r.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(r.len());
         if n == 0 || !r[n..].starts_with(')') {
             return false;
         }
-        if r[..n].contains('i') {
+        if r[..n].contains(letter) {
             return true;
         }
         rest = &r[n + 1..];
@@ -690,7 +703,10 @@ impl<'a> Interp<'a> {
                 prefix.push(ch);
             }
         }
-        let body = translate(src, flags & IGNORECASE != 0 || leading_inline_ignorecase(src));
+        let ignorecase = flags & IGNORECASE != 0 || leading_inline_flag(src, 'i');
+        let multiline = flags & MULTILINE != 0 || leading_inline_flag(src, 'm');
+        let body = translate(src, ignorecase, multiline, false);
+        let marked = translate(src, ignorecase, multiline, true);
         let body = if prefix.is_empty() { body } else { format!("(?{prefix}){body}") };
         let build = |p: String| regex::RegexBuilder::new(&p).size_limit(1 << 22).build();
         let (Ok(search), Ok(anchored), Ok(full)) = (
@@ -701,8 +717,10 @@ impl<'a> Interp<'a> {
             return Err(self
                 .unsupported(format!("regular expression {}", crate::interp::fmt::str_repr(src))));
         };
-        let exact = super::sre::Program::new(&body)
-            .filter(|prog| prog.has_word_boundary() || prog.can_be_empty());
+        let marked = if prefix.is_empty() { marked } else { format!("(?{prefix}){marked}") };
+        let exact = super::sre::Program::new(&marked).filter(|prog| {
+            prog.has_word_boundary() || prog.can_be_empty() || prog.has_python_dollar()
+        });
         Ok(Rc::new(RePattern { source: src.clone(), flags, search, anchored, full, exact }))
     }
 

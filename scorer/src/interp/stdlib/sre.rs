@@ -1,7 +1,7 @@
 //! An exact matcher for what the `regex` crate answers differently from CPython 3.11's `sre`:
 //! a backtracking interpreter of the translated pattern's HIR (`regex-syntax`, the parser the
 //! `regex` crate itself uses) with `sre`'s semantics: leftmost-first alternation, greedy and
-//! lazy repetition, `\b`/`\B` over Python's word set (`str.isalnum()` or `_`; none at all in an
+//! lazy repetition, `$` (the end, or before a final newline), `\b`/`\B` over Python's word set (`str.isalnum()` or `_`; none at all in an
 //! empty string, as 3.11's `SRE_AT_NON_BOUNDARY`), and the iteration rule of `findall`, `sub`,
 //! `split` and `finditer` (an empty match may follow a non-empty one at the same position).
 //!
@@ -55,6 +55,11 @@ impl Program {
     pub(crate) fn has_word_boundary(&self) -> bool {
         let looks = self.hir.properties().look_set();
         looks.contains(Look::WordUnicode) || looks.contains(Look::WordUnicodeNegate)
+    }
+
+    /// Whether the pattern has a `$` without MULTILINE (translated as `\b{end-half}`).
+    pub(crate) fn has_python_dollar(&self) -> bool {
+        self.hir.properties().look_set().contains(Look::WordEndHalfUnicode)
     }
 
     /// Whether the pattern can match the empty string.
@@ -134,6 +139,7 @@ fn supported(h: &Hir) -> bool {
                 | Look::WordUnicodeNegate
                 | Look::WordAscii
                 | Look::WordAsciiNegate
+                | Look::WordEndHalfUnicode
         ),
         HirKind::Repetition(r) => supported(&r.sub),
         HirKind::Capture(c) => supported(&c.sub),
@@ -194,6 +200,10 @@ impl<'h> Matcher<'h> {
             Look::End => pos == len,
             Look::StartLF => pos == 0 || self.hay.as_bytes()[pos - 1] == b'\n',
             Look::EndLF => pos == len || self.hay.as_bytes()[pos] == b'\n',
+            // Python's `$` without MULTILINE (see `re::translate`).
+            Look::WordEndHalfUnicode => {
+                pos == len || (pos + 1 == len && self.hay.as_bytes()[pos] == b'\n')
+            }
             Look::WordUnicode | Look::WordUnicodeNegate | Look::WordAscii | Look::WordAsciiNegate => {
                 // 3.11's `SRE_AT_BOUNDARY` & co.: nothing matches in an empty string.
                 if len == 0 {
