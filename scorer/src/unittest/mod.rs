@@ -621,9 +621,7 @@ fn run_one_plain<'a>(
     // @unittest.skip on the method or the class.
     let skip_reason = match class.lookup(method) {
         Some(V::Func(f))
-            if f.dict
-                .get("__unittest_skip__")
-                .is_some_and(|v| matches!(v, V::Bool(true))) =>
+            if f.dict.get("__unittest_skip__").is_some_and(|v| matches!(v, V::Bool(true))) =>
         {
             Some(f.dict.get("__unittest_skip_why__").map_or(String::new(), |v| match v {
                 V::Str(s) => s.to_string(),

@@ -553,10 +553,7 @@ impl<'a> Interp<'a> {
                 Some(Value::Native(n)) if matches!(&*n, Native::Property(_)) => {
                     return Err(self.err(
                         ExcKind::AttributeError,
-                        format!(
-                            "property '{name}' of '{}' object has no setter",
-                            type_name(o)
-                        ),
+                        format!("property '{name}' of '{}' object has no setter", type_name(o)),
                     ));
                 }
                 Some(a) if crate::interp::stdlib::classdict::is_getset(&a) => {
@@ -653,13 +650,12 @@ impl<'a> Interp<'a> {
                 Some(Value::Native(n)) if matches!(&*n, Native::Property(_)) => {
                     return Err(self.err(
                         ExcKind::AttributeError,
-                        format!(
-                            "property '{name}' of '{}' object has no deleter",
-                            type_name(o)
-                        ),
+                        format!("property '{name}' of '{}' object has no deleter", type_name(o)),
                     ));
                 }
-                Some(a) if crate::interp::stdlib::classdict::is_getset(&a) || name == "__dict__" => {
+                Some(a)
+                    if crate::interp::stdlib::classdict::is_getset(&a) || name == "__dict__" =>
+                {
                     if name == "__dict__" {
                         // A fresh empty dict is made when it is next needed.
                         i.dict.replace_dict(self.new_dict());
@@ -697,7 +693,12 @@ impl<'a> Interp<'a> {
         if args.len() != want {
             return Err(self.err(
                 ExcKind::TypeError,
-                format!("expected {} argument{}, got {}", want - 1, if want == 3 { "s" } else { "" }, args.len().saturating_sub(1)),
+                format!(
+                    "expected {} argument{}, got {}",
+                    want - 1,
+                    if want == 3 { "s" } else { "" },
+                    args.len().saturating_sub(1)
+                ),
             ));
         }
         let mut it = args.into_iter();
@@ -712,17 +713,18 @@ impl<'a> Interp<'a> {
         };
         let is_type_op = op.starts_with("type.");
         match (&o, short) {
-            (Value::Class(_) | Value::Type(_) | Value::AstClass(_), "__setattr__") if is_type_op => {
+            (Value::Class(_) | Value::Type(_) | Value::AstClass(_), "__setattr__")
+                if is_type_op =>
+            {
                 self.setattr(&o, name, it.next().unwrap_or(Value::None))?;
                 Ok(Value::None)
             }
-            (Value::Class(_) | Value::Type(_) | Value::AstClass(_), "__setattr__" | "__delattr__")
-                if !is_type_op =>
-            {
-                Err(self.err(
-                    ExcKind::TypeError,
-                    format!("can't apply this {short} to type object"),
-                ))
+            (
+                Value::Class(_) | Value::Type(_) | Value::AstClass(_),
+                "__setattr__" | "__delattr__",
+            ) if !is_type_op => {
+                Err(self
+                    .err(ExcKind::TypeError, format!("can't apply this {short} to type object")))
             }
             (Value::Instance(i), "__setattr__") if !is_type_op => {
                 self.generic_setattr(&o, i, name, it.next().unwrap_or(Value::None))?;

@@ -192,10 +192,9 @@ impl<'a> Interp<'a> {
                 | "type.__setattr__"
         ) {
             if !kwargs.is_empty() {
-                return Err(self.err(
-                    ExcKind::TypeError,
-                    format!("{name}() takes no keyword arguments"),
-                ));
+                return Err(
+                    self.err(ExcKind::TypeError, format!("{name}() takes no keyword arguments"))
+                );
             }
             let mut all: Vec<Value<'a>> = this.into_iter().collect();
             all.extend(args);
@@ -675,8 +674,10 @@ impl<'a> Interp<'a> {
             F::Vars => match arg(&args, 0) {
                 // `vars(obj)` is `obj.__dict__`: through the class's `__dict__` descriptor (and a
                 // user `__getattribute__`/`__getattr__`), so the live dict of a plain instance.
-                Value::Instance(i) if super::attr::dictless(&i) => Err(self
-                    .err(ExcKind::TypeError, "vars() argument must have __dict__ attribute")),
+                Value::Instance(i) if super::attr::dictless(&i) => {
+                    Err(self
+                        .err(ExcKind::TypeError, "vars() argument must have __dict__ attribute"))
+                }
                 v @ Value::Instance(_) => match self.getattr(&v, "__dict__") {
                     Err(e) if !e.fatal && self.is_exc(&e, ExcKind::AttributeError) => Err(self
                         .err(ExcKind::TypeError, "vars() argument must have __dict__ attribute")),

@@ -963,13 +963,7 @@ impl<'a> Interp<'a> {
     }
 
     /// `\1`, `\g<name>`, `\g<1>` and character escapes of a `sub` replacement.
-    fn expand_template(
-        &self,
-        t: &str,
-        p: &RePattern,
-        s: &str,
-        c: &Spans,
-    ) -> PyResult<'a, String> {
+    fn expand_template(&self, t: &str, p: &RePattern, s: &str, c: &Spans) -> PyResult<'a, String> {
         let group = |i: usize| c.get(i).copied().flatten().map_or("", |(a, b)| &s[a..b]);
         let mut out = String::new();
         let mut chars = t.chars().peekable();

@@ -77,13 +77,8 @@ impl Program {
         full: bool,
         must_advance: bool,
     ) -> Result<Option<Spans>, GaveUp> {
-        let mut m = Matcher {
-            hay,
-            caps: vec![None; self.groups * 2],
-            steps: 0,
-            depth: 0,
-            gave_up: false,
-        };
+        let mut m =
+            Matcher { hay, caps: vec![None; self.groups * 2], steps: 0, depth: 0, gave_up: false };
         let mut start = from;
         loop {
             m.caps.iter_mut().for_each(|c| *c = None);
@@ -186,8 +181,16 @@ impl<'h> Matcher<'h> {
                 let c = self.char_at(pos);
                 Some(c.filter(|&c| class_has(cls, c)).map(|c| pos + c.len_utf8()))
             }
-            HirKind::Literal(lit) if std::str::from_utf8(&lit.0).is_ok_and(|s| s.chars().count() == 1) => {
-                Some(self.hay.as_bytes().get(pos..pos + lit.0.len()).filter(|b| *b == &*lit.0).map(|_| pos + lit.0.len()))
+            HirKind::Literal(lit)
+                if std::str::from_utf8(&lit.0).is_ok_and(|s| s.chars().count() == 1) =>
+            {
+                Some(
+                    self.hay
+                        .as_bytes()
+                        .get(pos..pos + lit.0.len())
+                        .filter(|b| *b == &*lit.0)
+                        .map(|_| pos + lit.0.len()),
+                )
             }
             _ => None,
         }
@@ -204,13 +207,18 @@ impl<'h> Matcher<'h> {
             Look::WordEndHalfUnicode => {
                 pos == len || (pos + 1 == len && self.hay.as_bytes()[pos] == b'\n')
             }
-            Look::WordUnicode | Look::WordUnicodeNegate | Look::WordAscii | Look::WordAsciiNegate => {
+            Look::WordUnicode
+            | Look::WordUnicodeNegate
+            | Look::WordAscii
+            | Look::WordAsciiNegate => {
                 // 3.11's `SRE_AT_BOUNDARY` & co.: nothing matches in an empty string.
                 if len == 0 {
                     return false;
                 }
                 let word: fn(char) -> bool = match l {
-                    Look::WordAscii | Look::WordAsciiNegate => |c| c == '_' || c.is_ascii_alphanumeric(),
+                    Look::WordAscii | Look::WordAsciiNegate => {
+                        |c| c == '_' || c.is_ascii_alphanumeric()
+                    }
                     _ => py_word,
                 };
                 let before = self.char_before(pos).is_some_and(word);

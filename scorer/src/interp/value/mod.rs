@@ -323,7 +323,14 @@ pub struct ExcData<'a> {
 
 impl<'a> ExcData<'a> {
     pub fn new(args: Vec<Value<'a>>, str_override: Option<String>) -> Self {
-        ExcData { args, str_override, cause: None, context: None, suppress_context: false, tb_line: None }
+        ExcData {
+            args,
+            str_override,
+            cause: None,
+            context: None,
+            suppress_context: false,
+            tb_line: None,
+        }
     }
 }
 
