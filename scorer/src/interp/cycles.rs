@@ -144,10 +144,16 @@ impl<'a> Obj<'a> {
             }
             Obj::Tuple(t) => t.iter().for_each(value),
             Obj::Func(f) => {
-                let Some(dict) = f.dict.try_borrow() else { return false };
+                let (Some(dict), Ok(live), Ok(class)) =
+                    (f.dict.try_borrow(), f.dict.try_live(), f.defining_class.try_borrow())
+                else {
+                    return false;
+                };
                 f.defaults.iter().chain(f.kwdefaults.iter()).flatten().for_each(&mut value);
                 dict.values().for_each(&mut value);
                 out.extend(f.closure.clone().map(Obj::Scope));
+                out.extend(live.map(Obj::Dict));
+                out.extend(class.clone().map(Obj::Class));
             }
             Obj::Method(m) => {
                 value(&m.0);
@@ -162,7 +168,9 @@ impl<'a> Obj<'a> {
                 out.extend(c.bases.iter().chain(mro.iter()).cloned().map(Obj::Class));
             }
             Obj::Instance(i) => {
-                let Some(dict) = i.dict.try_borrow() else { return false };
+                let (Some(dict), Ok(live)) = (i.dict.try_borrow(), i.dict.try_live()) else {
+                    return false;
+                };
                 let exc = match &i.exc {
                     Some(e) => match e.try_borrow() {
                         Some(e) => Some(e),
@@ -171,13 +179,19 @@ impl<'a> Obj<'a> {
                     None => None,
                 };
                 dict.values().for_each(&mut value);
-                exc.iter().flat_map(|e| e.args.iter()).for_each(&mut value);
+                exc.iter()
+                    .flat_map(|e| e.args.iter().chain(e.cause.iter()).chain(e.context.iter()))
+                    .for_each(&mut value);
                 out.push(Obj::Class(i.class.clone()));
+                out.extend(live.map(Obj::Dict));
             }
             Obj::Node(n) => return n.try_for_each(value),
             Obj::Module(m) => {
-                let Some(dict) = m.dict.try_borrow() else { return false };
+                let (Some(dict), Ok(live)) = (m.dict.try_borrow(), m.dict.try_live()) else {
+                    return false;
+                };
                 dict.values().for_each(value);
+                out.extend(live.map(Obj::Dict));
             }
             Obj::Iter(it) => {
                 let Some(it) = it.try_borrow() else { return false };
@@ -236,7 +250,12 @@ impl<'a> Obj<'a> {
                     sink.dicts.push(taken);
                 }
             }
-            Obj::Func(f) => sink.values.extend(f.dict.take_values()),
+            Obj::Func(f) => {
+                sink.values.extend(f.dict.take_values());
+                if let Ok(mut c) = f.defining_class.try_borrow_mut() {
+                    sink.values.extend(c.take().map(Value::Class));
+                }
+            }
             Obj::Class(c) => {
                 sink.values.extend(c.dict.take_values());
                 if let Some(mut mro) = c.mro.try_borrow_mut_unseen() {
@@ -247,6 +266,7 @@ impl<'a> Obj<'a> {
                 sink.values.extend(i.dict.take_values());
                 if let Some(mut e) = i.exc.as_ref().and_then(Mut::try_borrow_mut_unseen) {
                     sink.values.append(&mut e.args);
+                    sink.values.extend(e.cause.take().into_iter().chain(e.context.take()));
                 }
             }
             Obj::Node(n) => sink.values.extend(n.take_all()),

@@ -132,6 +132,7 @@ pub(crate) fn install(it: &mut Interp<'_>) {
             mro: Mut::new(vec![]),
             dict: Attrs::default(),
             kind: ClassKind::Exception,
+            hooks: 0,
         });
         let mut mro = vec![c.clone()];
         if let Some(b) = bases.first() {
@@ -158,7 +159,7 @@ pub(crate) fn new_instance<'a>(
     Value::Instance(Rc::new(Instance::new(
         class,
         NameMap::default(),
-        Some(ExcData { args, str_override }),
+        Some(ExcData::new(args, str_override)),
     )))
 }
 

@@ -427,6 +427,17 @@ impl<'a> Interp<'a> {
                     }
                 }
                 Native::Sha256(_) => "<sha256 _hashlib.HASH object @ 0x0>".into(),
+                // `match_repr`: the span in code points and group 0's repr.
+                Native::ReMatch(m) => {
+                    let (a, b) = m.spans.first().copied().flatten().unwrap_or((0, 0));
+                    let at = |i: usize| m.string.get(..i).map_or(0, |p| p.chars().count());
+                    format!(
+                        "<re.Match object; span=({}, {}), match={}>",
+                        at(a),
+                        at(b),
+                        str_repr(m.string.get(a..b).unwrap_or_default())
+                    )
+                }
                 Native::Union(args) => {
                     // `union_repr`: `None` for NoneType, a class by its (module.)qualname.
                     let mut parts = Vec::with_capacity(args.len());

@@ -87,6 +87,17 @@ impl<T> Mut<T> {
         Mut { born: current(), cell: RefCell::new(value) }
     }
 
+    /// A value counted as born in generation `born` (a new representation of an older object's
+    /// state).
+    pub fn with_born(value: T, born: u32) -> Self {
+        Mut { born, cell: RefCell::new(value) }
+    }
+
+    /// The generation the value was born in.
+    pub fn born(&self) -> u32 {
+        self.born
+    }
+
     #[inline]
     pub fn borrow(&self) -> Ref<'_, T> {
         self.cell.borrow()

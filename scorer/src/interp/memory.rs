@@ -336,6 +336,8 @@ impl<'a> Objects<'a> {
                     work.extend(i.dict.take_values());
                     if let Some(mut e) = i.exc.as_ref().and_then(Mut::try_borrow_mut) {
                         work.append(&mut e.args);
+                        work.extend(e.cause.take());
+                        work.extend(e.context.take());
                     }
                     work.push(Value::Class(i.class.clone()));
                 }
@@ -348,6 +350,9 @@ impl<'a> Objects<'a> {
                 }
                 Value::Func(f) => {
                     work.extend(f.dict.take_values());
+                    if let Ok(mut c) = f.defining_class.try_borrow_mut() {
+                        work.extend(c.take().map(Value::Class));
+                    }
                     work.extend(f.defaults.iter().chain(f.kwdefaults.iter()).flatten().cloned());
                     scopes.extend(f.closure.clone());
                 }

@@ -227,6 +227,9 @@ pub struct Interp<'a> {
     pub testcase_class: Option<Rc<Class<'a>>>,
     pub steps: u64,
     pub limits: Limits,
+    /// A class got `__getattribute__`, `__setattr__`, `__delattr__` or a property after it was
+    /// made: every instance takes the attribute protocol's general path ([`value::Class::hooks`]).
+    pub attr_dynamic: bool,
     /// Python frames the interpreter has entered (calls of Python functions and their like).
     pub depth: u32,
     /// Entries into CPython's `ast.parse` so far in the process (saturating): the test's calls
@@ -338,6 +341,7 @@ impl<'a> Interp<'a> {
             exc_classes: NameMap::default(),
             testcase_class: None,
             steps: 0,
+            attr_dynamic: false,
             limits,
             depth: 0,
             ast_parse_entries: 0,

@@ -194,9 +194,7 @@ impl<'a> Interp<'a> {
             "expectedFailure" => {
                 // Marks the function as CPython does; the runner inverts its outcome.
                 if let Some(Value::Func(f)) = args.first() {
-                    f.dict
-                        .borrow_mut()
-                        .insert(Rc::from("__unittest_expecting_failure__"), Value::Bool(true));
+                    f.dict.set("__unittest_expecting_failure__", Value::Bool(true));
                 }
                 Ok(args.into_iter().next().unwrap_or(Value::None))
             }
@@ -542,7 +540,7 @@ impl<'a> Interp<'a> {
                 let (cls, m) = match &this {
                     Value::Instance(i) => (
                         i.class.qualname.to_string(),
-                        i.dict.borrow().get("_testMethodName").map(|v| match v {
+                        i.dict.get("_testMethodName").map(|v| match v {
                             Value::Str(s) => s.to_string(),
                             _ => String::new(),
                         }),

@@ -582,7 +582,7 @@ fn run_one<'a>(
     method: &str,
 ) -> TestOutcome {
     let expecting_failure = matches!(class.lookup(method), Some(V::Func(f))
-        if f.dict.borrow().get("__unittest_expecting_failure__").is_some_and(|v| matches!(v, V::Bool(true))));
+        if f.dict.get("__unittest_expecting_failure__").is_some_and(|v| matches!(v, V::Bool(true))));
     // The method's reads (see `TestOutcome::reads`): they depend only on the tree's answers to
     // its recorded questions, so a reused method's remembered outcome carries the same.
     let outer = it.method_reads.replace(Default::default());
@@ -618,17 +618,14 @@ fn run_one_plain<'a>(
     let inst =
         it.made(V::Instance(Rc::new(Instance::new(class.clone(), NameMap::default(), None))));
     if let V::Instance(i) = &inst {
-        i.dict.borrow_mut().insert(Rc::from("_testMethodName"), V::str(method));
+        i.dict.set("_testMethodName", V::str(method));
     }
     // @unittest.skip on the method or the class.
     let skip_reason = match class.lookup(method) {
         Some(V::Func(f))
-            if f.dict
-                .borrow()
-                .get("__unittest_skip__")
-                .is_some_and(|v| matches!(v, V::Bool(true))) =>
+            if f.dict.get("__unittest_skip__").is_some_and(|v| matches!(v, V::Bool(true))) =>
         {
-            Some(f.dict.borrow().get("__unittest_skip_why__").map_or(String::new(), |v| match v {
+            Some(f.dict.get("__unittest_skip_why__").map_or(String::new(), |v| match v {
                 V::Str(s) => s.to_string(),
                 _ => String::new(),
             }))

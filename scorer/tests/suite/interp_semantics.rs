@@ -1169,3 +1169,183 @@ fn hot_builtin_calls_and_module_attributes_match_python() {
     assert!(bad.is_empty(), "builtin calls differ:{bad}");
     eprintln!("hot builtin call cases compared with python3: {n}, all agree");
 }
+
+/// Instance, function and class namespaces are live, as in CPython 3.11: `o.__dict__` / `vars(o)`
+/// is the object's own storage (writes through it are attributes and the other way round,
+/// iteration order is insertion order, any key), `o.__dict__ = d` installs `d`, `del o.__dict__`
+/// starts afresh; `__setattr__` / `__getattr__` / `__getattribute__` / `__delattr__` overrides
+/// and `object.__setattr__` & co. interact with it; `C.__dict__` is a read-only live proxy.
+#[test]
+fn live_namespaces_match_python() {
+    let prelude = r#"
+class P:
+    k = 'class'
+    def m(self): return 'm'
+
+class Slotless(P):
+    def __init__(self):
+        self.a = 1
+        self.b = 2
+
+class Logged:
+    def __init__(self):
+        object.__setattr__(self, 'log', [])
+        self.x = 1
+    def __setattr__(self, name, value):
+        self.log.append(name)
+        object.__setattr__(self, name, value * 2 if isinstance(value, int) else value)
+
+class ViaSuper:
+    def __init__(self):
+        super().__setattr__('seen', [])
+        self.v = 3
+    def __setattr__(self, name, value):
+        self.seen.append((name, value))
+        super().__setattr__(name, value)
+
+class Fallback:
+    def __init__(self):
+        self.real = 1
+    def __getattr__(self, name):
+        if name.startswith('f_'):
+            return name.upper()
+        raise AttributeError(name)
+
+class Proxying:
+    def __init__(self, target):
+        self.__dict__['_t'] = target
+    def __getattr__(self, name):
+        return getattr(self._t, name)
+    def __setattr__(self, name, value):
+        setattr(self._t, name, value)
+
+class Counting:
+    def __init__(self):
+        object.__setattr__(self, 'n', 0)
+    def __getattribute__(self, name):
+        if name != 'n':
+            object.__setattr__(self, 'n', object.__getattribute__(self, 'n') + 1)
+        return object.__getattribute__(self, name)
+    def hello(self): return 'hi'
+
+class NoDel:
+    def __delattr__(self, name):
+        raise AttributeError('no deleting ' + name)
+
+class WithProp:
+    @property
+    def p(self): return 'prop'
+
+class E(Exception):
+    pass
+
+def f(): pass
+def g(): pass
+g.tag = 1
+"#;
+    let cases: &[(&str, &str)] = &[
+        // writes through the dict are attributes, and attributes are in the dict
+        ("o = P(); o.__dict__['x'] = 1", "o.x"),
+        ("o = P(); d = vars(o); o.y = 2", "d['y'], d"),
+        ("o = P(); d = o.__dict__; o.y = 2; del o.y", "d"),
+        ("o = P(); d = o.__dict__; d['z'] = 3; del d['z']", "hasattr(o, 'z')"),
+        ("o = P(); o.__dict__.update(a=1, b=2)", "o.a + o.b, list(vars(o))"),
+        ("o = P()", "o.__dict__ is vars(o), o.__dict__ is o.__dict__"),
+        ("o = P(); o.a = 1", "type(o.__dict__).__name__, isinstance(vars(o), dict)"),
+        ("o = P(); o.__dict__['k'] = 'inst'", "o.k, P.k"),
+        ("o = P(); o.__dict__['m'] = lambda: 'own'", "o.m()"),
+        ("o = P(); o.__dict__[1] = 'one'", "vars(o), getattr(o, '1', None)"),
+        ("o = P(); o.__dict__.clear(); o.q = 1", "vars(o)"),
+        ("o = P(); o.a = 1; d = vars(o); d.pop('a')", "hasattr(o, 'a'), d"),
+        ("o = P(); vars(o)['s'] = 's'; o.t = 't'", "list(o.__dict__.items())"),
+        ("o = P(); o.a = 1; d = dict(vars(o)); o.b = 2", "d"),
+        ("o = P(); d = vars(o); o.__dict__['w'] = 1", "'w' in d, len(d)"),
+        ("o = P(); d = vars(o); setattr(o, 'x', 5); delattr(o, 'x'); o.x = 6", "d"),
+        // iteration order
+        ("o = Slotless(); o.c = 3; del o.a; o.a = 4", "list(vars(o))"),
+        ("o = Slotless(); d = vars(o); d['a'] = 9", "list(d.items()), o.a"),
+        ("o = Slotless(); o.__dict__.setdefault('z', 0); o.y = 1", "list(o.__dict__)"),
+        // replacing __dict__
+        ("o = P(); o.a = 1; nd = {'b': 2}; o.__dict__ = nd", "vars(o) is nd, hasattr(o, 'a'), o.b"),
+        ("o = P(); nd = {}; o.__dict__ = nd; o.c = 3", "nd"),
+        ("o = P(); nd = {}; o.__dict__ = nd; nd['d'] = 4", "o.d"),
+        ("o = P()", "setattr(o, '__dict__', 5)"),
+        ("o = P(); o.__dict__ = []", "1"),
+        ("o = P(); o.a = 1; del o.__dict__", "vars(o)"),
+        ("o = P(); o.a = 1; old = vars(o); del o.__dict__; o.b = 2", "old, vars(o)"),
+        ("o = P(); nd = {'x': 1}; o.__dict__ = nd; o.__dict__ = {'y': 2}", "nd, vars(o)"),
+        ("o = P(); o.__dict__ = {'__dict__': 1}", "type(o.__dict__).__name__"),
+        // vars() errors and other objects
+        ("", "vars(1)"),
+        ("", "vars(None)"),
+        ("", "vars(object())"),
+        ("", "vars(P.__dict__)"),
+        ("", "vars(P()) == {}"),
+        ("", "vars(1, 2)"),
+        // del
+        ("o = P(); o.a = 1; del o.a", "vars(o)"),
+        ("o = P()", "delattr(o, 'nope')"),
+        ("o = P(); o.__dict__['a'] = 1; del o.a", "vars(o)"),
+        ("o = NoDel(); o.a = 1", "delattr(o, 'a')"),
+        ("o = NoDel(); o.a = 1; object.__delattr__(o, 'a')", "vars(o)"),
+        ("o = P()", "object.__delattr__(o, 'zz')"),
+        // __setattr__ overrides
+        ("o = Logged(); o.y = 5", "o.log, vars(o)"),
+        ("o = Logged(); o.__dict__['z'] = 7", "o.log, o.z"),
+        ("o = Logged(); setattr(o, 'w', 1)", "o.log, o.w"),
+        ("o = Logged(); object.__setattr__(o, 'u', 1)", "o.log, o.u"),
+        ("o = ViaSuper(); o.w = 4", "o.seen, vars(o)"),
+        ("o = Logged(); o.__setattr__('q', 2)", "o.log, o.q"),
+        ("t = P(); o = Proxying(t); o.a = 1", "vars(t), vars(o) == {'_t': t}, o.a"),
+        ("t = P(); o = Proxying(t)", "o.k, o.m()"),
+        ("t = P(); o = Proxying(t)", "o.missing"),
+        // __getattr__
+        ("o = Fallback()", "o.real, o.f_x, hasattr(o, 'g'), getattr(o, 'g', 'dflt')"),
+        ("o = Fallback(); o.__dict__['f_y'] = 'own'", "o.f_y"),
+        ("o = Fallback()", "o.other"),
+        ("o = Fallback()", "object.__getattribute__(o, 'f_x')"),
+        ("o = Fallback()", "o.__getattribute__('real')"),
+        // __getattribute__
+        ("o = Counting(); o.a = 1; o.a; o.hello()", "object.__getattribute__(o, 'n')"),
+        ("o = Counting(); o.__dict__['b'] = 2", "o.b, object.__getattribute__(o, 'n')"),
+        // object.__setattr__ & co. on other objects
+        ("", "object.__setattr__(1, 'x', 2)"),
+        ("", "object.__setattr__(P, 'x', 2)"),
+        ("o = P()", "object.__setattr__(o, 1, 2)"),
+        ("o = P(); object.__setattr__(o, 'a', 1)", "vars(o)"),
+        ("o = P()", "object.__getattribute__(o, 'nope')"),
+        ("o = P()", "object.__getattribute__(o, 'm')()"),
+        ("o = P(); o.a = 1", "object.__getattribute__(o, '__dict__')"),
+        ("type.__setattr__(P, 'added', 1)", "P.added, P.__dict__['added']"),
+        ("", "type.__setattr__(int, 'x', 1)"),
+        ("setattr(P, 'cls_attr', 2)", "P().cls_attr"),
+        // properties win over the dict
+        ("o = WithProp(); o.__dict__['p'] = 'dict'", "o.p, vars(o)"),
+        ("o = WithProp()", "setattr(o, 'p', 1)"),
+        ("o = WithProp()", "delattr(o, 'p')"),
+        // class namespaces: live, read-only proxy
+        ("d = P.__dict__; P.later = 1", "'later' in d, d['later']"),
+        ("", "P.__dict__.__setitem__"),
+        ("d = P.__dict__", "len(d) == len(vars(P))"),
+        ("", "type(vars(P)).__name__"),
+        ("P.dyn = 5; del P.dyn", "'dyn' in P.__dict__"),
+        // exceptions and functions
+        ("e = E('m'); e.x = 1", "vars(e), e.__dict__ is vars(e)"),
+        ("e = E('m'); e.__dict__['y'] = 2", "e.y, e.args"),
+        ("", "vars(f)"),
+        ("f.__dict__['a'] = 1", "f.a"),
+        ("d = vars(g); g.more = 2", "d"),
+        ("g.__dict__ = {'n': 1}", "g.n, hasattr(g, 'tag')"),
+        ("", "setattr(f, '__dict__', 1)"),
+        ("", "delattr(f, '__dict__')"),
+        ("f.zz = 1; del f.zz", "hasattr(f, 'zz'), vars(f)"),
+        ("", "delattr(f, 'nope')"),
+        ("import re\nre.extra = 1\ndel re.extra", "hasattr(re, 'extra')"),
+        ("import re", "delattr(re, 'nope')"),
+    ];
+    let cases: Vec<(String, String)> =
+        cases.iter().map(|(s, e)| (s.replace("; ", "\n"), e.to_string())).collect();
+    let (n, bad) = interp_common::compare_exprs("test_live_dict.py", &[], prelude, &cases);
+    assert!(bad.is_empty(), "live namespaces differ:{bad}");
+    eprintln!("live namespace cases compared with python3: {n}, all agree");
+}

@@ -723,6 +723,75 @@ def _fold(chunk):
     eprintln!("re Unicode cases compared with python3: {n} (every code point), all agree");
 }
 
+/// `re`'s `\b` and `\B` (Python's word set: `str.isalnum()` or `_`) on every code point, through
+/// the interpreter against python3: each case digests the boundary positions over a 64K-code-
+/// point plane slice, where consecutive code points meet every class the `regex` crate's word set
+/// disagrees on (combining marks, Indic vowel signs, `No` digits like `²`, `Pc` other than `_`,
+/// `Other_Alphabetic` symbols, ZWJ, letters newer than Unicode 14); then short strings with each
+/// such class under every `re` function, and the empty matches `findall`/`sub`/`split` find.
+#[test]
+fn re_word_boundaries_are_3_11s_on_every_code_point() {
+    let prelude = r#"
+import hashlib
+def _block(b):
+    if b == 0:
+        return ''.join(map(chr, range(0, 0xD800))) + ''.join(map(chr, range(0xE000, 0x10000)))
+    return ''.join(map(chr, range(b, b + 0x10000)))
+BLOCKS = [_block(b) for b in range(0, 0x110000, 0x10000)]
+def _digest(found):
+    s = '\x00'.join(found)
+    return len(found), hashlib.sha256(s.encode('utf-8')).hexdigest()[:16]
+def _starts(p, s, flags=0):
+    return _digest([str(m.span()) for m in re.finditer(p, s, flags)])
+SAMPLES = ['x\u0301y', 'e\u0301t\u00e9', '\u0915\u094d\u0937\u093f a', 'x\u00b2 \u00b23', '\u00bd1', 'a\u203fb',
+           'a\u200db', '\u200d', '\u24b6\u24b7 b', '\U0001e030x', '\U00011f50 q', 'ab', '', ' ', '_\u0301_',
+           '\u0660\u0661', '\u2160v', '\u3000x\u3000', 'word\u0308s and more', '\u05d0\u05b0\u05d1']
+"#;
+    let mut cases: Vec<(String, String)> = Vec::new();
+    for (p, flags) in [
+        (r"\b", "0"),
+        (r"\B", "0"),
+        (r"\b\w+\b", "0"),
+        (r"\w\b", "0"),
+        (r"\B\W", "0"),
+        (r"\b(?:\w|\W)", "re.I"),
+    ] {
+        for b in 0..17 {
+            cases.push((String::new(), format!("_starts(r'{p}', BLOCKS[{b}], {flags})")));
+        }
+    }
+    for e in [
+        r"[re.findall(r'\b\w+\b', s) for s in SAMPLES]",
+        r"[[m.span() for m in re.finditer(r'\b', s)] for s in SAMPLES]",
+        r"[[m.span() for m in re.finditer(r'\B', s)] for s in SAMPLES]",
+        r"[re.sub(r'\b', '|', s) for s in SAMPLES]",
+        r"[re.sub(r'\B', '.', s) for s in SAMPLES]",
+        r"[re.split(r'\b', s) for s in SAMPLES]",
+        r"[bool(re.search(r'\B', s)) for s in SAMPLES]",
+        r"[bool(re.match(r'\w*\b', s)) and re.match(r'\w*\b', s).group() for s in SAMPLES]",
+        r"[bool(re.fullmatch(r'\b.*\b', s)) for s in SAMPLES]",
+        r"[re.findall(r'(\w)\b(.?)', s) for s in SAMPLES]",
+        r"[re.sub(r'\b(\w)', r'<\1>', s, count=2) for s in SAMPLES]",
+        r"[re.findall(r'\b\w+?\b|\B.', s) for s in SAMPLES]",
+        r"[re.findall(r'(?:\b\w)*', s) for s in SAMPLES]",
+        r"[re.findall(r'^\b|\b$', s, re.M) for s in SAMPLES]",
+        r"re.search(r'\B', ''), re.search(r'\b', ''), re.findall(r'\B', ''), re.sub(r'\B', '-', '')",
+        r"re.findall('a*', 'baaab'), re.findall('|a', 'a'), re.sub('x*', '-', 'abxd'), re.split('x*', 'axbc')",
+        r"re.findall(r'\s*', 'a b  c'), re.sub('', '-', 'abc'), re.findall('(a)|b?', 'ab'), re.split(r'\b', 'a b')",
+        r"[m.span() for m in re.finditer(r'(?:a|)', 'aab')], re.sub('a|', '+', 'bab', count=3)",
+        // `$` without MULTILINE: also before a newline that ends the string
+        r"re.search('a$', 'a\n'), re.search('a$', 'a\n\n'), re.search(r'a\Z', 'a\n'), re.fullmatch('a$', 'a\n')",
+        r"re.findall('$', 'a\nb\n'), re.sub('$', '!', 'x\n'), re.split('$', 'x\n'), re.findall('(?m)$', 'a\nb\n')",
+        r"re.findall(r'\w+$', 'ab cd\n'), re.findall(r'\w+$', 'ab\ncd\n', re.M), re.search('[$]', 'a$\n'), re.search(r'\$', '$\n')",
+        r"re.findall('(?m:b$)|a$', 'a\nb\na\n'), re.findall('(?-m:a$)', 'a\na\n', re.M), re.findall('x$|y', 'x\n')",
+    ] {
+        cases.push((String::new(), e.to_string()));
+    }
+    let (n, bad) = interp_common::compare_exprs("test_re_boundary.py", &[], prelude, &cases);
+    assert!(bad.is_empty(), "re word boundaries differ:{bad}");
+    eprintln!("re \\b/\\B cases compared with python3: {n} (every code point), all agree");
+}
+
 /// Character classes under IGNORECASE (the flag, a leading `(?i)` or a scoped `(?i:...)`
 /// group, and `(?-i:...)` switching it off): `sre` lowercases the
 /// class's literals and ranges (with `re._casefix`) and matches a character whose lowercase is

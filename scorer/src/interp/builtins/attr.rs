@@ -54,33 +54,27 @@ impl<'a> Interp<'a> {
     pub fn getattr(&mut self, v: &Value<'a>, name: &str) -> PyResult<'a, Value<'a>> {
         match v {
             Value::Instance(i) => {
-                if let Some(x) = i.dict.borrow().get(name) {
-                    return Ok(x.clone());
-                }
-                if let Some(attr) = i.class.lookup(name) {
-                    if crate::interp::stdlib::classdict::is_getset(&attr) {
-                        // `obj.__dict__` / `obj.__weakref__` through the class's descriptor.
-                        return match name {
-                            "__dict__" => self.call_builtin("vars", None, vec![v.clone()], vec![]),
-                            _ => Ok(Value::None),
-                        };
+                let hooked = self.attr_dynamic || i.class.hooks & HOOK_GETATTRIBUTE != 0;
+                let got = match hooked.then(|| self.user_hook(&i.class, "__getattribute__")) {
+                    Some(Some(ga)) => {
+                        let ga = self.bind_class_attr(ga, v, &i.class)?;
+                        self.call(&ga, vec![Value::str(name)], vec![])
                     }
-                    return self.bind_class_attr(attr, v, &i.class);
-                }
-                match name {
-                    "__class__" => return Ok(Value::Class(i.class.clone())),
-                    "__dict__" => return self.call_builtin("vars", None, vec![v.clone()], vec![]),
-                    _ => {}
-                }
-                if let Some(exc) = &i.exc {
-                    if name == "args" {
-                        return Ok(Value::tuple(exc.borrow().args.clone()));
+                    _ => self.generic_getattr(v, i, name),
+                };
+                match got {
+                    Err(e) if !e.fatal && self.is_exc(&e, ExcKind::AttributeError) => {
+                        // `__getattr__`, when the normal lookup raised AttributeError.
+                        match self.user_hook(&i.class, "__getattr__") {
+                            Some(g) => {
+                                let g = self.bind_class_attr(g, v, &i.class)?;
+                                self.call(&g, vec![Value::str(name)], vec![])
+                            }
+                            None => Err(e),
+                        }
                     }
-                    if name == "__traceback__" || name == "__cause__" || name == "__context__" {
-                        return Ok(Value::None);
-                    }
+                    r => r,
                 }
-                Err(self.no_attr(v, name))
             }
             Value::Class(c) => {
                 if name == "__dict__" {
@@ -134,6 +128,10 @@ impl<'a> Interp<'a> {
                 if name == "__name__" {
                     return Ok(Value::str(m.name));
                 }
+                if name == "__dict__" {
+                    // CPython's module namespaces hold names this one does not model.
+                    return Err(self.unsupported(format!("the __dict__ of module '{}'", m.name)));
+                }
                 if m.name == "ast" && crate::interp::stdlib::ast::KNOWN_UNSUPPORTED.contains(&name)
                 {
                     return Err(self.unsupported(format!("ast.{name}")));
@@ -149,8 +147,9 @@ impl<'a> Interp<'a> {
                         .map_or(Value::None, |s| Value::str(&s)),
                     FuncBody::Expr(_) => Value::None,
                 }),
-                _ => match f.dict.borrow().get(name) {
-                    Some(x) => Ok(x.clone()),
+                "__dict__" => Ok(Value::Dict(self.live_dict(&f.dict))),
+                _ => match f.dict.get(name) {
+                    Some(x) => Ok(x),
                     None => Err(self.no_attr(v, name)),
                 },
             },
@@ -169,6 +168,15 @@ impl<'a> Interp<'a> {
                     Ok(Value::str(t.name().rsplit('.').next().unwrap_or_default()))
                 }
                 "__module__" => Ok(Value::str("builtins")),
+                _ if *t == BType::Object && object_attr_op(name).is_some() => {
+                    Ok(Value::Builtin(Rc::new(Builtin {
+                        name: object_attr_op(name).unwrap_or_default(),
+                        this: None,
+                    })))
+                }
+                "__setattr__" if *t == BType::Type => {
+                    Ok(Value::Builtin(Rc::new(Builtin { name: "type.__setattr__", this: None })))
+                }
                 "fromkeys" if *t == BType::Dict => {
                     Ok(Value::Builtin(Rc::new(Builtin { name: "dict.fromkeys", this: None })))
                 }
@@ -201,6 +209,12 @@ impl<'a> Interp<'a> {
                         return Ok(Value::Builtin(Rc::new(Builtin {
                             name: "object.__init__",
                             this: None,
+                        })));
+                    }
+                    if let Some(op) = object_attr_op(name) {
+                        return Ok(Value::Builtin(Rc::new(Builtin {
+                            name: op,
+                            this: Some(obj.clone()),
                         })));
                     }
                     return Err(self.err(
@@ -298,6 +312,88 @@ impl<'a> Interp<'a> {
         }
     }
 
+    /// A hook (`__getattr__`, `__setattr__`...) a user class in `cls`'s MRO defines.
+    pub(crate) fn user_hook(&self, cls: &Rc<Class<'a>>, name: &str) -> Option<Value<'a>> {
+        for k in cls.mro.borrow().iter() {
+            if let Some(v) = k.dict.borrow().get(name) {
+                return (k.kind == ClassKind::User).then(|| v.clone());
+            }
+        }
+        None
+    }
+
+    /// `object.__getattribute__(obj, name)` for an instance: data descriptors of the class
+    /// (`property`, the `__dict__` getset), the instance's own dict, then the class.
+    pub(crate) fn generic_getattr(
+        &mut self,
+        v: &Value<'a>,
+        i: &Rc<Instance<'a>>,
+        name: &str,
+    ) -> PyResult<'a, Value<'a>> {
+        // The instance dict first unless a data descriptor could take precedence: only a class
+        // with a property, or a dict written directly (`o.__dict__[k] = ...`) can hold a name a
+        // data descriptor also has (`setattr` refuses those names).
+        let general = self.attr_dynamic || i.class.hooks & HOOK_DATA_DESCR != 0;
+        if !general && !name.starts_with("__") {
+            if let Some(x) = i.dict.get(name) {
+                return Ok(x);
+            }
+        }
+        let attr = i.class.lookup(name);
+        if let Some(a) = &attr {
+            if crate::interp::stdlib::classdict::is_getset(a) {
+                // `obj.__dict__` / `obj.__weakref__` through the class's descriptor.
+                return Ok(match name {
+                    "__dict__" => Value::Dict(self.live_dict(&i.dict)),
+                    _ => Value::None,
+                });
+            }
+            if matches!(a, Value::Native(n) if matches!(&**n, Native::Property(_))) {
+                return self.bind_class_attr(a.clone(), v, &i.class);
+            }
+        }
+        if attr.is_none() && name == "__class__" {
+            return Ok(Value::Class(i.class.clone()));
+        }
+        if let Some(x) = i.dict.get(name) {
+            return Ok(x);
+        }
+        if let Some(attr) = attr {
+            return self.bind_class_attr(attr, v, &i.class);
+        }
+        match name {
+            "__dict__" if !dictless(i) => return Ok(Value::Dict(self.live_dict(&i.dict))),
+            _ if object_attr_op(name).is_some() => {
+                return Ok(Value::Builtin(Rc::new(Builtin {
+                    name: object_attr_op(name).unwrap_or_default(),
+                    this: Some(v.clone()),
+                })))
+            }
+            _ => {}
+        }
+        if let Some(exc) = &i.exc {
+            let e = exc.borrow();
+            match name {
+                "args" => return Ok(Value::tuple(e.args.clone())),
+                "__traceback__" => return Ok(Value::None),
+                "__cause__" => return Ok(e.cause.clone().unwrap_or(Value::None)),
+                "__context__" => return Ok(e.context.clone().unwrap_or(Value::None)),
+                "__suppress_context__" => return Ok(Value::Bool(e.suppress_context)),
+                _ => {}
+            }
+        }
+        Err(self.no_attr(v, name))
+    }
+
+    /// The attributes of an instance or a function as their live dict ([`Attrs::live_dict`]).
+    pub(crate) fn live_dict(&self, a: &Attrs<'a>) -> Rc<Mut<PyDict<'a>>> {
+        a.live_dict(|m| {
+            let d = Rc::new(m);
+            self.objects.note(&Value::Dict(d.clone()));
+            d
+        })
+    }
+
     fn builtin_method_attr(&mut self, v: &Value<'a>, name: &str) -> PyResult<'a, Value<'a>> {
         if let Some((prefix, table)) = method_table(v) {
             if let Some(m) = table.iter().find(|m| **m == name) {
@@ -319,7 +415,8 @@ impl<'a> Interp<'a> {
     pub fn get_method(&mut self, v: &Value<'a>, name: &str) -> PyResult<'a, Meth<'a>> {
         match v {
             Value::Instance(i) => {
-                if i.dict.borrow().get(name).is_none() {
+                let hooked = self.attr_dynamic || i.class.hooks & HOOK_GETATTRIBUTE != 0;
+                if !hooked && !i.dict.contains(name) {
                     match i.class.lookup(name) {
                         Some(Value::Func(f)) => return Ok(Meth::Func(v.clone(), f)),
                         Some(Value::Builtin(b)) if b.this.is_none() && is_native_method(b.name) => {
@@ -357,25 +454,27 @@ impl<'a> Interp<'a> {
     pub fn setattr(&mut self, o: &Value<'a>, name: &str, v: Value<'a>) -> PyResult<'a, ()> {
         match o {
             Value::Instance(i) => {
-                i.dict.borrow_mut().insert(Rc::from(name), v);
-                Ok(())
-            }
-            Value::Class(c) => {
-                if c.kind != ClassKind::User {
-                    return Err(self.err(
-                        ExcKind::TypeError,
-                        format!("cannot set '{name}' attribute of immutable type '{}'", c.name),
-                    ));
+                if self.attr_dynamic || i.class.hooks & HOOK_SETATTR != 0 {
+                    if let Some(sa) = self.user_hook(&i.class, "__setattr__") {
+                        let sa = self.bind_class_attr(sa, o, &i.class)?;
+                        self.call(&sa, vec![Value::str(name), v], vec![])?;
+                        return Ok(());
+                    }
                 }
-                c.dict.borrow_mut().insert(Rc::from(name), v);
-                Ok(())
+                self.generic_setattr(o, i, name, v)
             }
+            Value::Class(c) => self.class_setattr(c, name, v),
             Value::Node(n) => {
                 self.node_setattr(n, name, v);
                 Ok(())
             }
             Value::Func(f) => {
-                f.dict.borrow_mut().insert(Rc::from(name), v);
+                if name == "__dict__" {
+                    let d = self.dict_for_dunder_dict(&v)?;
+                    f.dict.replace_dict(d);
+                    return Ok(());
+                }
+                f.dict.set(name, v);
                 Ok(())
             }
             Value::Module(m) => {
@@ -384,10 +483,18 @@ impl<'a> Interp<'a> {
             }
             _ => {
                 let tn = type_name(o);
-                if matches!(o, Value::Type(_) | Value::AstClass(_)) {
+                if let Value::AstClass(c) = o {
+                    // `ast`'s classes are heap types in CPython: their attributes can be set.
+                    return Err(self.unsupported(format!("setting attributes of ast.{}", c.name())));
+                }
+                let own = match o {
+                    Value::Type(t) => Some(t.name()),
+                    _ => None,
+                };
+                if let Some(own) = own {
                     return Err(self.err(
                         ExcKind::TypeError,
-                        format!("cannot set '{name}' attribute of immutable type '{tn}'"),
+                        format!("cannot set '{name}' attribute of immutable type '{own}'"),
                     ));
                 }
                 if self.getattr(o, name).is_ok() {
@@ -404,11 +511,124 @@ impl<'a> Interp<'a> {
         }
     }
 
+    /// `type.__setattr__(cls, name, v)`.
+    fn class_setattr(&mut self, c: &Rc<Class<'a>>, name: &str, v: Value<'a>) -> PyResult<'a, ()> {
+        if c.kind != ClassKind::User {
+            return Err(self.err(
+                ExcKind::TypeError,
+                format!("cannot set '{name}' attribute of immutable type '{}'", c.name),
+            ));
+        }
+        if matches!(name, "__getattribute__" | "__setattr__" | "__delattr__")
+            || matches!(&v, Value::Native(n) if matches!(&**n, Native::Property(_)))
+        {
+            self.attr_dynamic = true;
+        }
+        c.dict.borrow_mut().insert(Rc::from(name), v);
+        Ok(())
+    }
+
+    /// The dict `obj.__dict__ = v` installs, or CPython's TypeError.
+    fn dict_for_dunder_dict(&self, v: &Value<'a>) -> PyResult<'a, Rc<Mut<PyDict<'a>>>> {
+        match v {
+            Value::Dict(d) => Ok(d.clone()),
+            other => Err(self.err(
+                ExcKind::TypeError,
+                format!("__dict__ must be set to a dictionary, not a '{}'", type_name(other)),
+            )),
+        }
+    }
+
+    /// `object.__setattr__(obj, name, v)` for an instance: a property refuses (it has no
+    /// setter here), `__dict__` replaces the dict, anything else is stored in the dict.
+    pub(crate) fn generic_setattr(
+        &mut self,
+        o: &Value<'a>,
+        i: &Rc<Instance<'a>>,
+        name: &str,
+        v: Value<'a>,
+    ) -> PyResult<'a, ()> {
+        if self.attr_dynamic || i.class.hooks & HOOK_DATA_DESCR != 0 || name.starts_with("__") {
+            match i.class.lookup(name) {
+                Some(Value::Native(n)) if matches!(&*n, Native::Property(_)) => {
+                    return Err(self.err(
+                        ExcKind::AttributeError,
+                        format!("property '{name}' of '{}' object has no setter", type_name(o)),
+                    ));
+                }
+                Some(a) if crate::interp::stdlib::classdict::is_getset(&a) => {
+                    if name == "__dict__" {
+                        let d = self.dict_for_dunder_dict(&v)?;
+                        i.dict.replace_dict(d);
+                        return Ok(());
+                    }
+                    return Err(self.err(
+                        ExcKind::AttributeError,
+                        format!("attribute '{name}' of '{}' objects is not writable", i.class.name),
+                    ));
+                }
+                None if name == "__dict__" => {
+                    let d = self.dict_for_dunder_dict(&v)?;
+                    i.dict.replace_dict(d);
+                    return Ok(());
+                }
+                None if name == "__class__" => {
+                    return Err(self.unsupported("assignment to __class__"));
+                }
+                _ => {}
+            }
+        }
+        if i.class.kind != ClassKind::User && dictless(i) {
+            return Err(self.err(
+                ExcKind::AttributeError,
+                format!("'{}' object has no attribute '{name}'", type_name(o)),
+            ));
+        }
+        i.dict.set(name, v);
+        Ok(())
+    }
+
     pub fn delattr(&mut self, o: &Value<'a>, name: &str) -> PyResult<'a, ()> {
+        if let Value::Instance(i) = o {
+            if self.attr_dynamic || i.class.hooks & HOOK_SETATTR != 0 {
+                if let Some(da) = self.user_hook(&i.class, "__delattr__") {
+                    let da = self.bind_class_attr(da, o, &i.class)?;
+                    self.call(&da, vec![Value::str(name)], vec![])?;
+                    return Ok(());
+                }
+            }
+            return self.generic_delattr(o, i, name);
+        }
         let removed = match o {
-            Value::Instance(i) => i.dict.borrow_mut().shift_remove(name).is_some(),
             Value::Node(n) => self.node_delattr(n, name),
-            Value::Class(c) => c.dict.borrow_mut().shift_remove(name).is_some(),
+            Value::Class(c) => {
+                if c.kind != ClassKind::User {
+                    return Err(self.err(
+                        ExcKind::TypeError,
+                        format!("cannot delete '{name}' attribute of immutable type '{}'", c.name),
+                    ));
+                }
+                if matches!(name, "__getattribute__" | "__setattr__" | "__delattr__") {
+                    self.attr_dynamic = true;
+                }
+                c.dict.borrow_mut().shift_remove(name).is_some()
+            }
+            Value::Func(f) => {
+                if name == "__dict__" {
+                    return Err(self.err(ExcKind::TypeError, "cannot delete __dict__"));
+                }
+                f.dict.remove(name).is_some()
+            }
+            Value::Module(m) => {
+                if m.dict.borrow_mut().shift_remove(name).is_none() {
+                    // `module.__delattr__` is `object`'s: its message names the type.
+                    return Err(self.err(
+                        ExcKind::AttributeError,
+                        format!("'module' object has no attribute '{name}'"),
+                    ));
+                }
+                true
+            }
             _ => false,
         };
         if removed {
@@ -417,4 +637,138 @@ impl<'a> Interp<'a> {
             Err(self.no_attr(o, name))
         }
     }
+
+    /// `object.__delattr__(obj, name)` for an instance.
+    pub(crate) fn generic_delattr(
+        &mut self,
+        o: &Value<'a>,
+        i: &Rc<Instance<'a>>,
+        name: &str,
+    ) -> PyResult<'a, ()> {
+        if self.attr_dynamic || i.class.hooks & HOOK_DATA_DESCR != 0 || name.starts_with("__") {
+            match i.class.lookup(name) {
+                Some(Value::Native(n)) if matches!(&*n, Native::Property(_)) => {
+                    return Err(self.err(
+                        ExcKind::AttributeError,
+                        format!("property '{name}' of '{}' object has no deleter", type_name(o)),
+                    ));
+                }
+                Some(a)
+                    if crate::interp::stdlib::classdict::is_getset(&a) || name == "__dict__" =>
+                {
+                    if name == "__dict__" {
+                        // A fresh empty dict is made when it is next needed.
+                        i.dict.replace_dict(self.new_dict());
+                        return Ok(());
+                    }
+                    return Err(self.err(
+                        ExcKind::AttributeError,
+                        format!("attribute '{name}' of '{}' objects is not writable", i.class.name),
+                    ));
+                }
+                None if name == "__dict__" => {
+                    i.dict.replace_dict(self.new_dict());
+                    return Ok(());
+                }
+                _ => {}
+            }
+        }
+        if i.dict.remove(name).is_some() {
+            Ok(())
+        } else {
+            Err(self.no_attr(o, name))
+        }
+    }
+
+    /// `object.__setattr__` / `__getattribute__` / `__delattr__` and `type.__setattr__` called
+    /// with the object first (`object.__setattr__(self, name, v)`, or bound: `super()` and
+    /// `obj.__setattr__` give them with the object as `this`).
+    pub(crate) fn object_attr_call(
+        &mut self,
+        op: &str,
+        args: Vec<Value<'a>>,
+    ) -> PyResult<'a, Value<'a>> {
+        let short = op.rsplit('.').next().unwrap_or(op);
+        let want = if short == "__setattr__" { 3 } else { 2 };
+        if args.len() != want {
+            return Err(self.err(
+                ExcKind::TypeError,
+                format!(
+                    "expected {} argument{}, got {}",
+                    want - 1,
+                    if want == 3 { "s" } else { "" },
+                    args.len().saturating_sub(1)
+                ),
+            ));
+        }
+        let mut it = args.into_iter();
+        let (Some(o), Some(n)) = (it.next(), it.next()) else {
+            return Err(self.err(ExcKind::TypeError, format!("{short} needs arguments")));
+        };
+        let Value::Str(name) = &n else {
+            return Err(self.err(
+                ExcKind::TypeError,
+                format!("attribute name must be string, not '{}'", type_name(&n)),
+            ));
+        };
+        let is_type_op = op.starts_with("type.");
+        match (&o, short) {
+            (Value::Class(_) | Value::Type(_) | Value::AstClass(_), "__setattr__")
+                if is_type_op =>
+            {
+                self.setattr(&o, name, it.next().unwrap_or(Value::None))?;
+                Ok(Value::None)
+            }
+            (
+                Value::Class(_) | Value::Type(_) | Value::AstClass(_),
+                "__setattr__" | "__delattr__",
+            ) if !is_type_op => {
+                Err(self
+                    .err(ExcKind::TypeError, format!("can't apply this {short} to type object")))
+            }
+            (Value::Instance(i), "__setattr__") if !is_type_op => {
+                self.generic_setattr(&o, i, name, it.next().unwrap_or(Value::None))?;
+                Ok(Value::None)
+            }
+            (Value::Instance(i), "__delattr__") if !is_type_op => {
+                self.generic_delattr(&o, i, name)?;
+                Ok(Value::None)
+            }
+            (Value::Instance(i), "__getattribute__") if !is_type_op => {
+                self.generic_getattr(&o, i, name)
+            }
+            (_, "__setattr__") if !is_type_op => {
+                self.setattr(&o, name, it.next().unwrap_or(Value::None))?;
+                Ok(Value::None)
+            }
+            (_, "__delattr__") if !is_type_op => {
+                self.delattr(&o, name)?;
+                Ok(Value::None)
+            }
+            (_, "__getattribute__") if !is_type_op => self.getattr(&o, name),
+            _ => Err(self.unsupported(format!("{op} of a '{}' object", type_name(&o)))),
+        }
+    }
+}
+
+/// Whether instances of `i`'s class have no `__dict__`: `object()`, and the interpreter's own
+/// types CPython defines in C (`mappingproxy`, `getset_descriptor`, `os.stat_result`).
+pub(crate) fn dictless(i: &Instance<'_>) -> bool {
+    match i.class.kind {
+        ClassKind::User => false,
+        ClassKind::Exception => i.exc.is_none(),
+        ClassKind::Native => {
+            matches!(&*i.class.name, "mappingproxy" | "getset_descriptor" | "stat_result")
+        }
+    }
+}
+
+/// The builtin name of `object`'s attribute method `name`, if it is one.
+pub(crate) fn object_attr_op(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "__setattr__" => "object.__setattr__",
+        "__getattribute__" => "object.__getattribute__",
+        "__delattr__" => "object.__delattr__",
+        _ => return None,
+    })
 }

@@ -184,6 +184,22 @@ impl<'a> Interp<'a> {
         args: Vec<Value<'a>>,
         kwargs: Kwargs<'a>,
     ) -> PyResult<'a, Value<'a>> {
+        if matches!(
+            name,
+            "object.__setattr__"
+                | "object.__getattribute__"
+                | "object.__delattr__"
+                | "type.__setattr__"
+        ) {
+            if !kwargs.is_empty() {
+                return Err(
+                    self.err(ExcKind::TypeError, format!("{name}() takes no keyword arguments"))
+                );
+            }
+            let mut all: Vec<Value<'a>> = this.into_iter().collect();
+            all.extend(args);
+            return self.object_attr_call(name, all);
+        }
         if let Some(t) = this {
             return self.call_bound(name, t, args, kwargs);
         }
@@ -650,15 +666,24 @@ impl<'a> Interp<'a> {
             F::Pow => {
                 self.binop(crate::python::syntax::Operator::Pow, &arg(&args, 0), &arg(&args, 1))
             }
+            F::Vars if args.len() > 1 => {
+                self.nargs("vars", &args, 0, 1)?;
+                Ok(Value::None)
+            }
+            F::Vars if args.is_empty() => Err(self.unsupported("vars() without an argument")),
             F::Vars => match arg(&args, 0) {
-                Value::Instance(i) => {
-                    let names = i.dict.borrow().clone();
-                    self.own_dict(&names)
+                // `vars(obj)` is `obj.__dict__`: through the class's `__dict__` descriptor (and a
+                // user `__getattribute__`/`__getattr__`), so the live dict of a plain instance.
+                Value::Instance(i) if super::attr::dictless(&i) => {
+                    Err(self
+                        .err(ExcKind::TypeError, "vars() argument must have __dict__ attribute"))
                 }
-                Value::Func(f) => {
-                    let names = f.dict.borrow().clone();
-                    self.own_dict(&names)
-                }
+                v @ Value::Instance(_) => match self.getattr(&v, "__dict__") {
+                    Err(e) if !e.fatal && self.is_exc(&e, ExcKind::AttributeError) => Err(self
+                        .err(ExcKind::TypeError, "vars() argument must have __dict__ attribute")),
+                    r => r,
+                },
+                Value::Func(f) => Ok(Value::Dict(self.live_dict(&f.dict))),
                 Value::Class(c) => self.class_proxy(&c),
                 v @ (Value::None
                 | Value::Bool(_)
@@ -693,7 +718,7 @@ impl<'a> Interp<'a> {
                     }
                     Value::Instance(i) => {
                         let mut n: Vec<String> =
-                            i.dict.borrow().keys().map(|k| k.to_string()).collect();
+                            i.dict.names().iter().map(|k| k.to_string()).collect();
                         for k in i.class.mro.borrow().iter() {
                             n.extend(k.dict.borrow().keys().map(|k| k.to_string()));
                         }

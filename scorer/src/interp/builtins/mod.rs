@@ -327,7 +327,11 @@ impl<'a> Interp<'a> {
                     args.len()
                 )
             } else {
-                format!("{name} expected at most {max} arguments, got {}", args.len())
+                format!(
+                    "{name} expected at most {max} argument{}, got {}",
+                    if max == 1 { "" } else { "s" },
+                    args.len()
+                )
             };
             return Err(self.err(ExcKind::TypeError, msg));
         }

@@ -111,8 +111,8 @@ impl<'a> Interp<'a> {
         let Some(func) = &f.func else {
             return Err(self.err(ExcKind::RuntimeError, "super(): no arguments"));
         };
-        let cls = func.dict.borrow().get("__defining_class__").cloned();
-        let Some(Value::Class(cls)) = cls else {
+        let cls = func.defining_class.borrow().clone();
+        let Some(cls) = cls else {
             return Err(self.err(ExcKind::RuntimeError, "super(): __class__ cell not found"));
         };
         let first = func.args.posonlyargs.iter().chain(func.args.args.iter()).next();
@@ -177,11 +177,9 @@ impl<'a> Interp<'a> {
                 Native::SkipDecorator(reason) => {
                     // Applying @unittest.skip(reason) to a function marks it skipped.
                     if let Some(Value::Func(fu)) = args.first() {
-                        fu.dict
-                            .borrow_mut()
-                            .insert(Rc::from("__unittest_skip__"), Value::Bool(true));
-                        fu.dict.borrow_mut().insert(
-                            Rc::from("__unittest_skip_why__"),
+                        fu.dict.set("__unittest_skip__", Value::Bool(true));
+                        fu.dict.set(
+                            "__unittest_skip_why__",
                             Value::Str(reason.clone().unwrap_or_else(|| Rc::from(""))),
                         );
                         return Ok(args.swap_remove(0));
@@ -368,7 +366,7 @@ impl<'a> Interp<'a> {
         let inst = Rc::new(Instance::new(
             c.clone(),
             NameMap::default(),
-            is_exc.then(|| ExcData { args: args.clone(), str_override: None }),
+            is_exc.then(|| ExcData::new(args.clone(), None)),
         ));
         let v = self.made(Value::Instance(inst));
         match c.lookup("__init__") {

@@ -106,6 +106,7 @@ impl<'a> Interp<'a> {
             info,
             dict: Attrs::default(),
             is_generator: is_gen,
+            defining_class: std::cell::RefCell::new(None),
         });
         self.objects.note(&Value::Func(func.clone()));
         Ok(func)
@@ -166,6 +167,7 @@ impl<'a> Interp<'a> {
             module: Rc::from("refactorbench_official_test"),
             bases: bases.clone(),
             mro: Mut::new(Vec::new()),
+            hooks: bases.iter().fold(hooks_of_dict(&dict), |h, b| h | b.hooks),
             dict: Attrs::new(dict),
             kind: ClassKind::User,
         });
@@ -190,9 +192,7 @@ impl<'a> Interp<'a> {
                 _ => None,
             };
             if let Some(fu) = func {
-                fu.dict
-                    .borrow_mut()
-                    .insert(Rc::from("__defining_class__"), Value::Class(class.clone()));
+                *fu.defining_class.borrow_mut() = Some(class.clone());
             }
         }
         let mut v = Value::Class(class);

@@ -303,21 +303,22 @@ impl<'a> Interp<'a> {
                         ))
                     }
                 };
-                let mut d = i.dict.borrow_mut();
-                d.insert(Rc::from("__cause__"), c);
-                d.insert(Rc::from("__suppress_context__"), Value::Bool(true));
+                if let Some(e) = &i.exc {
+                    let mut e = e.borrow_mut();
+                    e.cause = Some(c);
+                    e.suppress_context = true;
+                }
             }
             if let Some(h) = self.handling.last() {
                 if !h.exc.is(&exc) {
-                    i.dict.borrow_mut().insert(Rc::from("__context__"), h.exc.clone());
+                    if let Some(e) = &i.exc {
+                        e.borrow_mut().context = Some(h.exc.clone());
+                    }
                 }
             }
         }
         let line = match &exc {
-            Value::Instance(i) => i.dict.borrow().get("__tb_line__").and_then(|v| match v {
-                Value::Int(n) => Some(*n as u32),
-                _ => None,
-            }),
+            Value::Instance(i) => i.exc.as_ref().and_then(|e| e.borrow().tb_line),
             _ => None,
         };
         Ok(Box::new(PyErr {
@@ -360,7 +361,11 @@ impl<'a> Interp<'a> {
     ) -> PyResult<'a, Flow<'a>> {
         // Remember the traceback line on the instance, so `raise e` keeps the innermost line.
         if let (Value::Instance(i), Some(l)) = (&e.exc, e.line) {
-            i.dict.borrow_mut().entry(Rc::from("__tb_line__")).or_insert(Value::Int(i64::from(l)));
+            if let Some(x) = &i.exc {
+                if x.borrow().tb_line.is_none() {
+                    x.borrow_mut().tb_line = Some(l);
+                }
+            }
         }
         for h in &t.handlers {
             let ast::ExceptHandler::ExceptHandler(h) = h;

@@ -4,8 +4,7 @@
 //! `__doc__` when the body has no docstring, and `TestCase.__init_subclass__`'s two attributes),
 //! and `vars(obj)` of an instance or function is its own dict.
 //!
-//! The proxy is a snapshot of the class dict taken when `__dict__` is read (CPython's is live;
-//! a test reads `C.__dict__` again after changing `C`, which gives the new state here too).
+//! The proxy is live, as CPython's: each of its operations reads the class dict as it is then.
 
 use std::rc::Rc;
 
@@ -14,16 +13,11 @@ use crate::interp::value::*;
 use crate::interp::ExcKind;
 use crate::interp::{Interp, PyResult, Value};
 
-/// The instance-dict key under which a proxy keeps its mapping (not an identifier).
+/// The instance-dict key under which a proxy keeps its class (not an identifier).
 const MAPPING: &str = "<mapping>";
 /// The instance-dict keys of a getset descriptor (not identifiers).
 const GS_NAME: &str = "<name>";
 const GS_OWNER: &str = "<owner>";
-
-/// Instance-dict entries the interpreter keeps for itself (never in a `vars()` result).
-pub(crate) fn hidden_key(k: &str) -> bool {
-    matches!(k, "__tb_line__" | "__context__" | "__defining_class__")
-}
 
 fn native_class<'a>(name: &str, methods: &[(&str, &'static str)]) -> Rc<Class<'a>> {
     let mut d = NameMap::default();
@@ -84,11 +78,6 @@ pub(crate) fn is_getset(v: &Value<'_>) -> bool {
 impl<'a> Interp<'a> {
     /// `C.__dict__` / `vars(C)`.
     pub fn class_proxy(&mut self, c: &Rc<Class<'a>>) -> PyResult<'a, Value<'a>> {
-        let d = self.new_dict();
-        let pairs: Vec<_> = c.dict.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-        for (k, v) in pairs {
-            self.dict_set(&d, Value::Str(k), v)?;
-        }
         let class = native_class(
             "mappingproxy",
             &[
@@ -107,22 +96,30 @@ impl<'a> Interp<'a> {
             ],
         );
         let mut inst = NameMap::default();
-        inst.insert(Rc::from(MAPPING), Value::Dict(d));
+        inst.insert(Rc::from(MAPPING), Value::Class(c.clone()));
         Ok(self.made(Value::Instance(Rc::new(Instance::new(class, inst, None)))))
     }
 
-    /// `vars(obj)` / `obj.__dict__` of an instance or a function: a dict of its own names.
-    pub fn own_dict(&mut self, names: &NameMap<Value<'a>>) -> PyResult<'a, Value<'a>> {
+    /// A copy of a class's namespace, in order (what a proxy's operation reads).
+    fn class_mapping(&mut self, c: &Rc<Class<'a>>) -> PyResult<'a, Value<'a>> {
         let d = self.new_dict();
-        let pairs: Vec<_> = names
-            .iter()
-            .filter(|(k, _)| !hidden_key(k))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
+        let pairs: Vec<_> = c.dict.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         for (k, v) in pairs {
             self.dict_set(&d, Value::Str(k), v)?;
         }
         Ok(Value::Dict(d))
+    }
+
+    /// The mapping behind a proxy, read now.
+    fn proxy_mapping(&mut self, proxy: &Value<'a>) -> Option<PyResult<'a, Value<'a>>> {
+        let Value::Instance(i) = proxy else { return None };
+        if &*i.class.name != "mappingproxy" || i.class.kind != ClassKind::Native {
+            return None;
+        }
+        match i.dict.get(MAPPING)? {
+            Value::Class(c) => Some(self.class_mapping(&c)),
+            other => Some(Ok(other)),
+        }
     }
 
     /// The methods of `mappingproxy` and `getset_descriptor` (`args[0]` is the object).
@@ -140,8 +137,7 @@ impl<'a> Interp<'a> {
             ));
         };
         if name == "getset_repr" {
-            let d = i.dict.borrow();
-            let s = |k: &str| match d.get(k) {
+            let s = |k: &str| match i.dict.get(k) {
                 Some(Value::Str(s)) => s.to_string(),
                 _ => String::new(),
             };
@@ -151,8 +147,9 @@ impl<'a> Interp<'a> {
                 s(GS_OWNER)
             )));
         }
-        let Some(map) = i.dict.borrow().get(MAPPING).cloned() else {
-            return Err(self.err(ExcKind::TypeError, "mappingproxy without a mapping"));
+        let map = match self.proxy_mapping(&this) {
+            Some(m) => m?,
+            None => return Err(self.err(ExcKind::TypeError, "mappingproxy without a mapping")),
         };
         let rest: Vec<Value<'a>> = args.iter().skip(1).cloned().collect();
         match name {
@@ -166,11 +163,10 @@ impl<'a> Interp<'a> {
             "__str__" => Ok(Value::str(&self.str_of(&map)?)),
             "__eq__" => {
                 let other = rest.first().cloned().unwrap_or(Value::None);
-                let inner = match &other {
-                    Value::Instance(o) => o.dict.borrow().get(MAPPING).cloned(),
-                    _ => None,
+                let other = match self.proxy_mapping(&other) {
+                    Some(m) => m?,
+                    None => other,
                 };
-                let other = inner.unwrap_or(other);
                 Ok(Value::Bool(self.compare(crate::python::syntax::CmpOp::Eq, &map, &other)?))
             }
             "keys" | "values" | "items" | "get" | "copy" => {

@@ -9,4 +9,5 @@ pub(crate) mod classdict;
 pub(crate) mod json;
 pub(crate) mod os;
 pub(crate) mod re;
+pub(crate) mod sre;
 pub(crate) mod statres;

@@ -1,7 +1,9 @@
 //! The `re` module on the `regex` crate: search/match/fullmatch/findall/finditer/sub/split/compile/
 //! escape, flags I/M/S/X, and Pattern/Match objects. Positions are code-point indices as in Python.
 //! Syntax `regex` cannot express (backreferences, lookaround) is an `UnsupportedConstruct`, never a
-//! silently different answer.
+//! silently different answer. Where `regex` and `sre` would answer the same pattern differently
+//! (`\b`/`\B` next to a character the two word sets disagree on, `\B` in an empty string, the
+//! empty matches `findall`/`sub`/`split` find), the exact matcher [`super::sre`] answers.
 
 use std::rc::Rc;
 
@@ -23,6 +25,26 @@ pub struct RePattern {
     pub search: regex::Regex,
     pub anchored: regex::Regex,
     pub full: regex::Regex,
+    /// The exact matcher's program, for the patterns the `regex` crate can answer differently
+    /// on some strings (a word boundary; an empty match).
+    pub(crate) exact: Option<super::sre::Program>,
+}
+
+/// Group spans of one match (byte offsets), group 0 first.
+type Spans = super::sre::Spans;
+
+fn spans_of(c: &regex::Captures<'_>) -> Spans {
+    (0..c.len()).map(|i| c.get(i).map(|m| (m.start(), m.end()))).collect()
+}
+
+/// Which matcher answers `p` on `s`: the exact one where `regex` could differ. `iterating`:
+/// all matches are wanted (where empty matches follow `sre`'s rule).
+fn exact_for<'p>(p: &'p RePattern, s: &str, iterating: bool) -> Option<&'p super::sre::Program> {
+    let prog = p.exact.as_ref()?;
+    let boundary = prog.has_word_boundary()
+        && (s.is_empty() || (!s.is_ascii() && s.chars().any(super::sre::word_disagrees)));
+    let dollar = prog.has_python_dollar() && s.ends_with('\n');
+    (boundary || dollar || (iterating && prog.can_be_empty())).then_some(prog)
 }
 
 /// A successful match: byte spans of each group in `string`.
@@ -446,13 +468,18 @@ fn sre_class_ignorecase(chars: &[char]) -> Option<(String, usize)> {
 /// literal characters outside classes match as `sre` matches them ([`sre_literal_ignorecase`]).
 /// Scoped flag groups (`(?i:...)`, `(?-i:...)`) switch that for their body, as `sre` compiles
 /// each group with its own flags.
-fn translate(p: &str, ignorecase: bool) -> String {
+///
+/// `dollar`: a `$` without MULTILINE in force becomes `\b{end-half}`, which the exact matcher
+/// ([`super::sre`]) reads as Python's `$` (the end, or before a newline that ends the string);
+/// otherwise it stays the `regex` crate's `$` (the end only).
+fn translate(p: &str, ignorecase: bool, multiline: bool, dollar: bool) -> String {
     let mut out = String::with_capacity(p.len() + 8);
     let mut chars = p.chars().peekable();
     let mut in_class = false;
-    // IGNORECASE in force, and the state each open group restores at its `)`.
+    // IGNORECASE and MULTILINE in force, and the state each open group restores at its `)`.
     let mut ignorecase = ignorecase;
-    let mut groups: Vec<bool> = Vec::new();
+    let mut multiline = multiline;
+    let mut groups: Vec<(bool, bool)> = Vec::new();
     while let Some(c) = chars.next() {
         if c == '[' && !in_class && ignorecase {
             let rest: Vec<char> = chars.clone().collect();
@@ -492,7 +519,7 @@ fn translate(p: &str, ignorecase: bool) -> String {
                 }
             }
             out.push_str(&head);
-            groups.push(ignorecase);
+            groups.push((ignorecase, multiline));
             if chars.peek() == Some(&':') {
                 // `(?on-off:...)`: a scoped flag group.
                 let flags = head.trim_start_matches('?');
@@ -502,15 +529,22 @@ fn translate(p: &str, ignorecase: bool) -> String {
                 } else if off.contains('i') {
                     ignorecase = false;
                 }
+                if on.contains('m') {
+                    multiline = true;
+                } else if off.contains('m') {
+                    multiline = false;
+                }
             }
         } else if c == '(' && !in_class {
-            groups.push(ignorecase);
+            groups.push((ignorecase, multiline));
             out.push(c);
         } else if c == ')' && !in_class {
             if let Some(outer) = groups.pop() {
-                ignorecase = outer;
+                (ignorecase, multiline) = outer;
             }
             out.push(c);
+        } else if c == '$' && !in_class && dollar && !multiline {
+            out.push_str("\\b{end-half}");
         } else if c == '\\' {
             match chars.next() {
                 Some('Z') if !in_class => out.push_str("\\z"),
@@ -583,15 +617,15 @@ fn translate(p: &str, ignorecase: bool) -> String {
 }
 
 /// Whether the pattern's leading global flag groups (`(?i)`, `(?im)`...; 3.11 allows them only
-/// at the start) set IGNORECASE.
-fn leading_inline_ignorecase(p: &str) -> bool {
+/// at the start) set the flag `letter`.
+fn leading_inline_flag(p: &str, letter: char) -> bool {
     let mut rest = p;
     while let Some(r) = rest.strip_prefix("(?") {
         let n = r.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(r.len());
         if n == 0 || !r[n..].starts_with(')') {
             return false;
         }
-        if r[..n].contains('i') {
+        if r[..n].contains(letter) {
             return true;
         }
         rest = &r[n + 1..];
@@ -669,7 +703,10 @@ impl<'a> Interp<'a> {
                 prefix.push(ch);
             }
         }
-        let body = translate(src, flags & IGNORECASE != 0 || leading_inline_ignorecase(src));
+        let ignorecase = flags & IGNORECASE != 0 || leading_inline_flag(src, 'i');
+        let multiline = flags & MULTILINE != 0 || leading_inline_flag(src, 'm');
+        let body = translate(src, ignorecase, multiline, false);
+        let marked = translate(src, ignorecase, multiline, true);
         let body = if prefix.is_empty() { body } else { format!("(?{prefix}){body}") };
         let build = |p: String| regex::RegexBuilder::new(&p).size_limit(1 << 22).build();
         let (Ok(search), Ok(anchored), Ok(full)) = (
@@ -680,11 +717,45 @@ impl<'a> Interp<'a> {
             return Err(self
                 .unsupported(format!("regular expression {}", crate::interp::fmt::str_repr(src))));
         };
-        Ok(Rc::new(RePattern { source: src.clone(), flags, search, anchored, full }))
+        let marked = if prefix.is_empty() { marked } else { format!("(?{prefix}){marked}") };
+        let exact = super::sre::Program::new(&marked).filter(|prog| {
+            prog.has_word_boundary() || prog.can_be_empty() || prog.has_python_dollar()
+        });
+        Ok(Rc::new(RePattern { source: src.clone(), flags, search, anchored, full, exact }))
     }
 
-    fn re_match_value(&self, p: &Rc<RePattern>, s: &Str, caps: &regex::Captures<'_>) -> Value<'a> {
-        let spans = (0..caps.len()).map(|i| caps.get(i).map(|m| (m.start(), m.end()))).collect();
+    /// The first match of `p` in `s`: anywhere (`search`), at the start (`match`) or of the
+    /// whole string (`fullmatch`).
+    fn re_find(&self, p: &RePattern, s: &str, name: &str) -> PyResult<'a, Option<Spans>> {
+        if let Some(prog) = exact_for(p, s, false) {
+            let (anchored, full) = (name != "search", name == "fullmatch");
+            return prog.find(s, 0, anchored, full, false).map_err(|_| self.exact_gave_up(p));
+        }
+        let re = match name {
+            "search" => &p.search,
+            "match" => &p.anchored,
+            _ => &p.full,
+        };
+        Ok(re.captures(s).map(|c| spans_of(&c)))
+    }
+
+    /// Every match of `p` in `s` as `findall` & co. find them, at most `limit` (0: all).
+    fn re_find_all(&self, p: &RePattern, s: &str, limit: usize) -> PyResult<'a, Vec<Spans>> {
+        if let Some(prog) = exact_for(p, s, true) {
+            return prog.find_all(s, limit).map_err(|_| self.exact_gave_up(p));
+        }
+        let it = p.search.captures_iter(s).map(|c| spans_of(&c));
+        Ok(if limit == 0 { it.collect() } else { it.take(limit).collect() })
+    }
+
+    fn exact_gave_up(&self, p: &RePattern) -> Box<crate::interp::PyErr<'a>> {
+        self.unsupported(format!(
+            "regular expression {} on this string (past the exact matcher's limits)",
+            crate::interp::fmt::str_repr(&p.source)
+        ))
+    }
+
+    fn re_match_value(&self, p: &Rc<RePattern>, s: &Str, spans: Spans) -> Value<'a> {
         Value::Native(Rc::new(Native::ReMatch(ReMatch {
             pattern: p.clone(),
             string: s.clone(),
@@ -806,13 +877,8 @@ impl<'a> Interp<'a> {
             "search" | "match" | "fullmatch" => {
                 let s = self.str_arg(&get(0, "string"))?;
                 self.charge((s.len() / 16) as u64)?;
-                let re = match name {
-                    "search" => &p.search,
-                    "match" => &p.anchored,
-                    _ => &p.full,
-                };
-                Ok(match re.captures(&s) {
-                    Some(c) => self.re_match_value(&p, &s, &c),
+                Ok(match self.re_find(&p, &s, name)? {
+                    Some(spans) => self.re_match_value(&p, &s, spans),
                     None => Value::None,
                 })
             }
@@ -820,13 +886,15 @@ impl<'a> Interp<'a> {
                 let s = self.str_arg(&get(0, "string"))?;
                 self.charge((s.len() / 16) as u64)?;
                 let mut out = Vec::new();
-                for c in p.search.captures_iter(&s) {
+                for c in self.re_find_all(&p, &s, 0)? {
                     self.step()?;
                     if name == "finditer" {
-                        out.push(self.re_match_value(&p, &s, &c));
+                        out.push(self.re_match_value(&p, &s, c));
                         continue;
                     }
-                    let g = |i: usize| Value::str(c.get(i).map_or("", |m| m.as_str()));
+                    let g = |i: usize| {
+                        Value::str(c[i].map_or("", |(a, b)| s.get(a..b).unwrap_or_default()))
+                    };
                     out.push(match c.len() {
                         1 => g(0),
                         2 => g(1),
@@ -847,25 +915,22 @@ impl<'a> Interp<'a> {
                 self.charge((s.len() / 16) as u64)?;
                 let mut out = String::with_capacity(s.len());
                 let mut last = 0;
-                for (n, c) in p.search.captures_iter(&s).enumerate() {
-                    if count > 0 && n as i64 >= count {
-                        break;
-                    }
+                for c in self.re_find_all(&p, &s, usize::try_from(count).unwrap_or(0))? {
                     self.step()?;
-                    let Some(m0) = c.get(0) else { continue };
-                    out.push_str(&s[last..m0.start()]);
+                    let Some((m0s, m0e)) = c[0] else { continue };
+                    out.push_str(&s[last..m0s]);
                     match &repl {
                         Value::Str(t) => {
-                            let r = self.expand_template(t, &c)?;
+                            let r = self.expand_template(t, &p, &s, &c)?;
                             out.push_str(&r);
                         }
                         f => {
-                            let mv = self.re_match_value(&p, &s, &c);
+                            let mv = self.re_match_value(&p, &s, c);
                             let r = self.call(f, vec![mv], vec![])?;
                             out.push_str(&self.str_arg(&r)?);
                         }
                     }
-                    last = m0.end();
+                    last = m0e;
                     self.check_len(out.len())?;
                 }
                 out.push_str(&s[last..]);
@@ -877,17 +942,14 @@ impl<'a> Interp<'a> {
                 self.charge((s.len() / 16) as u64)?;
                 let mut out = Vec::new();
                 let mut last = 0;
-                for (n, c) in p.search.captures_iter(&s).enumerate() {
-                    if maxsplit > 0 && n as i64 >= maxsplit {
-                        break;
-                    }
+                for c in self.re_find_all(&p, &s, usize::try_from(maxsplit).unwrap_or(0))? {
                     self.step()?;
-                    let Some(m0) = c.get(0) else { continue };
-                    out.push(Value::str(&s[last..m0.start()]));
-                    for i in 1..c.len() {
-                        out.push(c.get(i).map_or(Value::None, |m| Value::str(m.as_str())));
+                    let Some((m0s, m0e)) = c[0] else { continue };
+                    out.push(Value::str(&s[last..m0s]));
+                    for g in c.iter().skip(1) {
+                        out.push(g.map_or(Value::None, |(a, b)| Value::str(&s[a..b])));
                     }
-                    last = m0.end();
+                    last = m0e;
                 }
                 out.push(Value::str(&s[last..]));
                 self.check_len(out.len())?;
@@ -901,7 +963,8 @@ impl<'a> Interp<'a> {
     }
 
     /// `\1`, `\g<name>`, `\g<1>` and character escapes of a `sub` replacement.
-    fn expand_template(&self, t: &str, c: &regex::Captures<'_>) -> PyResult<'a, String> {
+    fn expand_template(&self, t: &str, p: &RePattern, s: &str, c: &Spans) -> PyResult<'a, String> {
+        let group = |i: usize| c.get(i).copied().flatten().map_or("", |(a, b)| &s[a..b]);
         let mut out = String::new();
         let mut chars = t.chars().peekable();
         while let Some(ch) = chars.next() {
@@ -924,7 +987,7 @@ impl<'a> Interp<'a> {
                             self.err(ExcKind::ReError, format!("invalid group reference {i}"))
                         );
                     }
-                    out.push_str(c.get(i).map_or("", |m| m.as_str()));
+                    out.push_str(group(i));
                 }
                 Some('g') => {
                     let mut name = String::new();
@@ -937,11 +1000,11 @@ impl<'a> Interp<'a> {
                         }
                         name.push(x);
                     }
-                    let m = match name.parse::<usize>() {
-                        Ok(i) => c.get(i),
-                        Err(_) => c.name(&name),
+                    let i = match name.parse::<usize>() {
+                        Ok(i) => Some(i),
+                        Err(_) => p.search.capture_names().position(|n| n == Some(&*name)),
                     };
-                    out.push_str(m.map_or("", |m| m.as_str()));
+                    out.push_str(i.map_or("", group));
                 }
                 Some('n') => out.push('\n'),
                 Some('t') => out.push('\t'),

@@ -145,10 +145,9 @@ impl<'a> Interp<'a> {
                 self.err(ExcKind::TypeError, "descriptor requires a 'os.stat_result' object")
             );
         };
-        let d = i.dict.borrow();
         let items = SEQUENCE
             .iter()
-            .map(|k| match d.get(*k) {
+            .map(|k| match i.dict.get(k) {
                 // The sequence holds the times as integers (the attributes are floats).
                 Some(Value::Float(f)) => Value::Int(f.trunc() as i64),
                 Some(v) => v.clone(),

@@ -175,6 +175,16 @@ impl<'a> PyDict<'a> {
         None
     }
 
+    /// The slot of the string key `name` (a str key equals only a str: what attribute
+    /// lookups through an object's live `__dict__` ask).
+    pub fn find_str(&self, name: &str) -> Option<usize> {
+        let slots = self.index.get(&super::hash_bytes(name.as_bytes()))?;
+        slots
+            .iter()
+            .map(|&i| i as usize)
+            .find(|&i| matches!(&self.entries[i], Some((Value::Str(k), _, _)) if &**k == name))
+    }
+
     pub fn insert_new(&mut self, key: Value<'a>, val: Value<'a>, h: u64) {
         let i = self.entries.len() as u32;
         self.entries.push(Some((key, val, h)));

@@ -164,8 +164,15 @@ fn take_attrs<'a>(i: &mut Instance<'a>, work: &mut Vec<Value<'a>>) {
     for (_, v) in map {
         push_container(v, work);
     }
+    if let Some(d) = i.dict.take_live() {
+        work.push(Value::Dict(d));
+    }
     if let Some(e) = &mut i.exc {
-        for v in std::mem::take(&mut e.get_mut().args) {
+        let e = e.get_mut();
+        for v in std::mem::take(&mut e.args) {
+            push_container(v, work);
+        }
+        for v in [e.cause.take(), e.context.take()].into_iter().flatten() {
             push_container(v, work);
         }
     }
@@ -246,6 +253,9 @@ fn unnest<'a>(v: Value<'a>, work: &mut Vec<Value<'a>>) {
                 }
                 for (_, v) in std::mem::take(f.dict.get_mut()) {
                     push_container(v, work);
+                }
+                if let Some(d) = f.dict.take_live() {
+                    work.push(Value::Dict(d));
                 }
                 if let Some(mut s) = f.closure.take().and_then(Rc::into_inner) {
                     take_scope(&mut s, work);

@@ -198,6 +198,8 @@ pub struct Function<'a> {
     pub info: Rc<ScopeInfo>,
     pub dict: Attrs<'a>,
     pub is_generator: bool,
+    /// The class whose body defined it (zero-argument `super()`'s `__class__` cell).
+    pub defining_class: std::cell::RefCell<Option<Rc<Class<'a>>>>,
 }
 
 impl Function<'_> {
@@ -232,6 +234,32 @@ pub struct Class<'a> {
     pub mro: Mut<Vec<Rc<Class<'a>>>>,
     pub dict: Attrs<'a>,
     pub kind: ClassKind,
+    /// What the class or a base defined when it was made ([`HOOK_GETATTRIBUTE`] & co.): the
+    /// attribute protocol takes its general path only for such classes (and for every class once
+    /// a class gets one of these later, [`crate::interp::Interp::attr_dynamic`]).
+    pub hooks: u8,
+}
+
+/// A user `__getattribute__` in the MRO.
+pub(crate) const HOOK_GETATTRIBUTE: u8 = 1;
+/// A user `__setattr__` or `__delattr__` in the MRO.
+pub(crate) const HOOK_SETATTR: u8 = 2;
+/// A data descriptor (`property`) in the MRO: it wins over the instance's `__dict__`.
+pub(crate) const HOOK_DATA_DESCR: u8 = 4;
+
+/// The hook bits a class dict's own names give ([`Class::hooks`]).
+pub(crate) fn hooks_of_dict(d: &NameMap<Value<'_>>) -> u8 {
+    let mut h = 0;
+    if d.contains_key("__getattribute__") {
+        h |= HOOK_GETATTRIBUTE;
+    }
+    if d.contains_key("__setattr__") || d.contains_key("__delattr__") {
+        h |= HOOK_SETATTR;
+    }
+    if d.values().any(|v| matches!(v, Value::Native(n) if matches!(&**n, Native::Property(_)))) {
+        h |= HOOK_DATA_DESCR;
+    }
+    h
 }
 
 impl<'a> Class<'a> {
@@ -251,6 +279,7 @@ impl<'a> Class<'a> {
             mro: Mut::new(vec![]),
             dict: Attrs::new(dict),
             kind,
+            hooks: 0,
         });
         c.mro.borrow_mut().push(c.clone());
         c
@@ -283,6 +312,26 @@ pub struct ExcData<'a> {
     pub args: Vec<Value<'a>>,
     /// CPython's `__str__` for exceptions whose str is not derived from args (OSError with errno...).
     pub str_override: Option<String>,
+    /// `__cause__` (`raise X from Y`), `__context__` (raised while handling another),
+    /// `__suppress_context__`: C slots in CPython, not in the instance's `__dict__`.
+    pub cause: Option<Value<'a>>,
+    pub context: Option<Value<'a>>,
+    pub suppress_context: bool,
+    /// The innermost line it was raised at (so `raise e` keeps it).
+    pub tb_line: Option<u32>,
+}
+
+impl<'a> ExcData<'a> {
+    pub fn new(args: Vec<Value<'a>>, str_override: Option<String>) -> Self {
+        ExcData {
+            args,
+            str_override,
+            cause: None,
+            context: None,
+            suppress_context: false,
+            tb_line: None,
+        }
+    }
 }
 
 pub struct Instance<'a> {
@@ -302,26 +351,39 @@ impl<'a> Instance<'a> {
 
 /// The attribute map of an instance, function, class or module. Its capacity is charged to the
 /// run's memory account ([`super::memory::DICT_ENTRY_BYTES`] an entry) after every write,
-/// whichever code writes it (`setattr`, an exception's `__context__`, an `OSError`'s fields),
-/// and credited when it is freed.
+/// whichever code writes it (`setattr`, an `OSError`'s fields), and credited when it is freed.
+///
+/// Two representations: a name map (fast, what attribute access uses until someone asks for the
+/// object's `__dict__`), and a live dict. `o.__dict__` / `vars(o)` of an instance or a function
+/// moves the names into a dict ([`Attrs::live_dict`]) that from then on *is* the storage, so
+/// writes through it are attributes and attributes are in it, as in CPython (keys need not be
+/// strings); `o.__dict__ = d` makes `d` the storage. Classes and modules never switch.
 pub struct Attrs<'a> {
     map: Mut<NameMap<Value<'a>>>,
     charged: std::cell::Cell<u64>,
+    live: std::cell::RefCell<Option<Rc<Mut<PyDict<'a>>>>>,
 }
 
 impl<'a> Attrs<'a> {
     pub fn new(map: NameMap<Value<'a>>) -> Self {
-        let a = Attrs { map: Mut::new(map), charged: std::cell::Cell::new(0) };
+        let a = Attrs {
+            map: Mut::new(map),
+            charged: std::cell::Cell::new(0),
+            live: std::cell::RefCell::new(None),
+        };
         a.sync(a.map.borrow().capacity());
         a
     }
 
+    /// The name map (only meaningful while the attributes are not a live dict: classes,
+    /// modules, objects just made; instances and functions go through [`Attrs::get`] & co.).
     #[inline]
     pub fn borrow(&self) -> std::cell::Ref<'_, NameMap<Value<'a>>> {
         self.map.borrow()
     }
 
-    /// Mutable access (a write, for isolation); the charge follows the map when it is released.
+    /// Mutable access to the name map (a write, for isolation); the charge follows the map when
+    /// it is released. See [`Attrs::borrow`].
     #[inline]
     pub fn borrow_mut(&self) -> AttrsMut<'_, 'a> {
         AttrsMut { map: self.map.borrow_mut(), charged: &self.charged }
@@ -332,12 +394,125 @@ impl<'a> Attrs<'a> {
         self.map.try_borrow()
     }
 
+    /// The live dict (for the cycle collector's count of references); `Err` while it is being
+    /// replaced.
+    pub(crate) fn try_live(&self) -> Result<Option<Rc<Mut<PyDict<'a>>>>, ()> {
+        self.live.try_borrow().map(|l| l.clone()).map_err(|_| ())
+    }
+
+    /// The live dict, if the attributes are one.
+    #[inline]
+    pub fn live(&self) -> Option<Rc<Mut<PyDict<'a>>>> {
+        self.live.borrow().clone()
+    }
+
+    /// The attribute `name`.
+    #[inline]
+    pub fn get(&self, name: &str) -> Option<Value<'a>> {
+        if let Some(d) = &*self.live.borrow() {
+            let d = d.borrow();
+            return d.find_str(name).and_then(|i| d.entries[i].as_ref().map(|e| e.1.clone()));
+        }
+        self.map.borrow().get(name).cloned()
+    }
+
+    /// Whether the attribute `name` exists.
+    pub fn contains(&self, name: &str) -> bool {
+        if let Some(d) = &*self.live.borrow() {
+            return d.borrow().find_str(name).is_some();
+        }
+        self.map.borrow().contains_key(name)
+    }
+
+    /// Sets the attribute `name`.
+    #[inline]
+    pub fn set(&self, name: &str, v: Value<'a>) {
+        if let Some(d) = &*self.live.borrow() {
+            let mut d = d.borrow_mut();
+            match d.find_str(name) {
+                Some(i) => {
+                    if let Some(e) = d.entries[i].as_mut() {
+                        e.1 = v;
+                    }
+                }
+                None => d.insert_new(Value::str(name), v, hash_bytes(name.as_bytes())),
+            }
+            return;
+        }
+        let mut m = self.borrow_mut();
+        match m.get_mut(name) {
+            Some(slot) => *slot = v,
+            None => {
+                m.insert(Rc::from(name), v);
+            }
+        }
+    }
+
+    /// Removes the attribute `name` (order of the rest kept), giving its value.
+    pub fn remove(&self, name: &str) -> Option<Value<'a>> {
+        if let Some(d) = &*self.live.borrow() {
+            let mut d = d.borrow_mut();
+            let i = d.find_str(name)?;
+            return d.remove_slot(i).map(|(_, v)| v);
+        }
+        self.borrow_mut().shift_remove(name)
+    }
+
+    /// The names that are strings, in order.
+    pub fn names(&self) -> Vec<Str> {
+        if let Some(d) = &*self.live.borrow() {
+            return d
+                .borrow()
+                .iter()
+                .filter_map(|(k, _)| match k {
+                    Value::Str(s) => Some(s.clone()),
+                    _ => None,
+                })
+                .collect();
+        }
+        self.map.borrow().keys().cloned().collect()
+    }
+
+    /// The attributes as a dict that stays the storage from now on (see the type's doc); `new`
+    /// makes the dict (so the caller can note it as made by the run). It is born in the name
+    /// map's generation: writing to it writes to the object.
+    pub fn live_dict(
+        &self,
+        new: impl FnOnce(Mut<PyDict<'a>>) -> Rc<Mut<PyDict<'a>>>,
+    ) -> Rc<Mut<PyDict<'a>>> {
+        if let Some(d) = &*self.live.borrow() {
+            return d.clone();
+        }
+        let mut d = PyDict::new();
+        {
+            let mut m = self.borrow_mut();
+            for (k, v) in std::mem::take(&mut *m) {
+                let h = hash_bytes(k.as_bytes());
+                d.insert_new(Value::Str(k), v, h);
+            }
+        }
+        let d = new(Mut::with_born(d, self.map.born()));
+        *self.live.borrow_mut() = Some(d.clone());
+        d
+    }
+
+    /// `o.__dict__ = d`: `d` is the storage from now on.
+    pub fn replace_dict(&self, d: Rc<Mut<PyDict<'a>>>) {
+        let _ = std::mem::take(&mut *self.borrow_mut());
+        let old = self.live.borrow_mut().replace(d);
+        drop(old);
+    }
+
     /// Every value, leaving the map empty (for emptying objects nothing reaches any more: when a
-    /// run ends, or the cycle collector's garbage; nothing while the map is borrowed). Not a
-    /// write a method can see.
+    /// run ends, or the cycle collector's garbage; nothing while the map is borrowed). A live
+    /// dict is among them (as a dict, to be emptied in turn). Not a write a method can see.
     pub(crate) fn take_values(&self) -> Vec<Value<'a>> {
-        let Some(mut m) = self.map.try_borrow_mut_unseen() else { return Vec::new() };
-        let values = std::mem::take(&mut *m).into_values().collect();
+        let mut values: Vec<Value<'a>> = Vec::new();
+        if let Ok(mut l) = self.live.try_borrow_mut() {
+            values.extend(l.take().map(Value::Dict));
+        }
+        let Some(mut m) = self.map.try_borrow_mut_unseen() else { return values };
+        values.extend(std::mem::take(&mut *m).into_values());
         drop(m);
         self.sync(0);
         values
@@ -346,6 +521,11 @@ impl<'a> Attrs<'a> {
     /// Exclusive access while the owner is freed (the charge is credited when this drops).
     pub fn get_mut(&mut self) -> &mut NameMap<Value<'a>> {
         self.map.get_mut()
+    }
+
+    /// The live dict, taken while the owner is freed.
+    pub fn take_live(&mut self) -> Option<Rc<Mut<PyDict<'a>>>> {
+        self.live.get_mut().take()
     }
 
     fn sync(&self, capacity: usize) {
