@@ -26,6 +26,8 @@ pub struct NodeObj<'a> {
     /// Bytes charged to the run's memory account for `extra`'s capacity (synced after every
     /// write, as an instance's attribute map is), credited when the node is freed.
     extra_charged: std::cell::Cell<u64>,
+    /// Whether the run's object list holds it (see [`Self::note_once`]).
+    noted: std::cell::Cell<bool>,
 }
 
 /// A node object's values; see [`NodeObj`].
@@ -44,6 +46,7 @@ impl<'a> NodeObj<'a> {
             born: crate::interp::isolation::current(),
             extra: RefCell::new(Vec::new()),
             extra_charged: std::cell::Cell::new(0),
+            noted: std::cell::Cell::new(false),
         }
     }
 
@@ -63,7 +66,16 @@ impl<'a> NodeObj<'a> {
             born: crate::interp::isolation::current(),
             extra: RefCell::new(Vec::new()),
             extra_charged: std::cell::Cell::new(0),
+            noted: std::cell::Cell::new(false),
         }
+    }
+
+    /// `true` the first time it is asked (the caller then notes the node in the run's object
+    /// list). A parsed node holds only its children, field lists (noted when made) and
+    /// constants, so it can be on a cycle only once a test writes to it: noting it at its first
+    /// write, not when `ast.parse` makes it, saves the list an entry per node of every parse.
+    pub fn note_once(&self) -> bool {
+        !self.noted.replace(true)
     }
 
     /// What a node costs the run's memory account besides its extra attributes: a header and a

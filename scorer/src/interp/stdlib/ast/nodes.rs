@@ -28,7 +28,8 @@ impl<'a> Interp<'a> {
         }
         let vals: smallvec::SmallVec<[Option<Value<'a>>; 3]> =
             n.fields.iter().map(|f| Some(self.field_to_value(f))).collect();
-        self.made(Value::Node(Rc::new(NodeObj::parsed(class, vals, n.loc))))
+        // Noted at its first write (`NodeObj::note_once`).
+        Value::Node(Rc::new(NodeObj::parsed(class, vals, n.loc)))
     }
 
     fn field_to_value(&mut self, f: &Field) -> Value<'a> {
@@ -104,6 +105,9 @@ impl<'a> Interp<'a> {
     }
 
     pub fn node_setattr(&mut self, n: &Rc<NodeObj<'a>>, name: &str, v: Value<'a>) {
+        if n.note_once() {
+            self.objects.note(&Value::Node(n.clone()));
+        }
         if let Some(i) = n.index_of(name) {
             n.set(i, Some(v));
             return;
@@ -198,7 +202,9 @@ impl<'a> Interp<'a> {
                     .map(|(_, v)| v.clone())
             });
             let n = Rc::new(NodeObj::blank(class));
-            self.objects.note(&Value::Node(n.clone()));
+            if n.note_once() {
+                self.objects.note(&Value::Node(n.clone()));
+            }
             if let Some(v) = val {
                 self.node_setattr(&n, "value", v);
             }
@@ -217,7 +223,9 @@ impl<'a> Interp<'a> {
             ));
         }
         let n = Rc::new(NodeObj::blank(class));
-        self.objects.note(&Value::Node(n.clone()));
+        if n.note_once() {
+            self.objects.note(&Value::Node(n.clone()));
+        }
         for (i, a) in args.into_iter().enumerate() {
             n.set(i, Some(a));
         }
