@@ -16,8 +16,9 @@
 // The CLI is `target/release-native/refscore` (override with REFSCORE_BIN); build it with
 // `cargo build --profile release-native -p cli --bin refscore`.
 // With REFSCORE_TRACE=1 the first round is traced (Chromium's tracing, every thread of the page):
-// it prints where the drop→summary time went — each thread's busy time (the UI thread, every
-// scoring worker, the service worker) and the app's phases (its `refscore:` user-timing marks).
+// it prints where the drop→summary time went — each thread's busy wall time and its CPU time (the
+// UI thread, every scoring worker, the service worker; CPU time is the figure to compare when
+// other jobs load the machine) and the app's phases (its `refscore:` user-timing marks).
 // With REFSCORE_SW=block the pages run without the service worker (bundle files straight from the
 // network), to measure what the service worker's caching costs a first visit.
 import fs from 'node:fs';
@@ -79,18 +80,25 @@ function breakdown(trace) {
     console.log('trace: the drop and summary marks are missing');
     return;
   }
+  // Per thread: wall time of its top-level tasks (stretched when threads wait for a core) and
+  // their thread CPU time (`tdur`: what the work costs, whatever the machine's load).
   const busy = new Map();
   for (const e of events) {
     if (e.ph !== 'X' || e.name !== 'RunTask') continue;
     const a = Math.max(e.ts, start);
     const b = Math.min(e.ts + (e.dur ?? 0), end);
     if (b <= a) continue;
-    const key = names.get(`${e.pid}:${e.tid}`) ?? `${e.pid}:${e.tid}`;
-    busy.set(key, (busy.get(key) ?? 0) + (b - a));
+    const key = `${names.get(`${e.pid}:${e.tid}`) ?? 'thread'} ${e.tid}`;
+    const [wall, cpu] = busy.get(key) ?? [0, 0];
+    const share = (b - a) / Math.max(e.dur ?? 0, 1);
+    busy.set(key, [wall + (b - a), cpu + share * (e.tdur ?? 0)]);
   }
-  console.log(`trace (drop → summary ${((end - start) / 1000).toFixed(0)} ms): busy time per thread`);
-  for (const [k, v] of [...busy].sort((x, y) => y[1] - x[1]).slice(0, 8)) {
-    console.log(`  ${k.padEnd(28)} ${(v / 1000).toFixed(0).padStart(6)} ms (${((100 * v) / (end - start)).toFixed(0)}%)`);
+  const total = [...busy.values()].reduce((sum, [, cpu]) => sum + cpu, 0);
+  console.log(`trace (drop → summary ${((end - start) / 1000).toFixed(0)} ms): busy wall and CPU time per thread`
+    + ` (CPU of all threads: ${(total / 1000).toFixed(0)} ms)`);
+  for (const [k, [wall, cpu]] of [...busy].sort((x, y) => y[1][1] - x[1][1]).slice(0, 8)) {
+    console.log(`  ${k.padEnd(34)} wall ${(wall / 1000).toFixed(0).padStart(6)} ms (${((100 * wall) / (end - start)).toFixed(0)}%)`
+      + `  CPU ${(cpu / 1000).toFixed(0).padStart(6)} ms`);
   }
   console.log('  marks (ms after the drop):');
   for (const m of marks) console.log(`    ${((m.ts - start) / 1000).toFixed(0).padStart(6)}  ${m.name}`);

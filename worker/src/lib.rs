@@ -9,7 +9,7 @@
 //! Bundle files are sent once per worker instance and cached here under their content-addressed
 //! names, so scoring a submission sends only the submission and the names of its task's files.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -98,6 +98,10 @@ pub struct WorkerCore {
     tasks: HashMap<String, Rc<TaskData>>,
     manifests: HashMap<String, Rc<Manifest>>,
     blobs: BTreeMap<String, Arc<[u8]>>,
+    /// Each manifest's listing (the part of a base tree its repository's tasks share), built once.
+    listings: HashMap<String, Tree>,
+    /// Blob ids whose bytes this worker has hashed and found right (hashed once, not per task).
+    verified: HashSet<String>,
     /// The base tree of the last task scored: submissions are scored grouped by task, and a
     /// tree of a large repository costs more to build than a small patch costs to apply.
     last_tree: Option<(String, String, Tree)>,
@@ -116,6 +120,8 @@ impl WorkerCore {
             tasks: HashMap::new(),
             manifests: HashMap::new(),
             blobs: BTreeMap::new(),
+            listings: HashMap::new(),
+            verified: HashSet::new(),
             last_tree: None,
         }
     }
@@ -138,6 +144,7 @@ impl WorkerCore {
                 .and_then(|json| Manifest::from_json(json, &key).map_err(|e| e.to_string()))
             {
                 Ok(m) => {
+                    self.listings.remove(&key);
                     self.manifests.insert(key, Rc::new(m));
                     None
                 }
@@ -145,7 +152,11 @@ impl WorkerCore {
             },
             ToWorker::Blobs { pack } => match pack.split(bytes.unwrap_or_default()) {
                 Ok(blobs) => {
-                    self.blobs.extend(blobs);
+                    for (id, bytes) in blobs {
+                        // `split` hashed them: base trees need not hash them again.
+                        self.verified.insert(id.clone());
+                        self.blobs.insert(id, bytes);
+                    }
                     None
                 }
                 Err(e) => Some(FromWorker::Failed { job: None, message: e.to_string() }),
@@ -216,7 +227,18 @@ impl WorkerCore {
                 .manifests
                 .get(manifest_key)
                 .ok_or_else(|| format!("the worker has no manifest {manifest_key}"))?;
-            let tree = task.base_tree(manifest, &self.blobs).map_err(|e| e.to_string())?;
+            let listings = &mut self.listings;
+            let listing = |m: &Manifest| match listings.get(manifest_key) {
+                Some(tree) => Ok(tree.clone()),
+                None => {
+                    let tree = m.listing()?;
+                    listings.insert(manifest_key.to_string(), tree.clone());
+                    Ok(tree)
+                }
+            };
+            let tree = task
+                .base_tree_trusting(manifest, listing, &self.blobs, &mut self.verified)
+                .map_err(|e| e.to_string())?;
             self.last_tree = Some((task_key.to_string(), manifest_key.to_string(), tree));
         }
         let Some((_, _, base)) = &self.last_tree else {
@@ -500,6 +522,19 @@ class T(unittest.TestCase):
             panic!("expected a failure")
         };
         assert!(message.contains("no task file"), "{message}");
+    }
+
+    #[test]
+    fn blobs_are_hashed_once_when_they_arrive() {
+        let mut core = loaded(SOURCE);
+        assert!(core.verified.contains(&git_blob_id(SOURCE)));
+        let FromWorker::Scored { .. } = score(&mut core, 1, "") else { panic!("not scored") };
+        // Other bytes under the same id are refused on arrival and replace nothing.
+        let (_, _, pack, _) = bundle_files(b"tampered");
+        let answer = send(&mut core, ToWorker::Blobs { pack }, Some(b"tampered"));
+        assert!(matches!(answer, Some(FromWorker::Failed { .. })), "{answer:?}");
+        core.last_tree = None;
+        let FromWorker::Scored { .. } = score(&mut core, 2, "") else { panic!("not scored") };
     }
 
     #[test]
