@@ -25,7 +25,7 @@ use super::scope::ScopeInfo;
 pub(crate) use containers::{PyDict, PyList, PyTuple};
 pub(crate) use hash::{hash_bytes, FxBuild, NameMap, NameSet};
 pub(crate) use iter::{GenElt, GenState, PyIter};
-pub(crate) use node_obj::NodeObj;
+pub(crate) use node_obj::{NodeObj, NodeVals};
 pub(crate) use vars::Scope;
 
 pub type Str = Rc<str>;

@@ -31,7 +31,7 @@ pub struct NodeObj<'a> {
 }
 
 /// A node object's values; see [`NodeObj`].
-type NodeVals<'a> = smallvec::SmallVec<[Option<Value<'a>>; 3]>;
+pub(crate) type NodeVals<'a> = smallvec::SmallVec<[Option<Value<'a>>; 3]>;
 
 impl<'a> NodeObj<'a> {
     /// A node with every field and attribute unset (what `ast.X()` starts from).
@@ -51,13 +51,10 @@ impl<'a> NodeObj<'a> {
     }
 
     /// A parsed node: its field values (unset ones padded) and its positions.
-    pub fn parsed(
-        class: &'static NodeClass,
-        fields: impl IntoIterator<Item = Option<Value<'a>>>,
-        loc: Option<Loc>,
-    ) -> Self {
-        let mut fields: NodeVals<'a> = fields.into_iter().collect();
-        fields.resize(class.fields.len(), None);
+    pub fn parsed(class: &'static NodeClass, mut fields: NodeVals<'a>, loc: Option<Loc>) -> Self {
+        if fields.len() != class.fields.len() {
+            fields.resize(class.fields.len(), None);
+        }
         Self::charge_header(class);
         NodeObj {
             class,
@@ -243,7 +240,7 @@ mod tests {
     fn node_positions_read_the_same_before_and_after_a_write() -> Result<(), &'static str> {
         let name = crate::python::node::class("Name").ok_or("no Name class")?;
         let loc = Loc { lineno: 3, col_offset: 4, end_lineno: 5, end_col_offset: 6 };
-        let n = NodeObj::parsed(name, vec![Some(Value::str("x"))], Some(loc));
+        let n = NodeObj::parsed(name, smallvec::smallvec![Some(Value::str("x"))], Some(loc));
         assert_eq!(n.fields().len(), 2);
         assert_eq!(n.index_of("ctx"), Some(1));
         assert_eq!(n.index_of("end_lineno"), Some(4));
@@ -258,11 +255,11 @@ mod tests {
         assert_eq!(ints(&n.values()[2..]), [Some(3), Some(40), None, Some(6)]);
         assert_eq!(n.fields().len(), 2);
 
-        let deleted = NodeObj::parsed(name, vec![Some(Value::str("x"))], Some(loc));
+        let deleted = NodeObj::parsed(name, smallvec::smallvec![Some(Value::str("x"))], Some(loc));
         assert!(matches!(deleted.set(2, None), Some(Value::Int(3))));
         assert_eq!(ints(&deleted.values()[2..]), [None, Some(4), Some(5), Some(6)]);
 
-        let unplaced = NodeObj::parsed(name, vec![Some(Value::str("x"))], None);
+        let unplaced = NodeObj::parsed(name, smallvec::smallvec![Some(Value::str("x"))], None);
         assert_eq!(ints(&unplaced.values()[2..]), [None, None, None, None]);
         assert!(unplaced.set(5, Some(Value::Int(1))).is_none());
         assert_eq!(ints(&unplaced.values()[2..]), [None, None, None, Some(1)]);

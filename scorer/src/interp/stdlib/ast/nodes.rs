@@ -26,8 +26,11 @@ impl<'a> Interp<'a> {
                 return v;
             }
         }
-        let vals: smallvec::SmallVec<[Option<Value<'a>>; 3]> =
-            n.fields.iter().map(|f| Some(self.field_to_value(f))).collect();
+        // Exactly as many slots as fields (inline up to three), filled in place.
+        let mut vals = crate::interp::value::NodeVals::with_capacity(n.fields.len());
+        for f in &n.fields {
+            vals.push(Some(self.field_to_value(f)));
+        }
         // Noted at its first write (`NodeObj::note_once`).
         Value::Node(Rc::new(NodeObj::parsed(class, vals, n.loc)))
     }
