@@ -48,6 +48,27 @@ impl<'a> Interp<'a> {
 
     // ------------------------------------------------------------------ attributes
 
+    /// An attribute the test set on `class` or one of its bases (`ast.AST.x = ...`).
+    pub(crate) fn ast_class_attr(
+        &self,
+        class: &'static NodeClass,
+        name: &str,
+    ) -> Option<Value<'a>> {
+        if self.ast_class_attrs.is_empty() {
+            return None;
+        }
+        let mut cur = Some(class);
+        while let Some(c) = cur {
+            if let Some((_, _, v)) =
+                self.ast_class_attrs.iter().find(|(k, n, _)| *k == c.name && &**n == name)
+            {
+                return Some(v.clone());
+            }
+            cur = c.base.and_then(ast_class);
+        }
+        None
+    }
+
     pub fn node_getattr(
         &mut self,
         v: &Value<'a>,
@@ -60,11 +81,17 @@ impl<'a> Interp<'a> {
                 return Ok(x);
             }
             if is_optional(class, name) {
-                return Ok(Value::None);
+                return Ok(self.ast_class_attr(class, name).unwrap_or(Value::None));
             }
         }
         if let Some((_, x)) = n.extra().iter().find(|(k, _)| &**k == name) {
             return Ok(x.clone());
+        }
+        if let Some(x) = self.ast_class_attr(class, name) {
+            return Ok(match x {
+                Value::Func(_) => Value::Method(Rc::new((v.clone(), x))),
+                other => other,
+            });
         }
         match name {
             "s" | "n" if class.name == "Constant" => {
@@ -131,6 +158,11 @@ impl<'a> Interp<'a> {
     }
 
     pub fn astclass_getattr(&mut self, c: AstCls, name: &str) -> PyResult<'a, Value<'a>> {
+        if let AstCls::Real(r) = c {
+            if let Some(x) = self.ast_class_attr(r, name) {
+                return Ok(x);
+            }
+        }
         match (c, name) {
             (_, "__name__" | "__qualname__") => Ok(Value::str(c.name())),
             (_, "__module__") => Ok(Value::str("ast")),
