@@ -1513,6 +1513,38 @@ class G:
             "import ast; ast.stmt.depth = 3",
             "ast.parse('x').body[0].depth, hasattr(ast.parse('x').body[0].value, 'depth')",
         ),
+        // a node's `__dict__` is its storage
+        ("import ast; n = ast.parse('x').body[0]; d = n.__dict__; d['tag'] = 1", "n.tag, list(d)"),
+        (
+            "import ast; n = ast.parse('x').body[0]; d = n.__dict__; n.more = 2",
+            "d['more'], list(d)",
+        ),
+        (
+            "import ast; n = ast.parse('x').body[0]; d = vars(n); d['value'] = 5",
+            "n.value, ast.dump(n)",
+        ),
+        (
+            "import ast; n = ast.parse('x = 1').body[0]; d = n.__dict__; del d['lineno']",
+            "hasattr(n, 'lineno'), n.__dict__ is d, vars(n) is d",
+        ),
+        (
+            "import ast; n = ast.Name(id='x'); d = n.__dict__; n.ctx = ast.Load()",
+            "list(d), n.__dict__ is d",
+        ),
+        ("import ast; t = ast.parse('x = 1'); t.body[0].__dict__['targets'] = []", "ast.dump(t)"),
+        (
+            "import ast; n = ast.parse('f(1)').body[0].value; n.__dict__['args'] = []",
+            "[type(c).__name__ for c in ast.iter_child_nodes(n)], len(list(ast.walk(n)))",
+        ),
+        ("import ast; n = ast.parse('x').body[0]; del n.__dict__['value']", "hasattr(n, 'value')"),
+        (
+            "import ast; n = ast.parse('x').body[0]; vars(n).update(a=1, b=2); del n.a",
+            "n.b, list(vars(n))",
+        ),
+        (
+            "import ast; n = ast.parse('x').body[0]; d = n.__dict__; n.value = None",
+            "d['value'], ast.dump(n)",
+        ),
         (
             "import ast; ast.FunctionDef.returns = 'r'",
             "ast.parse('def f(): pass').body[0].returns, ast.FunctionDef().returns",

@@ -684,6 +684,7 @@ impl<'a> Interp<'a> {
                     r => r,
                 },
                 Value::Func(f) => Ok(Value::Dict(self.live_dict(&f.dict))),
+                v @ Value::Node(_) => self.getattr(&v, "__dict__"),
                 Value::Class(c) => self.class_proxy(&c),
                 v @ (Value::None
                 | Value::Bool(_)
@@ -732,7 +733,12 @@ impl<'a> Interp<'a> {
                             .chain(n.class.attributes.iter())
                             .map(|s| s.to_string())
                             .collect();
-                        v.extend(n.extra().iter().map(|(k, _)| k.to_string()));
+                        v.extend(
+                            n.extra()
+                                .iter()
+                                .filter(|(k, _)| !k.starts_with('\0'))
+                                .map(|(k, _)| k.to_string()),
+                        );
                         v
                     }
                     _ => return Err(self.unsupported("dir() of this object")),

@@ -105,19 +105,16 @@ impl<'a> Interp<'a> {
                 return Ok(Value::tuple(class.attributes.iter().map(|f| Value::str(f)).collect()))
             }
             "__module__" => return Ok(Value::str("ast")),
+            // The node's own storage from now on (as an instance's `__dict__` is).
             "__dict__" => {
-                let d = self.new_dict();
-                let pairs: Vec<(Str, Value<'a>)> = class
-                    .fields
-                    .iter()
-                    .chain(class.attributes.iter())
-                    .zip(n.values())
-                    .filter_map(|(k, v)| v.map(|v| (Rc::from(*k), v)))
-                    .chain(n.extra().iter().cloned())
-                    .collect();
-                for (k, x) in pairs {
-                    self.dict_set(&d, Value::Str(k), x)?;
+                if let Some(d) = n.live_dict() {
+                    return Ok(Value::Dict(d));
                 }
+                if n.note_once() {
+                    self.objects.note(&Value::Node(n.clone()));
+                }
+                let d = self.new_dict();
+                n.make_live(d.clone());
                 return Ok(Value::Dict(d));
             }
             _ => {}
@@ -135,6 +132,10 @@ impl<'a> Interp<'a> {
         if n.note_once() {
             self.objects.note(&Value::Node(n.clone()));
         }
+        if n.live_dict().is_some() {
+            n.live_set(name, Some(v));
+            return;
+        }
         if let Some(i) = n.index_of(name) {
             n.set(i, Some(v));
             return;
@@ -148,6 +149,9 @@ impl<'a> Interp<'a> {
     }
 
     pub fn node_delattr(&mut self, n: &Rc<NodeObj<'a>>, name: &str) -> bool {
+        if n.live_dict().is_some() {
+            return n.live_set(name, None).is_some();
+        }
         if let Some(i) = n.index_of(name) {
             return n.set(i, None).is_some();
         }
