@@ -391,22 +391,52 @@ fn pinned_table(d: &PyDict<'_>, base: u32) -> Option<(Table, usize)> {
     (used == live).then_some((Table { slots, fill, used }, covered))
 }
 
-/// The table 3.11 gives a set display of three or more constants: the compiler folds them into a
-/// frozenset (built in source order, then rebuilt once in its own order when the compiler
-/// merges constants), and `SET_UPDATE` merges that into an empty set. `None` when a hash is not
+/// The table 3.11 gives a set display of three or more constants, or a folded iterable: the
+/// compiler folds them into a frozenset (built in source order, or in that of the equal constant
+/// compiled first), rebuilds it once in its own order when it merges constants and once more when
+/// interning replaces one of its strings (`plan`, see [`super::setplan`]); a display is then
+/// `SET_UPDATE`d into an empty set, a folded iterable iterated as it is. `None` when a hash is not
 /// reproducible.
-pub(crate) fn display_order(d: &PyDict<'_>) -> Option<Rc<[u32]>> {
+pub(crate) fn display_order(
+    d: &PyDict<'_>,
+    plan: Option<&super::setplan::SetPlan>,
+) -> Option<Rc<[u32]>> {
     if d.pinned.is_some() || d.entries.len() != d.len {
         return None;
     }
-    let first = table_of(d, 0)?;
-    let mut frozen = Table::default();
-    for (i, h) in first.keys() {
-        frozen.add_new(i, h);
+    let n = d.entries.len();
+    let mut t = Table::default();
+    let add = |t: &mut Table, i: u32| -> Option<()> {
+        let (k, _, _) = d.entries.get(i as usize)?.as_ref()?;
+        t.add_new(i, py_hash(k)? as u64);
+        Some(())
+    };
+    match plan.and_then(|p| p.order.as_deref()).filter(|o| o.len() == n) {
+        Some(order) => {
+            for &i in order {
+                add(&mut t, i)?;
+            }
+        }
+        None => {
+            for i in 0..n as u32 {
+                add(&mut t, i)?;
+            }
+        }
     }
-    let mut set = Table::default();
-    set.merge(&frozen, &mut |_| true);
-    Some(set.to_pin(d.entries.len(), &|i| i))
+    let builds = if plan.is_some_and(|p| p.rebuild) { 2 } else { 1 };
+    for _ in 0..builds {
+        let mut next = Table::default();
+        for (i, h) in t.keys() {
+            next.add_new(i, h);
+        }
+        t = next;
+    }
+    if !plan.is_some_and(|p| p.frozen) {
+        let mut set = Table::default();
+        set.merge(&t, &mut |_| true);
+        t = set;
+    }
+    Some(t.to_pin(n, &|i| i))
 }
 
 /// Keys of a set in CPython's iteration order (insertion order when it cannot be reproduced).

@@ -199,7 +199,12 @@ impl<'a> Obj<'a> {
             }
             Obj::Slice(s) => s.iter().for_each(value),
             Obj::Native(n) => match &**n {
-                Native::ClassMethod(x) | Native::StaticMethod(x) | Native::Property(x) => value(x),
+                Native::ClassMethod(x) | Native::StaticMethod(x) => value(x),
+                Native::Property(x, y, z) => {
+                    value(x);
+                    value(y);
+                    value(z);
+                }
                 Native::Super(c, x) => {
                     value(x);
                     out.push(Obj::Class(c.clone()));

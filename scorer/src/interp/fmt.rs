@@ -27,7 +27,7 @@ pub fn type_name(v: &Value<'_>) -> String {
             Native::SubTest { .. } => "_GeneratorContextManager".into(),
             Native::ClassMethod(_) => "classmethod".into(),
             Native::StaticMethod(_) => "staticmethod".into(),
-            Native::Property(_) => "property".into(),
+            Native::Property(..) => "property".into(),
             Native::SkipDecorator(_) => "function".into(),
             Native::Super(..) => "super".into(),
             Native::AssertRaises(..) => "_AssertRaisesContext".into(),
@@ -69,6 +69,7 @@ pub fn btype_of(v: &Value<'_>) -> BType {
         },
         Value::Slice(_) => BType::Slice,
         Value::Native(n) if matches!(&**n, Native::Union(_)) => BType::UnionType,
+        Value::Native(n) if matches!(&**n, Native::Property(..)) => BType::Property,
         Value::Instance(_) | Value::Node(_) | Value::Native(_) | Value::DictView(..) => {
             BType::Object
         }

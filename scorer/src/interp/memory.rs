@@ -380,9 +380,8 @@ impl<'a> Objects<'a> {
                     work.push(m.1.clone());
                 }
                 Value::Native(n) => match &**n {
-                    Native::ClassMethod(x) | Native::StaticMethod(x) | Native::Property(x) => {
-                        work.push(x.clone())
-                    }
+                    Native::ClassMethod(x) | Native::StaticMethod(x) => work.push(x.clone()),
+                    Native::Property(x, y, z) => work.extend([x.clone(), y.clone(), z.clone()]),
                     Native::Super(c, x) => {
                         work.push(Value::Class(c.clone()));
                         work.push(x.clone());

@@ -23,6 +23,8 @@ pub(crate) mod memory;
 pub(crate) mod observe;
 pub(crate) mod ops;
 pub(crate) mod scope;
+pub(crate) mod setplan;
+pub(crate) mod setplan_words;
 pub(crate) mod stdlib;
 pub(crate) mod value;
 
@@ -244,6 +246,11 @@ pub struct Interp<'a> {
     pub base_depth: u32,
     pub cache: Rc<RefCell<ParseCache>>,
     pub scope_infos: HashMap<usize, Rc<ScopeInfo>>,
+    /// How the test module's set displays of constants are built ([`setplan`]), by node address.
+    pub(crate) set_plans: setplan::SetPlans,
+    /// Attributes the test set on `ast`'s classes (`ast.AST.parent = None`): (class name,
+    /// attribute, value). Node objects and the classes find them through their bases.
+    pub ast_class_attrs: Vec<(&'static str, Str, Value<'a>)>,
     /// Exceptions being handled (innermost last), for bare `raise`.
     pub handling: Vec<Box<PyErr<'a>>>,
     /// Shared field-less AST nodes (`Load()`, `Add()`...), as CPython shares them; indexed by
@@ -348,6 +355,8 @@ impl<'a> Interp<'a> {
             base_depth: 0,
             cache,
             scope_infos: HashMap::new(),
+            set_plans: HashMap::new(),
+            ast_class_attrs: Vec::new(),
             handling: Vec::new(),
             singletons: Vec::new(),
             record: TestRecord::default(),

@@ -44,11 +44,34 @@ impl<'a> Interp<'a> {
                     Value::Method(Rc::new((Value::Class(cls.clone()), f.clone())))
                 }
                 Native::StaticMethod(f) => f.clone(),
-                Native::Property(f) => self.call(f, vec![obj.clone()], vec![])?,
+                Native::Property(Value::None, _, _) => {
+                    let pn = self.property_name(cls, &n);
+                    let what =
+                        if pn.is_empty() { "property".into() } else { format!("property {pn}") };
+                    return Err(self.err(
+                        ExcKind::AttributeError,
+                        format!("{what} of '{}' object has no getter", type_name(obj)),
+                    ));
+                }
+                Native::Property(f, _, _) => self.call(f, vec![obj.clone()], vec![])?,
                 _ => Value::Native(n),
             },
             other => other,
         })
+    }
+
+    /// The name a property was set under in `cls` or its bases (its `__set_name__`), as `%R`
+    /// shows it (`'p'`), or an empty string.
+    fn property_name(&self, cls: &Rc<Class<'a>>, n: &Rc<Native<'a>>) -> String {
+        let mro = cls.mro.borrow();
+        for c in std::iter::once(cls).chain(mro.iter().skip(1)) {
+            for (k, v) in c.dict.borrow().iter() {
+                if matches!(v, Value::Native(x) if Rc::ptr_eq(x, n)) {
+                    return crate::interp::fmt::str_repr(k);
+                }
+            }
+        }
+        String::new()
     }
 
     pub fn getattr(&mut self, v: &Value<'a>, name: &str) -> PyResult<'a, Value<'a>> {
@@ -242,10 +265,21 @@ impl<'a> Interp<'a> {
                     }
                 }
                 if matches!((&**n, name), (Native::RePattern(_), "pattern" | "flags" | "groups"))
-                    || matches!((&**n, name), (Native::ReMatch(_), "string" | "re" | "lastindex"))
+                    || matches!(
+                        (&**n, name),
+                        (Native::ReMatch(_), "string" | "re" | "lastindex" | "lastgroup")
+                    )
                 {
                     let n = n.clone();
                     return self.re_method(&n, name, vec![], vec![]);
+                }
+                if let Native::Property(get, set, del) = &**n {
+                    match name {
+                        "fget" => return Ok(get.clone()),
+                        "fset" => return Ok(set.clone()),
+                        "fdel" => return Ok(del.clone()),
+                        _ => {}
+                    }
                 }
                 if let Native::Sha256(_) = &**n {
                     match name {
@@ -348,7 +382,7 @@ impl<'a> Interp<'a> {
                     _ => Value::None,
                 });
             }
-            if matches!(a, Value::Native(n) if matches!(&**n, Native::Property(_))) {
+            if matches!(a, Value::Native(n) if matches!(&**n, Native::Property(..))) {
                 return self.bind_class_attr(a.clone(), v, &i.class);
             }
         }
@@ -485,7 +519,17 @@ impl<'a> Interp<'a> {
                 let tn = type_name(o);
                 if let Value::AstClass(c) = o {
                     // `ast`'s classes are heap types in CPython: their attributes can be set.
-                    return Err(self.unsupported(format!("setting attributes of ast.{}", c.name())));
+                    let AstCls::Real(r) = c else {
+                        return Err(
+                            self.unsupported(format!("setting attributes of ast.{}", c.name()))
+                        );
+                    };
+                    let attrs = &mut self.ast_class_attrs;
+                    match attrs.iter_mut().find(|(k, n, _)| *k == r.name && &**n == name) {
+                        Some(slot) => slot.2 = v,
+                        None => attrs.push((r.name, Rc::from(name), v)),
+                    }
+                    return Ok(());
                 }
                 let own = match o {
                     Value::Type(t) => Some(t.name()),
@@ -520,7 +564,7 @@ impl<'a> Interp<'a> {
             ));
         }
         if matches!(name, "__getattribute__" | "__setattr__" | "__delattr__")
-            || matches!(&v, Value::Native(n) if matches!(&**n, Native::Property(_)))
+            || matches!(&v, Value::Native(n) if matches!(&**n, Native::Property(..)))
         {
             self.attr_dynamic = true;
         }
@@ -550,7 +594,13 @@ impl<'a> Interp<'a> {
     ) -> PyResult<'a, ()> {
         if self.attr_dynamic || i.class.hooks & HOOK_DATA_DESCR != 0 || name.starts_with("__") {
             match i.class.lookup(name) {
-                Some(Value::Native(n)) if matches!(&*n, Native::Property(_)) => {
+                Some(Value::Native(n)) if matches!(&*n, Native::Property(..)) => {
+                    if let Native::Property(_, set, _) = &*n {
+                        if !set.is_none() {
+                            self.call(set, vec![o.clone(), v], vec![])?;
+                            return Ok(());
+                        }
+                    }
                     return Err(self.err(
                         ExcKind::AttributeError,
                         format!("property '{name}' of '{}' object has no setter", type_name(o)),
@@ -619,6 +669,11 @@ impl<'a> Interp<'a> {
                 }
                 f.dict.remove(name).is_some()
             }
+            Value::AstClass(AstCls::Real(r)) => {
+                let before = self.ast_class_attrs.len();
+                self.ast_class_attrs.retain(|(k, n, _)| !(*k == r.name && &**n == name));
+                self.ast_class_attrs.len() != before
+            }
             Value::Module(m) => {
                 if m.dict.borrow_mut().shift_remove(name).is_none() {
                     // `module.__delattr__` is `object`'s: its message names the type.
@@ -647,7 +702,13 @@ impl<'a> Interp<'a> {
     ) -> PyResult<'a, ()> {
         if self.attr_dynamic || i.class.hooks & HOOK_DATA_DESCR != 0 || name.starts_with("__") {
             match i.class.lookup(name) {
-                Some(Value::Native(n)) if matches!(&*n, Native::Property(_)) => {
+                Some(Value::Native(n)) if matches!(&*n, Native::Property(..)) => {
+                    if let Native::Property(_, _, del) = &*n {
+                        if !del.is_none() {
+                            self.call(del, vec![o.clone()], vec![])?;
+                            return Ok(());
+                        }
+                    }
                     return Err(self.err(
                         ExcKind::AttributeError,
                         format!("property '{name}' of '{}' object has no deleter", type_name(o)),

@@ -563,7 +563,7 @@ impl<'a> Interp<'a> {
                     format!("type {} doesn't define __round__ method", type_name(&other)),
                 )),
             },
-            F::Id => Ok(Value::Int(arg(&args, 0).addr() as i64)),
+            F::Id => Ok(Value::Int(arg(&args, 0).py_id())),
             F::Hash => {
                 let h = self.hash(&arg(&args, 0))?;
                 Ok(Value::Int(h as i64))
@@ -684,6 +684,7 @@ impl<'a> Interp<'a> {
                     r => r,
                 },
                 Value::Func(f) => Ok(Value::Dict(self.live_dict(&f.dict))),
+                v @ Value::Node(_) => self.getattr(&v, "__dict__"),
                 Value::Class(c) => self.class_proxy(&c),
                 v @ (Value::None
                 | Value::Bool(_)
@@ -732,7 +733,12 @@ impl<'a> Interp<'a> {
                             .chain(n.class.attributes.iter())
                             .map(|s| s.to_string())
                             .collect();
-                        v.extend(n.extra().iter().map(|(k, _)| k.to_string()));
+                        v.extend(
+                            n.extra()
+                                .iter()
+                                .filter(|(k, _)| !k.starts_with('\0'))
+                                .map(|(k, _)| k.to_string()),
+                        );
                         v
                     }
                     _ => return Err(self.unsupported("dir() of this object")),
@@ -754,7 +760,18 @@ impl<'a> Interp<'a> {
             }
             F::ClassMethod => Ok(Value::Native(Rc::new(Native::ClassMethod(arg(&args, 0))))),
             F::StaticMethod => Ok(Value::Native(Rc::new(Native::StaticMethod(arg(&args, 0))))),
-            F::Property => Ok(Value::Native(Rc::new(Native::Property(arg(&args, 0))))),
+            F::Property => {
+                let a = self.bind(
+                    &super::Sig::def("property", &["fget", "fset", "fdel", "doc"], 0),
+                    args,
+                    kwargs,
+                )?;
+                Ok(Value::Native(Rc::new(Native::Property(
+                    a.or_none(0),
+                    a.or_none(1),
+                    a.or_none(2),
+                ))))
+            }
             F::Globals
             | F::Locals
             | F::Exec

@@ -268,6 +268,7 @@ fn method_table(v: &Value<'_>) -> Option<(&'static str, &'static [&'static str])
         Value::Native(n) => match &**n {
             Native::File(_) => ("file", FILE_METHODS),
             Native::Sha256(_) => ("hash", HASH_METHODS),
+            Native::Property(..) => ("property", &["getter", "setter", "deleter"]),
             other => return super::stdlib::re::method_names(other),
         },
         _ => return None,
@@ -421,6 +422,19 @@ impl<'a> Interp<'a> {
                 Native::RePattern(_) | Native::ReMatch(_) => {
                     let n = n.clone();
                     self.re_method(&n, name, args, kwargs)
+                }
+                // `p.getter(f)` & co.: a copy of the property with that function replaced.
+                Native::Property(get, set, del)
+                    if matches!(name, "getter" | "setter" | "deleter") =>
+                {
+                    let f = arg(&args, 0);
+                    let (mut get, mut set, mut del) = (get.clone(), set.clone(), del.clone());
+                    match name {
+                        "getter" => get = f,
+                        "setter" => set = f,
+                        _ => del = f,
+                    }
+                    Ok(Value::Native(Rc::new(Native::Property(get, set, del))))
                 }
                 Native::Sha256(h) => match name {
                     "update" => {

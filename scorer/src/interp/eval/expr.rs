@@ -163,15 +163,17 @@ impl<'a> Interp<'a> {
                 for it in items {
                     self.set_add(&set, it)?;
                 }
-                // Three or more constants: 3.11 builds the set from a folded frozenset.
-                // (`-1` is a constant too: the AST optimizer folds it.)
+                // Three or more constants: 3.11 builds the set from a folded frozenset
+                // (`-1` is a constant too: the AST optimizer folds it); a `for` iterable of
+                // constants is that frozenset. The module's plan says how it was built.
                 let folded = |e: &ast::Expr| match e {
                     ast::Expr::Constant(_) => true,
                     ast::Expr::UnaryOp(u) => matches!(&*u.operand, ast::Expr::Constant(_)),
                     _ => false,
                 };
-                if s.elts.len() > 2 && s.elts.iter().all(folded) {
-                    let pin = crate::interp::cpyhash::display_order(&set.borrow());
+                let plan = self.set_plans.get(&(s as *const ast::ExprSet as usize));
+                if plan.is_some() || (s.elts.len() > 2 && s.elts.iter().all(folded)) {
+                    let pin = crate::interp::cpyhash::display_order(&set.borrow(), plan);
                     set.borrow_mut().pinned = pin;
                 }
                 Ok(Value::Set(set))

@@ -15,6 +15,7 @@ impl<'a> Interp<'a> {
     // ------------------------------------------------------------------ module
 
     pub fn exec_module(&mut self, module: &'a ast::ModModule) -> PyResult<'a, ()> {
+        self.set_plans = crate::interp::setplan::plan_module(&module.body);
         let mut frame = Frame {
             locals: self.globals.clone(),
             kind: FrameKind::Module,

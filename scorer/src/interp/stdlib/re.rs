@@ -17,6 +17,9 @@ pub(crate) const IGNORECASE: i64 = 2;
 pub(crate) const MULTILINE: i64 = 8;
 pub(crate) const DOTALL: i64 = 16;
 pub(crate) const VERBOSE: i64 = 64;
+pub(crate) const LOCALE: i64 = 4;
+pub(crate) const UNICODE: i64 = 32;
+pub(crate) const ASCII: i64 = 256;
 
 /// A compiled pattern: the unanchored regex and the anchored forms for `match`/`fullmatch`.
 pub struct RePattern {
@@ -148,6 +151,16 @@ fn sre_class(kind: char) -> Rc<str> {
             ]
         })[i]
             .clone()
+    })
+}
+
+/// `\\w`, `\\d` and `\\s` under the ASCII flag (sre's `SRE_CATEGORY_*` without `UNI_`), in the
+/// syntax of [`sre_class`].
+fn ascii_class(kind: char) -> Rc<str> {
+    Rc::from(match kind {
+        'w' => "0-9A-Za-z_",
+        'd' => "0-9",
+        _ => "\\t\\n\\x0b\\x0c\\r ",
     })
 }
 
@@ -472,7 +485,11 @@ fn sre_class_ignorecase(chars: &[char]) -> Option<(String, usize)> {
 /// `dollar`: a `$` without MULTILINE in force becomes `\b{end-half}`, which the exact matcher
 /// ([`super::sre`]) reads as Python's `$` (the end, or before a newline that ends the string);
 /// otherwise it stays the `regex` crate's `$` (the end only).
-fn translate(p: &str, ignorecase: bool, multiline: bool, dollar: bool) -> String {
+///
+/// `ascii` (the ASCII flag): `\\w`, `\\d`, `\\s` and `\\b` are ASCII's, and IGNORECASE literals are
+/// left to the `regex` crate's folding (the caller refuses what differs from ASCII folding).
+fn translate(p: &str, ignorecase: bool, multiline: bool, dollar: bool, ascii: bool) -> String {
+    let ignorecase = ignorecase && !ascii;
     let mut out = String::with_capacity(p.len() + 8);
     let mut chars = p.chars().peekable();
     let mut in_class = false;
@@ -518,7 +535,14 @@ fn translate(p: &str, ignorecase: bool, multiline: bool, dollar: bool) -> String
                     break;
                 }
             }
-            out.push_str(&head);
+            // `a` and `u` (ASCII, UNICODE) are no flags of the `regex` crate: the caller reads
+            // them (a leading `(?a)`) or refuses them (a scoped one).
+            let head: String = head.chars().filter(|c| !matches!(c, 'a' | 'u')).collect();
+            if head == "?" && chars.peek() == Some(&')') {
+                out.push_str("?:");
+            } else {
+                out.push_str(&head);
+            }
             groups.push((ignorecase, multiline));
             if chars.peek() == Some(&':') {
                 // `(?on-off:...)`: a scoped flag group.
@@ -553,8 +577,11 @@ fn translate(p: &str, ignorecase: bool, multiline: bool, dollar: bool) -> String
                 // sre's categories, unaffected by IGNORECASE (it tests the category, not a
                 // case-folded set); inside a class the ranges join it (a negated one as a
                 // nested class).
+                Some(k @ ('b' | 'B')) if ascii && !in_class => {
+                    out.push_str(&format!("(?-u:\\{k})"))
+                }
                 Some(k @ ('w' | 'd' | 's')) => {
-                    let class = sre_class(k);
+                    let class = if ascii { ascii_class(k) } else { sre_class(k) };
                     if in_class {
                         out.push_str(&class);
                     } else {
@@ -562,7 +589,8 @@ fn translate(p: &str, ignorecase: bool, multiline: bool, dollar: bool) -> String
                     }
                 }
                 Some(k @ ('W' | 'D' | 'S')) => {
-                    let class = sre_class(k.to_ascii_lowercase());
+                    let k = k.to_ascii_lowercase();
+                    let class = if ascii { ascii_class(k) } else { sre_class(k) };
                     if in_class {
                         out.push_str(&format!("[^{class}]"));
                     } else {
@@ -633,6 +661,71 @@ fn leading_inline_flag(p: &str, letter: char) -> bool {
     false
 }
 
+/// Whether the pattern has a scoped group turning ASCII or UNICODE on or off (`(?a:...)`,
+/// `(?-u:...)`), which the translation does not model.
+fn scoped_ascii_group(p: &str) -> bool {
+    p.match_indices("(?").any(|(i, _)| {
+        let rest = &p[i + 2..];
+        let n = rest.find(|c: char| !(c.is_ascii_alphabetic() || c == '-')).unwrap_or(rest.len());
+        rest[n..].starts_with(':') && rest[..n].contains(['a', 'u'])
+    })
+}
+
+/// The group sre closed last in the match (`Match.lastindex`: its `MARK` of a group's end sets
+/// `lastindex`): the one ending furthest; of groups ending at the same place, one enclosing
+/// another closes after it, otherwise the later one in the pattern.
+fn last_closed(m: &ReMatch) -> Option<usize> {
+    let parents = group_parents(m.pattern.search.as_str());
+    let encloses = |outer: usize, mut inner: usize| {
+        while let Some(Some(p)) = parents.get(inner) {
+            if *p == outer {
+                return true;
+            }
+            inner = *p;
+        }
+        false
+    };
+    let mut best: Option<(usize, usize)> = None;
+    for (i, span) in m.spans.iter().enumerate().skip(1) {
+        let Some((_, end)) = span else { continue };
+        best = match best {
+            None => Some((i, *end)),
+            Some((b, bend)) => {
+                let later = *end > bend || (*end == bend && (encloses(i, b) || !encloses(b, i)));
+                Some(if later { (i, *end) } else { (b, bend) })
+            }
+        };
+    }
+    best.map(|(i, _)| i)
+}
+
+/// Each capture group's enclosing group (by index; `None` at the top level) in `pattern`.
+fn group_parents(pattern: &str) -> Vec<Option<usize>> {
+    use regex_syntax::hir::{Hir, HirKind};
+    fn walk(h: &Hir, cur: Option<usize>, out: &mut Vec<Option<usize>>) {
+        match h.kind() {
+            HirKind::Capture(c) => {
+                let i = c.index as usize;
+                if out.len() <= i {
+                    out.resize(i + 1, None);
+                }
+                out[i] = cur;
+                walk(&c.sub, Some(i), out);
+            }
+            HirKind::Concat(v) | HirKind::Alternation(v) => {
+                v.iter().for_each(|x| walk(x, cur, out))
+            }
+            HirKind::Repetition(r) => walk(&r.sub, cur, out),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    if let Ok(h) = regex_syntax::ParserBuilder::new().build().parse(pattern) {
+        walk(&h, None, &mut out);
+    }
+    out
+}
+
 fn char_index(s: &str, byte: usize) -> i64 {
     s.get(..byte).map_or(0, |p| p.chars().count()) as i64
 }
@@ -673,6 +766,13 @@ impl<'a> Interp<'a> {
             ("DOTALL", DOTALL),
             ("X", VERBOSE),
             ("VERBOSE", VERBOSE),
+            ("A", ASCII),
+            ("ASCII", ASCII),
+            ("U", UNICODE),
+            ("UNICODE", UNICODE),
+            ("L", LOCALE),
+            ("LOCALE", LOCALE),
+            ("NOFLAG", 0),
         ] {
             entries.push((n, Value::Int(v)));
         }
@@ -697,6 +797,23 @@ impl<'a> Interp<'a> {
         if let Some(msg) = pattern_error(src) {
             return Err(self.err(ExcKind::ReError, msg));
         }
+        if flags & LOCALE != 0 {
+            return Err(self.err(ExcKind::ValueError, "cannot use LOCALE flag with a str pattern"));
+        }
+        let mut flags = flags;
+        if leading_inline_flag(src, 'a') {
+            flags |= ASCII;
+        }
+        if flags & ASCII != 0 && flags & UNICODE != 0 {
+            return Err(self.err(ExcKind::ValueError, "ASCII and UNICODE flags are incompatible"));
+        }
+        let ascii = flags & ASCII != 0;
+        if scoped_ascii_group(src) || (ascii && flags & IGNORECASE != 0 && !src.is_ascii()) {
+            return Err(self.unsupported(format!(
+                "regular expression {} with these ASCII flags",
+                crate::interp::fmt::str_repr(src)
+            )));
+        }
         let mut prefix = String::new();
         for (bit, ch) in [(IGNORECASE, 'i'), (MULTILINE, 'm'), (DOTALL, 's'), (VERBOSE, 'x')] {
             if flags & bit != 0 {
@@ -705,8 +822,8 @@ impl<'a> Interp<'a> {
         }
         let ignorecase = flags & IGNORECASE != 0 || leading_inline_flag(src, 'i');
         let multiline = flags & MULTILINE != 0 || leading_inline_flag(src, 'm');
-        let body = translate(src, ignorecase, multiline, false);
-        let marked = translate(src, ignorecase, multiline, true);
+        let body = translate(src, ignorecase, multiline, false, ascii);
+        let marked = translate(src, ignorecase, multiline, true, ascii);
         let body = if prefix.is_empty() { body } else { format!("(?{prefix}){body}") };
         let build = |p: String| regex::RegexBuilder::new(&p).size_limit(1 << 22).build();
         let (Ok(search), Ok(anchored), Ok(full)) = (
@@ -727,6 +844,7 @@ impl<'a> Interp<'a> {
     /// The first match of `p` in `s`: anywhere (`search`), at the start (`match`) or of the
     /// whole string (`fullmatch`).
     fn re_find(&self, p: &RePattern, s: &str, name: &str) -> PyResult<'a, Option<Spans>> {
+        self.ascii_fold_guard(p, s)?;
         if let Some(prog) = exact_for(p, s, false) {
             let (anchored, full) = (name != "search", name == "fullmatch");
             return prog.find(s, 0, anchored, full, false).map_err(|_| self.exact_gave_up(p));
@@ -741,11 +859,26 @@ impl<'a> Interp<'a> {
 
     /// Every match of `p` in `s` as `findall` & co. find them, at most `limit` (0: all).
     fn re_find_all(&self, p: &RePattern, s: &str, limit: usize) -> PyResult<'a, Vec<Spans>> {
+        self.ascii_fold_guard(p, s)?;
         if let Some(prog) = exact_for(p, s, true) {
             return prog.find_all(s, limit).map_err(|_| self.exact_gave_up(p));
         }
         let it = p.search.captures_iter(s).map(|c| spans_of(&c));
         Ok(if limit == 0 { it.collect() } else { it.take(limit).collect() })
+    }
+
+    /// ASCII with IGNORECASE is translated with the `regex` crate's Unicode folding, which equals
+    /// sre's on strings without the two non-ASCII characters that fold to ASCII letters (KELVIN
+    /// SIGN, LATIN SMALL LETTER LONG S): refused on the others.
+    fn ascii_fold_guard(&self, p: &RePattern, s: &str) -> PyResult<'a, ()> {
+        if p.flags & ASCII != 0 && p.flags & IGNORECASE != 0 && s.contains(['\u{212a}', '\u{17f}'])
+        {
+            return Err(self.unsupported(format!(
+                "regular expression {} with ASCII and IGNORECASE on this string",
+                crate::interp::fmt::str_repr(&p.source)
+            )));
+        }
+        Ok(())
     }
 
     fn exact_gave_up(&self, p: &RePattern) -> Box<crate::interp::PyErr<'a>> {
@@ -912,6 +1045,10 @@ impl<'a> Interp<'a> {
                 let repl = get(0, "repl");
                 let s = self.str_arg(&get(1, "string"))?;
                 let count = int_or(get(2, "count"), 0);
+                if count < 0 {
+                    // sre's loop `while (!count || n < count)` never runs
+                    return Ok(Value::Str(s));
+                }
                 self.charge((s.len() / 16) as u64)?;
                 let mut out = String::with_capacity(s.len());
                 let mut last = 0;
@@ -939,6 +1076,9 @@ impl<'a> Interp<'a> {
             "split" => {
                 let s = self.str_arg(&get(0, "string"))?;
                 let maxsplit = int_or(get(1, "maxsplit"), 0);
+                if maxsplit < 0 {
+                    return Ok(self.new_list(vec![Value::Str(s)]));
+                }
                 self.charge((s.len() / 16) as u64)?;
                 let mut out = Vec::new();
                 let mut last = 0;
@@ -956,7 +1096,9 @@ impl<'a> Interp<'a> {
                 Ok(self.new_list(out))
             }
             "pattern" => Ok(Value::Str(p.source.clone())),
-            "flags" => Ok(Value::Int(p.flags | 32)),
+            "flags" => {
+                Ok(Value::Int(if p.flags & ASCII != 0 { p.flags } else { p.flags | UNICODE }))
+            }
             "groups" => Ok(Value::Int(p.search.captures_len() as i64 - 1)),
             other => Err(self.unsupported(format!("re.Pattern.{other}"))),
         }
@@ -1097,10 +1239,10 @@ impl<'a> Interp<'a> {
             }
             "string" => Ok(Value::Str(m.string.clone())),
             "re" => Ok(Value::Native(Rc::new(Native::RePattern(m.pattern.clone())))),
-            "lastindex" => Ok((1..m.spans.len())
-                .rev()
-                .find(|&i| m.spans[i].is_some())
-                .map_or(Value::None, |i| Value::Int(i as i64))),
+            "lastindex" => Ok(last_closed(m).map_or(Value::None, |i| Value::Int(i as i64))),
+            "lastgroup" => Ok(last_closed(m)
+                .and_then(|i| m.pattern.search.capture_names().nth(i).flatten())
+                .map_or(Value::None, Value::str)),
             other => Err(self.unsupported(format!("re.Match.{other}"))),
         }
     }

@@ -54,7 +54,10 @@ impl Program {
     /// Whether the pattern has a word-boundary assertion (`\b`, `\B`).
     pub(crate) fn has_word_boundary(&self) -> bool {
         let looks = self.hir.properties().look_set();
-        looks.contains(Look::WordUnicode) || looks.contains(Look::WordUnicodeNegate)
+        looks.contains(Look::WordUnicode)
+            || looks.contains(Look::WordUnicodeNegate)
+            || looks.contains(Look::WordAscii)
+            || looks.contains(Look::WordAsciiNegate)
     }
 
     /// Whether the pattern has a `$` without MULTILINE (translated as `\b{end-half}`).

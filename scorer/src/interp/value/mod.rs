@@ -256,7 +256,7 @@ pub(crate) fn hooks_of_dict(d: &NameMap<Value<'_>>) -> u8 {
     if d.contains_key("__setattr__") || d.contains_key("__delattr__") {
         h |= HOOK_SETATTR;
     }
-    if d.values().any(|v| matches!(v, Value::Native(n) if matches!(&**n, Native::Property(_)))) {
+    if d.values().any(|v| matches!(v, Value::Native(n) if matches!(&**n, Native::Property(..)))) {
         h |= HOOK_DATA_DESCR;
     }
     h
@@ -595,7 +595,8 @@ pub enum Native<'a> {
     },
     ClassMethod(Value<'a>),
     StaticMethod(Value<'a>),
-    Property(Value<'a>),
+    /// `property(fget, fset, fdel)` (`None` where absent).
+    Property(Value<'a>, Value<'a>, Value<'a>),
     /// `unittest.skip(reason)` / skipIf / skipUnless decorator, waiting for its function.
     SkipDecorator(Option<Str>),
     /// `with self.assertRaises(E) as cm:`; `.1` receives the caught exception.
@@ -678,6 +679,11 @@ impl<'a> Value<'a> {
             // Small ints are cached by CPython; other ints compare by value here (close enough).
             (Int(a), Int(b)) => a == b,
             (Float(a), Float(b)) => a.to_bits() == b.to_bits(),
+            (Complex(a, b), Complex(c, d)) => {
+                a.to_bits() == c.to_bits() && b.to_bits() == d.to_bits()
+            }
+            (Range(a, b, c), Range(d, e, f)) => (a, b, c) == (d, e, f),
+            (Big(a), Big(b)) => Rc::ptr_eq(a, b),
             (Str(a), Str(b)) => Rc::ptr_eq(a, b) || (a.len() <= 1 && a == b),
             (Bytes(a), Bytes(b)) => Rc::ptr_eq(a, b),
             (List(a), List(b)) => Rc::ptr_eq(a, b),
@@ -699,6 +705,46 @@ impl<'a> Value<'a> {
             (Slice(a), Slice(b)) => Rc::ptr_eq(a, b),
             (DictView(a, x), DictView(b, y)) => Rc::ptr_eq(a, b) && x == y,
             _ => false,
+        }
+    }
+
+    /// `id(v)`: equal exactly when [`Self::is`] holds (for live values). Values `is` compares
+    /// by value (ints, floats, one-character strings, singletons...) get a synthetic id above
+    /// every user-space address (from 2**60), derived from the value; the rest their address.
+    pub fn py_id(&self) -> i64 {
+        const BASE: i64 = 1 << 60;
+        // FxHash-style mixing, for the values whose bits do not fit beside a tag.
+        let mix = |x: u64| (x.wrapping_mul(0x517c_c1b7_2722_0a95) >> 4) as i64;
+        match self {
+            Value::None => BASE + 16,
+            Value::Ellipsis => BASE + 32,
+            Value::NotImplemented => BASE + 48,
+            Value::Bool(b) => BASE + 64 + 16 * i64::from(*b),
+            Value::Str(s) if s.chars().nth(1).is_none() => {
+                BASE + (1 << 32) + 16 * (s.chars().next().map_or(0, |c| c as i64 + 1))
+            }
+            Value::Tuple(t) if t.is_empty() => BASE + 96,
+            Value::Int(i) if (-(1 << 58)..(1 << 58)).contains(i) => 2 * BASE + i + (1 << 58),
+            Value::Int(i) => 3 * BASE + mix(*i as u64) % BASE,
+            Value::Float(f) => 4 * BASE + mix(f.to_bits()) % BASE,
+            Value::Complex(r, i) => {
+                5 * BASE + mix(r.to_bits() ^ i.to_bits().rotate_left(29)) % BASE
+            }
+            Value::Range(a, b, c) => {
+                6 * BASE
+                    + mix((*a as u64) ^ (*b as u64).rotate_left(21) ^ (*c as u64).rotate_left(42))
+                        % BASE
+            }
+            Value::Str(s) => Rc::as_ptr(s) as *const u8 as usize as i64,
+            Value::Bytes(b) => Rc::as_ptr(b) as *const u8 as usize as i64,
+            Value::Tuple(t) => Rc::as_ptr(t) as *const u8 as usize as i64,
+            Value::Big(b) => Rc::as_ptr(b) as *const u8 as usize as i64,
+            Value::FrozenSet(d) => Rc::as_ptr(d) as *const u8 as usize as i64,
+            Value::Slice(x) => Rc::as_ptr(x) as *const u8 as usize as i64,
+            Value::DictView(d, k) => {
+                7 * BASE + mix(Rc::as_ptr(d) as *const u8 as usize as u64 ^ u64::from(*k)) % BASE
+            }
+            other => other.addr() as i64,
         }
     }
 

@@ -2,7 +2,9 @@
 
 use std::cell::RefCell;
 
-use super::{Str, Value};
+use std::rc::Rc;
+
+use super::{hash_bytes, Mut, PyDict, Str, Value};
 use crate::python::node::{Loc, NodeClass};
 
 /// An `ast.AST` instance: its `_fields` then `_attributes` values (None = unset), plus extra attributes.
@@ -28,7 +30,14 @@ pub struct NodeObj<'a> {
     extra_charged: std::cell::Cell<u64>,
     /// Whether the run's object list holds it (see [`Self::note_once`]).
     noted: std::cell::Cell<bool>,
+    /// Whether `__dict__` was asked for: from then on the dict (the first entry of `extra`,
+    /// under [`LIVE_KEY`]) holds the node's values, and `vals` and the rest of `extra` are
+    /// copies refreshed when read as a whole ([`Self::fields`], [`Self::extra`]).
+    live: std::cell::Cell<bool>,
 }
+
+/// The key of a live node's `__dict__` in its `extra` (no attribute name can be it).
+const LIVE_KEY: &str = "\0__dict__";
 
 /// A node object's values; see [`NodeObj`].
 pub(crate) type NodeVals<'a> = smallvec::SmallVec<[Option<Value<'a>>; 3]>;
@@ -47,6 +56,7 @@ impl<'a> NodeObj<'a> {
             extra: RefCell::new(Vec::new()),
             extra_charged: std::cell::Cell::new(0),
             noted: std::cell::Cell::new(false),
+            live: std::cell::Cell::new(false),
         }
     }
 
@@ -64,6 +74,7 @@ impl<'a> NodeObj<'a> {
             extra: RefCell::new(Vec::new()),
             extra_charged: std::cell::Cell::new(0),
             noted: std::cell::Cell::new(false),
+            live: std::cell::Cell::new(false),
         }
     }
 
@@ -108,8 +119,84 @@ impl<'a> NodeObj<'a> {
         Some(Value::Int(i64::from(x)))
     }
 
+    /// The name of value `i` (fields, then attributes).
+    fn name_of(&self, i: usize) -> Option<&'static str> {
+        let nf = self.class.fields.len();
+        if i < nf {
+            self.class.fields.get(i).copied()
+        } else {
+            self.class.attributes.get(i - nf).copied()
+        }
+    }
+
+    /// The live `__dict__`, if it was asked for.
+    pub fn live_dict(&self) -> Option<Rc<Mut<PyDict<'a>>>> {
+        if !self.live.get() {
+            return None;
+        }
+        match self.extra.borrow().first() {
+            Some((k, Value::Dict(d))) if &**k == LIVE_KEY => Some(d.clone()),
+            _ => None,
+        }
+    }
+
+    /// Makes `d` (empty) the node's `__dict__`: its values, then extra attributes, become `d`'s
+    /// entries, which from then on are the node's values.
+    pub fn make_live(&self, d: Rc<Mut<PyDict<'a>>>) {
+        if self.live.get() {
+            return;
+        }
+        let n = self.class.fields.len() + self.class.attributes.len();
+        let mut pairs: Vec<(Str, Value<'a>)> = Vec::new();
+        for i in 0..n {
+            if let (Some(name), Some(v)) = (self.name_of(i), self.get(i)) {
+                pairs.push((Rc::from(name), v));
+            }
+        }
+        pairs.extend(self.extra.borrow().iter().cloned());
+        {
+            let mut m = d.borrow_mut();
+            for (k, v) in pairs {
+                let h = hash_bytes(k.as_bytes());
+                m.insert_new(Value::Str(k), v, h);
+            }
+        }
+        self.extra_mut().insert(0, (Rc::from(LIVE_KEY), Value::Dict(d)));
+        self.live.set(true);
+    }
+
+    /// A live node's value for `name`.
+    fn live_get(&self, d: &Mut<PyDict<'a>>, name: &str) -> Option<Value<'a>> {
+        let m = d.borrow();
+        let slot = m.find_str(name)?;
+        m.entries.get(slot)?.as_ref().map(|(_, v, _)| v.clone())
+    }
+
+    /// Sets (or with `None` removes) a live node's `name`; gives the previous value.
+    pub fn live_set(&self, name: &str, v: Option<Value<'a>>) -> Option<Value<'a>> {
+        let d = self.live_dict()?;
+        let mut m = d.borrow_mut();
+        let slot = m.find_str(name);
+        match (slot, v) {
+            (Some(s), Some(v)) => {
+                let e = m.entries.get_mut(s)?.as_mut()?;
+                Some(std::mem::replace(&mut e.1, v))
+            }
+            (Some(s), None) => m.remove_slot(s).map(|(_, v)| v),
+            (None, Some(v)) => {
+                m.insert_new(Value::str(name), v, hash_bytes(name.as_bytes()));
+                None
+            }
+            (None, None) => None,
+        }
+    }
+
     /// Value `i` (fields, then attributes); `None` when unset.
     pub fn get(&self, i: usize) -> Option<Value<'a>> {
+        if self.live.get() {
+            let d = self.live_dict()?;
+            return self.live_get(&d, self.name_of(i)?);
+        }
         let vals = self.vals.borrow();
         if let Some(v) = vals.get(i) {
             return v.clone();
@@ -122,6 +209,9 @@ impl<'a> NodeObj<'a> {
 
     /// Sets (or with `None` unsets) value `i`; gives the previous value.
     pub fn set(&self, i: usize, v: Option<Value<'a>>) -> Option<Value<'a>> {
+        if self.live.get() {
+            return self.live_set(self.name_of(i)?, v);
+        }
         crate::interp::isolation::note_write(self.born);
         let mut vals = self.vals.borrow_mut();
         if i >= vals.len() && Self::loc_pending(&vals, self.class) {
@@ -138,11 +228,36 @@ impl<'a> NodeObj<'a> {
     /// The `_fields` values, in order (`None`: unset).
     pub fn fields(&self) -> std::cell::Ref<'_, [Option<Value<'a>>]> {
         let n = self.class.fields.len();
+        if self.live.get() {
+            let fresh: Vec<Option<Value<'a>>> = (0..n).map(|i| self.get(i)).collect();
+            let mut vals = self.vals.borrow_mut();
+            vals.truncate(n);
+            for (i, v) in fresh.into_iter().enumerate() {
+                match vals.get_mut(i) {
+                    Some(slot) => *slot = v,
+                    None => vals.push(v),
+                }
+            }
+        }
         std::cell::Ref::map(self.vals.borrow(), |v| &v[..n.min(v.len())])
     }
 
     /// The attributes outside `_fields` and `_attributes`, in the order they were set.
+    /// A live node's are its dict's other string keys (after the [`LIVE_KEY`] entry).
     pub fn extra(&self) -> std::cell::Ref<'_, Vec<(Str, Value<'a>)>> {
+        if let Some(d) = self.live_dict() {
+            let own: Vec<(Str, Value<'a>)> = d
+                .borrow()
+                .iter()
+                .filter_map(|(k, v)| match k {
+                    Value::Str(k) if self.index_of(k).is_none() => Some((k.clone(), v.clone())),
+                    _ => None,
+                })
+                .collect();
+            let mut extra = self.extra_mut();
+            extra.truncate(1);
+            extra.extend(own);
+        }
         self.extra.borrow()
     }
 

@@ -51,6 +51,27 @@ impl<'a> Interp<'a> {
 
     // ------------------------------------------------------------------ attributes
 
+    /// An attribute the test set on `class` or one of its bases (`ast.AST.x = ...`).
+    pub(crate) fn ast_class_attr(
+        &self,
+        class: &'static NodeClass,
+        name: &str,
+    ) -> Option<Value<'a>> {
+        if self.ast_class_attrs.is_empty() {
+            return None;
+        }
+        let mut cur = Some(class);
+        while let Some(c) = cur {
+            if let Some((_, _, v)) =
+                self.ast_class_attrs.iter().find(|(k, n, _)| *k == c.name && &**n == name)
+            {
+                return Some(v.clone());
+            }
+            cur = c.base.and_then(ast_class);
+        }
+        None
+    }
+
     pub fn node_getattr(
         &mut self,
         v: &Value<'a>,
@@ -63,11 +84,17 @@ impl<'a> Interp<'a> {
                 return Ok(x);
             }
             if is_optional(class, name) {
-                return Ok(Value::None);
+                return Ok(self.ast_class_attr(class, name).unwrap_or(Value::None));
             }
         }
         if let Some((_, x)) = n.extra().iter().find(|(k, _)| &**k == name) {
             return Ok(x.clone());
+        }
+        if let Some(x) = self.ast_class_attr(class, name) {
+            return Ok(match x {
+                Value::Func(_) => Value::Method(Rc::new((v.clone(), x))),
+                other => other,
+            });
         }
         match name {
             "s" | "n" if class.name == "Constant" => {
@@ -81,19 +108,16 @@ impl<'a> Interp<'a> {
                 return Ok(Value::tuple(class.attributes.iter().map(|f| Value::str(f)).collect()))
             }
             "__module__" => return Ok(Value::str("ast")),
+            // The node's own storage from now on (as an instance's `__dict__` is).
             "__dict__" => {
-                let d = self.new_dict();
-                let pairs: Vec<(Str, Value<'a>)> = class
-                    .fields
-                    .iter()
-                    .chain(class.attributes.iter())
-                    .zip(n.values())
-                    .filter_map(|(k, v)| v.map(|v| (Rc::from(*k), v)))
-                    .chain(n.extra().iter().cloned())
-                    .collect();
-                for (k, x) in pairs {
-                    self.dict_set(&d, Value::Str(k), x)?;
+                if let Some(d) = n.live_dict() {
+                    return Ok(Value::Dict(d));
                 }
+                if n.note_once() {
+                    self.objects.note(&Value::Node(n.clone()));
+                }
+                let d = self.new_dict();
+                n.make_live(d.clone());
                 return Ok(Value::Dict(d));
             }
             _ => {}
@@ -111,6 +135,10 @@ impl<'a> Interp<'a> {
         if n.note_once() {
             self.objects.note(&Value::Node(n.clone()));
         }
+        if n.live_dict().is_some() {
+            n.live_set(name, Some(v));
+            return;
+        }
         if let Some(i) = n.index_of(name) {
             n.set(i, Some(v));
             return;
@@ -124,6 +152,9 @@ impl<'a> Interp<'a> {
     }
 
     pub fn node_delattr(&mut self, n: &Rc<NodeObj<'a>>, name: &str) -> bool {
+        if n.live_dict().is_some() {
+            return n.live_set(name, None).is_some();
+        }
         if let Some(i) = n.index_of(name) {
             return n.set(i, None).is_some();
         }
@@ -134,6 +165,11 @@ impl<'a> Interp<'a> {
     }
 
     pub fn astclass_getattr(&mut self, c: AstCls, name: &str) -> PyResult<'a, Value<'a>> {
+        if let AstCls::Real(r) = c {
+            if let Some(x) = self.ast_class_attr(r, name) {
+                return Ok(x);
+            }
+        }
         match (c, name) {
             (_, "__name__" | "__qualname__") => Ok(Value::str(c.name())),
             (_, "__module__") => Ok(Value::str("ast")),
