@@ -88,47 +88,10 @@ fn name_chars(s: &str) -> bool {
     s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
+/// A keyword or soft keyword of more than one character (`keyword.kwlist` and `softkwlist` but
+/// `_`): interned by CPython before any test file compiles.
 fn is_keyword(s: &str) -> bool {
-    matches!(
-        s,
-        "False"
-            | "None"
-            | "True"
-            | "and"
-            | "as"
-            | "assert"
-            | "async"
-            | "await"
-            | "break"
-            | "class"
-            | "continue"
-            | "def"
-            | "del"
-            | "elif"
-            | "else"
-            | "except"
-            | "finally"
-            | "for"
-            | "from"
-            | "global"
-            | "if"
-            | "import"
-            | "in"
-            | "is"
-            | "lambda"
-            | "nonlocal"
-            | "not"
-            | "or"
-            | "pass"
-            | "raise"
-            | "return"
-            | "try"
-            | "while"
-            | "with"
-            | "yield"
-            | "case"
-            | "match"
-    )
+    crate::python::is_hard_keyword(s) || matches!(s, "case" | "match")
 }
 
 impl<'s> Walker<'s> {

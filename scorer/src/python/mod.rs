@@ -229,6 +229,48 @@ pub fn decode_source(bytes: &[u8]) -> Result<String, SyntaxError> {
     decode::decode_source(bytes)
 }
 
+/// CPython 3.11's `keyword.kwlist`: the names the grammar reserves.
+pub(crate) fn is_hard_keyword(s: &str) -> bool {
+    matches!(
+        s,
+        "False"
+            | "None"
+            | "True"
+            | "and"
+            | "as"
+            | "assert"
+            | "async"
+            | "await"
+            | "break"
+            | "class"
+            | "continue"
+            | "def"
+            | "del"
+            | "elif"
+            | "else"
+            | "except"
+            | "finally"
+            | "for"
+            | "from"
+            | "global"
+            | "if"
+            | "import"
+            | "in"
+            | "is"
+            | "lambda"
+            | "nonlocal"
+            | "not"
+            | "or"
+            | "pass"
+            | "raise"
+            | "return"
+            | "try"
+            | "while"
+            | "with"
+            | "yield"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::LineIndex;
