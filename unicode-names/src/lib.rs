@@ -66,7 +66,9 @@ pub enum TableError {
 /// FNV-1a 64: a check that the file arrived whole, not a security measure (the site serves both
 /// the worker and the file).
 fn digest(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+    bytes
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
 }
 
 /// The table as the file the site serves: `RSUNAME1`, the Unicode version (length byte, text),
@@ -94,7 +96,8 @@ pub fn install_table(file: &[u8]) -> Result<(), TableError> {
         return Err(TableError::Version { found: String::from_utf8_lossy(version).into_owned() });
     }
     let (head, body) = rest.split_at_checked(16).ok_or(TableError::Header)?;
-    let word = |i: usize| head.get(i..i + 4).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes);
+    let word =
+        |i: usize| head.get(i..i + 4).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes);
     let (Some(names_len), Some(aliases_len)) = (word(0), word(4)) else {
         return Err(TableError::Header);
     };
@@ -255,4 +258,53 @@ fn hangul(rest: &[u8]) -> Option<char> {
         return None;
     }
     char::from_u32(0xac00 + (l * 21 + v) * 28 + t)
+}
+
+#[cfg(all(test, feature = "embedded"))]
+mod tests {
+    use super::*;
+
+    /// On a thread of its own: the table is per thread.
+    fn on_fresh_thread(f: fn()) {
+        std::thread::spawn(f).join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+    }
+
+    #[test]
+    fn without_a_table_stored_names_are_wanted_and_computed_ones_are_not() {
+        on_fresh_thread(|| {
+            remove_table();
+            assert!(!table_installed());
+            assert_eq!(character("HANGUL SYLLABLE GA"), Some('\u{AC00}'));
+            assert_eq!(character("CJK UNIFIED IDEOGRAPH-4E00"), Some('\u{4E00}'));
+            assert!(!take_table_wanted(), "computed names need no table");
+            assert_eq!(character("BULLET"), None);
+            assert!(take_table_wanted());
+            assert!(!take_table_wanted(), "taking clears it");
+            assert_eq!(names().count(), 0);
+            install_table(&table_file()).unwrap();
+            assert_eq!(character("bullet"), Some('\u{2022}'));
+            assert_eq!(character("NBSP"), Some('\u{A0}'), "aliases come with it");
+            assert!(!take_table_wanted());
+            assert!(names().count() > 30_000);
+        });
+    }
+
+    #[test]
+    fn damaged_table_files_are_refused_and_leave_no_table() {
+        on_fresh_thread(|| {
+            remove_table();
+            let file = table_file();
+            assert_eq!(install_table(b""), Err(TableError::Header));
+            assert_eq!(install_table(&file[..20]), Err(TableError::Header));
+            assert_eq!(install_table(&file[..file.len() - 1]), Err(TableError::Corrupt));
+            let mut flipped = file.clone();
+            let last = flipped.len() - 1;
+            flipped[last] ^= 1;
+            assert_eq!(install_table(&flipped), Err(TableError::Corrupt));
+            let mut other = file.clone();
+            other[9..15].copy_from_slice(b"15.0.0");
+            assert_eq!(install_table(&other), Err(TableError::Version { found: "15.0.0".into() }));
+            assert!(!table_installed());
+        });
+    }
 }

@@ -157,8 +157,9 @@ impl WorkerCore {
         // The scorer's caches hold what this job parsed without the table: never reuse it, even
         // when the table cannot be had.
         self.scorer = Scorer::new(worker_run_config());
-        let bytes = (self.load_names)()
-            .map_err(|e| format!("loading {NAMES_TABLE} (a source holds a \\N{{...}} escape): {e}"))?;
+        let bytes = (self.load_names)().map_err(|e| {
+            format!("loading {NAMES_TABLE} (a source holds a \\N{{...}} escape): {e}")
+        })?;
         unicode_names2::install_table(&bytes).map_err(|e| format!("{NAMES_TABLE}: {e}"))?;
         job(self)
     }
