@@ -15,6 +15,8 @@ cargo run --quiet --locked -p cli -- import --from tasks/demo --out public/bundl
 node scripts/list-bundles.mjs public/bundles
 trunk build --release --dist "$dist" --public-url "$public_url"
 node scripts/csp-hash-inline.mjs "$dist/index.html"
+# The `\N{...}` names table the scoring worker loads the first time a source needs it.
+cargo run --quiet --locked -p unicode_names2 --features embedded --bin unicode-names-table -- "$dist/unicode-names.bin"
 # Preload the scoring worker's wasm; write .gz/.br siblings of large files (served with
 # Content-Encoding by scripts/static-server.mjs and hosts configured as README "Hosting" says).
 node scripts/compress-static.mjs "$dist" --preload-worker

@@ -13,7 +13,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 
 const dir = path.resolve(process.argv[2] ?? 'dist');
-const COMPRESSIBLE = new Set(['.wasm', '.js', '.mjs', '.css', '.html', '.json', '.svg', '.txt', '.jsonl']);
+const COMPRESSIBLE = new Set(['.wasm', '.bin', '.js', '.mjs', '.css', '.html', '.json', '.svg', '.txt', '.jsonl']);
 const MIN_BYTES = 1024;
 
 function* files(d) {

@@ -80,9 +80,11 @@ async function waitWorker(page) {
 }
 
 test('journey 3: sample patches on a task give CPython\'s verdicts', async () => {
-  const { page, errors } = await newPage();
+  const { page, errors, requests } = await newPage();
   const cases = [
     ['rename-parse-amount', 'rename-parse-amount.solve.patch'],
+    // A `\N{...}` escape in a parsed file: the worker loads its names table for it, once.
+    ['rename-parse-amount', 'rename-parse-amount.named-escape.patch'],
     ['rename-parse-amount', 'rename-parse-amount.partial.patch'],
     ['rename-parse-amount', 'rename-parse-amount.syntax-error.patch'],
     ['stock-ledger-class', 'stock-ledger-class.does-not-apply.patch'],
@@ -110,6 +112,8 @@ test('journey 3: sample patches on a task give CPython\'s verdicts', async () =>
       // The first failing method and its line in the test source are in focus.
       assert.match(await page.textContent('#result-focus'), /SyntaxError/);
     }
+    const tables = requests.filter((u) => u.endsWith('/unicode-names.bin')).length;
+    assert.ok(file.includes('.solve.') ? tables === 0 : tables > 0, `names table requests after ${file}`);
     await screenshot(page, `score-task-${file.replace(/\.patch$/, '')}`);
   }
   // Pasting: an empty paste scores the empty patch (the base verdicts).

@@ -105,7 +105,16 @@ pub struct WorkerCore {
     /// The base tree of the last task scored: submissions are scored grouped by task, and a
     /// tree of a large repository costs more to build than a small patch costs to apply.
     last_tree: Option<(String, String, Tree)>,
+    /// Fetches the `\N{...}` names table file ([`NAMES_TABLE`]) the first time a job needs it.
+    load_names: NamesLoader,
 }
+
+/// Gives the bytes of the names table file, or why not.
+pub type NamesLoader = Box<dyn FnMut() -> Result<Vec<u8>, String>>;
+
+/// The names table file, relative to the worker's script (the site's root, also under a sub-path);
+/// written by `scripts/build-site.sh` from `unicode_names2::table_file`.
+pub const NAMES_TABLE: &str = "./unicode-names.bin";
 
 impl Default for WorkerCore {
     fn default() -> Self {
@@ -114,7 +123,13 @@ impl Default for WorkerCore {
 }
 
 impl WorkerCore {
+    /// A worker that loads the names table with [`fetch_names_table`] (a synchronous request: a
+    /// worker may block, and a job waits for the table anyway).
     pub fn new() -> Self {
+        Self::with_names_loader(Box::new(fetch_names_table))
+    }
+
+    pub fn with_names_loader(load_names: NamesLoader) -> Self {
         WorkerCore {
             scorer: Scorer::new(worker_run_config()),
             tasks: HashMap::new(),
@@ -123,7 +138,30 @@ impl WorkerCore {
             listings: HashMap::new(),
             verified: HashSet::new(),
             last_tree: None,
+            load_names,
         }
+    }
+
+    /// Runs `job`; if it met a `\N{...}` escape while this worker had no names table, loads the
+    /// table and runs it again, so no verdict is made without it. The scorer is made anew first
+    /// (its parse and run caches hold what was parsed without the table).
+    fn with_names_table<T>(
+        &mut self,
+        job: impl Fn(&mut Self) -> Result<T, String>,
+    ) -> Result<T, String> {
+        unicode_names2::take_table_wanted();
+        let first = job(self);
+        if !unicode_names2::take_table_wanted() {
+            return first;
+        }
+        // The scorer's caches hold what this job parsed without the table: never reuse it, even
+        // when the table cannot be had.
+        self.scorer = Scorer::new(worker_run_config());
+        let bytes = (self.load_names)().map_err(|e| {
+            format!("loading {NAMES_TABLE} (a source holds a \\N{{...}} escape): {e}")
+        })?;
+        unicode_names2::install_table(&bytes).map_err(|e| format!("{NAMES_TABLE}: {e}"))?;
+        job(self)
     }
 
     /// Handles one message; `bytes` is its binary part. Data messages answer nothing.
@@ -167,7 +205,7 @@ impl WorkerCore {
                     // The test hook: a wasm trap, exactly what a panic (panic = abort) gives.
                     std::process::abort();
                 }
-                Some(match self.score(&task, &manifest, &submission) {
+                Some(match self.with_names_table(|c| c.score(&task, &manifest, &submission)) {
                     Ok(result) => FromWorker::Scored { job, result },
                     Err(message) => FromWorker::Failed { job: Some(job), message },
                 })
@@ -177,7 +215,8 @@ impl WorkerCore {
                 parsed: scorer::submission::parse_submissions(&name, bytes.unwrap_or_default()),
             }),
             ToWorker::Combine { job, tasks, manifest } => {
-                Some(match self.combine(&tasks, &manifest, bytes.unwrap_or_default()) {
+                let patch = bytes.unwrap_or_default();
+                Some(match self.with_names_table(|c| c.combine(&tasks, &manifest, patch)) {
                     Ok(result) => FromWorker::Combined { job, result },
                     Err(message) => FromWorker::Failed { job: Some(job), message },
                 })
@@ -259,6 +298,35 @@ impl WorkerCore {
 /// Python frames (about 1000 nested calls, CPython's recursion limit) and leaves the rest to the parser.
 pub fn worker_run_config() -> RunConfig {
     RunConfig { stack_budget: 6 << 20, ..RunConfig::default() }
+}
+
+/// Loads [`NAMES_TABLE`] with a synchronous `XMLHttpRequest` (allowed in workers, and binary
+/// responses too): the job that needs it is running and cannot go on without it.
+#[cfg(target_arch = "wasm32")]
+pub fn fetch_names_table() -> Result<Vec<u8>, String> {
+    let xhr = web_sys::XmlHttpRequest::new().map_err(js_message)?;
+    xhr.open_with_async("GET", NAMES_TABLE, false).map_err(js_message)?;
+    xhr.set_response_type(web_sys::XmlHttpRequestResponseType::Arraybuffer);
+    xhr.send().map_err(js_message)?;
+    let status = xhr.status().map_err(js_message)?;
+    if status != 200 {
+        return Err(format!("HTTP status {status}"));
+    }
+    let body = xhr.response().map_err(js_message)?;
+    Ok(js_sys::Uint8Array::new(&body).to_vec())
+}
+
+/// Natively there is nothing to fetch from: the CLI and the tests link the table in.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn fetch_names_table() -> Result<Vec<u8>, String> {
+    Err("no site to load it from".into())
+}
+
+#[cfg(target_arch = "wasm32")]
+fn js_message(e: wasm_bindgen::JsValue) -> String {
+    e.as_string()
+        .or_else(|| js_sys::Reflect::get(&e, &"message".into()).ok()?.as_string())
+        .unwrap_or_else(|| "request failed".into())
 }
 
 /// URL of the worker's loader script, relative to the document base (works under a sub-path).
@@ -406,7 +474,10 @@ class T(unittest.TestCase):
     }
 
     fn loaded(blob_bytes: &[u8]) -> WorkerCore {
-        let mut core = WorkerCore::new();
+        loaded_into(WorkerCore::new(), blob_bytes)
+    }
+
+    fn loaded_into(mut core: WorkerCore, blob_bytes: &[u8]) -> WorkerCore {
         let (task, manifest, pack, bytes) = bundle_files(blob_bytes);
         assert!(send(&mut core, ToWorker::Task { key: "tasks/t.1.json".into(), json: task }, None)
             .is_none());
@@ -428,6 +499,66 @@ class T(unittest.TestCase):
             trap: false,
         };
         send(core, msg, None).unwrap()
+    }
+
+    /// A worker without the names table: a patch that puts a `\N{...}` escape into the file the
+    /// test parses is scored with the table, loaded once (the first verdict, made without it,
+    /// is never answered); a loader that fails, or gives a damaged file, fails the job with the
+    /// file's name, and the next job tries again. Each case on a fresh thread: the table is
+    /// per thread.
+    #[test]
+    fn loads_the_names_table_when_a_source_needs_it() {
+        use std::cell::Cell;
+        let named = "--- a/pkg/mod.py\n+++ b/pkg/mod.py\n@@ -1,2 +1,2 @@\n-def old():\n-    pass\n+def new():\n+    return '\\N{BULLET}\\N{latin small letter a}'\n";
+        let unknown = named.replace("BULLET", "NO SUCH NAME");
+        let on_fresh_thread = |f: fn(&str, &str)| {
+            let (named, unknown) = (named.to_string(), unknown.clone());
+            std::thread::spawn(move || {
+                unicode_names2::remove_table();
+                f(&named, &unknown)
+            })
+            .join()
+            .unwrap()
+        };
+        on_fresh_thread(|named, unknown| {
+            let calls = Rc::new(Cell::new(0));
+            let counted = calls.clone();
+            let loader = Box::new(move || {
+                counted.set(counted.get() + 1);
+                Ok(unicode_names2::table_file())
+            });
+            let mut core = loaded_into(WorkerCore::with_names_loader(loader), SOURCE);
+            let FromWorker::Scored { result, .. } = score(&mut core, 1, "") else { panic!() };
+            assert_eq!((result.subtests_passed, calls.get()), (1, 0), "no escape, no table");
+            let FromWorker::Scored { result, .. } = score(&mut core, 2, named) else { panic!() };
+            assert!(result.resolved, "{result:?}");
+            assert_eq!(calls.get(), 1);
+            // An unknown name is CPython's SyntaxError, decided with the table.
+            let FromWorker::Scored { result, .. } = score(&mut core, 3, unknown) else { panic!() };
+            assert_eq!((result.subtests_passed, result.resolved, calls.get()), (1, false, 1));
+            assert!(unicode_names2::table_installed());
+        });
+        on_fresh_thread(|named, _| {
+            let tries = Rc::new(Cell::new(0));
+            let counted = tries.clone();
+            let loader = Box::new(move || {
+                counted.set(counted.get() + 1);
+                match counted.get() {
+                    1 => Err("HTTP status 404".to_string()),
+                    2 => Ok(unicode_names2::table_file()[..100].to_vec()),
+                    _ => Ok(unicode_names2::table_file()),
+                }
+            });
+            let mut core = loaded_into(WorkerCore::with_names_loader(loader), SOURCE);
+            let FromWorker::Failed { job: Some(1), message } = score(&mut core, 1, named) else {
+                panic!("expected a failure")
+            };
+            assert!(message.contains("unicode-names.bin") && message.contains("404"), "{message}");
+            let FromWorker::Failed { message, .. } = score(&mut core, 2, named) else { panic!() };
+            assert!(message.contains("unicode-names.bin: names table truncated"), "{message}");
+            let FromWorker::Scored { result, .. } = score(&mut core, 3, named) else { panic!() };
+            assert!(result.resolved, "{result:?}");
+        });
     }
 
     #[test]
