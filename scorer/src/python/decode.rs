@@ -312,17 +312,26 @@ fn decode_utf8(body: &[u8]) -> Result<String, SyntaxError> {
         // invalid bytes.
         return Ok(out);
     }
-    // The parser gets an `x` for each invalid byte (names stay names, in f-string expressions
-    // too; literals keep their length) and a blank for one starting a name after a number (the
-    // tokenizer starts a new token there).
+    // The parser gets a letter as long as each invalid sequence (names stay names, in f-string
+    // expressions too; literals keep their length; CPython counts the sequence as one U+FFFD in
+    // columns) and blanks for a name's first character after a number (the tokenizer starts a
+    // new token there).
     let mut bytes = std::mem::take(&mut out).into_bytes();
     let mut rest = body;
     let mut at = 0;
     while let Err(e) = std::str::from_utf8(rest) {
         let good = e.valid_up_to();
         let n = e.error_len().unwrap_or(rest.len() - good).max(1);
-        for k in at + good..at + good + n {
-            bytes[k] = b'x';
+        let letter: &[u8] = match n {
+            2 => "\u{e9}".as_bytes(),
+            3 => "\u{3042}".as_bytes(),
+            _ => b"x",
+        };
+        let start = at + good;
+        if letter.len() == n {
+            bytes[start..start + n].copy_from_slice(letter);
+        } else {
+            bytes[start..start + n].fill(b'x');
         }
         rest = &rest[good + n..];
         at += good + n;
@@ -330,7 +339,7 @@ fn decode_utf8(body: &[u8]) -> Result<String, SyntaxError> {
     for id in found.idents.iter().filter(|id| id.after_number) {
         // Its first character (one invalid byte, or a whole valid one).
         let n = match bytes[id.at] {
-            b'x' => 1,
+            b'x' if body[id.at] >= 0x80 => 1,
             0xF0.. => 4,
             0xE0.. => 3,
             0xC0.. => 2,

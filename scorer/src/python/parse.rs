@@ -149,7 +149,13 @@ impl Ctx<'_> {
         if let Some(id) = self.bad_ident(e) {
             return id.error.clone();
         }
-        let mut err = self.error(e.msg.clone(), e.offset, e.kind);
+        let offset = if e.msg == "unindent does not match any outer indentation level" {
+            // CPython's column is the line's length with its line break.
+            line_bounds(self.src, e.offset).1
+        } else {
+            e.offset
+        };
+        let mut err = self.error(e.msg.clone(), offset, e.kind);
         if e.msg == "source code string cannot contain null bytes" {
             // CPython raises it before tokenizing: no location.
             err.lineno = 0;
@@ -188,6 +194,7 @@ fn parse_inner(
     };
     let ctx = Ctx { src: source, filename, index_cell: std::cell::OnceCell::new(), undecodable };
     let mut scanned = scan::scan(source);
+
     if let Some(id) = undecodable.and_then(|u| u.idents.first()) {
         // The first identifier that does not decode is a tokenizer error like the scan's.
         if scanned.error.as_ref().is_none_or(|e| id.at <= e.at) {
@@ -588,7 +595,22 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
     let at_eof = next_token(src, off) >= src.len()
         || matches!(e.error, ParseErrorType::Eof)
         || matches!(&e.error, ParseErrorType::UnrecognizedToken(Tok::EndOfFile, _));
-    if at_eof {
+    let at_newline = matches!(&e.error, ParseErrorType::UnrecognizedToken(Tok::Newline, _));
+    if at_newline && off < src.len() {
+        // The parser stopped at a NEWLINE token: CPython's starts at a comment before it, and
+        // after a continuation into blank lines (rustpython got blanks there), on the last one.
+        let b = src.as_bytes();
+        while off > 0 && b[off - 1] == b'\\' && matches!(b.get(off), Some(b'\n' | b'\r')) {
+            off += if b.get(off..off + 2) == Some(b"\r\n") { 2 } else { 1 };
+            while matches!(b.get(off), Some(b' ' | b'\t' | b'\x0c')) {
+                off += 1;
+            }
+        }
+        let (start, _) = line_bounds(src, off);
+        if let Some(h) = comment_start(&src.as_bytes()[start..off]) {
+            off = start + h;
+        }
+    } else if at_eof {
         // CPython's tokenizer sits on the last line at the end of input.
         off = scan::last_char(src.as_bytes());
     }
@@ -733,7 +755,15 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
         }
         ParseErrorType::UnrecognizedToken(tok, expected) => {
             if matches!(tok, Tok::Indent) {
-                return ctx.error("unexpected indent", off, ErrorKind::IndentationError);
+                // CPython's column is the indentation's width (the INDENT token has none).
+                let (start, _) = line_bounds(src, off);
+                let width = src.as_bytes()[start..]
+                    .iter()
+                    .take_while(|c| matches!(c, b' ' | b'\t' | b'\x0c'))
+                    .count();
+                let mut err = ctx.error("unexpected indent", off, ErrorKind::IndentationError);
+                err.offset = width as u32;
+                return err;
             }
             if matches!(tok, Tok::Dedent) {
                 return ctx.error("unexpected unindent", off, ErrorKind::IndentationError);
@@ -757,6 +787,25 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
             ctx.error("invalid syntax", off, ErrorKind::SyntaxError)
         }
     }
+}
+
+/// Where a comment starts in `line` (outside one-line strings), if it holds one.
+fn comment_start(line: &[u8]) -> Option<usize> {
+    let mut quote: Option<u8> = None;
+    let mut i = 0;
+    while i < line.len() {
+        let c = line[i];
+        match quote {
+            Some(_) if c == b'\\' => i += 1,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == b'#' => return Some(i),
+            None if c == b'\'' || c == b'"' => quote = Some(c),
+            None => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// A parser error of CPython's in the statements before the line holding `off` that rustpython
@@ -1262,6 +1311,8 @@ fn next_token(src: &str, off: usize) -> usize {
     while i < b.len() {
         match b[i] {
             b' ' | b'\t' | b'\x0c' | b'\n' | b'\r' => i += 1,
+            // a line continuation
+            b'\\' if matches!(b.get(i + 1), Some(b'\n' | b'\r')) => i += 1,
             b'#' => {
                 while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
                     i += 1;
@@ -1278,7 +1329,8 @@ fn map_lexical(ctx: &Ctx, lex: &LexicalErrorType, off: usize) -> SyntaxError {
     match lex {
         L::IndentationError => ctx.error(
             "unindent does not match any outer indentation level",
-            off,
+            // CPython's column is the line's length with its line break.
+            line_bounds(ctx.src, off).1,
             ErrorKind::IndentationError,
         ),
         L::TabError | L::TabsAfterSpaces => ctx.error(
@@ -1347,7 +1399,8 @@ fn map_lexical(ctx: &Ctx, lex: &LexicalErrorType, off: usize) -> SyntaxError {
         ),
         L::LineContinuationError => ctx.error(
             "unexpected character after line continuation character",
-            off,
+            // CPython's column is the character after the `\`'s (1-based).
+            ctx.src.get(..off).and_then(|h| h.rfind('\\')).map_or(off, |p| p + 1),
             ErrorKind::SyntaxError,
         ),
         L::UnrecognizedToken { tok } => {
