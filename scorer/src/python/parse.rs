@@ -137,12 +137,16 @@ impl Ctx<'_> {
         self.undecodable?.idents.first().filter(|id| id.at == e.at && id.error.msg == e.msg)
     }
 
-    /// A tokenizer error met by the tokenizing of the rest of the source after a parser error.
-    fn retokenized(&self, e: &ScanError) -> SyntaxError {
-        match self.bad_ident(e) {
+    /// A tokenizer error met by the tokenizing of the rest of the source after a parser error;
+    /// `None` for one that raises no exception there (it only stops that tokenizing).
+    fn retokenized(&self, e: &ScanError) -> Option<SyntaxError> {
+        if e.msg == "unexpected character after line continuation character" {
+            return None;
+        }
+        Some(match self.bad_ident(e) {
             Some(id) => unicode_decode_error(id),
             None => self.scan_error(e),
-        }
+        })
     }
 
     fn scan_error(&self, e: &ScanError) -> SyntaxError {
@@ -657,9 +661,9 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
                     return map_lexical(ctx, lex, off);
                 }
             }
-            if let Some(se) = scanned.error.as_ref().filter(|se| !parser_is_lexical || se.at <= off)
-            {
-                return ctx.retokenized(se);
+            let found = scanned.error.as_ref().filter(|se| !parser_is_lexical || se.at <= off);
+            if let Some(err) = found.and_then(|se| ctx.retokenized(se)) {
+                return err;
             }
             if let Some(u) = &scanned.unclosed {
                 let err_line = ctx.index().position(lit.next as u32).0;
@@ -704,11 +708,15 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
     // CPython tokenizes the rest of the file after a parser error: a tokenizer error anywhere
     // wins, unless the parser stopped at an indentation token or at an earlier tokenizer error.
     if let Some(se) = &scanned.error {
-        if se.at <= off {
+        // (rustpython's indentation errors come at a line's start, before its tokens)
+        let same_line = || line_bounds(src, off) == line_bounds(src, se.at);
+        if se.at <= off || (parser_is_lexical && same_line()) {
             return ctx.scan_error(se);
         }
         if !unexpected_indent && !parser_is_lexical {
-            return ctx.retokenized(se);
+            if let Some(err) = ctx.retokenized(se) {
+                return err;
+            }
         }
     }
     // (a `\` before the end of the input is the tokenizer's E_EOF: never closed brackets)
@@ -740,7 +748,11 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
             if let LexicalErrorType::UnrecognizedToken { tok } = lex {
                 // (rustpython stops after it) Not indented deeper than the header: no INDENT.
                 let at = off.saturating_sub(1);
-                if tok.is_ascii() && !indented_deeper(src, at) {
+                let (line_start, _) = line_bounds(src, at);
+                let first_on_line = src.as_bytes()[line_start..at]
+                    .iter()
+                    .all(|c| matches!(c, b' ' | b'\t' | b'\x0c'));
+                if tok.is_ascii() && first_on_line && !indented_deeper(src, at) {
                     if let Some(err) = indented_block_error(ctx, at) {
                         return err;
                     }
@@ -835,10 +847,14 @@ fn after_parser_error(
     }
     if let Some(lit) = ctx.undecodable.and_then(|u| u.literal.as_ref()).filter(|l| l.start <= at) {
         // The literal's action failed first.
-        if let Some(se) = scanned.error.as_ref().filter(|se| se.at > lit.next) {
-            return ctx.retokenized(se);
-        }
-        return lit.error.clone();
+        let found = scanned.error.as_ref().filter(|se| se.at > lit.next);
+        return found.and_then(|se| ctx.retokenized(se)).unwrap_or_else(|| lit.error.clone());
+    }
+    // CPython's parser reads on past where `validate` points (an invalid target), up to the
+    // second `=` of the line (observed with python3.11): tokenizer errors before it come first.
+    if let Some(se) = scanned.error.as_ref().filter(|se| se.at <= second_assign_or_end(ctx.src, at))
+    {
+        return ctx.scan_error(se);
     }
     let stop = e.and_then(|e| match &e.error {
         ParseErrorType::Lexical(
@@ -849,10 +865,56 @@ fn after_parser_error(
         ) => Some(u32::from(e.offset) as usize),
         _ => None,
     });
-    if let Some(se) = scanned.error.as_ref().filter(|se| stop.is_none_or(|s| se.at < s)) {
-        return ctx.retokenized(se);
+    let found = scanned.error.as_ref().filter(|se| stop.is_none_or(|s| se.at < s));
+    found.and_then(|se| ctx.retokenized(se)).unwrap_or(err)
+}
+
+/// The offset of the line's second `=` (an assignment's, outside strings), or the line's end.
+fn second_assign_or_end(src: &str, at: usize) -> usize {
+    let (start, end) = line_bounds(src, at);
+    let b = src.as_bytes();
+    let mut seen = 0;
+    let mut quote: Option<u8> = None;
+    let mut i = start;
+    while i < end {
+        let c = b[i];
+        match quote {
+            Some(_) if c == b'\\' => i += 1,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == b'\'' || c == b'"' => quote = Some(c),
+            None if c == b'#' => break,
+            None if c == b'='
+                && b.get(i + 1) != Some(&b'=')
+                && !matches!(
+                    i.checked_sub(1).map(|p| b[p]),
+                    Some(
+                        b'=' | b'!'
+                            | b'<'
+                            | b'>'
+                            | b':'
+                            | b'+'
+                            | b'-'
+                            | b'*'
+                            | b'/'
+                            | b'%'
+                            | b'&'
+                            | b'|'
+                            | b'^'
+                            | b'@'
+                    )
+                ) =>
+            {
+                seen += 1;
+                if seen == 2 {
+                    return i;
+                }
+            }
+            None => {}
+        }
+        i += 1;
     }
-    err
+    end
 }
 
 /// "expected an indented block after ..." when the statement before `off` ends with `:` and

@@ -547,6 +547,14 @@ impl Scanner<'_> {
                 let nl = match self.s.get(self.i + 1..self.i + 3) {
                     Some(b"\r\n") => 2,
                     _ if matches!(self.s.get(self.i + 1), Some(b'\n' | b'\r')) => 1,
+                    _ if self.i + 1 < self.s.len() => {
+                        // Before the indentation is checked (CPython's column: the character
+                        // after it).
+                        let msg = "unexpected character after line continuation character";
+                        let e = err(msg, self.i + 1, ErrorKind::SyntaxError, false);
+                        self.set_error(ScanError { at: self.i, ..e });
+                        break;
+                    }
                     _ => break,
                 };
                 if self.i + 1 + nl >= self.s.len() {
