@@ -1,6 +1,7 @@
 //! PEP 263 source decoding for `ast.parse(bytes)`.
 
 use super::charmaps;
+use super::parse::{BadIdent, BadLiteral, Undecodable};
 use super::{ErrorKind, SyntaxError};
 
 fn error(msg: String, lineno: u32) -> SyntaxError {
@@ -303,18 +304,64 @@ fn decode_utf8(body: &[u8]) -> Result<String, SyntaxError> {
     if let Ok(s) = std::str::from_utf8(body) {
         return Ok(s.to_string());
     }
-    if let Some(e) = invalid_utf8_error(body) {
-        return Err(e);
+    let found = utf8_events(body, false);
+    // Each invalid sequence becomes as many `?` (ASCII: offsets are kept); comments keep them.
+    let mut out = replace_invalid(body);
+    if found.idents.is_empty() && found.literal.is_none() {
+        // Only comments (or a token the parser refuses anyway, e.g. an unterminated string) hold
+        // invalid bytes.
+        return Ok(out);
     }
-    // Only comments (or a token the parser refuses anyway, e.g. an unterminated string) hold
-    // invalid bytes: each invalid sequence becomes as many `?`.
+    // The parser gets a letter as long as each invalid sequence (names stay names, in f-string
+    // expressions too; literals keep their length; CPython counts the sequence as one U+FFFD in
+    // columns) and blanks for a name's first character after a number (the tokenizer starts a
+    // new token there).
+    let mut bytes = std::mem::take(&mut out).into_bytes();
+    let mut rest = body;
+    let mut at = 0;
+    while let Err(e) = std::str::from_utf8(rest) {
+        let good = e.valid_up_to();
+        let n = e.error_len().unwrap_or(rest.len() - good).max(1);
+        let letter: &[u8] = match n {
+            2 => "\u{e9}".as_bytes(),
+            3 => "\u{3042}".as_bytes(),
+            _ => b"x",
+        };
+        let start = at + good;
+        if letter.len() == n {
+            bytes[start..start + n].copy_from_slice(letter);
+        } else {
+            bytes[start..start + n].fill(b'x');
+        }
+        rest = &rest[good + n..];
+        at += good + n;
+    }
+    for id in found.idents.iter().filter(|id| id.after_number) {
+        // Its first character (one invalid byte, or a whole valid one).
+        let n = match bytes[id.at] {
+            b'x' if body[id.at] >= 0x80 => 1,
+            0xF0.. => 4,
+            0xE0.. => 3,
+            0xC0.. => 2,
+            _ => 1,
+        };
+        for k in id.at..(id.at + n).min(bytes.len()) {
+            bytes[k] = b' ';
+        }
+    }
+    let sanitized = String::from_utf8(bytes).unwrap_or_default();
+    Err(super::parse::undecodable_error(&sanitized, &found))
+}
+
+/// `body` with each byte of an invalid UTF-8 sequence replaced by `?`.
+fn replace_invalid(body: &[u8]) -> String {
     let mut out = String::with_capacity(body.len());
     let mut rest = body;
     loop {
         match std::str::from_utf8(rest) {
             Ok(s) => {
                 out.push_str(s);
-                return Ok(out);
+                return out;
             }
             Err(e) => {
                 let good = e.valid_up_to();
@@ -425,24 +472,31 @@ impl Lines<'_> {
     }
 }
 
-/// The first error CPython 3.11 reports for a source that is not valid UTF-8 (no coding cookie),
-/// found by reading its tokens as CPython's tokenizer does, whole-file (triple-quoted strings and
-/// bracketed lines span lines):
-/// - a comment's bytes are never decoded;
-/// - an identifier (any run of `[A-Za-z0-9_]` and bytes >= 0x80 that is not a number) is decoded
-///   whole when read: the error is on its line, positions count in the identifier;
-/// - a string literal is decoded by the parser's action after the run of adjacent literals, so the
-///   error's line is the next token's; a bytes literal says "bytes can only contain ASCII literal
-///   characters" on its own line; an f-string decodes its literal parts one by one (by runs unless
-///   raw), and its `{...}` expressions as code, with an `f-string: ` prefix on the byte's line.
-///
-/// `None` when no token but comments (or one the parser refuses anyway) holds invalid bytes.
-fn invalid_utf8_error(b: &[u8]) -> Option<SyntaxError> {
+/// The SyntaxError of a decoding problem at line `lineno`, column `offset` (CPython counts bytes
+/// on a line it cannot decode).
+fn error_at(msg: String, lineno: u32, offset: usize) -> SyntaxError {
+    SyntaxError { offset: offset as u32, ..error(msg, lineno) }
+}
+
+/// The byte column of `at` in its line.
+fn column(b: &[u8], at: usize) -> usize {
+    at - b[..at.min(b.len())].iter().rposition(|&c| c == b'\n' || c == b'\r').map_or(0, |p| p + 1)
+}
+
+/// The decoding problems of a source that is not valid UTF-8, as CPython 3.11's tokenizer and
+/// parser meet them (see [`invalid_utf8_error`]): every identifier holding invalid bytes (a
+/// tokenizer error), and the first literal run whose decoding fails (the parser's action).
+/// With `first`, the walk stops at the first problem.
+fn utf8_events(b: &[u8], first: bool) -> Undecodable {
     let lines = Lines(b);
+    let mut out = Undecodable::default();
     let mut depth = 0usize;
+    let mut after_number = false;
     let mut i = 0;
-    while i < b.len() {
+    let done = |out: &Undecodable| first && (!out.idents.is_empty() || out.literal.is_some());
+    while i < b.len() && !done(&out) {
         let c = b[i];
+        let number_before = std::mem::take(&mut after_number);
         match c {
             b'#' => {
                 while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
@@ -458,10 +512,7 @@ fn invalid_utf8_error(b: &[u8]) -> Option<SyntaxError> {
                 i += 1;
             }
             b'\'' | b'"' => {
-                let (err, next) = string_run(b, i, i, depth, &lines)?;
-                if err.is_some() {
-                    return err;
-                }
+                let Some(next) = string_run(b, i, i, depth, &lines, &mut out) else { break };
                 i = next;
             }
             c if c.is_ascii_digit()
@@ -472,6 +523,7 @@ fn invalid_utf8_error(b: &[u8]) -> Option<SyntaxError> {
                 {
                     i += 1;
                 }
+                after_number = true;
             }
             c if is_ident_byte(c) => {
                 let start = i;
@@ -480,19 +532,58 @@ fn invalid_utf8_error(b: &[u8]) -> Option<SyntaxError> {
                 }
                 let run = &b[start..i];
                 if matches!(b.get(i), Some(b'\'' | b'"')) && is_string_prefix(run) {
-                    let (err, next) = string_run(b, start, i, depth, &lines)?;
-                    if err.is_some() {
-                        return err;
-                    }
+                    let Some(next) = string_run(b, start, i, depth, &lines, &mut out) else {
+                        break;
+                    };
                     i = next;
-                } else if let Some(msg) = utf8_message(run) {
-                    return Some(error(msg, lines.of(start)));
+                } else {
+                    bad_ident(b, start, i, number_before, &lines, &mut out);
                 }
             }
             _ => i += 1,
         }
     }
-    None
+    out
+}
+
+/// Records the identifier `b[start..end]` when it holds invalid UTF-8. CPython decodes it when
+/// the tokenizer reads it: the parser reports a SyntaxError at the token's end (a byte column);
+/// the tokenizing of the rest after a parser error raises the bare UnicodeDecodeError.
+fn bad_ident(
+    b: &[u8],
+    start: usize,
+    end: usize,
+    after_number: bool,
+    lines: &Lines<'_>,
+    out: &mut Undecodable,
+) {
+    if let Some(msg) = utf8_message(&b[start..end]) {
+        let raw = msg.strip_prefix("(unicode error) ").unwrap_or(&msg).to_string();
+        let error = error_at(msg, lines.of(start), column(b, end));
+        out.idents.push(BadIdent { at: start, after_number, error, raw });
+    }
+}
+
+/// The first error CPython 3.11 reports for a source that is not valid UTF-8 (no coding cookie),
+/// found by reading its tokens as CPython's tokenizer does, whole-file (triple-quoted strings and
+/// bracketed lines span lines):
+/// - a comment's bytes are never decoded;
+/// - an identifier (any run of `[A-Za-z0-9_]` and bytes >= 0x80 that is not a number) is decoded
+///   whole when read: the error is on its line, positions count in the identifier;
+/// - a string literal is decoded by the parser's action after the run of adjacent literals, so the
+///   error's line is the next token's; a bytes literal says "bytes can only contain ASCII literal
+///   characters" on its own line; an f-string decodes its literal parts one by one (by runs unless
+///   raw), and its `{...}` expressions as code, with an `f-string: ` prefix on the byte's line.
+///
+/// `None` when no token but comments (or one the parser refuses anyway) holds invalid bytes.
+fn invalid_utf8_error(b: &[u8]) -> Option<SyntaxError> {
+    let found = utf8_events(b, true);
+    match (found.idents.into_iter().next(), found.literal) {
+        (Some(id), Some(lit)) if id.at <= lit.next => Some(id.error),
+        (_, Some(lit)) => Some(lit.error),
+        (Some(id), None) => Some(id.error),
+        (None, None) => None,
+    }
 }
 
 fn is_string_prefix(run: &[u8]) -> bool {
@@ -501,17 +592,21 @@ fn is_string_prefix(run: &[u8]) -> bool {
 }
 
 /// The run of adjacent string literals starting with the one at `start` (prefix) / `q` (quote):
-/// the first error among them (`Some(Some(e))`), or none and the index after the run. `None` when
-/// a literal does not close.
+/// its first decoding error is recorded (the first literal error of the file only), with the
+/// next token, whose line and column CPython reports (the action runs once the parser has read
+/// it); an identifier with invalid bytes as that token fails first, in the tokenizer. The index
+/// after the run (and after that identifier); `None` when a literal does not close.
 fn string_run(
     b: &[u8],
     start: usize,
     q: usize,
     depth: usize,
     lines: &Lines<'_>,
-) -> Option<(Option<SyntaxError>, usize)> {
+    out: &mut Undecodable,
+) -> Option<usize> {
     let mut first: Option<SyntaxError> = None;
     let mut needs_next_line = false;
+    let run_start = start;
     let (mut start, mut q) = (start, q);
     loop {
         let lit = read_literal(b, &b[start..q], q)?;
@@ -519,9 +614,10 @@ fn string_run(
             let body = &b[lit.body.0..lit.body.1];
             if std::str::from_utf8(body).is_err() {
                 if lit.bytes {
-                    first = Some(error(
+                    first = Some(error_at(
                         "bytes can only contain ASCII literal characters".to_string(),
                         lines.of(start),
+                        column(b, start) + 1,
                     ));
                 } else if lit.fstring {
                     match fstring_error(b, lit.body.0, lit.body.1, lit.raw, lines) {
@@ -567,22 +663,26 @@ fn string_run(
             q = j;
             continue;
         }
+        let Some(mut e) = first else { return Some(i) };
+        if needs_next_line {
+            e.lineno = lines.of(i);
+            e.offset = (column(b, i) + 1) as u32;
+        }
+        if out.literal.is_none() {
+            out.literal = Some(BadLiteral { start: run_start, next: i, error: e });
+        }
         // An identifier read as the next token fails in the tokenizer, before the action.
-        if first.is_some() && b.get(i).is_some_and(|&c| is_ident_byte(c) && !c.is_ascii_digit()) {
+        if b.get(i).is_some_and(|&c| is_ident_byte(c) && !c.is_ascii_digit()) {
             let mut k = i;
             while k < b.len() && is_ident_byte(b[k]) {
                 k += 1;
             }
-            if let Some(msg) = utf8_message(&b[i..k]) {
-                return Some((Some(error(msg, lines.of(i))), k));
+            if !(matches!(b.get(k), Some(b'\'' | b'"')) && is_string_prefix(&b[i..k])) {
+                bad_ident(b, i, k, false, lines, out);
+                return Some(k);
             }
         }
-        if let Some(e) = first.as_mut() {
-            if needs_next_line {
-                e.lineno = lines.of(i);
-            }
-        }
-        return Some((first, i));
+        return Some(i);
     }
 }
 
@@ -676,7 +776,7 @@ fn fstring_error(
 }
 
 /// [`invalid_utf8_error`] for an f-string expression `b[from..to]`, with CPython's `f-string: `
-/// prefix and the byte's own line.
+/// prefix, the byte's own line and no column.
 fn invalid_utf8_error_in(
     b: &[u8],
     from: usize,
@@ -691,5 +791,7 @@ fn invalid_utf8_error_in(
     let base = lines.of(from) - 1;
     e.lineno += base;
     e.msg = format!("f-string: {}", e.msg);
+    // Raised by the parser of the expression's own string: no column.
+    e.offset = 0;
     Some(e)
 }

@@ -15,7 +15,7 @@
 //! - `node::CLASSES`, `node::class(name)`: every `ast` class of 3.11 with base, `_fields`, `_attributes`.
 //!
 //! Added (also stable): `SyntaxError::kind` ([`ErrorKind`]: SyntaxError / IndentationError /
-//! TabError / RecursionError / MemoryError) and `SyntaxError::message()` (= `str(exc)`);
+//! TabError / RecursionError / MemoryError / UnicodeDecodeError) and `SyntaxError::message()` (= `str(exc)`);
 //! `node::NodeClass::optional` (fields whose class default is `None`), `NodeClass::is_subclass_of`,
 //! `Node::get(field)`, `Node::attribute(name)`, `Node::children()` (`iter_child_nodes` order),
 //! `Field::as_*`, `node::dump(node, annotate_fields, include_attributes, indent)` (3.11 `ast.dump`;
@@ -71,6 +71,9 @@ pub enum ErrorKind {
     RecursionError,
     /// The 3.11 PEG parser's stack overflow (very deep unary chains); `str(exc)` is empty.
     MemoryError,
+    /// `ast.parse(bytes)`: an identifier that is not valid UTF-8, met when CPython tokenizes the
+    /// rest of the source after a parser error (the codec's bare exception, no position).
+    UnicodeDecodeError,
 }
 
 impl ErrorKind {
@@ -82,6 +85,7 @@ impl ErrorKind {
             ErrorKind::TabError => "TabError",
             ErrorKind::RecursionError => "RecursionError",
             ErrorKind::MemoryError => "MemoryError",
+            ErrorKind::UnicodeDecodeError => "UnicodeDecodeError",
         }
     }
 }
@@ -107,7 +111,9 @@ impl SyntaxError {
     /// `str(exc)` as CPython prints it.
     pub fn message(&self) -> String {
         match self.kind {
-            ErrorKind::RecursionError | ErrorKind::MemoryError => self.msg.clone(),
+            ErrorKind::RecursionError | ErrorKind::MemoryError | ErrorKind::UnicodeDecodeError => {
+                self.msg.clone()
+            }
             // Raised before tokenizing, without a location.
             _ if self.msg == "source code string cannot contain null bytes" => self.msg.clone(),
             _ => format!("{} ({}, line {})", self.msg, self.filename, self.lineno),

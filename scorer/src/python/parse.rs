@@ -29,6 +29,84 @@ struct Ctx<'a> {
     filename: &'a str,
     /// Built only when an error is reported.
     index_cell: std::cell::OnceCell<LineIndex>,
+    /// The decoding problems of the bytes `src` stands for ([`undecodable_error`]).
+    undecodable: Option<&'a Undecodable>,
+}
+
+/// What decoding bytes that are not valid UTF-8 met (`decode.rs`), for [`undecodable_error`].
+#[derive(Default)]
+pub(crate) struct Undecodable {
+    /// Identifiers holding invalid bytes, in source order: tokenizer errors.
+    pub idents: Vec<BadIdent>,
+    /// The first run of string literals that does not decode: an error of the parser's action.
+    pub literal: Option<BadLiteral>,
+}
+
+/// An identifier token holding invalid UTF-8.
+pub(crate) struct BadIdent {
+    /// Its byte offset.
+    pub at: usize,
+    /// It follows a number (the tokenizer starts a new token there).
+    pub after_number: bool,
+    /// The SyntaxError when the parser reads the token.
+    pub error: SyntaxError,
+    /// The UnicodeDecodeError's message when the tokenizing after a parser error meets it.
+    pub raw: String,
+}
+
+/// A run of string literals whose decoding fails.
+pub(crate) struct BadLiteral {
+    /// The offset of its first literal (prefix included).
+    pub start: usize,
+    /// The offset of the token after it: the action runs once the parser has read that one.
+    pub next: usize,
+    pub error: SyntaxError,
+}
+
+/// The error CPython 3.11 reports for a source that is not valid UTF-8 outside comments, given
+/// the source with its invalid bytes replaced (`sanitized`: same offsets, names for names,
+/// characters for literal contents) and what decoding met. The parser reads tokens one by one:
+/// an identifier that does not decode is a tokenizer error where the parser reads it; a literal
+/// that does not decode fails in the parser's action. After any parser-phase error CPython
+/// tokenizes the rest of the source (`_PyPegen_tokenize_full_source_to_check_for_errors`): the
+/// first tokenizer error that raises an exception replaces the parser's, and an identifier's
+/// decoding error then surfaces as the bare `UnicodeDecodeError`.
+pub(crate) fn undecodable_error(sanitized: &str, found: &Undecodable) -> SyntaxError {
+    match parse_inner(sanitized, "<unknown>", true, Some(found)) {
+        Err(e) => e,
+        Ok(_) => {
+            // No parser error: the problems in source order.
+            let ident = found.idents.first();
+            match (ident, &found.literal) {
+                (Some(id), Some(lit)) if id.at <= lit.next => id.error.clone(),
+                (_, Some(lit)) => match found.idents.iter().find(|id| id.at > lit.next) {
+                    Some(id) => unicode_decode_error(id),
+                    None => lit.error.clone(),
+                },
+                (Some(id), None) => id.error.clone(),
+                (None, None) => SyntaxError {
+                    msg: "invalid syntax".to_string(),
+                    filename: "<unknown>".to_string(),
+                    lineno: 1,
+                    offset: 1,
+                    text: None,
+                    kind: ErrorKind::SyntaxError,
+                },
+            }
+        }
+    }
+}
+
+/// The bare `UnicodeDecodeError` of an identifier (no position).
+fn unicode_decode_error(id: &BadIdent) -> SyntaxError {
+    SyntaxError {
+        msg: id.raw.clone(),
+        lineno: 0,
+        offset: 0,
+        text: None,
+        kind: ErrorKind::UnicodeDecodeError,
+        ..id.error.clone()
+    }
 }
 
 impl Ctx<'_> {
@@ -54,8 +132,34 @@ impl Ctx<'_> {
         }
     }
 
+    /// The identifier that does not decode behind a tokenizer error, if it is one.
+    fn bad_ident(&self, e: &ScanError) -> Option<&BadIdent> {
+        self.undecodable?.idents.first().filter(|id| id.at == e.at && id.error.msg == e.msg)
+    }
+
+    /// A tokenizer error met by the tokenizing of the rest of the source after a parser error;
+    /// `None` for one that raises no exception there (it only stops that tokenizing).
+    fn retokenized(&self, e: &ScanError) -> Option<SyntaxError> {
+        if e.msg == "unexpected character after line continuation character" {
+            return None;
+        }
+        Some(match self.bad_ident(e) {
+            Some(id) => unicode_decode_error(id),
+            None => self.scan_error(e),
+        })
+    }
+
     fn scan_error(&self, e: &ScanError) -> SyntaxError {
-        let mut err = self.error(e.msg.clone(), e.offset, e.kind);
+        if let Some(id) = self.bad_ident(e) {
+            return id.error.clone();
+        }
+        let offset = if e.msg == "unindent does not match any outer indentation level" {
+            // CPython's column is the line's length with its line break.
+            line_bounds(self.src, e.offset).1
+        } else {
+            e.offset
+        };
+        let mut err = self.error(e.msg.clone(), offset, e.kind);
         if e.msg == "source code string cannot contain null bytes" {
             // CPython raises it before tokenizing: no location.
             err.lineno = 0;
@@ -73,8 +177,40 @@ fn line_at(src: &str, start: usize) -> &str {
 }
 
 pub(crate) fn parse(source: &str, filename: &str, ast_mode: bool) -> Result<Parsed, SyntaxError> {
-    let ctx = Ctx { src: source, filename, index_cell: std::cell::OnceCell::new() };
-    let scanned = scan::scan(source);
+    parse_inner(source, filename, ast_mode, None)
+}
+
+fn parse_inner(
+    source: &str,
+    filename: &str,
+    ast_mode: bool,
+    undecodable: Option<&Undecodable>,
+) -> Result<Parsed, SyntaxError> {
+    // CPython's `translate_newlines` turns a `\r\n` that ends the input into two line breaks (it
+    // reads the `\n`, meets the end and appends the `\n` exec input must end with): one more
+    // empty line, which ends a `\` continuation there and moves errors at the end one line down.
+    let extended;
+    let source = if source.ends_with("\r\n") {
+        extended = format!("{source}\n");
+        extended.as_str()
+    } else {
+        source
+    };
+    let ctx = Ctx { src: source, filename, index_cell: std::cell::OnceCell::new(), undecodable };
+    let mut scanned = scan::scan(source);
+
+    if let Some(id) = undecodable.and_then(|u| u.idents.first()) {
+        // The first identifier that does not decode is a tokenizer error like the scan's.
+        if scanned.error.as_ref().is_none_or(|e| id.at <= e.at) {
+            scanned.error = Some(ScanError {
+                msg: id.error.msg.clone(),
+                offset: id.at,
+                kind: ErrorKind::SyntaxError,
+                fatal: false,
+                at: id.at,
+            });
+        }
+    }
     if let Some(e) = scanned.reject.as_ref().filter(|e| e.fatal) {
         return Err(ctx.scan_error(e));
     }
@@ -82,7 +218,10 @@ pub(crate) fn parse(source: &str, filename: &str, ast_mode: bool) -> Result<Pars
     let mut placeholders: Vec<(String, String)> = Vec::new();
     let mut replaced = 0;
     let mut text: Cow<str> = Cow::Borrowed(source);
-    if !scanned.tab_indents.is_empty() || !scanned.blank_tabs.is_empty() {
+    if !scanned.tab_indents.is_empty()
+        || !scanned.blank_tabs.is_empty()
+        || !scanned.blank_continuations.is_empty()
+    {
         // Indentation CPython accepts is consistent, so equal columns have equal byte lengths:
         // (inconsistent indentation is in `reject` and reported at its line either way)
         // spaces of the same length give rustpython the same block structure.
@@ -93,6 +232,9 @@ pub(crate) fn parse(source: &str, filename: &str, ast_mode: bool) -> Result<Pars
                     *c = b' ';
                 }
             }
+        }
+        for &at in &scanned.blank_continuations {
+            bytes[at] = b' ';
         }
         if let Ok(s) = String::from_utf8(bytes) {
             text = Cow::Owned(s);
@@ -106,6 +248,15 @@ pub(crate) fn parse(source: &str, filename: &str, ast_mode: bool) -> Result<Pars
     loop {
         match syntax::ModModule::parse(&text, filename) {
             Ok(mut module) => {
+                if undecodable.is_some() {
+                    // No rustpython error: a parser error of CPython's that `validate` finds,
+                    // else `undecodable_error` orders the decoding problems.
+                    if let Err(inv) = validate::validate(&module, source) {
+                        let err = ctx.error(inv.msg, inv.offset, inv.kind);
+                        return Err(after_parser_error(&ctx, inv.offset, err, &scanned, None));
+                    }
+                    return Ok(Parsed { module, renames });
+                }
                 if let Some(e) = &scanned.reject {
                     // rustpython accepted something CPython rejects (f-string backslash); CPython
                     // meets an unknown `\N{...}` earlier in the source first.
@@ -448,13 +599,89 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
     let at_eof = next_token(src, off) >= src.len()
         || matches!(e.error, ParseErrorType::Eof)
         || matches!(&e.error, ParseErrorType::UnrecognizedToken(Tok::EndOfFile, _));
-    if at_eof {
+    let at_newline = matches!(&e.error, ParseErrorType::UnrecognizedToken(Tok::Newline, _));
+    if at_newline && off < src.len() {
+        // The parser stopped at a NEWLINE token: CPython's starts at a comment before it, and
+        // after a continuation into blank lines (rustpython got blanks there), on the last one.
+        let b = src.as_bytes();
+        while off > 0 && b[off - 1] == b'\\' && matches!(b.get(off), Some(b'\n' | b'\r')) {
+            off += if b.get(off..off + 2) == Some(b"\r\n") { 2 } else { 1 };
+            while matches!(b.get(off), Some(b' ' | b'\t' | b'\x0c')) {
+                off += 1;
+            }
+        }
+        let (start, _) = line_bounds(src, off);
+        if let Some(h) = comment_start(&src.as_bytes()[start..off]) {
+            off = start + h;
+        }
+    } else if at_eof {
         // CPython's tokenizer sits on the last line at the end of input.
         off = scan::last_char(src.as_bytes());
     }
     if let Some(r) = &scanned.reject {
         if r.fatal || r.at <= off {
             return ctx.scan_error(r);
+        }
+    }
+    let parser_is_lexical = matches!(e.error, ParseErrorType::Lexical(_));
+    if let Some(inv) = invalid_before(src, ctx.filename, off) {
+        // CPython's parser fails at that statement already.
+        let err = ctx.error(inv.msg, inv.offset, inv.kind);
+        return after_parser_error(ctx, inv.offset, err, scanned, Some(e));
+    }
+    let expected_indent = matches!(&e.error,
+        ParseErrorType::UnrecognizedToken(_, Some(exp)) if exp == "Indent");
+    if let Some(lit) = ctx.undecodable.and_then(|u| u.literal.as_ref()) {
+        // The parser reduced the literal run (it failed at or after it, and not for want of an
+        // indented block before it), reading the token after it: a tokenizer error up to there
+        // is met first; else the action's error, then CPython tokenizes the rest.
+        if off >= lit.start && !expected_indent {
+            if let Some(se) = scanned.error.as_ref().filter(|se| se.at <= lit.next) {
+                return ctx.scan_error(se);
+            }
+            if let Some(u) = &scanned.unclosed {
+                if next_token(src, lit.next) >= src.len() {
+                    // The token after the run is the end inside brackets: the tokenizer's error.
+                    return ctx.scan_error(u);
+                }
+            }
+            if let ParseErrorType::Lexical(lex) = &e.error {
+                // rustpython's tokenizer-level errors (its string and f-string errors are the
+                // parser's in CPython).
+                let tokenizer = matches!(
+                    lex,
+                    LexicalErrorType::LineContinuationError
+                        | LexicalErrorType::IndentationError
+                        | LexicalErrorType::TabError
+                        | LexicalErrorType::TabsAfterSpaces
+                ) || matches!(lex, LexicalErrorType::UnrecognizedToken { tok } if !tok.is_ascii());
+                // (rustpython stops after the character it fails on)
+                let first_char = src.get(lit.next..).and_then(|r| r.chars().next());
+                if tokenizer && off <= lit.next + first_char.map_or(0, char::len_utf8) {
+                    return map_lexical(ctx, lex, off);
+                }
+            }
+            let found = scanned.error.as_ref().filter(|se| !parser_is_lexical || se.at <= off);
+            if let Some(err) = found.and_then(|se| ctx.retokenized(se)) {
+                return err;
+            }
+            if let Some(u) = &scanned.unclosed {
+                let err_line = ctx.index().position(lit.next as u32).0;
+                if err_line > ctx.index().position(u.offset as u32).0 {
+                    return ctx.scan_error(u);
+                }
+            }
+            return lit.error.clone();
+        }
+    }
+    if let Some(at) = continuation_at_eof(src).filter(|_| scanned.unclosed.is_none()) {
+        // A `\` continuing the last line into the end of the input: the tokenizer's E_EOF, met
+        // when the parser reads on to it (no exception when tokenizing the rest after a parser
+        // error). CPython's column is the line's length with its line break.
+        let earlier_tokenizer_error = scanned.error.as_ref().is_some_and(|se| se.at < at);
+        if off >= at && !earlier_tokenizer_error {
+            let (_, end) = line_bounds(src, at);
+            return ctx.error("unexpected EOF while parsing", end, ErrorKind::SyntaxError);
         }
     }
     // rustpython stops at a malformed or unknown `\N{...}` with various errors (or later).
@@ -481,12 +708,22 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
     // CPython tokenizes the rest of the file after a parser error: a tokenizer error anywhere
     // wins, unless the parser stopped at an indentation token or at an earlier tokenizer error.
     if let Some(se) = &scanned.error {
-        let parser_is_lexical = matches!(e.error, ParseErrorType::Lexical(_));
-        if se.at <= off || (!unexpected_indent && !parser_is_lexical) {
+        // (rustpython's indentation errors come at a line's start, before its tokens)
+        let same_line = || line_bounds(src, off) == line_bounds(src, se.at);
+        if se.at <= off || (parser_is_lexical && same_line()) {
             return ctx.scan_error(se);
         }
+        if !unexpected_indent && !parser_is_lexical {
+            if let Some(err) = ctx.retokenized(se) {
+                return err;
+            }
+        }
     }
-    if !unexpected_indent {
+    // (a `\` before the end of the input is the tokenizer's E_EOF: never closed brackets)
+    let line_continuation =
+        matches!(e.error, ParseErrorType::Lexical(LexicalErrorType::LineContinuationError))
+            && continuation_at_eof(src).is_none();
+    if !unexpected_indent && !line_continuation {
         if let Some(u) = &scanned.unclosed {
             let err_line = ctx.index().position(off as u32).0;
             let open_line = ctx.index().position(u.offset as u32).0;
@@ -506,6 +743,21 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
             ctx.error("unexpected EOF while parsing", off, ErrorKind::SyntaxError)
         }
         ParseErrorType::Lexical(lex) => {
+            // An ASCII character no token starts with (`$`, `?`) is an operator token for
+            // CPython's tokenizer: the parser fails there, first wanting an indented block.
+            if let LexicalErrorType::UnrecognizedToken { tok } = lex {
+                // (rustpython stops after it) Not indented deeper than the header: no INDENT.
+                let at = off.saturating_sub(1);
+                let (line_start, _) = line_bounds(src, at);
+                let first_on_line = src.as_bytes()[line_start..at]
+                    .iter()
+                    .all(|c| matches!(c, b' ' | b'\t' | b'\x0c'));
+                if tok.is_ascii() && first_on_line && !indented_deeper(src, at) {
+                    if let Some(err) = indented_block_error(ctx, at) {
+                        return err;
+                    }
+                }
+            }
             if at_eof && matches!(lex, LexicalErrorType::IndentationError | LexicalErrorType::Eof) {
                 if let Some(err) = indented_block_error(ctx, off) {
                     return err;
@@ -515,7 +767,15 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
         }
         ParseErrorType::UnrecognizedToken(tok, expected) => {
             if matches!(tok, Tok::Indent) {
-                return ctx.error("unexpected indent", off, ErrorKind::IndentationError);
+                // CPython's column is the indentation's width (the INDENT token has none).
+                let (start, _) = line_bounds(src, off);
+                let width = src.as_bytes()[start..]
+                    .iter()
+                    .take_while(|c| matches!(c, b' ' | b'\t' | b'\x0c'))
+                    .count();
+                let mut err = ctx.error("unexpected indent", off, ErrorKind::IndentationError);
+                err.offset = width as u32;
+                return err;
             }
             if matches!(tok, Tok::Dedent) {
                 return ctx.error("unexpected unindent", off, ErrorKind::IndentationError);
@@ -541,6 +801,122 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
     }
 }
 
+/// Where a comment starts in `line` (outside one-line strings), if it holds one.
+fn comment_start(line: &[u8]) -> Option<usize> {
+    let mut quote: Option<u8> = None;
+    let mut i = 0;
+    while i < line.len() {
+        let c = line[i];
+        match quote {
+            Some(_) if c == b'\\' => i += 1,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == b'#' => return Some(i),
+            None if c == b'\'' || c == b'"' => quote = Some(c),
+            None => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// A parser error of CPython's in the statements before the line holding `off` that rustpython
+/// parses (`validate` finds it): rustpython stopped later, CPython stops there. Error path only
+/// (parses the statements again).
+fn invalid_before(src: &str, filename: &str, off: usize) -> Option<validate::Invalid> {
+    let (cut, _) = line_bounds(src, off.min(src.len()));
+    let head = src.get(..cut).filter(|h| !h.trim().is_empty())?;
+    let module = syntax::ModModule::parse(head, filename).ok()?;
+    validate::validate(&module, head).err()
+}
+
+/// CPython's answer after a parser-phase error `err` at `at` (the undecodable source's first
+/// problems first, in source order): it tokenizes the rest of the source, and the first
+/// tokenizer error that raises an exception replaces `err` (`e`: rustpython's own error, a
+/// tokenizer error without an exception that stops that tokenizing when it comes first).
+fn after_parser_error(
+    ctx: &Ctx,
+    at: usize,
+    err: SyntaxError,
+    scanned: &scan::Scan,
+    e: Option<&ParseError>,
+) -> SyntaxError {
+    if let Some(se) = scanned.error.as_ref().filter(|se| se.at <= at) {
+        // The parser met it before.
+        return ctx.scan_error(se);
+    }
+    if let Some(lit) = ctx.undecodable.and_then(|u| u.literal.as_ref()).filter(|l| l.start <= at) {
+        // The literal's action failed first.
+        let found = scanned.error.as_ref().filter(|se| se.at > lit.next);
+        return found.and_then(|se| ctx.retokenized(se)).unwrap_or_else(|| lit.error.clone());
+    }
+    // CPython's parser reads on past where `validate` points (an invalid target), up to the
+    // second `=` of the line (observed with python3.11): tokenizer errors before it come first.
+    if let Some(se) = scanned.error.as_ref().filter(|se| se.at <= second_assign_or_end(ctx.src, at))
+    {
+        return ctx.scan_error(se);
+    }
+    let stop = e.and_then(|e| match &e.error {
+        ParseErrorType::Lexical(
+            LexicalErrorType::IndentationError
+            | LexicalErrorType::TabError
+            | LexicalErrorType::TabsAfterSpaces
+            | LexicalErrorType::LineContinuationError,
+        ) => Some(u32::from(e.offset) as usize),
+        _ => None,
+    });
+    let found = scanned.error.as_ref().filter(|se| stop.is_none_or(|s| se.at < s));
+    found.and_then(|se| ctx.retokenized(se)).unwrap_or(err)
+}
+
+/// The offset of the line's second `=` (an assignment's, outside strings), or the line's end.
+fn second_assign_or_end(src: &str, at: usize) -> usize {
+    let (start, end) = line_bounds(src, at);
+    let b = src.as_bytes();
+    let mut seen = 0;
+    let mut quote: Option<u8> = None;
+    let mut i = start;
+    while i < end {
+        let c = b[i];
+        match quote {
+            Some(_) if c == b'\\' => i += 1,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == b'\'' || c == b'"' => quote = Some(c),
+            None if c == b'#' => break,
+            None if c == b'='
+                && b.get(i + 1) != Some(&b'=')
+                && !matches!(
+                    i.checked_sub(1).map(|p| b[p]),
+                    Some(
+                        b'=' | b'!'
+                            | b'<'
+                            | b'>'
+                            | b':'
+                            | b'+'
+                            | b'-'
+                            | b'*'
+                            | b'/'
+                            | b'%'
+                            | b'&'
+                            | b'|'
+                            | b'^'
+                            | b'@'
+                    )
+                ) =>
+            {
+                seen += 1;
+                if seen == 2 {
+                    return i;
+                }
+            }
+            None => {}
+        }
+        i += 1;
+    }
+    end
+}
+
 /// "expected an indented block after ..." when the statement before `off` ends with `:` and
 /// nothing indented follows.
 fn indented_block_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
@@ -549,7 +925,8 @@ fn indented_block_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
     let before = &src.as_bytes()[..off.min(src.len())];
     let mut j = before.len();
     loop {
-        while j > 0 && matches!(before[j - 1], b' ' | b'\t' | b'\x0c' | b'\n' | b'\r') {
+        // (and a continuation `\` into a blank line)
+        while j > 0 && matches!(before[j - 1], b' ' | b'\t' | b'\x0c' | b'\n' | b'\r' | b'\\') {
             j -= 1;
         }
         // Skip a comment on the line.
@@ -589,6 +966,54 @@ fn indented_block_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
         at,
         ErrorKind::IndentationError,
     ))
+}
+
+/// The offset of a `\` that ends the last line of the input (before at most one line break)
+/// outside strings and comments: CPython's tokenizer reads the continuation, then the end.
+fn continuation_at_eof(src: &str) -> Option<usize> {
+    let b = src.as_bytes();
+    let body = b.strip_suffix(b"\n").or_else(|| b.strip_suffix(b"\r")).unwrap_or(b);
+    if body.last() != Some(&b'\\') {
+        return None;
+    }
+    let (start, _) = line_bounds(src, body.len() - 1);
+    let mut quote: Option<u8> = None;
+    let mut i = start;
+    while i < body.len() {
+        let c = body[i];
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) if c == b'\\' => i += 1,
+            Some(_) => {}
+            None if c == b'#' => return None,
+            None if c == b'\'' || c == b'"' => quote = Some(c),
+            None if c == b'\\' => return (i + 1 == body.len()).then_some(i),
+            None => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Does the token at `at` start its line, indented deeper than the last line before it that
+/// holds a token?
+fn indented_deeper(src: &str, at: usize) -> bool {
+    let b = src.as_bytes();
+    let indent = |start: usize| b[start..].iter().take_while(|c| matches!(c, b' ' | b'\t')).count();
+    let (start, _) = line_bounds(src, at);
+    if start + indent(start) != at {
+        return false;
+    }
+    let mut end = start;
+    while end > 0 {
+        let (s, _) = line_bounds(src, end - 1);
+        let k = s + indent(s);
+        if !matches!(b.get(k), None | Some(b'\n' | b'\r' | b'#')) {
+            return indent(start) > indent(s);
+        }
+        end = s;
+    }
+    false
 }
 
 fn line_bounds(src: &str, off: usize) -> (usize, usize) {
@@ -948,6 +1373,8 @@ fn next_token(src: &str, off: usize) -> usize {
     while i < b.len() {
         match b[i] {
             b' ' | b'\t' | b'\x0c' | b'\n' | b'\r' => i += 1,
+            // a line continuation
+            b'\\' if matches!(b.get(i + 1), Some(b'\n' | b'\r')) => i += 1,
             b'#' => {
                 while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
                     i += 1;
@@ -964,7 +1391,8 @@ fn map_lexical(ctx: &Ctx, lex: &LexicalErrorType, off: usize) -> SyntaxError {
     match lex {
         L::IndentationError => ctx.error(
             "unindent does not match any outer indentation level",
-            off,
+            // CPython's column is the line's length with its line break.
+            line_bounds(ctx.src, off).1,
             ErrorKind::IndentationError,
         ),
         L::TabError | L::TabsAfterSpaces => ctx.error(
@@ -1033,7 +1461,8 @@ fn map_lexical(ctx: &Ctx, lex: &LexicalErrorType, off: usize) -> SyntaxError {
         ),
         L::LineContinuationError => ctx.error(
             "unexpected character after line continuation character",
-            off,
+            // CPython's column is the character after the `\`'s (1-based).
+            ctx.src.get(..off).and_then(|h| h.rfind('\\')).map_or(off, |p| p + 1),
             ErrorKind::SyntaxError,
         ),
         L::UnrecognizedToken { tok } => {

@@ -36,6 +36,10 @@ pub(crate) struct Scan {
     /// The blanks of blank lines holding a tab: no indentation for CPython, but rustpython's
     /// lexer checks their tabs too (`" \t"` was a TabError), so they become spaces as well.
     pub blank_tabs: Vec<(usize, usize)>,
+    /// The `\\` of line continuations among the blanks that start a line CPython's tokenizer
+    /// finds blank (the continued lines are blank too): rustpython reads them as indentation,
+    /// so it is handed blanks there.
+    pub blank_continuations: Vec<usize>,
     /// Brackets open at the `stop` offset, innermost last: (bracket, offset).
     pub open: Vec<(u8, usize)>,
     /// `'(' was never closed`: reported when the parser fails at the end of the input.
@@ -535,7 +539,31 @@ impl Scanner<'_> {
         let mut col = 0usize;
         let mut altcol = 0usize;
         let mut has_tab = false;
+        // `\` + line break among the leading blanks: CPython's tokenizer reads on into the next
+        // line; the line is blank when what follows is (not when the input ends there: E_EOF).
+        let mut conts: Vec<usize> = Vec::new();
         while self.i < self.s.len() {
+            if self.s[self.i] == b'\\' {
+                let nl = match self.s.get(self.i + 1..self.i + 3) {
+                    Some(b"\r\n") => 2,
+                    _ if matches!(self.s.get(self.i + 1), Some(b'\n' | b'\r')) => 1,
+                    _ if self.i + 1 < self.s.len() => {
+                        // Before the indentation is checked (CPython's column: the character
+                        // after it).
+                        let msg = "unexpected character after line continuation character";
+                        let e = err(msg, self.i + 1, ErrorKind::SyntaxError, false);
+                        self.set_error(ScanError { at: self.i, ..e });
+                        break;
+                    }
+                    _ => break,
+                };
+                if self.i + 1 + nl >= self.s.len() {
+                    break;
+                }
+                conts.push(self.i);
+                self.i += 1 + nl;
+                continue;
+            }
             match self.s[self.i] {
                 b' ' => {
                     col += 1;
@@ -553,6 +581,16 @@ impl Scanner<'_> {
                 _ => break,
             }
             self.i += 1;
+        }
+        if let Some(&first) = conts.first() {
+            // (a `\\` left is the input's end, or a line continuation error, either way after
+            // a blank line)
+            if matches!(self.s.get(self.i), None | Some(b'#' | b'\n' | b'\r' | b'\\')) {
+                self.out.blank_continuations.extend(conts);
+            } else {
+                // A line indented across continuations: as before, rustpython decides.
+                self.i = first;
+            }
         }
         let blank = matches!(self.s.get(self.i), None | Some(b'#' | b'\n' | b'\r' | b'\\'));
         if has_tab && blank {
@@ -612,6 +650,47 @@ impl Scanner<'_> {
             }
         }
         true
+    }
+
+    /// Is the `\\` at `self.i` a line continuation into a line of blanks (and a comment), not
+    /// the last thing in the input?
+    fn continues_into_blank_line(&self) -> bool {
+        let s = self.s;
+        let nl = match s.get(self.i + 1..self.i + 3) {
+            Some(b"\r\n") => 2,
+            _ if matches!(s.get(self.i + 1), Some(b'\n' | b'\r')) => 1,
+            _ => return false,
+        };
+        let mut j = self.i + 1 + nl;
+        if j >= s.len() {
+            return false;
+        }
+        while matches!(s.get(j), Some(b' ' | b'\t' | b'\x0c')) {
+            j += 1;
+        }
+        matches!(s.get(j), None | Some(b'#' | b'\n' | b'\r'))
+    }
+
+    /// CPython's tokenizer checks a name holding non-ASCII bytes (`verify_identifier`): the
+    /// first character that cannot start (continue) it is a tokenizer error, at that character.
+    fn invalid_character(&mut self, start: usize) {
+        let Some(word) = self.s.get(start..self.i).and_then(|w| std::str::from_utf8(w).ok()) else {
+            return;
+        };
+        let bad = word.char_indices().find(|&(k, c)| {
+            if k == 0 {
+                !(c == '_' || crate::unicode::is_xid_start(c))
+            } else {
+                !crate::unicode::is_xid_continue(c)
+            }
+        });
+        if let Some((k, c)) = bad {
+            let msg = super::validate::invalid_character(c);
+            self.set_error(ScanError {
+                at: start,
+                ..err(msg, start + k, ErrorKind::SyntaxError, false)
+            });
+        }
     }
 
     fn set_reject(&mut self, e: ScanError) {
@@ -677,6 +756,11 @@ impl Scanner<'_> {
                     }
                 }
                 b'\\' => {
+                    if self.brackets.is_empty() && self.continues_into_blank_line() {
+                        // The logical line ends on the blank line it joins: the same tokens as
+                        // with a blank in its place (rustpython reads the next line otherwise).
+                        self.out.blank_continuations.push(self.i);
+                    }
                     self.i += 1;
                     match self.s.get(self.i) {
                         Some(b'\n') => self.i += 1,
@@ -858,6 +942,7 @@ impl Scanner<'_> {
                     let word = &src[start..self.i];
                     if !word.is_ascii() {
                         self.out.words.push((start, self.i));
+                        self.invalid_character(start);
                     }
                     let first = self.stmt.fresh && self.brackets.is_empty();
                     if first {

@@ -776,17 +776,6 @@ fn invalid_utf8_in_every_position_matches_cpython() {
     }
     let finding = fuzz_corpus_file("pyparse", "finding-pyparse-triple-quote-invalid-utf8.py");
     cases.push(finding);
-    // Known difference: a parser-phase SyntaxError (here the string's) followed later by an
-    // identifier holding invalid bytes is replaced by that identifier's raw UnicodeDecodeError
-    // (`_PyPegen_tokenize_full_source_to_check_for_errors`); refscore reports the first error as
-    // a SyntaxError. Both reject: only the accept/reject outcome is compared for these.
-    let known: Vec<Vec<u8>> =
-        bads.iter().map(|bad| [b"x = '", *bad, b"' + y", *bad, b"\n"].concat()).collect();
-    let known_expected = cpython_parse_outcomes("invalid_utf8_known", &known);
-    for (src, want) in known.iter().zip(&known_expected) {
-        let ours = decode_source(src).and_then(|s| parse_tree(&s, "<unknown>"));
-        assert_eq!(ours.is_ok(), want.get("ok").is_some(), "{:?}", String::from_utf8_lossy(src));
-    }
     let expected = cpython_parse_outcomes("invalid_utf8", &cases);
     let differ = parse_outcome_differences(&cases, &expected);
     eprintln!(
@@ -835,20 +824,6 @@ fn trailing_blank_lines_are_not_indentation() {
         }
     }
     cases.push(fuzz_corpus_file("pyparse", "finding-pyparse-trailing-blank-tab.py"));
-    // Known message differences (both reject): a continuation `\` on the last line (CPython:
-    // "unexpected EOF while parsing"), and the line of an empty block's error after a `\r\n`
-    // blank line (CPython counts one more). Only the accept/reject outcome is compared for them.
-    let known = |src: &[u8]| src.ends_with(b"\\\n") || src.ends_with(b":\n \t\r\n");
-    let (known_cases, cases): (Vec<Vec<u8>>, Vec<Vec<u8>>) =
-        cases.into_iter().partition(|c| known(c));
-    let known_expected = cpython_parse_outcomes("trailing_blank_lines_known", &known_cases);
-    for (src, want) in known_cases.iter().zip(&known_expected) {
-        for parse in [parse_tree as ParseFn, parse_tree_reference] {
-            let ours = decode_source(src).and_then(|s| parse(&s, "<unknown>"));
-            let src = String::from_utf8_lossy(src);
-            assert_eq!(ours.is_ok(), want.get("ok").is_some(), "{src:?}");
-        }
-    }
     let expected = cpython_parse_outcomes("trailing_blank_lines", &cases);
     let mut differ = parse_outcome_differences_with(&cases, &expected, parse_tree_reference);
     differ.extend(parse_outcome_differences(&cases, &expected));
@@ -859,6 +834,300 @@ fn trailing_blank_lines_are_not_indentation() {
     );
     assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
 }
+
+/// CPython 3.11's outcome of `ast.parse(bytes)` with the error's column: `ok` + dump, or the
+/// class, message, line and offset (0, 0 for the bare UnicodeDecodeError, which has none).
+fn cpython_parse_outcomes_at(name: &str, cases: &[Vec<u8>]) -> Vec<serde_json::Value> {
+    let hexes: Vec<String> =
+        cases.iter().map(|c| c.iter().map(|b| format!("{b:02x}")).collect()).collect();
+    let joined = hexes.join("\n");
+    let key = crate::expected::case_key(name, &[], &joined);
+    let code = r#"
+import ast, json, sys
+out = []
+for h in sys.stdin.read().split():
+    try:
+        out.append({"ok": ast.dump(ast.parse(bytes.fromhex(h)))})
+    except SyntaxError as e:
+        out.append({"err": [type(e).__name__, e.msg, e.lineno, e.offset]})
+    except (ValueError, UnicodeError) as e:
+        out.append({"err": [type(e).__name__, str(e), 0, 0]})
+print(json.dumps(out))
+"#;
+    let expected = crate::expected::cpython_outcome("python_differential", &key, || {
+        let mut child = Command::new("python3")
+            .args(["-c", code])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("python3");
+        child.stdin.take().expect("stdin").write_all(joined.as_bytes()).expect("write");
+        let out = child.wait_with_output().expect("python3 output");
+        serde_json::from_slice(&out.stdout).expect("json")
+    });
+    let expected = expected.as_array().expect("array").clone();
+    assert_eq!(expected.len(), cases.len());
+    expected
+}
+
+/// The cases where `ast.parse`'s two paths (and `compile`'s, where CPython rejects) differ from
+/// [`cpython_parse_outcomes_at`]'s answer, class, message, line and offset all compared.
+fn outcome_differences_at(cases: &[Vec<u8>], expected: &[serde_json::Value]) -> Vec<String> {
+    let mut differ = Vec::new();
+    for (src, want) in cases.iter().zip(expected) {
+        for path in ["tree", "reference", "module"] {
+            if path == "module" && want.get("ok").is_some() {
+                continue;
+            }
+            let ours = decode_source(src).and_then(|s| match path {
+                "tree" => parse_tree(&s, "<unknown>").map(|t| node::dump(&t, true, false, None)),
+                "reference" => {
+                    parse_tree_reference(&s, "<unknown>").map(|t| node::dump(&t, true, false, None))
+                }
+                _ => scorer::python::parse_module(&s, "<unknown>").map(|_| String::new()),
+            });
+            let ours = match ours {
+                Ok(dump) => serde_json::json!({ "ok": dump }),
+                Err(e) => serde_json::json!({"err": [e.kind.name(), e.msg, e.lineno, e.offset]}),
+            };
+            if &ours != want {
+                differ.push(format!(
+                    "{:?} ({path})\n  cpython {want}\n  ours    {ours}",
+                    String::from_utf8_lossy(src)
+                ));
+            }
+        }
+    }
+    differ
+}
+
+/// Splices `fill` for each `@` of `template`.
+fn splice(template: &[u8], fill: &[u8]) -> Vec<u8> {
+    let mut src = Vec::new();
+    for (k, part) in template.split(|&c| c == b'@').enumerate() {
+        if k > 0 {
+            src.extend_from_slice(fill);
+        }
+        src.extend_from_slice(part);
+    }
+    src
+}
+
+/// After a parser-phase error CPython 3.11 tokenizes the rest of the source
+/// (`_PyPegen_tokenize_full_source_to_check_for_errors`): the first tokenizer error that raises
+/// an exception replaces the parser's (an identifier that is not valid UTF-8 then surfaces as
+/// the bare UnicodeDecodeError); the ones that raise none (dedent, tab, `\` errors, the end)
+/// stop it. Literals that do not decode fail in the parser's action once the parser has read
+/// the token after them. Parser errors (generic, `validate`'s, undecodable literals) × what
+/// follows (undecodable names, unterminated strings, invalid characters, brackets, numbers,
+/// indentation, `\` errors) × separators, and every former known difference: class, message,
+/// line and offset compared on every path.
+#[test]
+fn tokenizer_errors_after_parser_errors_match_cpython() {
+    let firsts: &[&[u8]] = &[
+        b"x = '\x95'",
+        b"x = b'\x95'",
+        b"x = f'\x95'",
+        b"x = f'{y\x95}'",
+        b"x = '\\n\x95'",
+        b"x = '\xe4\xbd'",
+        b"x = = 1",
+        b"x = 1 +",
+        b"def f(:",
+        b"1 = x",
+        b"x '\x95'",
+        b"x = '\x95' = 1",
+        b"x = ('\x95'",
+        b"(x = = 1",
+        b"x = 1",
+        b"y\x95 = 1",
+        b"if x:",
+        b"x = '\x95' '\x96'",
+        b"x = (1,\n '\x95')",
+    ];
+    let seps: &[&[u8]] = &[b" + ", b"\n", b" ", b"\n\n", b"\nif y:\n    "];
+    let lasts: &[&[u8]] = &[
+        b"y\x95",
+        b"z = \xe4\xbd",
+        b"'abc",
+        b"'''abc",
+        b"\xe2\x82\xac",
+        b"$",
+        b"  z",
+        b"(",
+        b")",
+        b"1a",
+        b"'\x96'",
+        b"\\ x",
+        b"# \x95",
+        b"x = 1",
+        b"0777",
+        b"\t z",
+        b"f'{'",
+        b"'\\N{foo}'",
+    ];
+    let mut cases: Vec<Vec<u8>> = Vec::new();
+    for f in firsts {
+        for sep in seps {
+            for l in lasts {
+                cases.push([*f, *sep, *l, b"\n"].concat());
+            }
+        }
+    }
+    // The former known difference (a literal's error, then an undecodable name), and kin.
+    let bads: [&[u8]; 8] = [
+        b"\x95",
+        b"\xff",
+        b"\xc3",
+        b"\xe4\xbd",
+        b"\xe4\x41",
+        b"\xc3\xa9\x95",
+        b"\xed\xa0\x80",
+        b"\xf5\x80",
+    ];
+    for bad in bads {
+        cases.push(splice(b"x = '@' + y@\n", bad));
+        cases.push(splice(b"x = = 1\ny@\n", bad));
+        cases.push(splice(b"x = '@'\nz = (\n", bad));
+        cases.push(splice(b"1@ + x = 1\n", bad));
+    }
+    let expected = cpython_parse_outcomes_at("tokenizer_errors_after_parser_errors", &cases);
+    let differ = outcome_differences_at(&cases, &expected);
+    let (known, differ): (Vec<String>, Vec<String>) = differ
+        .into_iter()
+        .partition(|d| KNOWN_AFTER_PARSER_ERRORS.iter().any(|k| d.starts_with(k)));
+    eprintln!(
+        "tokenizer errors after parser errors: {} cases, {} path outcomes differ as known",
+        cases.len(),
+        known.len()
+    );
+    assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
+}
+
+/// Known differences of [`tokenizer_errors_after_parser_errors_match_cpython`] (the start of
+/// the case's description): CPython's second parser pass stops earlier than rustpython in one
+/// statement (`1 = x` and more on its line, or a block after it: `validate` runs only on the
+/// statements before the line rustpython stops in); the column of `f-string: expecting '}'`
+/// (one less); an unknown `\N{...}` after a parser error; columns of tokenizer errors after a
+/// two-byte undecodable literal; a `\` error right after an undecodable literal in an
+/// expression statement; `validate`'s error before a literal of the same statement.
+const KNOWN_AFTER_PARSER_ERRORS: &[&str] = &[
+    "\"1 = x + ",
+    "\"1 = x $",
+    "\"1 = x  ",
+    "\"1 = x \\t",
+    "\"1 = x '",
+    "\"1 = x x",
+    "\"1 = x f",
+    "\"1 = x\\n'\\\\N",
+    "\"1 = x\\n\\n'\\\\N",
+    "\"1 = x\\nif y:",
+    "\"if x:\\n'\\\\N",
+    "\"if x:\\n\\n'\\\\N",
+    "\"x = 1 + f'{'",
+    "\"x = 1 + + f'{'",
+    "\"x = 1\\nf'{'",
+    "\"x = 1\\n\\nf'{'",
+    "\"x = 1\\nif y:\\n    f'{'",
+    "\"x = 1 f'{'",
+    "\"if x: + f'{'",
+    "\"if x: f'{'",
+    "\"if x: + # ",
+    "\"if x: + z = ",
+    "\"x = '\u{fffd}' + 0777",
+    "\"x = '\u{fffd}' 0777",
+    "\"x = '\u{fffd}' '",
+    "\"x = '\u{fffd}' \\\\ x",
+    "\"x '\u{fffd}' \\\\ x",
+    "\"x = (1,\\n '\u{fffd}') + x = 1",
+];
+
+/// A `\` continuation on the last line (CPython: "unexpected EOF while parsing" on that line, at
+/// its length with its line break), into blank lines (they end the logical line) or into the end
+/// inside brackets (never closed); blank lines starting with `\`; and `\r\n` last in the input,
+/// which CPython's `translate_newlines` reads as two line breaks (one more line: errors at the
+/// end move down, a continuation there is fine). Heads × lines × tails, every path, columns too.
+#[test]
+fn continuations_and_line_breaks_at_the_end_match_cpython() {
+    let heads: &[&[u8]] = &[
+        b"",
+        b"x = 1\n",
+        b"if x:\n    y\n",
+        b"if x:\n\ty\n",
+        b"if x:\n",
+        b"# c\n",
+        b"def f():\n  if x:\n    y\n",
+        b"x = (1,\n",
+        b"'''a\n",
+        b"x = [\n  1,\n",
+    ];
+    let mids: &[&[u8]] = &[
+        b"", b"x = 1 ", b"  y ", b"\t", b" \t", b"x = 1 +", b"# c ", b"if x:", b"f'{x}' ", b"'a' ",
+    ];
+    let tails: &[&[u8]] = &[
+        b"\\\n",
+        b"\\\r\n",
+        b"\\\r",
+        b"\\",
+        b"\\\n\n",
+        b"\\\r\n\r\n",
+        b"\\\n \n",
+        b"\\\n\t",
+        b"\\\n#c\n",
+        b"\\ \n",
+        b"\n",
+        b"\r\n",
+        b"\r",
+        b"\n\r\n",
+        b"\r\n\r\n",
+        b" \t\r\n",
+        b"\n \t\r\n",
+        b"\r\r\n",
+        b"\n\r",
+        b" \\\r\n",
+        b"\\\n\\\n",
+        b"\\\r\n\\\r\n",
+    ];
+    let mut cases: Vec<Vec<u8>> = Vec::new();
+    for h in heads {
+        for m in mids {
+            for t in tails {
+                cases.push([*h, *m, *t].concat());
+            }
+        }
+    }
+    // The former known differences, and kin.
+    for extra in [
+        &b"x \\\n"[..],
+        b"if x:\n \t\r\n",
+        b"if x:\n  \t\\\n",
+        b"  \\\nx = 1\n",
+        b"\\\nx = 1\ny = 2\n",
+    ] {
+        cases.push(extra.to_vec());
+    }
+    let expected = cpython_parse_outcomes_at("continuations_at_the_end", &cases);
+    let differ = outcome_differences_at(&cases, &expected);
+    let (known, differ): (Vec<String>, Vec<String>) =
+        differ.into_iter().partition(|d| KNOWN_AT_THE_END.iter().any(|k| d.starts_with(k)));
+    eprintln!(
+        "continuations and line breaks at the end: {} cases, {} path outcomes differ as known",
+        cases.len(),
+        known.len()
+    );
+    assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
+}
+
+/// Known differences of [`continuations_and_line_breaks_at_the_end_match_cpython`]: a `\` error
+/// CPython's parser reaches where rustpython stops earlier (inside brackets after an invalid
+/// statement, or on a line whose indentation rustpython rejects first).
+const KNOWN_AT_THE_END: &[&str] = &[
+    "\"x = (1,\\nx = 1 ",
+    "\"x = [\\n  1,\\nx = 1 ",
+    "\"if x:\\n    y\\n\\t\\\\ \\n",
+    // (CPython: line 2, column 0: the indentation is split by a continuation)
+    "\"  \\\\\\nx = 1\\n\"",
+];
 
 /// PEP 263 cookies naming each of CPython 3.11's single-byte (charmap) codecs: a file whose
 /// string and comment hold every byte 0x80-0xFF the codec defines (the string's value compared

@@ -384,6 +384,9 @@ impl<'a> Interp<'a> {
                             crate::python::ErrorKind::TabError => ExcKind::TabError,
                             crate::python::ErrorKind::RecursionError => ExcKind::RecursionError,
                             crate::python::ErrorKind::MemoryError => ExcKind::MemoryError,
+                            crate::python::ErrorKind::UnicodeDecodeError => {
+                                ExcKind::UnicodeDecodeError
+                            }
                         };
                         let args = if matches!(
                             cls,
