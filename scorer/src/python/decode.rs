@@ -1,7 +1,7 @@
 //! PEP 263 source decoding for `ast.parse(bytes)`.
 
-use crate::codec::{CodecError, Codecs, Lookup};
 use super::{ErrorKind, SyntaxError};
+use crate::codec::{CodecError, Codecs, Lookup};
 
 fn error(msg: String, lineno: u32) -> SyntaxError {
     SyntaxError {
@@ -279,7 +279,9 @@ fn decode_table(body: &[u8], name: &str, codecs: &dyn Codecs) -> Result<String, 
         Lookup::Found(codec) => codec,
         Lookup::Unsupported(_) => {
             return Err(error(
-                format!("encoding problem: {name} is not supported by refscore (table codecs only)"),
+                format!(
+                    "encoding problem: {name} is not supported by refscore (table codecs only)"
+                ),
                 0,
             ))
         }
@@ -309,7 +311,10 @@ fn decode_table(body: &[u8], name: &str, codecs: &dyn Codecs) -> Result<String, 
                 let byte = buf.get(start).copied().unwrap_or(0);
                 format!("'{encoding}' codec can't decode byte 0x{byte:02x} in position {start}: {reason}")
             } else {
-                format!("'{encoding}' codec can't decode bytes in position {start}-{}: {reason}", end - 1)
+                format!(
+                    "'{encoding}' codec can't decode bytes in position {start}-{}: {reason}",
+                    end - 1
+                )
             };
             Err(error(msg, 0))
         }

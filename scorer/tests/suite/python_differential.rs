@@ -988,12 +988,18 @@ fn cjk_coding_cookies_match_cpython() {
         cases.push([head.clone(), b"x = 1\n".to_vec(), vec![lead]].concat());
         cases.push([head.clone(), b"x = 1\n".to_vec(), vec![lead, b'\n']].concat());
         cases.push([head.clone(), b"x = '".to_vec(), vec![lead, 0x20], b"'\n".to_vec()].concat());
-        cases.push([head.clone(), b"x = 1\r\n# ".to_vec(), vec![0x80, 0xff, 0xff], b"\r\n".to_vec()].concat());
+        cases.push(
+            [head.clone(), b"x = 1\r\n# ".to_vec(), vec![0x80, 0xff, 0xff], b"\r\n".to_vec()]
+                .concat(),
+        );
     }
     cases.push(b"# coding: no-such-codec\nx = 1\n".to_vec());
     let expected = cpython_parse_outcomes("cjk_cookies", &cases);
     let differ = parse_outcome_differences(&cases, &expected);
-    eprintln!("CJK cookies: {} cases, {} agree with CPython", cases.len(), cases.len() - differ.len());
+    eprintln!(
+        "CJK cookies: {} cases, {} agree with CPython",
+        cases.len(),
+        cases.len() - differ.len()
+    );
     assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
 }
-

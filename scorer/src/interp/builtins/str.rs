@@ -6,8 +6,8 @@ use crate::interp::fmt::type_name;
 use crate::interp::value::*;
 use crate::interp::ExcKind;
 use crate::interp::{Interp, PyResult, Value};
-use crate::unicode;
 use crate::python::BuiltinCodec;
+use crate::unicode;
 use std::rc::Rc;
 
 impl<'a> Interp<'a> {
