@@ -27,6 +27,7 @@
 #![cfg_attr(not(test), deny(clippy::disallowed_methods, clippy::disallowed_types))]
 
 pub mod bundle;
+pub mod codec;
 pub mod combine;
 pub mod evaluate;
 pub mod interp;

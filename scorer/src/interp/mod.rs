@@ -212,6 +212,11 @@ pub struct Interp<'a> {
     tree: &'a Tree,
     pub test_file_name: String,
     pub test_source: &'a str,
+    /// Codecs beyond UTF-8/Latin-1/ASCII ([`crate::codec`]); `None`: a run needing one stops
+    /// ([`Interp::needs_codecs_error`]).
+    pub codecs: Option<Rc<dyn crate::codec::Codecs>>,
+    /// Set when the run stopped for want of [`Interp::codecs`].
+    pub needs_codecs: bool,
     pub line_index: LineIndex,
     pub globals: Rc<Scope<'a>>,
     /// Filled by `Interp::new` and only read after: the global load cache relies on it.
@@ -338,6 +343,8 @@ impl<'a> Interp<'a> {
             tree,
             test_file_name: test_file_name.to_string(),
             test_source,
+            codecs: None,
+            needs_codecs: false,
             line_index: LineIndex::new(test_source),
             globals: Scope::new(None),
             builtins: NameMap::default(),
@@ -583,6 +590,13 @@ impl<'a> Interp<'a> {
         let mut e = self.err(kind, msg);
         e.fatal = true;
         e
+    }
+
+    /// The run needs a codec and has no provider: an uncatchable stop, whose outcomes the
+    /// scorer reports as no verdict ([`crate::unittest::Scorer::take_needs_codecs`]).
+    pub fn needs_codecs_error(&mut self, codec: &str) -> Box<PyErr<'a>> {
+        self.needs_codecs = true;
+        self.unsupported(format!("codec '{codec}' (refscore's codecs module is not loaded)"))
     }
 
     pub fn unsupported(&self, what: impl Into<String>) -> Box<PyErr<'a>> {

@@ -1,8 +1,8 @@
 //! PEP 263 source decoding for `ast.parse(bytes)`.
 
-use super::charmaps;
 use super::parse::{BadIdent, BadLiteral, Undecodable};
 use super::{ErrorKind, SyntaxError};
+use crate::codec::{CodecError, Codecs, Lookup};
 
 fn error(msg: String, lineno: u32) -> SyntaxError {
     SyntaxError {
@@ -73,10 +73,10 @@ fn get_normal_name(name: &[u8]) -> String {
     }
 }
 
-/// The codec `codecs.lookup(name)` finds, among those refscore decodes: CPython's
-/// `_Py_normalize_encoding` (lower case; each run of bytes other than `[a-z0-9.]` becomes one
-/// `_`, none at either end), then `encodings`' alias table or module name.
-fn lookup_codec(name: &str) -> Option<Codec> {
+/// CPython's `_Py_normalize_encoding` (lower case; each run of bytes other than `[a-z0-9.]`
+/// becomes one `_`, none at either end), then `encodings`' alias table or module name, for the
+/// codecs the scorer decodes itself; any other name is the provider's ([`Codec::Table`]).
+fn lookup_codec(name: &str) -> Codec {
     let mut norm = String::new();
     let mut punct = false;
     for c in name.chars() {
@@ -124,33 +124,27 @@ fn lookup_codec(name: &str) -> Option<Codec> {
     let dotless = norm.replace('.', "_");
     let is = |table: &[&str]| table.contains(&norm.as_str()) || table.contains(&dotless.as_str());
     if is(UTF8) || norm == "utf_8" {
-        Some(Codec::Utf8)
+        Codec::Utf8
     } else if norm == "utf_8_sig" {
-        Some(Codec::Utf8Sig)
+        Codec::Utf8Sig
     } else if is(LATIN1) || norm == "latin_1" {
-        Some(Codec::Latin1)
+        Codec::Latin1
     } else if is(ASCII) || norm == "ascii" {
-        Some(Codec::Ascii)
+        Codec::Ascii
     } else {
-        // the generated charmap codecs: an alias (as written, or with `.` as `_`), else a module
-        let alias = |n: &str| {
-            let at = charmaps::ALIASES.find(&format!("|{n}="))?;
-            let rest = &charmaps::ALIASES[at + n.len() + 2..];
-            rest.split('|').next()?.parse::<u8>().ok()
-        };
-        let module = || {
-            if norm.contains('.') || norm.is_empty() {
-                return None;
-            }
-            let at = charmaps::NAMES.find(&format!("|{norm}|"))?;
-            u8::try_from(charmaps::NAMES[..at].matches('|').count()).ok()
-        };
-        if let Some(i) = alias(&norm).or_else(|| alias(&dotless)).or_else(module) {
-            return Some(Codec::Charmap(i));
-        }
-        let listed = |n: &str| !n.is_empty() && charmaps::OTHER_CODECS.contains(&format!("|{n}|"));
-        let other = listed(&norm) || listed(&dotless);
-        other.then_some(Codec::Unsupported)
+        Codec::Table
+    }
+}
+
+/// [`super::builtin_codec`].
+pub(crate) fn builtin_codec(name: &str) -> Option<super::BuiltinCodec> {
+    use super::BuiltinCodec as B;
+    match lookup_codec(name) {
+        Codec::Utf8 => Some(B::Utf8),
+        Codec::Utf8Sig => Some(B::Utf8Sig),
+        Codec::Latin1 => Some(B::Latin1),
+        Codec::Ascii => Some(B::Ascii),
+        Codec::Table => None,
     }
 }
 
@@ -160,10 +154,17 @@ enum Codec {
     Utf8Sig,
     Latin1,
     Ascii,
-    /// A single-byte codec of [`charmaps::CHARMAPS`].
-    Charmap(u8),
-    /// A codec CPython has that refscore does not decode (multi-byte, UTF-16/32...).
-    Unsupported,
+    /// Any other name: the codec provider's ([`crate::codec`]) to find and decode.
+    Table,
+}
+
+/// Why [`decode_source_with`] gave no text.
+#[derive(Debug, Clone)]
+pub enum DecodeFailure {
+    /// What CPython reports.
+    Syntax(SyntaxError),
+    /// The cookie names a codec only the codec provider knows, and the run has none yet.
+    NeedsCodecs,
 }
 
 /// One line and the rest; the line's break (`\n`, `\r\n` or `\r`) is not part of it.
@@ -193,36 +194,7 @@ fn decode_whole(body: &[u8], codec: Codec) -> Result<String, SyntaxError> {
         )
     };
     match codec {
-        Codec::Unsupported => Err(error("unsupported".to_string(), 0)),
-        Codec::Charmap(i) => {
-            let i = usize::from(i);
-            let Some(high) = charmaps::HIGH.get(i * 128..i * 128 + 128) else {
-                return Err(error("unsupported".to_string(), 0));
-            };
-            let mut out = String::with_capacity(body.len());
-            for (p, &b) in body.iter().enumerate() {
-                let code = if b < 0x80 {
-                    charmaps::LOW
-                        .iter()
-                        .find(|(c, l, _)| usize::from(*c) == i && *l == b)
-                        .map_or(u16::from(b), |(_, _, c)| *c)
-                } else {
-                    high[usize::from(b - 0x80)]
-                };
-                match char::from_u32(u32::from(code)).filter(|_| code != charmaps::UNDEFINED) {
-                    Some(c) => out.push(c),
-                    None => {
-                        return Err(codec_error(
-                            translated_len(&body[..p]),
-                            b,
-                            "charmap",
-                            "character maps to <undefined>",
-                        ))
-                    }
-                }
-            }
-            Ok(out)
-        }
+        Codec::Table => Err(error("unsupported".to_string(), 0)),
         Codec::Latin1 => Ok(body.iter().map(|&b| b as char).collect()),
         Codec::Ascii => match body.iter().position(|b| !b.is_ascii()) {
             None => Ok(body.iter().map(|&b| b as char).collect()),
@@ -257,8 +229,13 @@ fn decode_whole(body: &[u8], codec: Codec) -> Result<String, SyntaxError> {
     }
 }
 
-/// Decodes source bytes as CPython 3.11's tokenizer does before parsing (`decode_str`).
-pub(crate) fn decode_source(bytes: &[u8]) -> Result<String, SyntaxError> {
+/// Decodes source bytes as CPython 3.11's tokenizer does before parsing (`decode_str`); codecs
+/// beyond UTF-8, Latin-1 and ASCII through `codecs`.
+pub(crate) fn decode_source(
+    bytes: &[u8],
+    codecs: Option<&dyn Codecs>,
+) -> Result<String, DecodeFailure> {
+    let syntax = DecodeFailure::Syntax;
     let (bom, body) = match bytes.strip_prefix(b"\xef\xbb\xbf") {
         Some(rest) => (true, rest),
         None => (false, bytes),
@@ -274,26 +251,75 @@ pub(crate) fn decode_source(bytes: &[u8]) -> Result<String, SyntaxError> {
             found = cookie(line2);
         }
     }
-    let Some(name) = found else { return decode_utf8(body) };
+    let Some(name) = found else { return decode_utf8(body).map_err(syntax) };
     if bom {
         // `check_coding_spec` compares the cookie with the BOM's "utf-8" as written.
         if name != "utf-8" {
-            return Err(error(format!("encoding problem: {name} with BOM"), 0));
+            return Err(syntax(error(format!("encoding problem: {name} with BOM"), 0)));
         }
-        return decode_utf8(body);
+        return decode_utf8(body).map_err(syntax);
     }
     if name == "utf-8" {
-        return decode_utf8(body);
+        return decode_utf8(body).map_err(syntax);
     }
     match lookup_codec(&name) {
-        Some(Codec::Unsupported) => Err(error(
-            format!(
-                "encoding problem: {name} is not supported by refscore (only single-byte codecs)"
-            ),
-            0,
-        )),
-        Some(codec) => decode_whole(body, codec),
-        None => Err(error(format!("unknown encoding: {name}"), 0)),
+        Codec::Table => {
+            let Some(codecs) = codecs else { return Err(DecodeFailure::NeedsCodecs) };
+            decode_table(body, &name, codecs).map_err(syntax)
+        }
+        codec => decode_whole(body, codec).map_err(syntax),
+    }
+}
+
+/// A source in a table codec, as CPython decodes it: the whole buffer after
+/// `translate_newlines` (`\r\n` and `\r` as `\n`, and a final `\n` added when missing, which
+/// is why a lead byte last in a file is an illegal, not an incomplete, sequence).
+fn decode_table(body: &[u8], name: &str, codecs: &dyn Codecs) -> Result<String, SyntaxError> {
+    let failed = |e: CodecError| error(format!("encoding problem: {name} ({e})"), 0);
+    let codec = match codecs.lookup(name).map_err(failed)? {
+        Lookup::Found(codec) => codec,
+        Lookup::Unsupported(_) => {
+            return Err(error(
+                format!(
+                    "encoding problem: {name} is not supported by refscore (table codecs only)"
+                ),
+                0,
+            ))
+        }
+        Lookup::Unknown => return Err(error(format!("unknown encoding: {name}"), 0)),
+    };
+    let mut buf = Vec::with_capacity(body.len() + 1);
+    let mut i = 0;
+    while i < body.len() {
+        match body[i] {
+            b'\r' => {
+                buf.push(b'\n');
+                if body.get(i + 1) == Some(&b'\n') {
+                    i += 1;
+                }
+            }
+            c => buf.push(c),
+        }
+        i += 1;
+    }
+    if buf.last() != Some(&b'\n') {
+        buf.push(b'\n');
+    }
+    match codecs.decode(&codec, &buf, "strict") {
+        Ok(text) => Ok(text),
+        Err(CodecError::Codec { encoding, start, end, reason }) => {
+            let msg = if end == start + 1 {
+                let byte = buf.get(start).copied().unwrap_or(0);
+                format!("'{encoding}' codec can't decode byte 0x{byte:02x} in position {start}: {reason}")
+            } else {
+                format!(
+                    "'{encoding}' codec can't decode bytes in position {start}-{}: {reason}",
+                    end - 1
+                )
+            };
+            Err(error(msg, 0))
+        }
+        Err(e) => Err(failed(e)),
     }
 }
 

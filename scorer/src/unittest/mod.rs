@@ -204,9 +204,31 @@ pub struct Scorer {
     remembered: HashMap<TestKey, Vec<RememberedRun>>,
     reused: usize,
     reused_methods: usize,
+    /// Codecs beyond UTF-8/Latin-1/ASCII ([`crate::codec`]): linked natively, none at first in
+    /// the scoring worker.
+    codecs: Option<Rc<dyn crate::codec::Codecs>>,
+    /// A run since the last [`Scorer::take_needs_codecs`] stopped because it needed a codec and
+    /// there was no provider: its outcomes are no verdict (and were not remembered).
+    needs_codecs: bool,
 }
 
 impl Scorer {
+    /// Sets the codec provider runs use from now on.
+    pub fn set_codecs(&mut self, codecs: Rc<dyn crate::codec::Codecs>) {
+        self.codecs = Some(codecs);
+    }
+
+    /// Whether runs have a codec provider.
+    pub fn has_codecs(&self) -> bool {
+        self.codecs.is_some()
+    }
+
+    /// Whether a run since the last call stopped for want of a codec provider (then its results
+    /// are no verdict: install one with [`Scorer::set_codecs`] and score again); resets it.
+    pub fn take_needs_codecs(&mut self) -> bool {
+        std::mem::take(&mut self.needs_codecs)
+    }
+
     pub fn new(config: RunConfig) -> Self {
         let cache = Rc::new(RefCell::new(ParseCache::with_budget(config.parse_cache_bytes)));
         Scorer {
@@ -216,6 +238,8 @@ impl Scorer {
             remembered: HashMap::new(),
             reused: 0,
             reused_methods: 0,
+            codecs: crate::codec::default_provider(),
+            needs_codecs: false,
         }
     }
 
@@ -263,6 +287,11 @@ impl Scorer {
         let (outcomes, recorded) =
             self.run(tree, test_file_name, test_source, source, Record::Observations(&mut ledger));
         self.reused_methods += ledger.reused;
+        if self.needs_codecs {
+            // No verdict: the run stopped for want of a codec provider.
+            self.remembered.insert(key, runs);
+            return outcomes;
+        }
         let run = RememberedRun {
             around: recorded.observations.unwrap_or_default(),
             methods: ledger.methods,
@@ -334,6 +363,7 @@ impl Scorer {
             memory_budget: self.config.memory_budget,
         };
         let mut it = Interp::new(tree, test_file_name, test_source, limits, self.cache.clone());
+        it.codecs = self.codecs.clone();
         let ledger = match record {
             Record::Nothing => None,
             Record::FileAccess => {
@@ -347,6 +377,7 @@ impl Scorer {
         };
         it.mark_stack_base();
         let outcomes = run_module(&mut it, &module, tree, ledger);
+        self.needs_codecs |= it.needs_codecs;
         let recorded = Recorded {
             access: it.access.take().map(|a| *a),
             observations: it.observations.take().map(RefCell::into_inner),

@@ -1,9 +1,18 @@
 //! The methods of `bytes`, and decoding bytes to `str` with CPython's `UnicodeDecodeError`.
 
 use super::arg;
+use crate::codec::{CodecError, Lookup};
+use crate::interp::fmt::str_repr;
 use crate::interp::ExcKind;
-use crate::interp::{Interp, PyResult, Value};
+use crate::interp::{Interp, PyErr, PyResult, Str, Value};
+use crate::python::BuiltinCodec;
 use std::rc::Rc;
+
+/// What a codec failed on, for the exception's `object` and message.
+pub enum CodecInput<'s> {
+    Bytes(&'s [u8]),
+    Text(&'s str),
+}
 
 impl<'a> Interp<'a> {
     pub(super) fn bytes_method(
@@ -13,7 +22,7 @@ impl<'a> Interp<'a> {
         args: Vec<Value<'a>>,
     ) -> PyResult<'a, Value<'a>> {
         match name {
-            "decode" => self.decode_bytes(&b, args.first()),
+            "decode" => self.decode_bytes(&b, args.first(), args.get(1)),
             "hex" => Ok(Value::str_rc(Rc::from(
                 b.iter().map(|x| format!("{x:02x}")).collect::<String>(),
             ))),
@@ -55,25 +64,145 @@ impl<'a> Interp<'a> {
         }
     }
 
-    pub fn decode_bytes(&mut self, b: &[u8], enc: Option<&Value<'a>>) -> PyResult<'a, Value<'a>> {
-        let enc = match enc {
-            Some(Value::Str(s)) => s.to_ascii_lowercase().replace('_', "-"),
-            _ => "utf-8".into(),
+    /// `bytes.decode(encoding, errors)`: UTF-8, Latin-1 and ASCII here, any other codec through
+    /// the run's codec provider ([`crate::codec`]).
+    pub fn decode_bytes(
+        &mut self,
+        b: &[u8],
+        enc: Option<&Value<'a>>,
+        errors: Option<&Value<'a>>,
+    ) -> PyResult<'a, Value<'a>> {
+        let enc: Str = match enc {
+            Some(Value::Str(s)) => s.clone(),
+            _ => Rc::from("utf-8"),
         };
-        match enc.as_str() {
-            "utf-8" | "utf8" => match std::str::from_utf8(b) {
-                Ok(s) => Ok(Value::str_rc(Rc::from(s))),
-                Err(e) => Err(self.utf8_error(b, &e)),
-            },
-            "latin-1" | "latin1" | "iso-8859-1" => Ok(Value::str_rc(Rc::from(b.iter().map(|&x| x as char).collect::<String>()))),
-            "ascii" => match b.iter().position(|x| *x >= 0x80) {
-                None => Ok(Value::str_rc(Rc::from(std::str::from_utf8(b).unwrap_or("")))),
-                Some(i) => Err(self.err(
-                    ExcKind::UnicodeDecodeError,
-                    format!("'ascii' codec can't decode byte 0x{:02x} in position {i}: ordinal not in range(128)", b[i]),
-                )),
-            },
-            other => Err(self.unsupported(format!("encoding '{other}'"))),
+        let errors: Str = match errors {
+            Some(Value::Str(s)) => s.clone(),
+            _ => Rc::from("strict"),
+        };
+        let strict = &*errors == "strict";
+        let builtin = |it: &mut Self, r: PyResult<'a, Value<'a>>| match r {
+            // A handler only matters once a byte fails; the scorer applies `strict` alone.
+            Err(_) if !strict => Err(it.unsupported(format!(
+                "bytes.decode({}, errors={})",
+                str_repr(&enc),
+                str_repr(&errors)
+            ))),
+            r => r,
+        };
+        match crate::python::builtin_codec(&enc) {
+            Some(BuiltinCodec::Utf8 | BuiltinCodec::Utf8Sig) => {
+                let sig = crate::python::builtin_codec(&enc) == Some(BuiltinCodec::Utf8Sig);
+                let data = if sig { b.strip_prefix(b"\xef\xbb\xbf").unwrap_or(b) } else { b };
+                let r = match std::str::from_utf8(data) {
+                    Ok(s) => Ok(Value::str_rc(Rc::from(s))),
+                    Err(e) => Err(self.utf8_error(data, &e)),
+                };
+                builtin(self, r)
+            }
+            Some(BuiltinCodec::Latin1) => {
+                Ok(Value::str_rc(Rc::from(b.iter().map(|&x| x as char).collect::<String>())))
+            }
+            Some(BuiltinCodec::Ascii) => {
+                let r = match b.iter().position(|x| *x >= 0x80) {
+                    None => Ok(Value::str_rc(Rc::from(std::str::from_utf8(b).unwrap_or("")))),
+                    Some(i) => Err(self.codec_error(
+                        CodecError::Codec {
+                            encoding: "ascii".into(),
+                            start: i,
+                            end: i + 1,
+                            reason: "ordinal not in range(128)".into(),
+                        },
+                        CodecInput::Bytes(b),
+                    )),
+                };
+                builtin(self, r)
+            }
+            None => {
+                let codec = self.find_codec(&enc)?;
+                let Some(codecs) = self.codecs.clone() else {
+                    return Err(self.needs_codecs_error(&enc));
+                };
+                match codecs.decode(&codec, b, &errors) {
+                    Ok(s) => Ok(Value::str_rc(Rc::from(s))),
+                    Err(e) => Err(self.codec_error(e, CodecInput::Bytes(b))),
+                }
+            }
+        }
+    }
+
+    /// The provider's codec for `enc` (`codecs.lookup`): its module name, or CPython's
+    /// LookupError, or the stop for want of a provider.
+    pub fn find_codec(&mut self, enc: &str) -> PyResult<'a, String> {
+        let Some(codecs) = self.codecs.clone() else {
+            return Err(self.needs_codecs_error(enc));
+        };
+        match codecs.lookup(enc) {
+            Ok(Lookup::Found(c)) => Ok(c),
+            Ok(Lookup::Unsupported(c)) => Err(self.unsupported(format!("the codec {c}"))),
+            Ok(Lookup::Unknown) => {
+                Err(self.err(ExcKind::LookupError, format!("unknown encoding: {enc}")))
+            }
+            Err(e) => Err(self.unsupported(e.to_string())),
+        }
+    }
+
+    /// A codec's failure as CPython raises it: UnicodeDecodeError / UnicodeEncodeError with
+    /// CPython's message and attributes, LookupError for an unknown handler, TypeError for
+    /// `xmlcharrefreplace` while decoding.
+    pub fn codec_error(&mut self, e: CodecError, input: CodecInput<'_>) -> Box<PyErr<'a>> {
+        match e {
+            CodecError::Codec { encoding, start, end, reason } => {
+                let (kind, what, object) = match input {
+                    CodecInput::Bytes(b) => {
+                        let what = if end == start + 1 {
+                            let byte = b.get(start).copied().unwrap_or(0);
+                            format!("can't decode byte 0x{byte:02x} in position {start}")
+                        } else {
+                            format!("can't decode bytes in position {start}-{}", end - 1)
+                        };
+                        (ExcKind::UnicodeDecodeError, what, Value::bytes_rc(Rc::from(b)))
+                    }
+                    CodecInput::Text(s) => {
+                        let what = if end == start + 1 {
+                            let cp = s.chars().nth(start).map_or(0, u32::from);
+                            let esc = if cp < 0x100 {
+                                format!("\\x{cp:02x}")
+                            } else if cp < 0x10000 {
+                                format!("\\u{cp:04x}")
+                            } else {
+                                format!("\\U{cp:08x}")
+                            };
+                            format!("can't encode character '{esc}' in position {start}")
+                        } else {
+                            format!("can't encode characters in position {start}-{}", end - 1)
+                        };
+                        (ExcKind::UnicodeEncodeError, what, Value::str(s))
+                    }
+                };
+                let msg = format!("'{encoding}' codec {what}: {reason}");
+                let err = self.err_args(kind, vec![Value::str(&encoding)], Some(msg));
+                if let Value::Instance(i) = &err.exc {
+                    let mut d = i.dict.borrow_mut();
+                    d.insert(Rc::from("encoding"), Value::str(&encoding));
+                    d.insert(Rc::from("object"), object);
+                    d.insert(Rc::from("start"), Value::Int(start as i64));
+                    d.insert(Rc::from("end"), Value::Int(end as i64));
+                    d.insert(Rc::from("reason"), Value::str(&reason));
+                }
+                err
+            }
+            CodecError::UnknownHandler(h) => {
+                self.err(ExcKind::LookupError, format!("unknown error handler name '{h}'"))
+            }
+            CodecError::WrongDirection(_) => self.err(
+                ExcKind::TypeError,
+                "don't know how to handle UnicodeDecodeError in error callback",
+            ),
+            CodecError::UnsupportedHandler(h) => {
+                self.unsupported(format!("the error handler {}", str_repr(&h)))
+            }
+            CodecError::Failed(m) => self.unsupported(m),
         }
     }
 

@@ -7,7 +7,7 @@
 
 mod args;
 mod attr;
-mod bytes;
+pub(crate) mod bytes;
 pub(crate) mod dict;
 mod functions;
 mod imports;

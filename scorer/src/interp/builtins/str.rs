@@ -6,6 +6,7 @@ use crate::interp::fmt::type_name;
 use crate::interp::value::*;
 use crate::interp::ExcKind;
 use crate::interp::{Interp, PyResult, Value};
+use crate::python::BuiltinCodec;
 use crate::unicode;
 use std::rc::Rc;
 
@@ -547,7 +548,8 @@ impl<'a> Interp<'a> {
         Ok(out)
     }
 
-    /// `str.encode(encoding='utf-8', errors='strict')` for UTF-8, Latin-1 and ASCII.
+    /// `str.encode(encoding='utf-8', errors='strict')`: UTF-8, Latin-1 and ASCII here, any other
+    /// codec through the run's codec provider ([`crate::codec`]).
     fn str_encode(
         &mut self,
         s: &str,
@@ -555,19 +557,31 @@ impl<'a> Interp<'a> {
         kwargs: Kwargs<'a>,
     ) -> PyResult<'a, Value<'a>> {
         let a = self.bind(&Sig::clinic("encode", &["encoding", "errors"], 0), args, kwargs)?;
-        let enc = match a.or_none(0) {
-            Value::Str(e) => e.to_ascii_lowercase().replace('_', "-"),
-            _ => "utf-8".into(),
+        let enc: Str = match a.or_none(0) {
+            Value::Str(e) => e,
+            _ => Rc::from("utf-8"),
         };
         let errors = match a.or_none(1) {
             Value::Str(e) => e.to_string(),
             _ => "strict".into(),
         };
-        let (name, limit) = match enc.as_str() {
-            "utf-8" | "utf8" => return Ok(Value::bytes_rc(Rc::from(s.as_bytes()))),
-            "latin-1" | "latin1" | "iso-8859-1" | "iso8859-1" | "l1" => ("latin-1", 256u32),
-            "ascii" | "us-ascii" => ("ascii", 128u32),
-            other => return Err(self.unsupported(format!("str.encode with encoding '{other}'"))),
+        let (name, limit) = match crate::python::builtin_codec(&enc) {
+            Some(BuiltinCodec::Utf8) => return Ok(Value::bytes_rc(Rc::from(s.as_bytes()))),
+            Some(BuiltinCodec::Utf8Sig) => {
+                return Ok(Value::bytes_rc(Rc::from([b"\xef\xbb\xbf", s.as_bytes()].concat())))
+            }
+            Some(BuiltinCodec::Latin1) => ("latin-1", 256u32),
+            Some(BuiltinCodec::Ascii) => ("ascii", 128u32),
+            None => {
+                let codec = self.find_codec(&enc)?;
+                let Some(codecs) = self.codecs.clone() else {
+                    return Err(self.needs_codecs_error(&enc));
+                };
+                return match codecs.encode(&codec, s, &errors) {
+                    Ok(b) => Ok(Value::bytes_rc(Rc::from(b))),
+                    Err(e) => Err(self.codec_error(e, super::bytes::CodecInput::Text(s))),
+                };
+            }
         };
         let chars: Vec<char> = s.chars().collect();
         let mut out = Vec::with_capacity(chars.len());

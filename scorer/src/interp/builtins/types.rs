@@ -25,7 +25,7 @@ impl<'a> Interp<'a> {
             )),
             BType::Str => match args.first() {
                 None => Ok(Value::str("")),
-                Some(Value::Bytes(b)) if args.len() > 1 => self.decode_bytes(b, args.get(1)),
+                Some(Value::Bytes(b)) if args.len() > 1 => self.decode_bytes(b, args.get(1), args.get(2)),
                 Some(v @ (Value::Str(_) | Value::Int(_) | Value::Bool(_))) => {
                     Ok(Value::str_rc(Rc::from(self.str_of(v)?)))
                 }

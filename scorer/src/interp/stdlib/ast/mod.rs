@@ -334,13 +334,18 @@ impl<'a> Interp<'a> {
                 let mut decode_err = None;
                 let text: Str = match &src {
                     Value::Str(s) => s.clone(),
-                    Value::Bytes(b) => match crate::python::decode_source(b) {
-                        Ok(s) => Rc::from(s),
-                        Err(e) => {
-                            decode_err = Some(e);
-                            Rc::from("")
+                    Value::Bytes(b) => {
+                        match crate::python::decode_source_with(b, self.codecs.as_deref()) {
+                            Ok(s) => Rc::from(s),
+                            Err(crate::python::DecodeFailure::Syntax(e)) => {
+                                decode_err = Some(e);
+                                Rc::from("")
+                            }
+                            Err(crate::python::DecodeFailure::NeedsCodecs) => {
+                                return Err(self.needs_codecs_error("coding cookie"));
+                            }
                         }
-                    },
+                    }
                     Value::Node(_) => return Ok(src.clone()),
                     other => {
                         return Err(self.err(
