@@ -17,8 +17,8 @@
 pub mod abi;
 mod tables;
 
-use tables::{Kind, Tables, EUCKR8, GB4, ILLEGAL, MULTI, TOOFEW};
 pub use tables::TablesError;
+use tables::{Kind, Tables, EUCKR8, GB4, ILLEGAL, MULTI, TOOFEW};
 
 /// What `codecs.lookup(name)` finds, as far as these tables know.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -167,8 +167,7 @@ fn gb4(t: &Tables, b: &[u8], out: &mut String) -> Result<usize, (usize, bool)> {
         Some(&[c, c2, c3, c4]) => [c, c2, c3, c4],
         _ => return Err((b.len(), true)),
     };
-    if !(0x81..=0xFE).contains(&c) || !(0x81..=0xFE).contains(&c3) || !(0x30..=0x39).contains(&c4)
-    {
+    if !(0x81..=0xFE).contains(&c) || !(0x81..=0xFE).contains(&c3) || !(0x30..=0x39).contains(&c4) {
         return Err((1, false));
     }
     let (c, c2, c3, c4) =
@@ -296,13 +295,27 @@ fn encode_char(t: &Tables, c: &tables::Codec, ch: u32, out: &mut Vec<u8>) -> boo
         };
         let (c1, r) = (lseq / 12600, lseq % 12600);
         let (c2, r) = (r / 1260, r % 1260);
-        out.extend([0x81 + c1 as u8, 0x30 + c2 as u8, 0x81 + (r / 10) as u8, 0x30 + (r % 10) as u8]);
+        out.extend([
+            0x81 + c1 as u8,
+            0x30 + c2 as u8,
+            0x81 + (r / 10) as u8,
+            0x30 + (r % 10) as u8,
+        ]);
         return true;
     }
     if c.name == "euc_kr" && (0xAC00..=0xD7A3).contains(&ch) && t.u_makeup.len() == 68 {
         let s = (ch - 0xAC00) as usize;
         let u = &t.u_makeup;
-        out.extend([0xA4, 0xD4, 0xA4, u[s / 588], 0xA4, u[19 + (s / 28) % 21], 0xA4, u[40 + s % 28]]);
+        out.extend([
+            0xA4,
+            0xD4,
+            0xA4,
+            u[s / 588],
+            0xA4,
+            u[19 + (s / 28) % 21],
+            0xA4,
+            u[40 + s % 28],
+        ]);
         return true;
     }
     false

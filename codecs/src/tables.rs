@@ -154,9 +154,8 @@ fn read(data: &[u8]) -> Result<Tables, TablesError> {
         aliases.insert(a, usize::from(r.u8()?));
     }
     let others = (0..r.u32()?).map(|_| r.name()).collect::<Result<Vec<_>, _>>()?;
-    let strings = (0..r.u32()?)
-        .map(|_| Ok([r.u32()?, r.u32()?]))
-        .collect::<Result<Vec<_>, TablesError>>()?;
+    let strings =
+        (0..r.u32()?).map(|_| Ok([r.u32()?, r.u32()?])).collect::<Result<Vec<_>, TablesError>>()?;
     let node_count = r.u32()? as usize;
     let nodes = r.planes(node_count * 256, 4)?;
     let enc_count = r.u32()? as usize;
@@ -182,9 +181,8 @@ fn read(data: &[u8]) -> Result<Tables, TablesError> {
                 Err(TablesError(format!("{name}: range out of bounds")))
             }
         };
-        let encode = slice(es, ec, enc_count)?
-            .map(|i| (enc_cps[i], (enc_codes[i], enc_lens[i])))
-            .collect();
+        let encode =
+            slice(es, ec, enc_count)?.map(|i| (enc_cps[i], (enc_codes[i], enc_lens[i]))).collect();
         let pairs =
             slice(ps, pcount, pair_count)?.map(|i| ((p1[i], p2[i]), (pc[i], pl[i]))).collect();
         if root as usize >= node_count {
@@ -196,17 +194,7 @@ fn read(data: &[u8]) -> Result<Tables, TablesError> {
     let mut gb_by_cp: Vec<(u32, u32)> =
         gb_ranges.iter().take(gb_ranges.len().saturating_sub(1)).copied().collect();
     gb_by_cp.sort_by_key(|r| r.1);
-    Ok(Tables {
-        gb_by_cp,
-        gb_ranges,
-        codecs,
-        aliases,
-        others,
-        strings,
-        nodes,
-        makeup,
-        u_makeup,
-    })
+    Ok(Tables { gb_by_cp, gb_ranges, codecs, aliases, others, strings, nodes, makeup, u_makeup })
 }
 
 /// The tables, inflated and read on first use.

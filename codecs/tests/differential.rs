@@ -13,8 +13,21 @@ use std::path::Path;
 use std::process::Command;
 
 const MULTIBYTE: &[&str] = &[
-    "big5", "big5hkscs", "cp932", "cp949", "cp950", "euc_jis_2004", "euc_jisx0213", "euc_jp",
-    "euc_kr", "gb18030", "gb2312", "gbk", "johab", "shift_jis", "shift_jis_2004",
+    "big5",
+    "big5hkscs",
+    "cp932",
+    "cp949",
+    "cp950",
+    "euc_jis_2004",
+    "euc_jisx0213",
+    "euc_jp",
+    "euc_kr",
+    "gb18030",
+    "gb2312",
+    "gbk",
+    "johab",
+    "shift_jis",
+    "shift_jis_2004",
     "shift_jisx0213",
 ];
 const HANDLERS: &[&str] = &["strict", "replace", "ignore", "backslashreplace", "xmlcharrefreplace"];
@@ -85,10 +98,24 @@ fn random_bytes(r: &mut Lcg) -> Vec<u8> {
         } else if k < 8 {
             out.push(r.below(256) as u8);
         } else if k < 9 {
-            let v = [0x81 + r.below(0x7E), 0x30 + r.below(10), 0x81 + r.below(0x7E), 0x30 + r.below(10)];
+            let v = [
+                0x81 + r.below(0x7E),
+                0x30 + r.below(10),
+                0x81 + r.below(0x7E),
+                0x30 + r.below(10),
+            ];
             out.extend(v.map(|x| x as u8));
         } else {
-            let v = [0xA4, 0xD4, 0xA4, 0xA1 + r.below(0x34), 0xA4, 0xA1 + r.below(0x34), 0xA4, 0xA1 + r.below(0x34)];
+            let v = [
+                0xA4,
+                0xD4,
+                0xA4,
+                0xA1 + r.below(0x34),
+                0xA4,
+                0xA1 + r.below(0x34),
+                0xA4,
+                0xA1 + r.below(0x34),
+            ];
             out.extend(v.map(|x| x as u8));
         }
     }
@@ -96,9 +123,17 @@ fn random_bytes(r: &mut Lcg) -> Vec<u8> {
 }
 
 const RANGES: &[(u32, u32)] = &[
-    (0x20, 0x7F), (0xA0, 0x370), (0x2E5, 0x2EA), (0x2000, 0x2070), (0x3000, 0x3100),
-    (0x31F0, 0x3200), (0x4E00, 0xA000), (0xAC00, 0xD7A4), (0xFF00, 0xFFF0),
-    (0x20000, 0x2A6E0), (0xE000, 0xE100),
+    (0x20, 0x7F),
+    (0xA0, 0x370),
+    (0x2E5, 0x2EA),
+    (0x2000, 0x2070),
+    (0x3000, 0x3100),
+    (0x31F0, 0x3200),
+    (0x4E00, 0xA000),
+    (0xAC00, 0xD7A4),
+    (0xFF00, 0xFFF0),
+    (0x20000, 0x2A6E0),
+    (0xE000, 0xE100),
 ];
 
 fn random_text(r: &mut Lcg) -> String {
@@ -127,7 +162,10 @@ fn lines(codec: &str, cat: &str) -> Vec<String> {
         "d2" if multi => {
             for b1 in 0..=255u8 {
                 for b2 in 0..=255u8 {
-                    out.push(format!("{b1:02x}{b2:02x}|strict|{}", dec(codec, &[b1, b2], "strict")));
+                    out.push(format!(
+                        "{b1:02x}{b2:02x}|strict|{}",
+                        dec(codec, &[b1, b2], "strict")
+                    ));
                 }
             }
         }
@@ -221,7 +259,8 @@ fn every_codec_agrees_with_cpython() {
     let stored_path = root.join("tests/cpython-digests.json");
     let names = codecs::codec_names().unwrap();
     let stored: Digests =
-        serde_json::from_slice(&std::fs::read(&stored_path).expect("cpython-digests.json")).unwrap();
+        serde_json::from_slice(&std::fs::read(&stored_path).expect("cpython-digests.json"))
+            .unwrap();
     // CPython's digests computed live (where python3.11 is present) while ours are computed.
     let live = python311().then(|| {
         let mut child = Command::new("python3")
@@ -254,7 +293,10 @@ fn every_codec_agrees_with_cpython() {
             if got != Some(want) {
                 let dump = root.join(format!("../target/codecs-{codec}-{cat}.txt"));
                 std::fs::write(&dump, lines(codec, cat).join("\n") + "\n").unwrap();
-                differ.push(format!("{codec} {cat}: ours {got:?}, CPython {want} ({})", dump.display()));
+                differ.push(format!(
+                    "{codec} {cat}: ours {got:?}, CPython {want} ({})",
+                    dump.display()
+                ));
             }
         }
     }

@@ -107,7 +107,13 @@ pub struct WorkerCore {
     last_tree: Option<(String, String, Tree)>,
     /// Fetches the `\N{...}` names table file ([`NAMES_TABLE`]) the first time a job needs it.
     load_names: NamesLoader,
+    /// Loads the codec provider (in the browser: `codecs.wasm`, [`codecs_module`]) the first
+    /// time a run stops for want of one; the job then runs again.
+    codecs_loader: Option<CodecsLoader>,
 }
+
+/// Gives the codec provider, or why it could not be loaded.
+pub type CodecsLoader = Box<dyn FnMut() -> Result<Rc<dyn scorer::codec::Codecs>, String>>;
 
 /// Gives the bytes of the names table file, or why not.
 pub type NamesLoader = Box<dyn FnMut() -> Result<Vec<u8>, String>>;
@@ -130,8 +136,11 @@ impl WorkerCore {
     }
 
     pub fn with_names_loader(load_names: NamesLoader) -> Self {
+        let mut scorer = Scorer::new(worker_run_config());
+        // Codecs come from `codecs.wasm` when a run first needs them (`set_codecs_loader`).
+        scorer.remove_codecs();
         WorkerCore {
-            scorer: Scorer::new(worker_run_config()),
+            scorer,
             tasks: HashMap::new(),
             manifests: HashMap::new(),
             blobs: BTreeMap::new(),
@@ -139,6 +148,7 @@ impl WorkerCore {
             verified: HashSet::new(),
             last_tree: None,
             load_names,
+            codecs_loader: None,
         }
     }
 
@@ -157,11 +167,34 @@ impl WorkerCore {
         // The scorer's caches hold what this job parsed without the table: never reuse it, even
         // when the table cannot be had.
         self.scorer = Scorer::new(worker_run_config());
+        self.scorer.remove_codecs();
         let bytes = (self.load_names)().map_err(|e| {
             format!("loading {NAMES_TABLE} (a source holds a \\N{{...}} escape): {e}")
         })?;
         unicode_names2::install_table(&bytes).map_err(|e| format!("{NAMES_TABLE}: {e}"))?;
         job(self)
+    }
+
+    /// Sets how the codec provider is loaded when a run first needs it.
+    pub fn set_codecs_loader(&mut self, loader: CodecsLoader) {
+        self.codecs_loader = Some(loader);
+    }
+
+    /// After a job: when a run stopped for want of codecs, loads them (once) and says to run
+    /// the job again; `Err` when they cannot be had (the job fails: no verdict).
+    fn load_codecs_if_needed(&mut self) -> Result<bool, String> {
+        if !self.scorer.take_needs_codecs() {
+            return Ok(false);
+        }
+        if self.scorer.has_codecs() {
+            return Err("a run needed codecs although they are loaded".to_string());
+        }
+        let loader = self.codecs_loader.as_mut().ok_or_else(|| {
+            "this task needs refscore's codecs module, which this worker cannot load".to_string()
+        })?;
+        let codecs = loader().map_err(|e| format!("loading the codecs module: {e}"))?;
+        self.scorer.set_codecs(codecs);
+        Ok(true)
     }
 
     /// Handles one message; `bytes` is its binary part. Data messages answer nothing.
@@ -205,10 +238,21 @@ impl WorkerCore {
                     // The test hook: a wasm trap, exactly what a panic (panic = abort) gives.
                     std::process::abort();
                 }
-                Some(match self.with_names_table(|c| c.score(&task, &manifest, &submission)) {
-                    Ok(result) => FromWorker::Scored { job, result },
-                    Err(message) => FromWorker::Failed { job: Some(job), message },
-                })
+                Some(
+                    match self.with_names_table(|c| {
+                        let mut answer = c.score(&task, &manifest, &submission);
+                        // A run that needed codecs gave no verdict: load them and score again.
+                        match c.load_codecs_if_needed() {
+                            Ok(true) => answer = c.score(&task, &manifest, &submission),
+                            Ok(false) => {}
+                            Err(message) => answer = Err(message),
+                        }
+                        answer
+                    }) {
+                        Ok(result) => FromWorker::Scored { job, result },
+                        Err(message) => FromWorker::Failed { job: Some(job), message },
+                    },
+                )
             }
             ToWorker::Parse { job, name } => Some(FromWorker::Parsed {
                 job,
@@ -216,10 +260,20 @@ impl WorkerCore {
             }),
             ToWorker::Combine { job, tasks, manifest } => {
                 let patch = bytes.unwrap_or_default();
-                Some(match self.with_names_table(|c| c.combine(&tasks, &manifest, patch)) {
-                    Ok(result) => FromWorker::Combined { job, result },
-                    Err(message) => FromWorker::Failed { job: Some(job), message },
-                })
+                Some(
+                    match self.with_names_table(|c| {
+                        let mut answer = c.combine(&tasks, &manifest, patch);
+                        match c.load_codecs_if_needed() {
+                            Ok(true) => answer = c.combine(&tasks, &manifest, patch),
+                            Ok(false) => {}
+                            Err(message) => answer = Err(message),
+                        }
+                        answer
+                    }) {
+                        Ok(result) => FromWorker::Combined { job, result },
+                        Err(message) => FromWorker::Failed { job: Some(job), message },
+                    },
+                )
             }
         }
     }
@@ -329,6 +383,9 @@ fn js_message(e: wasm_bindgen::JsValue) -> String {
         .unwrap_or_else(|| "request failed".into())
 }
 
+#[cfg(target_arch = "wasm32")]
+pub mod codecs_module;
+
 /// URL of the worker's loader script, relative to the document base (works under a sub-path).
 pub const WORKER_LOADER: &str = "./worker_loader.js";
 
@@ -383,6 +440,7 @@ pub fn serve<In, Out>(
 #[cfg(target_arch = "wasm32")]
 pub fn run_worker() {
     let mut core = WorkerCore::new();
+    core.set_codecs_loader(Box::new(codecs_module::load));
     serve(
         move |msg: ToWorker, bytes| core.handle(msg, bytes),
         |message| FromWorker::Failed { job: None, message },
@@ -672,6 +730,107 @@ class T(unittest.TestCase):
             panic!("expected a failure")
         };
         assert!(message.contains("is corrupt"), "{message}");
+    }
+
+    /// A task whose test decodes GBK: the first run stops for want of codecs (no verdict), the
+    /// worker loads them once and scores again; later jobs use them. Without a loader, or when
+    /// loading fails, the job fails instead of getting a verdict.
+    #[test]
+    fn a_run_needing_codecs_loads_them_and_runs_again() {
+        use std::cell::Cell;
+        let gbk = b"# -*- coding: gbk -*-\nname = '\xd6\xd0\xce\xc4'\n";
+        let test = r#"import ast, unittest
+class T(unittest.TestCase):
+    def test_gbk_bytes(self):
+        self.assertEqual(b'\xd6\xd0\xce\xc4'.decode('gbk'), '\u4e2d\u6587')
+        self.assertEqual('\u4e2d\u6587'.encode('cp936'), b'\xd6\xd0\xce\xc4')
+    def test_gbk_file(self):
+        with open('../pkg/mod.py', 'rb') as f:
+            tree = ast.parse(f.read())
+        self.assertEqual(tree.body[0].value.value, '\u4e2d\u6587')
+    def test_unknown(self):
+        with self.assertRaises(LookupError):
+            b''.decode('no-such-codec')
+"#;
+        let core_with = |loader: Option<CodecsLoader>| {
+            let mut core = loaded(SOURCE);
+            if let Some(l) = loader {
+                core.set_codecs_loader(l);
+            }
+            let (task, _, _, _) = bundle_files(SOURCE);
+            let mut task: TaskData = serde_json::from_str(&task).unwrap();
+            task.test.source = test.into();
+            task.methods =
+                vec!["T.test_gbk_bytes".into(), "T.test_gbk_file".into(), "T.test_unknown".into()];
+            let json = serde_json::to_string(&task).unwrap();
+            assert!(send(&mut core, ToWorker::Task { key: "tasks/t.1.json".into(), json }, None)
+                .is_none());
+            core
+        };
+        let loads = Rc::new(Cell::new(0));
+        let counter = loads.clone();
+        let mut core = core_with(Some(Box::new(move || {
+            counter.set(counter.get() + 1);
+            Ok(scorer::codec::native())
+        })));
+        // The file the test reads, in GBK: sent as the blob of pkg/mod.py.
+        let blob = git_blob_id(gbk);
+        let (_, manifest, _, _) = bundle_files(SOURCE);
+        let mut manifest: Manifest = serde_json::from_str(&manifest).unwrap();
+        manifest.files.insert(RepoPath::new("pkg/mod.py").unwrap(), blob.clone());
+        let m = ToWorker::Manifest { key: "repos/demo.1.json".into() };
+        assert!(send(&mut core, m, Some(serde_json::to_string(&manifest).unwrap().as_bytes()))
+            .is_none());
+        let (task, _, _, _) = bundle_files(SOURCE);
+        let mut task: TaskData = serde_json::from_str(&task).unwrap();
+        task.test.source = test.into();
+        task.methods =
+            vec!["T.test_gbk_bytes".into(), "T.test_gbk_file".into(), "T.test_unknown".into()];
+        task.files[0].blob = blob.clone();
+        task.files[0].size = gbk.len() as u64;
+        let json = serde_json::to_string(&task).unwrap();
+        assert!(send(
+            &mut core,
+            ToWorker::Task { key: "tasks/t.1.json".into(), json: json.clone() },
+            None
+        )
+        .is_none());
+        let pack = Pack {
+            file: format!("blobs/{blob}.txt"),
+            blobs: BTreeMap::from([(blob.clone(), [0, gbk.len() as u64])]),
+        };
+        assert!(send(&mut core, ToWorker::Blobs { pack: pack.clone() }, Some(gbk)).is_none());
+        core.last_tree = None;
+        for job in [1, 2] {
+            let FromWorker::Scored { result, .. } = score(&mut core, job, "") else {
+                panic!("not scored")
+            };
+            assert_eq!((result.subtests_passed, result.subtests_total), (3, 3), "{result:?}");
+        }
+        assert_eq!(loads.get(), 1, "codecs loaded once");
+
+        // No loader: the job fails (no verdict).
+        let mut bare = WorkerCore::new();
+        for (msg, bytes) in [
+            (ToWorker::Task { key: "tasks/t.1.json".into(), json: json.clone() }, None),
+            (
+                ToWorker::Manifest { key: "repos/demo.1.json".into() },
+                Some(serde_json::to_string(&manifest).unwrap().into_bytes()),
+            ),
+            (ToWorker::Blobs { pack: pack.clone() }, Some(gbk.to_vec())),
+        ] {
+            assert!(send(&mut bare, msg, bytes.as_deref()).is_none());
+        }
+        let FromWorker::Failed { job: Some(3), message } = score(&mut bare, 3, "") else {
+            panic!("expected a failure")
+        };
+        assert!(message.contains("codecs module"), "{message}");
+        // A loader that fails: the job fails naming why.
+        bare.set_codecs_loader(Box::new(|| Err("HTTP 404".to_string())));
+        let FromWorker::Failed { job: Some(4), message } = score(&mut bare, 4, "") else {
+            panic!("expected a failure")
+        };
+        assert!(message.contains("HTTP 404"), "{message}");
     }
 
     #[test]

@@ -218,6 +218,12 @@ impl Scorer {
         self.codecs = Some(codecs);
     }
 
+    /// Runs have no codec provider from now on (the scoring worker starts so, whatever the
+    /// build links: its provider is `codecs.wasm`, loaded when a run first needs it).
+    pub fn remove_codecs(&mut self) {
+        self.codecs = None;
+    }
+
     /// Whether runs have a codec provider.
     pub fn has_codecs(&self) -> bool {
         self.codecs.is_some()
