@@ -17,6 +17,12 @@ trunk build --release --dist "$dist" --public-url "$public_url"
 node scripts/csp-hash-inline.mjs "$dist/index.html"
 # The `\N{...}` names table the scoring worker loads the first time a source needs it.
 cargo run --quiet --locked -p unicode_names2 --features embedded --bin unicode-names-table -- "$dist/unicode-names.bin"
+# The on-demand codecs module (codecs-wasm/: CPython's table codecs, outside the first-visit wasm):
+# a raw wasm without wasm-bindgen, fetched by the scoring worker as ./codecs.wasm when a run first
+# needs a codec (worker/src/codecs_module.rs).
+cargo build --quiet --release --locked --offline -p codecs-wasm --target wasm32-unknown-unknown
+wasm-opt -Oz --strip-debug --strip-producers target/wasm32-unknown-unknown/release/codecs_wasm.wasm \
+  -o "$dist/codecs.wasm"
 # Preload the scoring worker's wasm; write .gz/.br siblings of large files (served with
 # Content-Encoding by scripts/static-server.mjs and hosts configured as README "Hosting" says).
 node scripts/compress-static.mjs "$dist" --preload-worker

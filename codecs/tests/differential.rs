@@ -5,7 +5,7 @@
 //! Regenerate the stored digests (after `scripts/gen-codec-tables.py`) with
 //! `python3 codecs/tests/cpython_cases.py < names.json > codecs/tests/cpython-digests.json`, the
 //! names being the JSON list of the 85 codec module names (`codecs::codec_names`).
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr, reason = "test code")]
 
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
