@@ -37,7 +37,6 @@
 //! the letters of Unicode 11-14 that rustpython's tables lack, parsed behind placeholders, put back:
 //! `idents.rs`).
 
-// Generated (scripts/gen-charmap-codecs.py): kept as the generator writes it.
 #[rustfmt::skip]
 #[allow(
     unreachable_pub,
