@@ -1,20 +1,14 @@
 //! `codecs.wasm` (the `codecs-wasm` crate: CPython's table codecs, outside the first-visit
-//! wasm) loaded into the scoring worker the first time a run needs a codec: fetched with a
-//! synchronous `XMLHttpRequest` (allowed in workers; the job is waiting anyway, and no message
-//! can interleave), compiled and instantiated synchronously with `WebAssembly.Module` /
-//! `WebAssembly.Instance` (no imports), and called through its exports `input`, `call`,
-//! `output` and `memory` (see `codecs-wasm/src/lib.rs`).
-//!
-//! The URL is relative to the worker's script (`worker_loader.js` at the site's root), so the
-//! site works under a sub-path.
+//! wasm) made into the scorer's codec provider: its bytes (fetched by the worker like any site
+//! file, [`crate::fetch_site_file`], the first time a run needs a codec) compiled and
+//! instantiated synchronously with `WebAssembly.Module` / `WebAssembly.Instance` (no imports;
+//! a worker may compile synchronously, and the job is waiting anyway), then called through its
+//! exports `input`, `call`, `output` and `memory` (see `codecs-wasm/src/lib.rs`).
 
 use std::rc::Rc;
 
 use js_sys::{Function, Object, Reflect, Uint8Array, WebAssembly};
 use wasm_bindgen::{JsCast, JsValue};
-
-/// The module's file, next to the worker's loader.
-pub const CODECS_WASM: &str = "./codecs.wasm";
 
 struct Exports {
     memory: WebAssembly::Memory,
@@ -24,7 +18,9 @@ struct Exports {
 }
 
 fn text(v: JsValue) -> String {
-    v.as_string().unwrap_or_else(|| format!("{v:?}"))
+    v.as_string()
+        .or_else(|| Reflect::get(&v, &"message".into()).ok()?.as_string())
+        .unwrap_or_else(|| format!("{v:?}"))
 }
 
 fn export(exports: &JsValue, name: &str) -> Result<JsValue, String> {
@@ -32,9 +28,7 @@ fn export(exports: &JsValue, name: &str) -> Result<JsValue, String> {
 }
 
 fn func(exports: &JsValue, name: &str) -> Result<Function, String> {
-    export(exports, name)?
-        .dyn_into::<Function>()
-        .map_err(|_| format!("codecs.wasm exports no {name}"))
+    export(exports, name)?.dyn_into::<Function>().map_err(|_| format!("exports no {name}"))
 }
 
 impl Exports {
@@ -63,23 +57,14 @@ impl Exports {
     }
 }
 
-/// Fetches and instantiates `codecs.wasm`: the provider the scorer's runs then use.
-pub fn load() -> Result<Rc<dyn scorer::codec::Codecs>, String> {
-    let xhr = web_sys::XmlHttpRequest::new().map_err(text)?;
-    xhr.open_with_async("GET", CODECS_WASM, false).map_err(text)?;
-    xhr.set_response_type(web_sys::XmlHttpRequestResponseType::Arraybuffer);
-    xhr.send().map_err(text)?;
-    let status = xhr.status().map_err(text)?;
-    if status != 200 {
-        return Err(format!("{CODECS_WASM}: HTTP {status}"));
-    }
-    let bytes = xhr.response().map_err(text)?;
-    let module = WebAssembly::Module::new(&bytes).map_err(text)?;
+/// Compiles and instantiates `codecs.wasm`'s bytes: the provider the scorer's runs then use.
+pub fn instantiate(bytes: &[u8]) -> Result<Rc<dyn scorer::codec::Codecs>, String> {
+    let module = WebAssembly::Module::new(&Uint8Array::from(bytes)).map_err(text)?;
     let instance = WebAssembly::Instance::new(&module, &Object::new()).map_err(text)?;
     let exports: JsValue = instance.exports().into();
     let memory = export(&exports, "memory")?
         .dyn_into::<WebAssembly::Memory>()
-        .map_err(|_| "codecs.wasm exports no memory".to_string())?;
+        .map_err(|_| "exports no memory".to_string())?;
     let exports = Exports {
         memory,
         input: func(&exports, "input")?,
@@ -89,6 +74,7 @@ pub fn load() -> Result<Rc<dyn scorer::codec::Codecs>, String> {
     let provider =
         scorer::codec::AbiCodecs(move |op: u32, name: &[u8], data: &[u8], errors: &[u8]| {
             exports.call(op, name, data, errors).unwrap_or_else(|e| {
+                // `codecs::abi`'s status for a failed provider, read as `CodecError::Failed`.
                 let mut out = vec![7u8];
                 out.extend_from_slice(e.as_bytes());
                 out

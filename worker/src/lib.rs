@@ -14,6 +14,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use scorer::bundle::{Manifest, Pack, TaskData};
+use scorer::codec::Codecs;
 use scorer::combine::CombinedResult;
 use scorer::report::TaskResult;
 use scorer::submission::{Parsed, Submission};
@@ -105,22 +106,55 @@ pub struct WorkerCore {
     /// The base tree of the last task scored: submissions are scored grouped by task, and a
     /// tree of a large repository costs more to build than a small patch costs to apply.
     last_tree: Option<(String, String, Tree)>,
-    /// Fetches the `\N{...}` names table file ([`NAMES_TABLE`]) the first time a job needs it.
-    load_names: NamesLoader,
-    /// Loads the codec provider (in the browser: `codecs.wasm`, [`codecs_module`]) the first
-    /// time a run stops for want of one; the job then runs again.
-    codecs_loader: Option<CodecsLoader>,
+    /// Fetches a site file ([`SiteData`]) the first time a job needs it.
+    fetch: SiteLoader,
+    /// Makes the codec provider of `codecs.wasm`'s bytes.
+    instantiate_codecs: CodecsInstantiate,
+    /// The codec provider, once `codecs.wasm` is loaded; every scorer made after gets it.
+    codecs: Option<Rc<dyn Codecs>>,
 }
 
-/// Gives the codec provider, or why it could not be loaded.
-pub type CodecsLoader = Box<dyn FnMut() -> Result<Rc<dyn scorer::codec::Codecs>, String>>;
+/// Gives the bytes of a site file, named relative to the site's root ([`SiteData::file`]), or
+/// why not.
+pub type SiteLoader = Box<dyn FnMut(&str) -> Result<Vec<u8>, String>>;
 
-/// Gives the bytes of the names table file, or why not.
-pub type NamesLoader = Box<dyn FnMut() -> Result<Vec<u8>, String>>;
+/// Makes the codec provider of `codecs.wasm`'s bytes, or says why not.
+pub type CodecsInstantiate = fn(&[u8]) -> Result<Rc<dyn Codecs>, String>;
 
 /// The names table file, relative to the worker's script (the site's root, also under a sub-path);
 /// written by `scripts/build-site.sh` from `unicode_names2::table_file`.
 pub const NAMES_TABLE: &str = "./unicode-names.bin";
+
+/// The codecs module (`codecs-wasm/`: CPython's table codecs), next to the names table; built by
+/// `scripts/build-site.sh`.
+pub const CODECS_WASM: &str = "./codecs.wasm";
+
+/// What a job can need that the first-visit wasm leaves out: each a file of the site, loaded the
+/// first time a job needs it (then the job runs again).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SiteData {
+    /// The `\N{...}` names table ([`NAMES_TABLE`]).
+    NamesTable,
+    /// The codecs beyond UTF-8, Latin-1 and ASCII ([`CODECS_WASM`]).
+    Codecs,
+}
+
+impl SiteData {
+    /// The file, relative to the site's root.
+    pub const fn file(self) -> &'static str {
+        match self {
+            SiteData::NamesTable => NAMES_TABLE,
+            SiteData::Codecs => CODECS_WASM,
+        }
+    }
+
+    fn why(self) -> &'static str {
+        match self {
+            SiteData::NamesTable => "a source holds a \\N{...} escape",
+            SiteData::Codecs => "a run needs a codec beyond UTF-8, Latin-1 and ASCII",
+        }
+    }
+}
 
 impl Default for WorkerCore {
     fn default() -> Self {
@@ -129,72 +163,86 @@ impl Default for WorkerCore {
 }
 
 impl WorkerCore {
-    /// A worker that loads the names table with [`fetch_names_table`] (a synchronous request: a
-    /// worker may block, and a job waits for the table anyway).
+    /// A worker that loads site files with [`fetch_site_file`] (a synchronous request: a worker
+    /// may block, and a job waits for the file anyway) and `codecs.wasm` with
+    /// [`instantiate_codecs`].
     pub fn new() -> Self {
-        Self::with_names_loader(Box::new(fetch_names_table))
+        Self::with_site(Box::new(fetch_site_file), instantiate_codecs)
     }
 
-    pub fn with_names_loader(load_names: NamesLoader) -> Self {
-        let mut scorer = Scorer::new(worker_run_config());
-        // Codecs come from `codecs.wasm` when a run first needs them (`set_codecs_loader`).
-        scorer.remove_codecs();
+    /// A worker with its own site file loader and codecs module instantiation (the tests').
+    pub fn with_site(fetch: SiteLoader, instantiate_codecs: CodecsInstantiate) -> Self {
         WorkerCore {
-            scorer,
+            scorer: new_scorer(None),
             tasks: HashMap::new(),
             manifests: HashMap::new(),
             blobs: BTreeMap::new(),
             listings: HashMap::new(),
             verified: HashSet::new(),
             last_tree: None,
-            load_names,
-            codecs_loader: None,
+            fetch,
+            instantiate_codecs,
+            codecs: None,
         }
     }
 
-    /// Runs `job`; if it met a `\N{...}` escape while this worker had no names table, loads the
-    /// table and runs it again, so no verdict is made without it. The scorer is made anew first
-    /// (its parse and run caches hold what was parsed without the table).
-    fn with_names_table<T>(
+    /// What the runs since the last call needed and did not have, in the order they are loaded.
+    fn take_needs(&mut self) -> Vec<SiteData> {
+        let names = unicode_names2::take_table_wanted();
+        let codecs = self.scorer.take_needs_codecs();
+        [(names, SiteData::NamesTable), (codecs, SiteData::Codecs)]
+            .into_iter()
+            .filter_map(|(needed, data)| needed.then_some(data))
+            .collect()
+    }
+
+    /// Runs `job`; when a run of it needed site data this worker did not have (the names table,
+    /// the codecs), loads that and runs the job again, until it needs nothing more: no verdict
+    /// is made without the data. A job may need both, one found after the other. Each time the
+    /// scorer is made anew first: its parse and run caches hold what was computed without the
+    /// data, never to be reused, even when the data cannot be had. A failed load fails the job,
+    /// naming the file; the next job that needs it tries again.
+    fn with_site_data<T>(
         &mut self,
         job: impl Fn(&mut Self) -> Result<T, String>,
     ) -> Result<T, String> {
-        unicode_names2::take_table_wanted();
-        let first = job(self);
-        if !unicode_names2::take_table_wanted() {
-            return first;
+        self.take_needs();
+        let mut loaded = Vec::new();
+        loop {
+            let answer = job(self);
+            let needs = self.take_needs();
+            if needs.is_empty() {
+                return answer;
+            }
+            self.scorer = new_scorer(self.codecs.clone());
+            for data in needs {
+                if loaded.contains(&data) {
+                    return Err(format!("{}: loaded, yet a run still needs it", data.file()));
+                }
+                self.load(data)?;
+                loaded.push(data);
+            }
         }
-        // The scorer's caches hold what this job parsed without the table: never reuse it, even
-        // when the table cannot be had.
-        self.scorer = Scorer::new(worker_run_config());
-        self.scorer.remove_codecs();
-        let bytes = (self.load_names)().map_err(|e| {
-            format!("loading {NAMES_TABLE} (a source holds a \\N{{...}} escape): {e}")
-        })?;
-        unicode_names2::install_table(&bytes).map_err(|e| format!("{NAMES_TABLE}: {e}"))?;
-        job(self)
     }
 
-    /// Sets how the codec provider is loaded when a run first needs it.
-    pub fn set_codecs_loader(&mut self, loader: CodecsLoader) {
-        self.codecs_loader = Some(loader);
-    }
-
-    /// After a job: when a run stopped for want of codecs, loads them (once) and says to run
-    /// the job again; `Err` when they cannot be had (the job fails: no verdict).
-    fn load_codecs_if_needed(&mut self) -> Result<bool, String> {
-        if !self.scorer.take_needs_codecs() {
-            return Ok(false);
+    /// Loads one file of site data and installs it (the table for this thread; the codecs for
+    /// the scorer and every scorer made after).
+    fn load(&mut self, data: SiteData) -> Result<(), String> {
+        let file = data.file();
+        let bytes =
+            (self.fetch)(file).map_err(|e| format!("loading {file} ({}): {e}", data.why()))?;
+        match data {
+            SiteData::NamesTable => {
+                unicode_names2::install_table(&bytes).map_err(|e| format!("{file}: {e}"))
+            }
+            SiteData::Codecs => {
+                let codecs =
+                    (self.instantiate_codecs)(&bytes).map_err(|e| format!("{file}: {e}"))?;
+                self.scorer.set_codecs(codecs.clone());
+                self.codecs = Some(codecs);
+                Ok(())
+            }
         }
-        if self.scorer.has_codecs() {
-            return Err("a run needed codecs although they are loaded".to_string());
-        }
-        let loader = self.codecs_loader.as_mut().ok_or_else(|| {
-            "this task needs refscore's codecs module, which this worker cannot load".to_string()
-        })?;
-        let codecs = loader().map_err(|e| format!("loading the codecs module: {e}"))?;
-        self.scorer.set_codecs(codecs);
-        Ok(true)
     }
 
     /// Handles one message; `bytes` is its binary part. Data messages answer nothing.
@@ -238,21 +286,10 @@ impl WorkerCore {
                     // The test hook: a wasm trap, exactly what a panic (panic = abort) gives.
                     std::process::abort();
                 }
-                Some(
-                    match self.with_names_table(|c| {
-                        let mut answer = c.score(&task, &manifest, &submission);
-                        // A run that needed codecs gave no verdict: load them and score again.
-                        match c.load_codecs_if_needed() {
-                            Ok(true) => answer = c.score(&task, &manifest, &submission),
-                            Ok(false) => {}
-                            Err(message) => answer = Err(message),
-                        }
-                        answer
-                    }) {
-                        Ok(result) => FromWorker::Scored { job, result },
-                        Err(message) => FromWorker::Failed { job: Some(job), message },
-                    },
-                )
+                Some(match self.with_site_data(|c| c.score(&task, &manifest, &submission)) {
+                    Ok(result) => FromWorker::Scored { job, result },
+                    Err(message) => FromWorker::Failed { job: Some(job), message },
+                })
             }
             ToWorker::Parse { job, name } => Some(FromWorker::Parsed {
                 job,
@@ -260,20 +297,10 @@ impl WorkerCore {
             }),
             ToWorker::Combine { job, tasks, manifest } => {
                 let patch = bytes.unwrap_or_default();
-                Some(
-                    match self.with_names_table(|c| {
-                        let mut answer = c.combine(&tasks, &manifest, patch);
-                        match c.load_codecs_if_needed() {
-                            Ok(true) => answer = c.combine(&tasks, &manifest, patch),
-                            Ok(false) => {}
-                            Err(message) => answer = Err(message),
-                        }
-                        answer
-                    }) {
-                        Ok(result) => FromWorker::Combined { job, result },
-                        Err(message) => FromWorker::Failed { job: Some(job), message },
-                    },
-                )
+                Some(match self.with_site_data(|c| c.combine(&tasks, &manifest, patch)) {
+                    Ok(result) => FromWorker::Combined { job, result },
+                    Err(message) => FromWorker::Failed { job: Some(job), message },
+                })
             }
         }
     }
@@ -354,12 +381,24 @@ pub fn worker_run_config() -> RunConfig {
     RunConfig { stack_budget: 6 << 20, ..RunConfig::default() }
 }
 
-/// Loads [`NAMES_TABLE`] with a synchronous `XMLHttpRequest` (allowed in workers, and binary
-/// responses too): the job that needs it is running and cannot go on without it.
+/// A scorer for the worker's runs, with the codec provider it has (none until `codecs.wasm` is
+/// loaded, whatever the build links: the tests link the native codecs).
+fn new_scorer(codecs: Option<Rc<dyn Codecs>>) -> Scorer {
+    let mut scorer = Scorer::new(worker_run_config());
+    match codecs {
+        Some(c) => scorer.set_codecs(c),
+        None => scorer.remove_codecs(),
+    }
+    scorer
+}
+
+/// Loads a file of the site (`name` relative to the worker's script, which is at the site's root,
+/// so it works under a sub-path too) with a synchronous `XMLHttpRequest` (allowed in workers, and
+/// binary responses too): the job that needs it is running and cannot go on without it.
 #[cfg(target_arch = "wasm32")]
-pub fn fetch_names_table() -> Result<Vec<u8>, String> {
+pub fn fetch_site_file(name: &str) -> Result<Vec<u8>, String> {
     let xhr = web_sys::XmlHttpRequest::new().map_err(js_message)?;
-    xhr.open_with_async("GET", NAMES_TABLE, false).map_err(js_message)?;
+    xhr.open_with_async("GET", name, false).map_err(js_message)?;
     xhr.set_response_type(web_sys::XmlHttpRequestResponseType::Arraybuffer);
     xhr.send().map_err(js_message)?;
     let status = xhr.status().map_err(js_message)?;
@@ -370,10 +409,22 @@ pub fn fetch_names_table() -> Result<Vec<u8>, String> {
     Ok(js_sys::Uint8Array::new(&body).to_vec())
 }
 
-/// Natively there is nothing to fetch from: the CLI and the tests link the table in.
+/// Natively there is nothing to fetch from: the CLI and the tests link the table and codecs in.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn fetch_names_table() -> Result<Vec<u8>, String> {
+pub fn fetch_site_file(_name: &str) -> Result<Vec<u8>, String> {
     Err("no site to load it from".into())
+}
+
+/// `codecs.wasm`'s bytes compiled and instantiated ([`codecs_module`]).
+#[cfg(target_arch = "wasm32")]
+pub fn instantiate_codecs(bytes: &[u8]) -> Result<Rc<dyn Codecs>, String> {
+    codecs_module::instantiate(bytes)
+}
+
+/// Natively there is no wasm engine: the CLI and the tests link the codecs in.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn instantiate_codecs(_bytes: &[u8]) -> Result<Rc<dyn Codecs>, String> {
+    Err("no wasm engine to instantiate it with".into())
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -440,7 +491,6 @@ pub fn serve<In, Out>(
 #[cfg(target_arch = "wasm32")]
 pub fn run_worker() {
     let mut core = WorkerCore::new();
-    core.set_codecs_loader(Box::new(codecs_module::load));
     serve(
         move |msg: ToWorker, bytes| core.handle(msg, bytes),
         |message| FromWorker::Failed { job: None, message },
@@ -559,55 +609,114 @@ class T(unittest.TestCase):
         send(core, msg, None).unwrap()
     }
 
+    /// Stands in for `codecs.wasm` natively: these bytes "instantiate" as the linked codecs.
+    const FAKE_CODECS_WASM: &[u8] = b"\0asm codecs stand-in";
+
+    fn fake_instantiate(bytes: &[u8]) -> Result<Rc<dyn Codecs>, String> {
+        if bytes == FAKE_CODECS_WASM {
+            Ok(scorer::codec::native())
+        } else {
+            Err("CompileError: not a wasm module".into())
+        }
+    }
+
+    /// A site loader serving the real names table and the codecs stand-in, counting requests
+    /// per file; `broken` answers instead for the first requests of a file (in order).
+    fn site(
+        requests: Rc<std::cell::RefCell<Vec<String>>>,
+        mut broken: Vec<(&'static str, Result<Vec<u8>, String>)>,
+    ) -> SiteLoader {
+        Box::new(move |file: &str| {
+            requests.borrow_mut().push(file.to_string());
+            if let Some(i) = broken.iter().position(|(f, _)| *f == file) {
+                return broken.remove(i).1;
+            }
+            match file {
+                NAMES_TABLE => Ok(unicode_names2::table_file()),
+                CODECS_WASM => Ok(FAKE_CODECS_WASM.to_vec()),
+                other => Err(format!("HTTP status 404 for {other}")),
+            }
+        })
+    }
+
+    /// A worker holding one task whose test is `test` (methods `methods`) and whose base
+    /// `pkg/mod.py` holds `file`.
+    fn with_task(mut core: WorkerCore, test: &str, methods: &[&str], file: &[u8]) -> WorkerCore {
+        let blob = git_blob_id(file);
+        let (task, manifest, _, _) = bundle_files(SOURCE);
+        let mut task: TaskData = serde_json::from_str(&task).unwrap();
+        task.test.source = test.into();
+        task.methods = methods.iter().map(|m| m.to_string()).collect();
+        task.files[0].blob = blob.clone();
+        task.files[0].size = file.len() as u64;
+        let mut manifest: Manifest = serde_json::from_str(&manifest).unwrap();
+        manifest.files.insert(RepoPath::new("pkg/mod.py").unwrap(), blob.clone());
+        let pack = Pack {
+            file: format!("blobs/{blob}.txt"),
+            blobs: BTreeMap::from([(blob, [0, file.len() as u64])]),
+        };
+        let json = serde_json::to_string(&task).unwrap();
+        let manifest = serde_json::to_string(&manifest).unwrap();
+        for (msg, bytes) in [
+            (ToWorker::Task { key: "tasks/t.1.json".into(), json }, None),
+            (ToWorker::Manifest { key: "repos/demo.1.json".into() }, Some(manifest.as_bytes())),
+            (ToWorker::Blobs { pack }, Some(file)),
+        ] {
+            assert!(send(&mut core, msg, bytes).is_none());
+        }
+        core
+    }
+
+    /// Runs `f` on a fresh thread without the names table (the table is per thread).
+    fn without_names_table(f: impl FnOnce() + Send + 'static) {
+        std::thread::spawn(move || {
+            unicode_names2::remove_table();
+            f()
+        })
+        .join()
+        .unwrap()
+    }
+
+    fn requests() -> Rc<std::cell::RefCell<Vec<String>>> {
+        Rc::new(std::cell::RefCell::new(Vec::new()))
+    }
+
     /// A worker without the names table: a patch that puts a `\N{...}` escape into the file the
     /// test parses is scored with the table, loaded once (the first verdict, made without it,
     /// is never answered); a loader that fails, or gives a damaged file, fails the job with the
-    /// file's name, and the next job tries again. Each case on a fresh thread: the table is
-    /// per thread.
+    /// file's name, and the next job tries again.
     #[test]
     fn loads_the_names_table_when_a_source_needs_it() {
-        use std::cell::Cell;
         let named = "--- a/pkg/mod.py\n+++ b/pkg/mod.py\n@@ -1,2 +1,2 @@\n-def old():\n-    pass\n+def new():\n+    return '\\N{BULLET}\\N{latin small letter a}'\n";
         let unknown = named.replace("BULLET", "NO SUCH NAME");
-        let on_fresh_thread = |f: fn(&str, &str)| {
-            let (named, unknown) = (named.to_string(), unknown.clone());
-            std::thread::spawn(move || {
-                unicode_names2::remove_table();
-                f(&named, &unknown)
-            })
-            .join()
-            .unwrap()
-        };
-        on_fresh_thread(|named, unknown| {
-            let calls = Rc::new(Cell::new(0));
-            let counted = calls.clone();
-            let loader = Box::new(move || {
-                counted.set(counted.get() + 1);
-                Ok(unicode_names2::table_file())
-            });
-            let mut core = loaded_into(WorkerCore::with_names_loader(loader), SOURCE);
+        let (named2, unknown2) = (named.to_string(), unknown.clone());
+        without_names_table(move || {
+            let (named, unknown) = (named2.as_str(), unknown2.as_str());
+            let asked = requests();
+            let core = WorkerCore::with_site(site(asked.clone(), vec![]), fake_instantiate);
+            let mut core = loaded_into(core, SOURCE);
             let FromWorker::Scored { result, .. } = score(&mut core, 1, "") else { panic!() };
-            assert_eq!((result.subtests_passed, calls.get()), (1, 0), "no escape, no table");
+            assert_eq!(result.subtests_passed, 1, "no escape, no table");
+            assert!(asked.borrow().is_empty());
             let FromWorker::Scored { result, .. } = score(&mut core, 2, named) else { panic!() };
             assert!(result.resolved, "{result:?}");
-            assert_eq!(calls.get(), 1);
+            assert_eq!(*asked.borrow(), [NAMES_TABLE]);
             // An unknown name is CPython's SyntaxError, decided with the table.
             let FromWorker::Scored { result, .. } = score(&mut core, 3, unknown) else { panic!() };
-            assert_eq!((result.subtests_passed, result.resolved, calls.get()), (1, false, 1));
+            assert_eq!((result.subtests_passed, result.resolved), (1, false));
+            assert_eq!(asked.borrow().len(), 1, "loaded once");
             assert!(unicode_names2::table_installed());
         });
-        on_fresh_thread(|named, _| {
-            let tries = Rc::new(Cell::new(0));
-            let counted = tries.clone();
-            let loader = Box::new(move || {
-                counted.set(counted.get() + 1);
-                match counted.get() {
-                    1 => Err("HTTP status 404".to_string()),
-                    2 => Ok(unicode_names2::table_file()[..100].to_vec()),
-                    _ => Ok(unicode_names2::table_file()),
-                }
-            });
-            let mut core = loaded_into(WorkerCore::with_names_loader(loader), SOURCE);
+        let (named2, unknown2) = (named.to_string(), unknown);
+        without_names_table(move || {
+            let (named, _) = (named2.as_str(), unknown2);
+            let asked = requests();
+            let broken = vec![
+                (NAMES_TABLE, Err("HTTP status 404".to_string())),
+                (NAMES_TABLE, Ok(unicode_names2::table_file()[..100].to_vec())),
+            ];
+            let core = WorkerCore::with_site(site(asked.clone(), broken), fake_instantiate);
+            let mut core = loaded_into(core, SOURCE);
             let FromWorker::Failed { job: Some(1), message } = score(&mut core, 1, named) else {
                 panic!("expected a failure")
             };
@@ -616,7 +725,120 @@ class T(unittest.TestCase):
             assert!(message.contains("unicode-names.bin: names table truncated"), "{message}");
             let FromWorker::Scored { result, .. } = score(&mut core, 3, named) else { panic!() };
             assert!(result.resolved, "{result:?}");
+            assert_eq!(asked.borrow().len(), 3);
         });
+    }
+
+    /// A test that parses a GBK file (a coding cookie) and decodes and encodes GBK itself.
+    const GBK_TEST: &str = r#"import ast, unittest
+class T(unittest.TestCase):
+    def test_gbk_bytes(self):
+        self.assertEqual(b'\xd6\xd0\xce\xc4'.decode('gbk'), '\u4e2d\u6587')
+        self.assertEqual('\u4e2d\u6587'.encode('cp936'), b'\xd6\xd0\xce\xc4')
+    def test_gbk_file(self):
+        with open('../pkg/mod.py', 'rb') as f:
+            tree = ast.parse(f.read())
+        self.assertEqual(tree.body[0].value.value, '\u4e2d\u6587')
+    def test_unknown(self):
+        with self.assertRaises(LookupError):
+            b''.decode('no-such-codec')
+"#;
+    const GBK_METHODS: &[&str] = &["T.test_gbk_bytes", "T.test_gbk_file", "T.test_unknown"];
+    const GBK_FILE: &[u8] = b"# -*- coding: gbk -*-\nname = '\xd6\xd0\xce\xc4'\n";
+
+    /// A task whose test decodes GBK: the first run stops for want of codecs (no verdict), the
+    /// worker loads `codecs.wasm` once and scores again; later jobs use it, also after the names
+    /// table made the scorer anew. Without a site, or when loading or instantiating fails, the
+    /// job fails naming the file, and the next job tries again.
+    #[test]
+    fn a_run_needing_codecs_loads_them_and_runs_again() {
+        let all_pass = |answer: FromWorker| {
+            let FromWorker::Scored { result, .. } = answer else { panic!("{answer:?}") };
+            assert_eq!((result.subtests_passed, result.subtests_total), (3, 3), "{result:?}");
+        };
+        let asked = requests();
+        let core = WorkerCore::with_site(site(asked.clone(), vec![]), fake_instantiate);
+        let mut core = with_task(core, GBK_TEST, GBK_METHODS, GBK_FILE);
+        for job in [1, 2] {
+            all_pass(score(&mut core, job, ""));
+        }
+        assert_eq!(*asked.borrow(), [CODECS_WASM], "codecs loaded once");
+
+        // No site to load from (the native default): the job fails, no verdict.
+        let mut bare = with_task(WorkerCore::new(), GBK_TEST, GBK_METHODS, GBK_FILE);
+        let FromWorker::Failed { job: Some(3), message } = score(&mut bare, 3, "") else {
+            panic!("expected a failure")
+        };
+        assert!(
+            message.contains("loading ./codecs.wasm") && message.contains("codec"),
+            "{message}"
+        );
+
+        // A failed request, then a damaged module: each fails its job naming the file; the
+        // next job tries again and gets its verdict.
+        let asked = requests();
+        let broken = vec![
+            (CODECS_WASM, Err("HTTP status 404".to_string())),
+            (CODECS_WASM, Ok(b"<html>not found</html>".to_vec())),
+        ];
+        let core = WorkerCore::with_site(site(asked.clone(), broken), fake_instantiate);
+        let mut core = with_task(core, GBK_TEST, GBK_METHODS, GBK_FILE);
+        let FromWorker::Failed { job: Some(4), message } = score(&mut core, 4, "") else {
+            panic!("expected a failure")
+        };
+        assert!(message.contains("./codecs.wasm") && message.contains("404"), "{message}");
+        let FromWorker::Failed { job: Some(5), message } = score(&mut core, 5, "") else {
+            panic!("expected a failure")
+        };
+        assert!(message.contains("./codecs.wasm: CompileError"), "{message}");
+        all_pass(score(&mut core, 6, ""));
+        assert_eq!(asked.borrow().len(), 3);
+    }
+
+    /// One job needing both the codecs and the names table, found one after the other in
+    /// either order, loads both and gets CPython's verdict; a later job loads nothing.
+    #[test]
+    fn a_job_needing_codecs_and_the_names_table_loads_both() {
+        // Codecs first: the cookie is decoded before the `\N{...}` escape is parsed.
+        let codecs_first = r#"import ast, unittest
+class T(unittest.TestCase):
+    def test_named_escape_in_a_gbk_file(self):
+        with open('../pkg/mod.py', 'rb') as f:
+            tree = ast.parse(f.read())
+        self.assertEqual(tree.body[0].value.value, '\u4e2d\u2022')
+"#;
+        let gbk_named = b"# -*- coding: gbk -*-\nname = '\xd6\xd0\\N{BULLET}'\n";
+        // The names table first: the method stops at the escape until the table is there.
+        let names_first = r#"import ast, unittest
+class T(unittest.TestCase):
+    def test_escape_then_gbk(self):
+        tree = ast.parse("x = '\\N{MIDDLE DOT}'")
+        self.assertEqual(tree.body[0].value.value, '\xb7')
+        self.assertEqual('\xb7'.encode('gbk'), b'\xa1\xa4')
+"#;
+        for (test, method, file, order) in [
+            (
+                codecs_first,
+                "T.test_named_escape_in_a_gbk_file",
+                &gbk_named[..],
+                [CODECS_WASM, NAMES_TABLE],
+            ),
+            (names_first, "T.test_escape_then_gbk", SOURCE, [NAMES_TABLE, CODECS_WASM]),
+        ] {
+            let (test, method, file) = (test.to_string(), method.to_string(), file.to_vec());
+            without_names_table(move || {
+                let asked = requests();
+                let core = WorkerCore::with_site(site(asked.clone(), vec![]), fake_instantiate);
+                let mut core = with_task(core, &test, &[&method], &file);
+                for job in [1, 2] {
+                    let FromWorker::Scored { result, .. } = score(&mut core, job, "") else {
+                        panic!("not scored")
+                    };
+                    assert!(result.resolved, "{result:?}");
+                }
+                assert_eq!(*asked.borrow(), order);
+            });
+        }
     }
 
     #[test]
@@ -730,107 +952,6 @@ class T(unittest.TestCase):
             panic!("expected a failure")
         };
         assert!(message.contains("is corrupt"), "{message}");
-    }
-
-    /// A task whose test decodes GBK: the first run stops for want of codecs (no verdict), the
-    /// worker loads them once and scores again; later jobs use them. Without a loader, or when
-    /// loading fails, the job fails instead of getting a verdict.
-    #[test]
-    fn a_run_needing_codecs_loads_them_and_runs_again() {
-        use std::cell::Cell;
-        let gbk = b"# -*- coding: gbk -*-\nname = '\xd6\xd0\xce\xc4'\n";
-        let test = r#"import ast, unittest
-class T(unittest.TestCase):
-    def test_gbk_bytes(self):
-        self.assertEqual(b'\xd6\xd0\xce\xc4'.decode('gbk'), '\u4e2d\u6587')
-        self.assertEqual('\u4e2d\u6587'.encode('cp936'), b'\xd6\xd0\xce\xc4')
-    def test_gbk_file(self):
-        with open('../pkg/mod.py', 'rb') as f:
-            tree = ast.parse(f.read())
-        self.assertEqual(tree.body[0].value.value, '\u4e2d\u6587')
-    def test_unknown(self):
-        with self.assertRaises(LookupError):
-            b''.decode('no-such-codec')
-"#;
-        let core_with = |loader: Option<CodecsLoader>| {
-            let mut core = loaded(SOURCE);
-            if let Some(l) = loader {
-                core.set_codecs_loader(l);
-            }
-            let (task, _, _, _) = bundle_files(SOURCE);
-            let mut task: TaskData = serde_json::from_str(&task).unwrap();
-            task.test.source = test.into();
-            task.methods =
-                vec!["T.test_gbk_bytes".into(), "T.test_gbk_file".into(), "T.test_unknown".into()];
-            let json = serde_json::to_string(&task).unwrap();
-            assert!(send(&mut core, ToWorker::Task { key: "tasks/t.1.json".into(), json }, None)
-                .is_none());
-            core
-        };
-        let loads = Rc::new(Cell::new(0));
-        let counter = loads.clone();
-        let mut core = core_with(Some(Box::new(move || {
-            counter.set(counter.get() + 1);
-            Ok(scorer::codec::native())
-        })));
-        // The file the test reads, in GBK: sent as the blob of pkg/mod.py.
-        let blob = git_blob_id(gbk);
-        let (_, manifest, _, _) = bundle_files(SOURCE);
-        let mut manifest: Manifest = serde_json::from_str(&manifest).unwrap();
-        manifest.files.insert(RepoPath::new("pkg/mod.py").unwrap(), blob.clone());
-        let m = ToWorker::Manifest { key: "repos/demo.1.json".into() };
-        assert!(send(&mut core, m, Some(serde_json::to_string(&manifest).unwrap().as_bytes()))
-            .is_none());
-        let (task, _, _, _) = bundle_files(SOURCE);
-        let mut task: TaskData = serde_json::from_str(&task).unwrap();
-        task.test.source = test.into();
-        task.methods =
-            vec!["T.test_gbk_bytes".into(), "T.test_gbk_file".into(), "T.test_unknown".into()];
-        task.files[0].blob = blob.clone();
-        task.files[0].size = gbk.len() as u64;
-        let json = serde_json::to_string(&task).unwrap();
-        assert!(send(
-            &mut core,
-            ToWorker::Task { key: "tasks/t.1.json".into(), json: json.clone() },
-            None
-        )
-        .is_none());
-        let pack = Pack {
-            file: format!("blobs/{blob}.txt"),
-            blobs: BTreeMap::from([(blob.clone(), [0, gbk.len() as u64])]),
-        };
-        assert!(send(&mut core, ToWorker::Blobs { pack: pack.clone() }, Some(gbk)).is_none());
-        core.last_tree = None;
-        for job in [1, 2] {
-            let FromWorker::Scored { result, .. } = score(&mut core, job, "") else {
-                panic!("not scored")
-            };
-            assert_eq!((result.subtests_passed, result.subtests_total), (3, 3), "{result:?}");
-        }
-        assert_eq!(loads.get(), 1, "codecs loaded once");
-
-        // No loader: the job fails (no verdict).
-        let mut bare = WorkerCore::new();
-        for (msg, bytes) in [
-            (ToWorker::Task { key: "tasks/t.1.json".into(), json: json.clone() }, None),
-            (
-                ToWorker::Manifest { key: "repos/demo.1.json".into() },
-                Some(serde_json::to_string(&manifest).unwrap().into_bytes()),
-            ),
-            (ToWorker::Blobs { pack: pack.clone() }, Some(gbk.to_vec())),
-        ] {
-            assert!(send(&mut bare, msg, bytes.as_deref()).is_none());
-        }
-        let FromWorker::Failed { job: Some(3), message } = score(&mut bare, 3, "") else {
-            panic!("expected a failure")
-        };
-        assert!(message.contains("codecs module"), "{message}");
-        // A loader that fails: the job fails naming why.
-        bare.set_codecs_loader(Box::new(|| Err("HTTP 404".to_string())));
-        let FromWorker::Failed { job: Some(4), message } = score(&mut bare, 4, "") else {
-            panic!("expected a failure")
-        };
-        assert!(message.contains("HTTP 404"), "{message}");
     }
 
     #[test]
