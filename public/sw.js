@@ -87,9 +87,11 @@ self.addEventListener('install', (event) => {
         const html = await resp.clone().text();
         await put(SHELL, resp);
         // The scoring worker's files are not named in index.html (the app starts the worker);
-        // its `\N{...}` names table is loaded only when a job needs it, so offline too.
+        // its `\N{...}` names table and its codecs module are loaded only when a job needs
+        // them, so offline too.
         const extra = ['worker_loader.js', 'worker.js', 'worker_bg.wasm', 'unicode-names.bin',
-          'bundles/bundles.json', 'leaderboard/published.json'].map((f) => new URL(f, SHELL).href);
+          'codecs.wasm', 'bundles/bundles.json', 'leaderboard/published.json']
+          .map((f) => new URL(f, SHELL).href);
         await addAll([...shellAssets(html), ...extra]);
       }
     } catch { /* installed without a shell: the first navigation fills it */ }

@@ -481,7 +481,7 @@ def requirements(doc):
             continue
         label, name = r["label"], r["submission"]
         statuses = [t["status"] for t in r["tests"]]
-        if label in ("solve", "rename", "bfs-order", "named-escape"):
+        if label in ("solve", "rename", "bfs-order", "named-escape", "gbk-source"):
             solve_tasks.add(r["task"])
             if not r["resolved"]:
                 problems.append("%s does not resolve its task" % name)

@@ -308,6 +308,19 @@ test('transfer size: precompressed siblings served with Content-Encoding, the wo
     }).on('error', reject);
   });
   assert.equal(again, 304);
+  // The worker's on-demand files have their siblings too; a missing wasm or table is a 404, never
+  // the app's shell (the worker would try to compile HTML).
+  for (const [file, type] of [['codecs.wasm', 'application/wasm'], ['unicode-names.bin', 'application/octet-stream']]) {
+    const got = await get(`${server.url}${file}`, 'gzip, deflate, br');
+    assert.equal(got.status, 200, file);
+    assert.equal(got.headers['content-encoding'], 'br', file);
+    assert.equal(got.headers['content-type'], type, file);
+    assert.equal(got.length, fs.statSync(path.join('dist', `${file}.br`)).size, file);
+    assert.ok(fs.existsSync(path.join('dist', `${file}.gz`)), file);
+  }
+  for (const missing of ['no-such.wasm', 'no-such.bin']) {
+    assert.equal((await get(`${server.url}${missing}`, 'br')).status, 404, missing);
+  }
   // In the browser the worker starts from the compressed, prefetched file.
   const { page, errors } = await newPage();
   const encodings = new Map();

@@ -114,6 +114,8 @@ test('journey 3: sample patches on a task give CPython\'s verdicts', async () =>
     }
     const tables = requests.filter((u) => u.endsWith('/unicode-names.bin')).length;
     assert.ok(file.includes('.solve.') ? tables === 0 : tables > 0, `names table requests after ${file}`);
+    // None of these needs a codec (tests/e2e/codecs.test.mjs scores the one that does).
+    assert.deepEqual(requests.filter((u) => u.endsWith('/codecs.wasm')), [], `codecs.wasm requested after ${file}`);
     await screenshot(page, `score-task-${file.replace(/\.patch$/, '')}`);
   }
   // Pasting: an empty paste scores the empty patch (the base verdicts).

@@ -39,6 +39,7 @@ test('first visit of / does not fetch the trajectory worker', async () => {
   assert.ok(requests.some((u) => /\/worker[^/]*\.wasm$/.test(u)), 'the scoring worker is fetched');
   assert.deepEqual(requests.filter((u) => u.includes('trajworker')), [], 'no trajworker request');
   assert.deepEqual(requests.filter((u) => u.includes('unicode-names')), [], 'no names table request');
+  assert.deepEqual(requests.filter((u) => u.includes('codecs.wasm')), [], 'no codecs module request');
   // Opening the viewer page alone does not fetch it either: only a log does.
   await page.click('a[href$="/trajectory"]');
   await page.locator('#traj-drop').waitFor({ timeout: T });

@@ -481,11 +481,26 @@ def rename_with_classmethod():
       "        return parse_money(text)\n\n    def is_zero(self):")
 
 
+def rename_with_gbk_source():
+    """The full rename, with ``ledgerly/money.py`` saved in GBK: a coding cookie on line 1 and a
+    Chinese summary in its docstring (``€``, which GBK lacks, written as ``EUR``). The test
+    parses the file's bytes, so CPython decodes them with its gbk codec."""
+    rename_parse_amount()
+    r("ledgerly/money.py", '"""Money values: parsing, formatting and arithmetic.\n',
+      '# -*- coding: gbk -*-\n"""Money values: parsing, formatting and arithmetic'
+      ' (\u91d1\u989d\uff1a\u89e3\u6790\u3001\u683c\u5f0f\u5316\u4e0e\u8fd0\u7b97).\n')
+    r("ledgerly/money.py", "1 234,56 \u20ac", "1 234,56 EUR")
+    text = read("ledgerly/money.py")
+    with open(os.path.join(WORK, "ledgerly/money.py"), "wb") as f:
+        f.write(text.encode("gbk"))
+
+
 def make_patches():
     make("rename-parse-amount.solve.patch", rename_parse_amount)
     make("rename-parse-amount.partial.patch", lambda: rename_parse_amount(full=False))
     make("rename-parse-amount.syntax-error.patch", lambda: rename_parse_amount(broken=True))
     make("rename-parse-amount.bfs-order.patch", rename_with_classmethod)
+    make("rename-parse-amount.gbk-source.patch", rename_with_gbk_source)
     make("move-format-table.solve.patch", move_format_table)
     make("add-log-parameter-post-entry.solve.patch", add_log_post_entry)
     make("add-log-parameter-post-entry.partial.patch", lambda: add_log_post_entry(full=False))

@@ -6,7 +6,7 @@ import os
 class TestRenameParseAmount(unittest.TestCase):
 
     def _parse(self, path):
-        with open(path, 'r') as f:
+        with open(path, 'rb') as f:
             return ast.parse(f.read())
 
     def _called_names(self, tree):
