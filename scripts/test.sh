@@ -21,8 +21,8 @@ cargo deny --locked check bans licenses sources
 step "clippy (native, all targets)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
-step "clippy (wasm32: scorer, worker and app)"
-cargo clippy -p scorer -p worker -p app --target wasm32-unknown-unknown --locked -- -D warnings
+step "clippy (wasm32: scorer, worker, app, trajworker and the codecs module)"
+cargo clippy -p scorer -p worker -p app -p trajworker -p codecs -p codecs-wasm --target wasm32-unknown-unknown --locked -- -D warnings
 
 step "native tests"
 cargo test --workspace --locked
