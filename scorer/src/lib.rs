@@ -29,6 +29,7 @@
 pub mod bundle;
 pub mod combine;
 pub mod evaluate;
+pub mod interned;
 pub mod interp;
 pub mod leaderboard;
 pub mod patch;
