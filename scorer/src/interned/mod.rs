@@ -2,7 +2,7 @@
 //! when the test file compiles: interning one of a folded frozenset's strings makes the compiler
 //! rebuild the frozenset, which changes the order a set display iterates in (`interp::setplan`).
 //!
-//! `words.txt` (7,714 words, 32 KB gzip) is measured by `scripts/gen-interned-words.py` under
+//! `words.txt` (9,680 words, 39 KB gzip) is measured by `scripts/gen-interned-words.py` under
 //! the harness's own runner. The CLI, tests and Python package link it (feature
 //! `embedded-words`); the scoring worker does not (first-visit wasm budget): it links the
 //! [`common`] words only, and when a display asks about another word, [`before_test_compiles`]
