@@ -684,13 +684,14 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
             return ctx.error("unexpected EOF while parsing", end, ErrorKind::SyntaxError);
         }
     }
-    // rustpython stops at a malformed or unknown `\N{...}` with various errors (or later).
+    // rustpython stops at a malformed or unknown `\N{...}`, or a truncated `\x`-style escape, with
+    // various errors (or later).
     // CPython raises it while parsing, then tokenizes the whole source: a tokenizer error anywhere
     // (an unrecognised character here, before or after the string) wins.
     let unrecognized =
         matches!(&e.error, ParseErrorType::Lexical(LexicalErrorType::UnrecognizedToken { .. }));
     if let Some((msg, at, _)) =
-        unknown_named_escape(src).filter(|&(_, _, start)| start <= off).filter(|_| !unrecognized)
+        bad_escape(src, true).filter(|&(_, _, start)| start <= off).filter(|_| !unrecognized)
     {
         if let Some((c, at)) = newer_name_before(src, src.len()) {
             return ctx.error(validate::invalid_character(c), at, ErrorKind::SyntaxError);
@@ -1073,6 +1074,47 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
                 "Missing parentheses in call to '{first_word}'. Did you mean {first_word}(...)?"
             );
             return se(&msg, ls + indent);
+        }
+    }
+    // `y = print 'x'`, `f(print 'x')`, `return print 'x'`: 3.11's `invalid_legacy_expression`
+    // where an `expression` starts (not an operand of an operator), rustpython stopping at the
+    // token right after the name.
+    if is_expr_start(tok) && !matches!(tok, Tok::Lpar | Tok::Lsqb) {
+        let head = src[ls..off].trim_end_matches([' ', '\t', '\x0c']);
+        for word in ["print", "exec"] {
+            let Some(untrimmed) = head.strip_suffix(word) else { continue };
+            let is_name_char = |c: char| crate::unicode::is_alnum(c) || c == '_';
+            if untrimmed.ends_with(|c: char| is_name_char(c) || c == '.') {
+                continue;
+            }
+            let before = untrimmed.trim_end_matches([' ', '\t', '\x0c']);
+            let compares = ["==", "<=", ">=", "!="].iter().any(|op| before.ends_with(op));
+            let after_keyword =
+                ["return", "assert", "if", "elif", "while", "in", "else", "yield", "del"]
+                    .iter()
+                    .any(|w| before.strip_suffix(w).is_some_and(|h| !h.ends_with(is_name_char)));
+            let opens_expression = before.ends_with([';', '(', '[', ',', '{', ':'])
+                || (before.ends_with('=') && !compares)
+                || after_keyword;
+            // Unclosed brackets at the end: the tokenizer's "was never closed" comes first. In
+            // brackets, `print x y` fails inside its argument first ("Perhaps you forgot a
+            // comma?" for `x y`), which the general rules report.
+            let in_brackets = !scan::scan_until(src, off).open.is_empty();
+            let unclosed = in_brackets && !scan::scan_until(src, src.len()).open.is_empty();
+            let nested_comma = in_brackets
+                && matches!(tok, Tok::Name { .. } | Tok::Int { .. } | Tok::Float { .. })
+                && src[off..]
+                    .trim_start_matches(|c: char| is_name_char(c) || c == '.')
+                    .trim_start_matches([' ', '\t'])
+                    .starts_with(|c: char| is_name_char(c) || c == '\'' || c == '"');
+            if opens_expression && !unclosed && nested_comma {
+                return se("invalid syntax. Perhaps you forgot a comma?", off);
+            }
+            if opens_expression && !unclosed {
+                let msg =
+                    format!("Missing parentheses in call to '{word}'. Did you mean {word}(...)?");
+                return se(&msg, ls + untrimmed.len());
+            }
         }
     }
     // `{1: }`
@@ -1530,8 +1572,16 @@ fn neutralize_unknown_names(text: &str) -> Option<String> {
 /// after the implicitly concatenated strings), and where the string starts.
 /// Malformed escapes (`\N` without `{...}`) are reported too.
 fn unknown_named_escape(src: &str) -> Option<(String, usize, usize)> {
+    memchr::memmem::find(src.as_bytes(), b"\\N")?;
+    bad_escape(src, false)
+}
+
+/// The first escape of a string literal 3.11's decoder refuses, reported as [`unknown_named_escape`]
+/// does: with `all`, truncated `\x` / `\u` / `\U` escapes and `\U` beyond U+10FFFF too (str
+/// literals: `(unicode error) 'unicodeescape' ...`; bytes literals: `(value error) invalid \x
+/// escape at position N`), which rustpython rejects with an error of its own.
+fn bad_escape(src: &str, all: bool) -> Option<(String, usize, usize)> {
     let b = src.as_bytes();
-    memchr::memmem::find(b, b"\\N")?;
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
@@ -1559,13 +1609,22 @@ fn unknown_named_escape(src: &str) -> Option<(String, usize, usize)> {
         let q = i;
         let end = super::from_rustpython::skip_string(b, start)?;
         i = end;
-        if prefix.iter().any(|c| b"rRbB".contains(c)) {
+        let bytes = prefix.iter().any(|c| b"bB".contains(c));
+        if prefix.iter().any(|c| b"rR".contains(c)) || (bytes && !all) {
             continue;
         }
         let ql = if b.get(q + 1) == Some(&b[q]) && b.get(q + 2) == Some(&b[q]) { 3 } else { 1 };
         let body = src.get(q + ql..end - ql)?;
         let fstring = prefix.iter().any(|c| b"fF".contains(c));
-        if let Some((a, z, why)) = unknown_name_in(body, fstring) {
+        let found = if bytes {
+            truncated_bytes_escape(body)
+                .map(|p| format!("(value error) invalid \\x escape at position {p}"))
+        } else {
+            bad_escape_in(body, fstring, all).map(|(a, z, why)| {
+                format!("(unicode error) 'unicodeescape' codec can't decode bytes in position {a}-{z}: {why}")
+            })
+        };
+        if let Some(msg) = found {
             let mut at = end_of_strings(src, start);
             let in_brackets = !scan::scan_until(src, at).open.is_empty();
             while let Some(&c) = b.get(at) {
@@ -1575,20 +1634,40 @@ fn unknown_named_escape(src: &str) -> Option<(String, usize, usize)> {
                     _ => break,
                 }
             }
-            let msg = format!(
-                "(unicode error) 'unicodeescape' codec can't decode bytes in position {a}-{z}: {why}"
-            );
             return Some((msg, at, start));
         }
     }
     None
 }
 
-/// The position range 3.11 reports for the first unknown `\N{...}` of a string body: counted in
-/// the literal chunk it decodes (an f-string's chunks end at replacement fields and after the
-/// first of doubled braces), where every non-ASCII character counts 10 (it was rewritten to
-/// `\\U%08x` before decoding).
-fn unknown_name_in(body: &str, fstring: bool) -> Option<(usize, usize, &'static str)> {
+/// The position of the first truncated `\x` escape of a bytes literal's body (its bytes are
+/// ASCII: anything else is refused before).
+fn truncated_bytes_escape(body: &str) -> Option<usize> {
+    let b = body.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\\' {
+            if b.get(i + 1) == Some(&b'x') {
+                let digits =
+                    b[i + 2..].iter().take(2).take_while(|c| c.is_ascii_hexdigit()).count();
+                if digits < 2 {
+                    return Some(i);
+                }
+            }
+            i += 2;
+            continue;
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The position range 3.11 reports for the first escape of a string body its decoder refuses
+/// (an unknown or malformed `\N{...}`; with `all`, a truncated `\x`/`\u`/`\U` or a `\U` beyond
+/// U+10FFFF): counted in the literal chunk it decodes (an f-string's chunks end at replacement
+/// fields and after the first of doubled braces), where every non-ASCII character counts 10 (it
+/// was rewritten to `\\U%08x` before decoding).
+fn bad_escape_in(body: &str, fstring: bool, all: bool) -> Option<(usize, usize, &'static str)> {
     let cs: Vec<char> = body.chars().collect();
     let (mut pos, mut depth, mut i) = (0usize, 0usize, 0usize);
     let width = |c: char| if c.is_ascii() { 1 } else { 10 };
@@ -1639,6 +1718,31 @@ fn unknown_name_in(body: &str, fstring: bool) -> Option<(usize, usize, &'static 
                 }
                 pos += len;
                 i = close + 1;
+                continue;
+            }
+            let width_of = match cs.get(i + 1) {
+                Some('x') if all => 2,
+                Some('u') if all => 4,
+                Some('U') if all => 8,
+                _ => 0,
+            };
+            if width_of > 0 {
+                let digits =
+                    cs[i + 2..].iter().take(width_of).take_while(|c| c.is_ascii_hexdigit()).count();
+                if digits < width_of {
+                    let why = match width_of {
+                        2 => "truncated \\xXX escape",
+                        4 => "truncated \\uXXXX escape",
+                        _ => "truncated \\UXXXXXXXX escape",
+                    };
+                    return Some((pos, pos + 1 + digits, why));
+                }
+                let hex: String = cs[i + 2..i + 2 + width_of].iter().collect();
+                if u32::from_str_radix(&hex, 16).is_ok_and(|v| v > 0x10_FFFF) {
+                    return Some((pos, pos + 1 + width_of, "illegal Unicode character"));
+                }
+                pos += 2 + width_of;
+                i += 2 + width_of;
                 continue;
             }
             if let Some(&n) = cs.get(i + 1) {

@@ -1220,9 +1220,8 @@ fn rare_interned_words_rebuild_set_constants_as_python() {
     for _ in 0..300 {
         // Three to eight words no one interned, one of them maybe replaced by a rare word.
         let k = 3 + next(6) as usize;
-        let mut items: Vec<String> = (0..k)
-            .map(|_| format!("'{}'", never[next(never.len() as u64) as usize]))
-            .collect();
+        let mut items: Vec<String> =
+            (0..k).map(|_| format!("'{}'", never[next(never.len() as u64) as usize])).collect();
         if next(3) > 0 {
             let at = next(k as u64) as usize;
             items[at] = format!("'{}'", rare[next(rare.len() as u64) as usize]);
