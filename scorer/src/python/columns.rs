@@ -9,7 +9,7 @@
 use super::{ErrorKind, SyntaxError};
 
 /// The messages of `tokenizer.c`'s `syntaxerror` / `syntaxerror_known_range` (3.11).
-fn from_tokenizer(msg: &str) -> bool {
+pub(super) fn from_tokenizer(msg: &str) -> bool {
     const PREFIXES: &[&str] = &[
         "invalid character '",
         "invalid non-printable character",

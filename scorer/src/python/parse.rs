@@ -1298,6 +1298,25 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
                 return se("invalid syntax. Perhaps you forgot a comma?", start);
             }
         }
+        // `(a not b)`: rustpython waits for `in` after `not`; 3.11 reads `a` then `not b`.
+        if prev_word == "not" {
+            let mut k = word_start;
+            while k > 0 && matches!(b[k - 1], b' ' | b'\t' | b'\x0c' | b'\n' | b'\r' | b'\\') {
+                k -= 1;
+            }
+            let p = b.get(k.wrapping_sub(1)).copied().unwrap_or(0);
+            let w0 = b[..k]
+                .iter()
+                .rposition(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
+                .map_or(0, |p| p + 1);
+            let ends = p.is_ascii_alphanumeric()
+                || matches!(p, b'_' | b')' | b']' | b'}' | b'\'' | b'"')
+                || p >= 0x80;
+            if k < word_start && ends && !NON_EXPR_END_WORDS.contains(&&src[w0..k]) {
+                let (start, _) = previous_operand(src, word_start);
+                return se("invalid syntax. Perhaps you forgot a comma?", start);
+            }
+        }
     }
     None
 }
@@ -1361,7 +1380,14 @@ fn previous_operand(src: &str, off: usize) -> (usize, &str) {
                 }
                 depth -= 1;
             }
-            b',' | b'=' | b';' | b':' if depth == 0 => break,
+            // A lone `=` (assignment, keyword argument), not one of `==`, `<=`, `>=`, `!=`.
+            b'=' if depth == 0
+                && b.get(j) != Some(&b'=')
+                && !matches!(b.get(j.wrapping_sub(2)), Some(b'=' | b'<' | b'>' | b'!')) =>
+            {
+                break
+            }
+            b',' | b';' | b':' if depth == 0 => break,
             b'\n' | b'\r'
                 if depth == 0
                     && !in_brackets
@@ -1475,11 +1501,27 @@ fn map_lexical(ctx: &Ctx, lex: &LexicalErrorType, off: usize) -> SyntaxError {
                     "f-string: expressions nested too deeply".to_string()
                 }
                 F::UnterminatedString => "f-string: unterminated string".to_string(),
-                F::InvalidExpression(_) => "f-string: invalid syntax".to_string(),
+                F::InvalidExpression(inner) => {
+                    if let Some(e) = fstring_expression_error(ctx, off) {
+                        return e;
+                    }
+                    if let ParseErrorType::Lexical(LexicalErrorType::OtherError(m)) = &**inner {
+                        // `f'{*a}'`: rustpython's own check of the expression, at its start
+                        // (column 2 of `(expr)`).
+                        let mut e =
+                            ctx.error(format!("f-string: {m}"), off, ErrorKind::SyntaxError);
+                        e.offset = 2;
+                        return e;
+                    }
+                    "f-string: invalid syntax".to_string()
+                }
             };
             ctx.error(msg, off, ErrorKind::SyntaxError)
         }
-        L::OtherError(m) if m == "named arguments must follow bare *" => {
+        L::OtherError(m)
+            if m == "named arguments must follow bare *"
+                || m == "cannot use starred expression here" =>
+        {
             ctx.error(m.clone(), off, ErrorKind::SyntaxError)
         }
         L::OtherError(m) if m == "cannot mix bytes and nonbytes literals" => {
@@ -1794,4 +1836,48 @@ fn fstring_before_is_unclosed(src: &str, off: usize) -> bool {
         j += 1;
     }
     depth > 0
+}
+
+/// The error of an f-string replacement field's expression (starting at byte `off`) as 3.11
+/// reports it: `fstring_compile_expr` parses the expression as `(expr)` on its own, so the
+/// message is that parse's (with `f-string: ` before it, unless the tokenizer raised it), the
+/// line is the expression's line in the file plus the parse's line, less one, and the column is
+/// the parse's column in `(expr)`.
+fn fstring_expression_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
+    let b = ctx.src.as_bytes();
+    let mut i = off;
+    let mut depth = 0usize;
+    let mut quote: Option<u8> = None;
+    while let Some(&c) = b.get(i) {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                b'\'' | b'"' => quote = Some(c),
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' if depth > 0 => depth -= 1,
+                b'}' if depth > 0 => depth -= 1,
+                b'}' | b':' if depth == 0 => break,
+                b'!' if depth == 0 && b.get(i + 1) != Some(&b'=') => break,
+                b'=' if depth == 0
+                    && b.get(i + 1) != Some(&b'=')
+                    && !matches!(b.get(i.wrapping_sub(1)), Some(b'=' | b'<' | b'>' | b'!')) =>
+                {
+                    break
+                }
+                b'\n' | b'\r' if depth == 0 => return None,
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    let expr = ctx.src.get(off..i)?;
+    let sub = super::parse_tree(&format!("({expr})"), ctx.filename).err()?;
+    let lineno = ctx.index().position(off as u32).0 + sub.lineno - 1;
+    let msg = if super::columns::from_tokenizer(&sub.msg) {
+        sub.msg
+    } else {
+        format!("f-string: {}", sub.msg)
+    };
+    Some(SyntaxError { msg, lineno, ..sub })
 }
