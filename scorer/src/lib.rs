@@ -30,6 +30,7 @@ pub mod bundle;
 pub mod codec;
 pub mod combine;
 pub mod evaluate;
+pub mod interned;
 pub mod interp;
 pub mod leaderboard;
 pub mod patch;

@@ -24,7 +24,6 @@ pub(crate) mod observe;
 pub(crate) mod ops;
 pub(crate) mod scope;
 pub(crate) mod setplan;
-pub(crate) mod setplan_words;
 pub(crate) mod stdlib;
 pub(crate) mod value;
 

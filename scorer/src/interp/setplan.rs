@@ -14,17 +14,12 @@
 //! invisible, but it takes part in the sharing).
 //!
 //! Strings interned before the file compiles: the parser's identifiers (known here), Python's
-//! keywords, and [`INTERNED`]: the harness process's interned strings (6,613 identifier-like ones
-//! under 3.11.7, measured through `sys.intern` at the `compile` audit event of the test file) cut
-//! to those that appear as names in at least 100 of the 9,017 Python files of the benchmark's
-//! repositories (372 words, about 1.2 KB of wasm: the whole list is 26 KB gzip). A display whose
-//! only such string is interned by the harness but not in the list comes out in the order of one
-//! rebuild too few.
+//! keywords, and the harness process's interned strings ([`crate::interned`]: 9,680 words under
+//! 3.11.7, loaded on demand in the scoring worker).
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use super::setplan_words::INTERNED;
 use crate::python::syntax as ast;
 
 /// How one set display (by the address of its `ExprSet` node) is built.
@@ -128,7 +123,7 @@ impl<'s> Walker<'s> {
     }
 
     fn interned_before(&self, s: &str) -> bool {
-        self.names.contains(s) || is_keyword(s) || INTERNED.binary_search(&s).is_ok()
+        self.names.contains(s) || is_keyword(s) || crate::interned::before_test_compiles(s)
     }
 
     fn at_module(&self) -> bool {
@@ -646,11 +641,6 @@ mod tests {
         let m = crate::python::parse_module(src, "t.py").expect("parses");
         let w = walk(&m.body);
         w.seen.iter().map(|a| w.plans[a].clone()).collect()
-    }
-
-    #[test]
-    fn the_word_list_is_sorted() {
-        assert!(INTERNED.windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]

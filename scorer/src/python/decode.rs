@@ -240,18 +240,7 @@ pub(crate) fn decode_source(
         Some(rest) => (true, rest),
         None => (false, bytes),
     };
-    let (line1, rest) = split_line(body);
-    let (line2, _) = split_line(rest);
-    let mut found = cookie(line1);
-    if found.is_none() {
-        // The second line counts only if the first is blank or a comment.
-        let first_blank_or_comment =
-            line1.iter().find(|c| !matches!(c, b' ' | b'\t' | b'\x0c')).is_none_or(|c| *c == b'#');
-        if first_blank_or_comment {
-            found = cookie(line2);
-        }
-    }
-    let Some(name) = found else { return decode_utf8(body).map_err(syntax) };
+    let Some(name) = coding_spec(body) else { return decode_utf8(body).map_err(syntax) };
     if bom {
         // `check_coding_spec` compares the cookie with the BOM's "utf-8" as written.
         if name != "utf-8" {
@@ -820,4 +809,27 @@ fn invalid_utf8_error_in(
     // Raised by the parser of the expression's own string: no column.
     e.offset = 0;
     Some(e)
+}
+
+/// The coding cookie of a source's first two lines (its BOM stripped), as `decode_str` finds it:
+/// the second line counts only if the first is blank or a comment.
+fn coding_spec(body: &[u8]) -> Option<String> {
+    let (line1, rest) = split_line(body);
+    let (line2, _) = split_line(rest);
+    cookie(line1).or_else(|| {
+        let first_blank_or_comment =
+            line1.iter().find(|c| !matches!(c, b' ' | b'\t' | b'\x0c')).is_none_or(|c| *c == b'#');
+        if first_blank_or_comment {
+            cookie(line2)
+        } else {
+            None
+        }
+    })
+}
+
+/// Whether CPython's tokenizer gets an encoding for these bytes (`tok->encoding`): a UTF-8 BOM
+/// or a coding cookie. Without one, `ast.parse(bytes)` reports the parser's error columns in
+/// UTF-8 bytes, not characters (see [`super::columns`]).
+pub(crate) fn declares_encoding(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"\xef\xbb\xbf") || coding_spec(bytes).is_some()
 }

@@ -684,13 +684,14 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
             return ctx.error("unexpected EOF while parsing", end, ErrorKind::SyntaxError);
         }
     }
-    // rustpython stops at a malformed or unknown `\N{...}` with various errors (or later).
+    // rustpython stops at a malformed or unknown `\N{...}`, or a truncated `\x`-style escape, with
+    // various errors (or later).
     // CPython raises it while parsing, then tokenizes the whole source: a tokenizer error anywhere
     // (an unrecognised character here, before or after the string) wins.
     let unrecognized =
         matches!(&e.error, ParseErrorType::Lexical(LexicalErrorType::UnrecognizedToken { .. }));
     if let Some((msg, at, _)) =
-        unknown_named_escape(src).filter(|&(_, _, start)| start <= off).filter(|_| !unrecognized)
+        bad_escape(src, true).filter(|&(_, _, start)| start <= off).filter(|_| !unrecognized)
     {
         if let Some((c, at)) = newer_name_before(src, src.len()) {
             return ctx.error(validate::invalid_character(c), at, ErrorKind::SyntaxError);
@@ -1075,6 +1076,47 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
             return se(&msg, ls + indent);
         }
     }
+    // `y = print 'x'`, `f(print 'x')`, `return print 'x'`: 3.11's `invalid_legacy_expression`
+    // where an `expression` starts (not an operand of an operator), rustpython stopping at the
+    // token right after the name.
+    if is_expr_start(tok) && !matches!(tok, Tok::Lpar | Tok::Lsqb) {
+        let head = src[ls..off].trim_end_matches([' ', '\t', '\x0c']);
+        for word in ["print", "exec"] {
+            let Some(untrimmed) = head.strip_suffix(word) else { continue };
+            let is_name_char = |c: char| crate::unicode::is_alnum(c) || c == '_';
+            if untrimmed.ends_with(|c: char| is_name_char(c) || c == '.') {
+                continue;
+            }
+            let before = untrimmed.trim_end_matches([' ', '\t', '\x0c']);
+            let compares = ["==", "<=", ">=", "!="].iter().any(|op| before.ends_with(op));
+            let after_keyword =
+                ["return", "assert", "if", "elif", "while", "in", "else", "yield", "del"]
+                    .iter()
+                    .any(|w| before.strip_suffix(w).is_some_and(|h| !h.ends_with(is_name_char)));
+            let opens_expression = before.ends_with([';', '(', '[', ',', '{', ':'])
+                || (before.ends_with('=') && !compares)
+                || after_keyword;
+            // Unclosed brackets at the end: the tokenizer's "was never closed" comes first. In
+            // brackets, `print x y` fails inside its argument first ("Perhaps you forgot a
+            // comma?" for `x y`), which the general rules report.
+            let in_brackets = !scan::scan_until(src, off).open.is_empty();
+            let unclosed = in_brackets && !scan::scan_until(src, src.len()).open.is_empty();
+            let nested_comma = in_brackets
+                && matches!(tok, Tok::Name { .. } | Tok::Int { .. } | Tok::Float { .. })
+                && src[off..]
+                    .trim_start_matches(|c: char| is_name_char(c) || c == '.')
+                    .trim_start_matches([' ', '\t'])
+                    .starts_with(|c: char| is_name_char(c) || c == '\'' || c == '"');
+            if opens_expression && !unclosed && nested_comma {
+                return se("invalid syntax. Perhaps you forgot a comma?", off);
+            }
+            if opens_expression && !unclosed {
+                let msg =
+                    format!("Missing parentheses in call to '{word}'. Did you mean {word}(...)?");
+                return se(&msg, ls + untrimmed.len());
+            }
+        }
+    }
     // `{1: }`
     if matches!(tok, Tok::Rbrace | Tok::Comma) {
         let before = src[..off].trim_end();
@@ -1256,6 +1298,25 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
                 return se("invalid syntax. Perhaps you forgot a comma?", start);
             }
         }
+        // `(a not b)`: rustpython waits for `in` after `not`; 3.11 reads `a` then `not b`.
+        if prev_word == "not" {
+            let mut k = word_start;
+            while k > 0 && matches!(b[k - 1], b' ' | b'\t' | b'\x0c' | b'\n' | b'\r' | b'\\') {
+                k -= 1;
+            }
+            let p = b.get(k.wrapping_sub(1)).copied().unwrap_or(0);
+            let w0 = b[..k]
+                .iter()
+                .rposition(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
+                .map_or(0, |p| p + 1);
+            let ends = p.is_ascii_alphanumeric()
+                || matches!(p, b'_' | b')' | b']' | b'}' | b'\'' | b'"')
+                || p >= 0x80;
+            if k < word_start && ends && !NON_EXPR_END_WORDS.contains(&&src[w0..k]) {
+                let (start, _) = previous_operand(src, word_start);
+                return se("invalid syntax. Perhaps you forgot a comma?", start);
+            }
+        }
     }
     None
 }
@@ -1319,7 +1380,14 @@ fn previous_operand(src: &str, off: usize) -> (usize, &str) {
                 }
                 depth -= 1;
             }
-            b',' | b'=' | b';' | b':' if depth == 0 => break,
+            // A lone `=` (assignment, keyword argument), not one of `==`, `<=`, `>=`, `!=`.
+            b'=' if depth == 0
+                && b.get(j) != Some(&b'=')
+                && !matches!(b.get(j.wrapping_sub(2)), Some(b'=' | b'<' | b'>' | b'!')) =>
+            {
+                break
+            }
+            b',' | b';' | b':' if depth == 0 => break,
             b'\n' | b'\r'
                 if depth == 0
                     && !in_brackets
@@ -1433,11 +1501,27 @@ fn map_lexical(ctx: &Ctx, lex: &LexicalErrorType, off: usize) -> SyntaxError {
                     "f-string: expressions nested too deeply".to_string()
                 }
                 F::UnterminatedString => "f-string: unterminated string".to_string(),
-                F::InvalidExpression(_) => "f-string: invalid syntax".to_string(),
+                F::InvalidExpression(inner) => {
+                    if let Some(e) = fstring_expression_error(ctx, off) {
+                        return e;
+                    }
+                    if let ParseErrorType::Lexical(LexicalErrorType::OtherError(m)) = &**inner {
+                        // `f'{*a}'`: rustpython's own check of the expression, at its start
+                        // (column 2 of `(expr)`).
+                        let mut e =
+                            ctx.error(format!("f-string: {m}"), off, ErrorKind::SyntaxError);
+                        e.offset = 2;
+                        return e;
+                    }
+                    "f-string: invalid syntax".to_string()
+                }
             };
             ctx.error(msg, off, ErrorKind::SyntaxError)
         }
-        L::OtherError(m) if m == "named arguments must follow bare *" => {
+        L::OtherError(m)
+            if m == "named arguments must follow bare *"
+                || m == "cannot use starred expression here" =>
+        {
             ctx.error(m.clone(), off, ErrorKind::SyntaxError)
         }
         L::OtherError(m) if m == "cannot mix bytes and nonbytes literals" => {
@@ -1530,8 +1614,16 @@ fn neutralize_unknown_names(text: &str) -> Option<String> {
 /// after the implicitly concatenated strings), and where the string starts.
 /// Malformed escapes (`\N` without `{...}`) are reported too.
 fn unknown_named_escape(src: &str) -> Option<(String, usize, usize)> {
+    memchr::memmem::find(src.as_bytes(), b"\\N")?;
+    bad_escape(src, false)
+}
+
+/// The first escape of a string literal 3.11's decoder refuses, reported as [`unknown_named_escape`]
+/// does: with `all`, truncated `\x` / `\u` / `\U` escapes and `\U` beyond U+10FFFF too (str
+/// literals: `(unicode error) 'unicodeescape' ...`; bytes literals: `(value error) invalid \x
+/// escape at position N`), which rustpython rejects with an error of its own.
+fn bad_escape(src: &str, all: bool) -> Option<(String, usize, usize)> {
     let b = src.as_bytes();
-    memchr::memmem::find(b, b"\\N")?;
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
@@ -1559,13 +1651,22 @@ fn unknown_named_escape(src: &str) -> Option<(String, usize, usize)> {
         let q = i;
         let end = super::from_rustpython::skip_string(b, start)?;
         i = end;
-        if prefix.iter().any(|c| b"rRbB".contains(c)) {
+        let bytes = prefix.iter().any(|c| b"bB".contains(c));
+        if prefix.iter().any(|c| b"rR".contains(c)) || (bytes && !all) {
             continue;
         }
         let ql = if b.get(q + 1) == Some(&b[q]) && b.get(q + 2) == Some(&b[q]) { 3 } else { 1 };
         let body = src.get(q + ql..end - ql)?;
         let fstring = prefix.iter().any(|c| b"fF".contains(c));
-        if let Some((a, z, why)) = unknown_name_in(body, fstring) {
+        let found = if bytes {
+            truncated_bytes_escape(body)
+                .map(|p| format!("(value error) invalid \\x escape at position {p}"))
+        } else {
+            bad_escape_in(body, fstring, all).map(|(a, z, why)| {
+                format!("(unicode error) 'unicodeescape' codec can't decode bytes in position {a}-{z}: {why}")
+            })
+        };
+        if let Some(msg) = found {
             let mut at = end_of_strings(src, start);
             let in_brackets = !scan::scan_until(src, at).open.is_empty();
             while let Some(&c) = b.get(at) {
@@ -1575,20 +1676,40 @@ fn unknown_named_escape(src: &str) -> Option<(String, usize, usize)> {
                     _ => break,
                 }
             }
-            let msg = format!(
-                "(unicode error) 'unicodeescape' codec can't decode bytes in position {a}-{z}: {why}"
-            );
             return Some((msg, at, start));
         }
     }
     None
 }
 
-/// The position range 3.11 reports for the first unknown `\N{...}` of a string body: counted in
-/// the literal chunk it decodes (an f-string's chunks end at replacement fields and after the
-/// first of doubled braces), where every non-ASCII character counts 10 (it was rewritten to
-/// `\\U%08x` before decoding).
-fn unknown_name_in(body: &str, fstring: bool) -> Option<(usize, usize, &'static str)> {
+/// The position of the first truncated `\x` escape of a bytes literal's body (its bytes are
+/// ASCII: anything else is refused before).
+fn truncated_bytes_escape(body: &str) -> Option<usize> {
+    let b = body.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\\' {
+            if b.get(i + 1) == Some(&b'x') {
+                let digits =
+                    b[i + 2..].iter().take(2).take_while(|c| c.is_ascii_hexdigit()).count();
+                if digits < 2 {
+                    return Some(i);
+                }
+            }
+            i += 2;
+            continue;
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The position range 3.11 reports for the first escape of a string body its decoder refuses
+/// (an unknown or malformed `\N{...}`; with `all`, a truncated `\x`/`\u`/`\U` or a `\U` beyond
+/// U+10FFFF): counted in the literal chunk it decodes (an f-string's chunks end at replacement
+/// fields and after the first of doubled braces), where every non-ASCII character counts 10 (it
+/// was rewritten to `\\U%08x` before decoding).
+fn bad_escape_in(body: &str, fstring: bool, all: bool) -> Option<(usize, usize, &'static str)> {
     let cs: Vec<char> = body.chars().collect();
     let (mut pos, mut depth, mut i) = (0usize, 0usize, 0usize);
     let width = |c: char| if c.is_ascii() { 1 } else { 10 };
@@ -1641,6 +1762,31 @@ fn unknown_name_in(body: &str, fstring: bool) -> Option<(usize, usize, &'static 
                 i = close + 1;
                 continue;
             }
+            let width_of = match cs.get(i + 1) {
+                Some('x') if all => 2,
+                Some('u') if all => 4,
+                Some('U') if all => 8,
+                _ => 0,
+            };
+            if width_of > 0 {
+                let digits =
+                    cs[i + 2..].iter().take(width_of).take_while(|c| c.is_ascii_hexdigit()).count();
+                if digits < width_of {
+                    let why = match width_of {
+                        2 => "truncated \\xXX escape",
+                        4 => "truncated \\uXXXX escape",
+                        _ => "truncated \\UXXXXXXXX escape",
+                    };
+                    return Some((pos, pos + 1 + digits, why));
+                }
+                let hex: String = cs[i + 2..i + 2 + width_of].iter().collect();
+                if u32::from_str_radix(&hex, 16).is_ok_and(|v| v > 0x10_FFFF) {
+                    return Some((pos, pos + 1 + width_of, "illegal Unicode character"));
+                }
+                pos += 2 + width_of;
+                i += 2 + width_of;
+                continue;
+            }
             if let Some(&n) = cs.get(i + 1) {
                 pos += 1 + width(n);
                 i += 2;
@@ -1690,4 +1836,48 @@ fn fstring_before_is_unclosed(src: &str, off: usize) -> bool {
         j += 1;
     }
     depth > 0
+}
+
+/// The error of an f-string replacement field's expression (starting at byte `off`) as 3.11
+/// reports it: `fstring_compile_expr` parses the expression as `(expr)` on its own, so the
+/// message is that parse's (with `f-string: ` before it, unless the tokenizer raised it), the
+/// line is the expression's line in the file plus the parse's line, less one, and the column is
+/// the parse's column in `(expr)`.
+fn fstring_expression_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
+    let b = ctx.src.as_bytes();
+    let mut i = off;
+    let mut depth = 0usize;
+    let mut quote: Option<u8> = None;
+    while let Some(&c) = b.get(i) {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                b'\'' | b'"' => quote = Some(c),
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' if depth > 0 => depth -= 1,
+                b'}' if depth > 0 => depth -= 1,
+                b'}' | b':' if depth == 0 => break,
+                b'!' if depth == 0 && b.get(i + 1) != Some(&b'=') => break,
+                b'=' if depth == 0
+                    && b.get(i + 1) != Some(&b'=')
+                    && !matches!(b.get(i.wrapping_sub(1)), Some(b'=' | b'<' | b'>' | b'!')) =>
+                {
+                    break
+                }
+                b'\n' | b'\r' if depth == 0 => return None,
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    let expr = ctx.src.get(off..i)?;
+    let sub = super::parse_tree(&format!("({expr})"), ctx.filename).err()?;
+    let lineno = ctx.index().position(off as u32).0 + sub.lineno - 1;
+    let msg = if super::columns::from_tokenizer(&sub.msg) {
+        sub.msg
+    } else {
+        format!("f-string: {}", sub.msg)
+    };
+    Some(SyntaxError { msg, lineno, ..sub })
 }

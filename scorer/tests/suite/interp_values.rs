@@ -1163,3 +1163,75 @@ class TestCycles(unittest.TestCase):
     assert_eq!(n, 8);
     assert_all_agree("cycle-building methods", &py, &mine, n);
 }
+
+/// Set displays whose only interned-before string is a rare word of the harness's interned list
+/// (`scorer/src/interned/words.txt`, outside the common words every build links), or a word
+/// no one interned: the compiler rebuilds the frozenset for the first kind only, and the
+/// display iterates in that order. CPython's side runs under `pyref.py`, whose process interns
+/// a little less than the official runner (it does not import `locale`): the words come from
+/// those both processes agree on, found by running `scripts/gen-interned-words.py` on
+/// `pyref.py`'s runner.
+#[test]
+fn rare_interned_words_rebuild_set_constants_as_python() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = std::env::temp_dir().join(format!("refscore-iw-{}.txt", std::process::id()));
+    let status = std::process::Command::new("python3")
+        .arg(root.join("scripts/gen-interned-words.py"))
+        .arg("--harness")
+        .arg(root.join("scorer/tests/differential/pyref.py"))
+        .args(["--runner-var", "CHILD_SRC", "--python", "python3", "--out"])
+        .arg(&out)
+        .status();
+    if !status.is_ok_and(|s| s.success()) {
+        eprintln!("python3 (3.11) could not run scripts/gen-interned-words.py: skipping");
+        return;
+    }
+    let words_of = |text: &str| -> std::collections::BTreeSet<String> {
+        text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()).map(String::from).collect()
+    };
+    let pyref = words_of(&std::fs::read_to_string(&out).expect("list written"));
+    let _ = std::fs::remove_file(&out);
+    let harness = words_of(include_str!("../../src/interned/words.txt"));
+    let common: std::collections::BTreeSet<String> = words_of(
+        &std::fs::read_to_string(root.join("scorer/src/interned/common.rs")).expect("common.rs"),
+    )
+    .into_iter()
+    .filter_map(|l| l.trim().strip_prefix('"')?.strip_suffix("\",").map(String::from))
+    .collect();
+    // Rare interned words (both processes), and words neither process interned.
+    let rare: Vec<&String> = harness
+        .iter()
+        .filter(|w| pyref.contains(*w) && !common.contains(*w))
+        .filter(|w| w.bytes().next().is_some_and(|b| b.is_ascii_alphabetic()))
+        .collect();
+    assert!(rare.len() > 5_000, "{} rare words", rare.len());
+    let never: Vec<String> = rare
+        .iter()
+        .map(|w| format!("{w}_zq"))
+        .filter(|w| !harness.contains(w) && !pyref.contains(w))
+        .collect();
+    let mut seed: u64 = 4242;
+    let mut next = |n: u64| {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 33) % n
+    };
+    let mut src = String::from("import unittest\n\n\nclass TestSets(unittest.TestCase):\n");
+    let mut n = 0;
+    for _ in 0..300 {
+        // Three to eight words no one interned, one of them maybe replaced by a rare word.
+        let k = 3 + next(6) as usize;
+        let mut items: Vec<String> =
+            (0..k).map(|_| format!("'{}'", never[next(never.len() as u64) as usize])).collect();
+        if next(3) > 0 {
+            let at = next(k as u64) as usize;
+            items[at] = format!("'{}'", rare[next(rare.len() as u64) as usize]);
+        }
+        let list = items.join(", ");
+        src.push_str(&format!(
+            "    def test_{n:03}(self):\n        v = list({{{list}}})\n        self.fail(repr(v))\n\n"
+        ));
+        n += 1;
+    }
+    let (py, mine) = run_both("rarewords-test.py", &[], &src);
+    assert_all_agree("set displays with rare interned words", &py, &mine, n);
+}

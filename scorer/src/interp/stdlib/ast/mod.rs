@@ -375,7 +375,10 @@ impl<'a> Interp<'a> {
                         self.charge(8)?;
                         Ok(self.node_to_value(&tree))
                     }
-                    Err(e) => {
+                    Err(mut e) => {
+                        if let Value::Bytes(b) = &src {
+                            crate::python::bytes_error_columns(&mut e, b);
+                        }
                         let msg = e.to_string();
                         let details = Value::tuple(vec![
                             Value::str(&e.filename),

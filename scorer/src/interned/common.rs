@@ -1,8 +1,9 @@
-//! The identifier-like strings [`super::setplan`] takes as interned before the test file compiles.
+//! The words of `words.txt` that are names in at least 100 of the 9,017 Python files of the
+//! benchmark's repositories: linked into every build, so most set displays need no full list.
 
-/// Identifier-like strings CPython 3.11 has interned in the official harness's test process before
-/// the test file compiles (see `setplan`'s doc for how the list was chosen).
-pub(crate) const INTERNED: &[&str] = &[
+/// A part of the full list (`words.txt`): strings CPython 3.11 has interned in the official
+/// harness's test process before the test file compiles.
+pub(crate) const COMMON: &[&str] = &[
     "AssertionError",
     "AttributeError",
     "C",
