@@ -17,6 +17,9 @@ trunk build --release --dist "$dist" --public-url "$public_url"
 node scripts/csp-hash-inline.mjs "$dist/index.html"
 # The `\N{...}` names table the scoring worker loads the first time a source needs it.
 cargo run --quiet --locked -p unicode_names2 --features embedded --bin unicode-names-table -- "$dist/unicode-names.bin"
+# The harness's interned words beyond the common ones the worker links (scorer/src/interned/),
+# loaded the first time a set display asks about another word.
+cp scorer/src/interned/words.txt "$dist/interned-words.txt"
 # The on-demand codecs module (codecs-wasm/: CPython's table codecs, outside the first-visit wasm):
 # a raw wasm without wasm-bindgen, fetched by the scoring worker as ./codecs.wasm when a run first
 # needs a codec (worker/src/codecs_module.rs).

@@ -84,11 +84,12 @@ test('a GBK source: codecs.wasm loaded on demand under /refscore/, CPython\'s ve
     await page.waitForTimeout(500);
     assert.deepEqual(codecs(), [], 'no codecs.wasm request on a first visit');
     assert.deepEqual(requests.filter((u) => u.includes('unicode-names')), [], 'no names table request');
-    // The service worker precached both in the background, for offline use.
+    assert.deepEqual(requests.filter((u) => u.includes('interned-words')), [], 'no interned words request');
+    // The service worker precached them in the background, for offline use.
     await until(page, async (names) => {
       const keys = (await (await caches.open('refscore-v1')).keys()).map((r) => r.url);
       return names.every((n) => keys.includes(n));
-    }, [`${server.url}codecs.wasm`, `${server.url}unicode-names.bin`]);
+    }, [`${server.url}codecs.wasm`, `${server.url}unicode-names.bin`, `${server.url}interned-words.txt`]);
 
     // An ordinary patch needs no codec.
     await scoreSample(page, server.url, 'rename-parse-amount.solve.patch');

@@ -310,7 +310,8 @@ test('transfer size: precompressed siblings served with Content-Encoding, the wo
   assert.equal(again, 304);
   // The worker's on-demand files have their siblings too; a missing wasm or table is a 404, never
   // the app's shell (the worker would try to compile HTML).
-  for (const [file, type] of [['codecs.wasm', 'application/wasm'], ['unicode-names.bin', 'application/octet-stream']]) {
+  for (const [file, type] of [['codecs.wasm', 'application/wasm'], ['unicode-names.bin', 'application/octet-stream'],
+    ['interned-words.txt', 'text/plain; charset=utf-8']]) {
     const got = await get(`${server.url}${file}`, 'gzip, deflate, br');
     assert.equal(got.status, 200, file);
     assert.equal(got.headers['content-encoding'], 'br', file);

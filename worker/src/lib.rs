@@ -129,6 +129,10 @@ pub const NAMES_TABLE: &str = "./unicode-names.bin";
 /// `scripts/build-site.sh`.
 pub const CODECS_WASM: &str = "./codecs.wasm";
 
+/// The harness's interned words (`scorer/src/interned/words.txt`), next to the names table;
+/// copied by `scripts/build-site.sh`.
+pub const INTERNED_WORDS: &str = "./interned-words.txt";
+
 /// What a job can need that the first-visit wasm leaves out: each a file of the site, loaded the
 /// first time a job needs it (then the job runs again).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -137,6 +141,8 @@ pub enum SiteData {
     NamesTable,
     /// The codecs beyond UTF-8, Latin-1 and ASCII ([`CODECS_WASM`]).
     Codecs,
+    /// The harness's interned words beyond the common ones ([`INTERNED_WORDS`]).
+    InternedWords,
 }
 
 impl SiteData {
@@ -145,6 +151,7 @@ impl SiteData {
         match self {
             SiteData::NamesTable => NAMES_TABLE,
             SiteData::Codecs => CODECS_WASM,
+            SiteData::InternedWords => INTERNED_WORDS,
         }
     }
 
@@ -152,6 +159,9 @@ impl SiteData {
         match self {
             SiteData::NamesTable => "a source holds a \\N{...} escape",
             SiteData::Codecs => "a run needs a codec beyond UTF-8, Latin-1 and ASCII",
+            SiteData::InternedWords => {
+                "a set display holds a word outside the common interned ones"
+            }
         }
     }
 }
@@ -190,10 +200,15 @@ impl WorkerCore {
     fn take_needs(&mut self) -> Vec<SiteData> {
         let names = unicode_names2::take_table_wanted();
         let codecs = self.scorer.take_needs_codecs();
-        [(names, SiteData::NamesTable), (codecs, SiteData::Codecs)]
-            .into_iter()
-            .filter_map(|(needed, data)| needed.then_some(data))
-            .collect()
+        let words = scorer::interned::take_wanted();
+        [
+            (names, SiteData::NamesTable),
+            (codecs, SiteData::Codecs),
+            (words, SiteData::InternedWords),
+        ]
+        .into_iter()
+        .filter_map(|(needed, data)| needed.then_some(data))
+        .collect()
     }
 
     /// Runs `job`; when a run of it needed site data this worker did not have (the names table,
@@ -234,6 +249,9 @@ impl WorkerCore {
         match data {
             SiteData::NamesTable => {
                 unicode_names2::install_table(&bytes).map_err(|e| format!("{file}: {e}"))
+            }
+            SiteData::InternedWords => {
+                scorer::interned::install(&bytes).map_err(|e| format!("{file}: {e}"))
             }
             SiteData::Codecs => {
                 let codecs =
@@ -634,6 +652,7 @@ class T(unittest.TestCase):
             match file {
                 NAMES_TABLE => Ok(unicode_names2::table_file()),
                 CODECS_WASM => Ok(FAKE_CODECS_WASM.to_vec()),
+                INTERNED_WORDS => Ok(WORDS_FILE.to_vec()),
                 other => Err(format!("HTTP status 404 for {other}")),
             }
         })
@@ -727,6 +746,71 @@ class T(unittest.TestCase):
             assert!(result.resolved, "{result:?}");
             assert_eq!(asked.borrow().len(), 3);
         });
+    }
+
+    /// The harness's interned words, as `scripts/build-site.sh` copies them into the site.
+    const WORDS_FILE: &[u8] = include_bytes!("../../scorer/src/interned/words.txt");
+
+    /// A display's order as the scorer gives it on a fresh thread, with or without the full
+    /// interned list.
+    fn display_order(display: String, with_list: bool) -> String {
+        std::thread::spawn(move || {
+            if with_list {
+                scorer::interned::install(WORDS_FILE).unwrap();
+            } else {
+                scorer::interned::remove();
+            }
+            let mut tree = scorer::tree::Tree::new();
+            tree.insert_bytes("x.py", b"".to_vec()).unwrap();
+            let probe = format!(
+                "import unittest\nclass T(unittest.TestCase):\n    def test_o(self):\n        self.fail(repr(list({display})))\n"
+            );
+            let out = scorer::unittest::Scorer::new(scorer::unittest::RunConfig::default())
+                .run_test_file(&tree, "probe.py", &probe);
+            let v = serde_json::to_value(&out).unwrap();
+            v[0]["message"].as_str().unwrap().to_string()
+        })
+        .join()
+        .unwrap()
+    }
+
+    /// A worker without the full interned list: a display asking about a rare word (`indent`:
+    /// interned by the harness, not among the common words) makes it load `interned-words.txt`
+    /// once and plan the display again, giving the order the list gives (a display is chosen
+    /// whose order the list changes); a damaged file fails the job naming it, and the next job
+    /// tries again.
+    #[test]
+    fn a_rare_interned_word_loads_the_words_and_runs_again() {
+        let (display, order) = (0..64)
+            .map(|k| format!("{{'zq_a{k}', 'indent', 'zq_b{k}', 'zq_c{k}'}}"))
+            .find_map(|d| {
+                let (with, without) =
+                    (display_order(d.clone(), true), display_order(d.clone(), false));
+                (with != without).then_some((d, with))
+            })
+            .expect("a display whose order the rare word changes");
+        let test = format!(
+            "import unittest\nclass T(unittest.TestCase):\n    def test_rare(self):\n        self.assertEqual(list({display}), {order})\n    def test_plain(self):\n        self.assertEqual(sorted({{'zq_a', 'zq_b', 'zq_c'}}), ['zq_a', 'zq_b', 'zq_c'])\n"
+        );
+        std::thread::spawn(move || {
+            scorer::interned::remove();
+            let asked = requests();
+            let broken = vec![(INTERNED_WORDS, Ok(WORDS_FILE[..WORDS_FILE.len() - 3].to_vec()))];
+            let core = WorkerCore::with_site(site(asked.clone(), broken), fake_instantiate);
+            let mut core = with_task(core, &test, &["T.test_rare", "T.test_plain"], b"x = 1\n");
+            let FromWorker::Failed { job: Some(1), message } = score(&mut core, 1, "") else {
+                panic!("expected a failure")
+            };
+            assert!(message.contains("interned-words.txt"), "{message}");
+            for job in [2, 3] {
+                let FromWorker::Scored { result, .. } = score(&mut core, job, "") else { panic!() };
+                assert_eq!((result.subtests_passed, result.subtests_total), (2, 2), "{result:?}");
+            }
+            assert_eq!(asked.borrow().len(), 2, "loaded once after the failure");
+            assert!(scorer::interned::installed());
+        })
+        .join()
+        .unwrap();
     }
 
     /// A test that parses a GBK file (a coding cookie) and decodes and encodes GBK itself.
