@@ -87,10 +87,11 @@ self.addEventListener('install', (event) => {
         const html = await resp.clone().text();
         await put(SHELL, resp);
         // The scoring worker's files are not named in index.html (the app starts the worker);
-        // its `\N{...}` names table, its codecs module and the interned words are loaded
-        // only when a job needs them, so offline too.
+        // its `\N{...}` names table and the interned words (small) are loaded only when a job
+        // needs them, so offline too. The codecs module (about 550 KB) is not: few runs need it,
+        // and the first one (online) leaves it in the cache through `networkFirst`.
         const extra = ['worker_loader.js', 'worker.js', 'worker_bg.wasm', 'unicode-names.bin',
-          'codecs.wasm', 'interned-words.txt', 'bundles/bundles.json', 'leaderboard/published.json']
+          'interned-words.txt', 'bundles/bundles.json', 'leaderboard/published.json']
           .map((f) => new URL(f, SHELL).href);
         await addAll([...shellAssets(html), ...extra]);
       }
