@@ -98,8 +98,8 @@
 //! bound and the test's steps charged (`interp::eval::isfilter`): 4.636 G (-15.0%; `exec_for`
 //! 1.98 G -> 1.16 G, `isinstance_one` 142 M -> 59 M; parsing, 1.47 G, is now 32% of the thread).
 //! `--headline --repeat 2 --per-task 3`, new then old build back to back at load 5.3-7.4 (a test
-//! suite and a build ran beside them): new touch j1 3.95x / 4.18x (fastest / median), 2 cores 4.02x / 4.63x,
-//! 300 edits 6.47x / 6.22x; old 4.29x / 3.82x, 4.23x / 3.81x, 6.98x / 6.80x: at this load the wall
+//! suite and a build ran beside them): new touch j1 3.95x / 4.18x (fastest / median), 2 cores
+//! 4.02x / 4.63x, 300 edits 6.47x / 6.22x; old 4.29x / 3.82x, 4.23x / 3.81x, 6.98x / 6.80x: at this load the wall
 //! figures cannot tell the builds apart (refscore's touch j1 took 1.4-4.7 s against ~1.4 s at
 //! rest); compare by instructions. Not done, measured: the 91 `any(isinstance(n, ast.X) and ...
 //! for n in ast.walk(t))` generator expressions and 18 comprehensions with an `isinstance` filter
