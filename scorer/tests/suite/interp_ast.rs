@@ -280,3 +280,118 @@ class TestReread(unittest.TestCase):
 "#,
     );
 }
+
+/// `for x in ast.walk(t): if isinstance(x, C) [and ...]: ...` loops, which the interpreter answers
+/// for the nodes the test rejects without evaluating it (`interp::eval::isfilter`): the same
+/// outcomes as python3 when the body rebinds what the test reads, when `C` is a tuple, an alias,
+/// a name that is not a class, or reads the target, when `isinstance` is shadowed, and for the
+/// target's value after the loop.
+#[test]
+fn isinstance_filtered_walk_loops() {
+    check(
+        "walk-filter-test.py",
+        &[("src/sample.py", SAMPLE)],
+        r#"import unittest
+import ast
+
+with open('../src/sample.py') as f:
+    TREE = ast.parse(f.read())
+
+KINDS = (ast.FunctionDef, ast.ClassDef)
+
+class TestWalkFilter(unittest.TestCase):
+    def test_plain(self):
+        found = []
+        for node in ast.walk(TREE):
+            if isinstance(node, ast.FunctionDef):
+                found.append(node.name)
+        self.assertEqual(found, ['top', 'top'])
+        self.assertEqual(type(node).__name__, 'Load')
+
+    def test_and_chain_and_break(self):
+        hit = None
+        for node in ast.walk(TREE):
+            if isinstance(node, ast.FunctionDef) and node.name == 'top':
+                hit = node.lineno
+                break
+        else:
+            hit = -1
+        self.assertEqual(hit, 7)
+
+    def test_tuple_and_alias(self):
+        names = [type(n).__name__ for n in []]
+        for n in ast.walk(TREE):
+            if isinstance(n, (ast.ClassDef, ast.Import)):
+                names.append(type(n).__name__)
+        strs = []
+        for n in ast.walk(TREE):
+            if isinstance(n, ast.Str):
+                strs.append(n.s)
+        self.assertEqual((names, strs[:2]), (['Import', 'ClassDef'], ['Module doc.', 'Top level.\n\n    Indented detail.\n    ']))
+
+    def test_global_tuple_name(self):
+        names = []
+        for n in ast.walk(TREE):
+            if isinstance(n, KINDS):
+                names.append(n.name)
+        self.assertEqual(names, ['top', 'K', 'top'])
+
+    def test_body_rebinds_the_class(self):
+        cls = ast.Import
+        seen = []
+        for n in ast.walk(TREE):
+            if isinstance(n, cls):
+                seen.append(type(n).__name__)
+                cls = ast.FunctionDef if cls is ast.Import else ast.Return
+        self.assertEqual(seen, ['Import', 'FunctionDef', 'Return'])
+
+    def test_body_rebinds_isinstance(self):
+        global isinstance
+        seen = 0
+        try:
+            for n in ast.walk(TREE):
+                if isinstance(n, ast.ClassDef):
+                    seen += 1
+                    isinstance = lambda a, b: True
+        finally:
+            del isinstance
+        self.assertGreater(seen, 10)
+
+    def test_class_reads_target(self):
+        count = 0
+        for n in ast.walk(TREE):
+            if isinstance(n, type(n)):
+                count += 1
+        for n in [ast.Pass, 3, ast.Pass]:
+            if isinstance(n, n):
+                count += 100
+        self.assertEqual(count, len(list(ast.walk(TREE))))
+
+    def test_not_a_class(self):
+        for n in ast.walk(TREE):
+            if isinstance(n, ast.walk):
+                pass
+
+    def test_missing_name(self):
+        for n in ast.walk(TREE):
+            if isinstance(n, ast.NoSuchClass) and n:
+                pass
+
+    def test_mixed_items(self):
+        out = []
+        for x in [1, TREE.body[0], 'a', TREE.body[1], None]:
+            if isinstance(x, ast.Import):
+                out.append(x.names[0].name)
+        self.assertEqual((out, x), (['os'], None))
+
+    def test_list_filtered_in_place(self):
+        items = [n for n in TREE.body]
+        kept = []
+        for n in items:
+            if isinstance(n, ast.Expr):
+                items.append(ast.Pass())
+                kept.append(len(items))
+        self.assertEqual(kept, [8])
+"#,
+    );
+}

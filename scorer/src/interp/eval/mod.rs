@@ -1,12 +1,14 @@
 //! The evaluator: frames and the types its parts share, and error line attribution. Statements
 //! are in [`stmt`], expressions in [`expr`], name resolution and binding in [`names`], `def` and
-//! `class` in [`defs`], calls and argument binding in [`call`], generators in [`generator`].
+//! `class` in [`defs`], calls and argument binding in [`call`], generators in [`generator`], the
+//! `isinstance` filter of `ast.walk` loops in [`isfilter`].
 
 mod call;
 pub(crate) use call::missing_msg;
 mod defs;
 mod expr;
 mod generator;
+mod isfilter;
 mod names;
 mod stmt;
 

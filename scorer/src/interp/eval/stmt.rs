@@ -2,6 +2,7 @@
 //! `try`/`except`/`finally` and `with` (whose `self.subTest()` blocks record their verdicts
 //! through [`crate::unittest::verdict`]).
 
+use super::isfilter::IsFilter;
 use super::{start, Flow, Frame, FrameKind};
 use crate::interp::scope::ScopeInfo;
 use crate::interp::value::*;
@@ -83,13 +84,47 @@ impl<'a> Interp<'a> {
     ) -> PyResult<'a, Flow<'a>> {
         let iterable = self.eval(f, &fo.iter)?;
         let it = self.get_iter(&iterable).map_err(|e| self.at(e, start(&*fo.iter)))?;
+        let mut filter = IsFilter::of(f, fo, &it);
         loop {
             self.step()?;
             let Some(v) = self.next(&it).map_err(|e| self.at(e, start(&*fo.iter)))? else {
                 return self.exec_block(f, &fo.orelse);
             };
-            self.assign(f, &fo.target, v)?;
-            match self.exec_block(f, &fo.body)? {
+            let rejected = match &mut filter {
+                Some(flt) => {
+                    self.assign(f, &fo.target, v.clone())?;
+                    match self.is_filter_rejects(f, flt, &v) {
+                        Ok(r) => r,
+                        Err(()) => {
+                            filter = None;
+                            false
+                        }
+                    }
+                }
+                None => {
+                    self.assign(f, &fo.target, v)?;
+                    false
+                }
+            };
+            if rejected {
+                if let Some(d) = filter.as_ref().and_then(IsFilter::delta) {
+                    self.charge(d)?;
+                    continue;
+                }
+            }
+            let before = self.steps;
+            let flow = self.exec_block(f, &fo.body)?;
+            if let Some(flt) = &mut filter {
+                if rejected {
+                    // The test was false, so the body did not run: measured once.
+                    if matches!(flow, Flow::Normal) {
+                        flt.measured(self.steps.saturating_sub(before));
+                    }
+                } else {
+                    flt.body_ran();
+                }
+            }
+            match flow {
                 Flow::Break => return Ok(Flow::Normal),
                 Flow::Return(v) => return Ok(Flow::Return(v)),
                 Flow::Normal | Flow::Continue => {}
