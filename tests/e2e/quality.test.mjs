@@ -322,13 +322,20 @@ test('transfer size: precompressed siblings served with Content-Encoding, the wo
   for (const missing of ['no-such.wasm', 'no-such.bin']) {
     assert.equal((await get(`${server.url}${missing}`, 'br')).status, 404, missing);
   }
-  // In the browser the worker starts from the compressed, prefetched file.
+  // In the browser the worker starts from the compressed, prefetched file. The worker wasm is
+  // seen more than once (prefetch, the worker's fetch, the service worker's precache, some
+  // answered from a cache without the header), in an order that varies: one is the network's br.
   const { page, errors } = await newPage();
   const encodings = new Map();
-  page.on('response', async (res) => { encodings.set(res.url().split('/').pop(), (await res.allHeaders())['content-encoding']); });
+  page.on('response', async (res) => {
+    const name = res.url().split('/').pop();
+    const seen = encodings.get(name) ?? [];
+    seen.push((await res.allHeaders())['content-encoding']);
+    encodings.set(name, seen);
+  });
   await page.goto(server.url);
   await waitWorker(page);
-  assert.equal(encodings.get(worker), 'br');
+  assert.ok((encodings.get(worker) ?? []).includes('br'), `worker wasm encodings: ${encodings.get(worker)}`);
   assert.deepEqual(errors, [], errors.join('\n'));
 });
 
