@@ -646,7 +646,8 @@ mod tests {
             if p.extension().and_then(|e| e.to_str()) != Some("patch") {
                 continue;
             }
-            let text = std::fs::read_to_string(&p).unwrap();
+            // Patches are bytes (the GBK sample is not UTF-8): shown as the app shows them.
+            let text = String::from_utf8_lossy(&std::fs::read(&p).unwrap()).into_owned();
             let d = parse_diff(&text);
             let headers = text.lines().filter(|l| l.starts_with("diff --git ")).count();
             assert_eq!(d.files.len(), headers, "{}", p.display());
