@@ -767,6 +767,61 @@ mod tests {
         assert!(globals.upgrade().is_none(), "the globals");
     }
 
+    /// The `isinstance` filters of `for` loops and comprehensions over `ast.walk` change no
+    /// result and no step count (the step budget and method reuse read it): every shape they
+    /// answer, and shapes next to them, run with and without the filters.
+    #[test]
+    fn isinstance_filters_keep_results_and_step_counts() {
+        let tree = Tree::new();
+        let src = r#"import ast
+T = ast.parse('import os\nclass K(B):\n    def f(self, a):\n        return [a.b for a in c if a]\n\ndef g():\n    return f(1) and K.x\n' * 3)
+
+def run():
+    out = []
+    out.append(any(isinstance(n, ast.FunctionDef) and n.name == 'g' for n in ast.walk(T)))
+    out.append(any(isinstance(n, ast.FunctionDef) and n.name == 'nope' for n in ast.walk(T)))
+    out.append(any(isinstance(n, (ast.Import, ast.Return)) for n in ast.walk(T)))
+    out.append(all(isinstance(n, ast.AST) for n in ast.walk(T)))
+    out.append(list(isinstance(n, ast.Name) for n in ast.walk(T)).count(True))
+    out.append([n.name for n in ast.walk(T) if isinstance(n, ast.ClassDef)])
+    out.append(sum(1 for n in ast.walk(T) if isinstance(n, ast.Call) and n.args))
+    out.append({type(n).__name__ for n in ast.walk(T) if isinstance(n, (ast.Attribute, ast.Return))})
+    out.append({n.lineno: 1 for n in ast.walk(T) if isinstance(n, ast.FunctionDef)})
+    g = (isinstance(n, ast.Call) for n in ast.walk(T))
+    out.append((any(g), next(g), list(g).count(False)))
+    cls = ast.Import
+    seen = []
+    for x in (isinstance(n, cls) for n in ast.walk(T)):
+        if x:
+            seen.append(x)
+            cls = ast.Call
+    out.append(len(seen))
+    for n in ast.walk(T):
+        if isinstance(n, ast.Return):
+            out.append(type(n.value).__name__)
+    out.append([n for n in [1, T, 'a'] if isinstance(n, ast.Module)] == [T])
+    out.append(any(isinstance(n, ast.Name) and n.id == 'c' for m in T.body for n in ast.walk(m)))
+    return out
+
+RESULT = run()
+"#;
+        let module = python::parse_module(src, "t.py").expect("parses");
+        let mut runs = Vec::new();
+        for off in [false, true] {
+            eval::ISFILTER_OFF.with(|o| o.set(off));
+            let mut it = interp(&tree, src, 10_000_000, 100_000);
+            exec(&mut it, &module);
+            let result = it.globals.vars.get("RESULT").map(|v| it.repr(&v).unwrap_or_default());
+            runs.push((it.steps, result));
+        }
+        eval::ISFILTER_OFF.with(|o| o.set(false));
+        assert!(
+            runs[0].1.as_deref().is_some_and(|r| r.starts_with("[True, False, True")),
+            "{runs:?}"
+        );
+        assert_eq!(runs[0], runs[1]);
+    }
+
     /// Test bodies that leave reference cycles behind, each with a check that the objects are
     /// alive while the run uses them.
     const CYCLES: &[(&str, &str)] = &[

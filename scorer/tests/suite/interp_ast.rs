@@ -392,6 +392,30 @@ class TestWalkFilter(unittest.TestCase):
                 items.append(ast.Pass())
                 kept.append(len(items))
         self.assertEqual(kept, [8])
+
+    def test_comprehensions_and_any(self):
+        out = [
+            any(isinstance(n, ast.FunctionDef) and n.name == 'top' for n in ast.walk(TREE)),
+            any(isinstance(n, ast.FunctionDef) and n.name == 'nope' for n in ast.walk(TREE)),
+            all(isinstance(n, ast.AST) for n in ast.walk(TREE)),
+            [n.name for n in ast.walk(TREE) if isinstance(n, KINDS)],
+            sum(1 for n in ast.walk(TREE) if isinstance(n, ast.Call) and n.args),
+            sorted({type(n).__name__ for n in ast.walk(TREE) if isinstance(n, (ast.Return, ast.Break))}),
+            list(isinstance(n, ast.Import) for n in ast.walk(TREE)).count(True),
+        ]
+        g = (isinstance(n, ast.Call) for n in ast.walk(TREE))
+        out.append((any(g), next(g), list(g).count(False)))
+        self.assertEqual(out, [True, False, True, ['top', 'K', 'top'], 2, ['Break', 'Return'], 1, (True, False, 57)])
+
+    def test_generator_consumer_rebinds_the_class(self):
+        cls = ast.Import
+        seen = []
+        for hit in (isinstance(n, cls) for n in ast.walk(TREE)):
+            if hit:
+                seen.append(hit)
+                cls = ast.FunctionDef if cls is ast.Import else ast.Return
+        self.assertEqual(len(seen), 5)
+        self.assertFalse(any(isinstance(n, ast.NoSuchClass) for n in ast.walk(TREE)))
 "#,
     );
 }

@@ -344,12 +344,13 @@ impl<'a> Interp<'a> {
                 self.nargs(name, &args, 1, 1)?;
                 let it = self.get_iter(&args[0])?;
                 let want = name == "any";
-                while let Some(x) = self.next(&it)? {
-                    if self.truthy(&x)? == want {
-                        return Ok(Value::Bool(want));
-                    }
+                // `any()` drops false items: a generator expression may skip them unmade.
+                let marked = want && set_skip_false(&it, true);
+                let found = self.any_item(&it, want);
+                if marked {
+                    set_skip_false(&it, false);
                 }
-                Ok(Value::Bool(!want))
+                Ok(Value::Bool(if found? { want } else { !want }))
             }
             F::Sum => {
                 let mut acc = kw(&kwargs, "start")
@@ -781,5 +782,29 @@ impl<'a> Interp<'a> {
             | F::DunderImport
             | F::Breakpoint => Err(self.unsupported(format!("builtin {name}()"))),
         }
+    }
+}
+
+impl<'a> Interp<'a> {
+    /// Whether `it` yields an item whose truth is `want` (the loop of `any()` and `all()`).
+    fn any_item(&mut self, it: &Value<'a>, want: bool) -> PyResult<'a, bool> {
+        while let Some(x) = self.next(it)? {
+            if self.truthy(&x)? == want {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+}
+
+/// Marks a generator expression as consumed by `any()` (or no longer); false if `it` is not one.
+fn set_skip_false(it: &Value<'_>, on: bool) -> bool {
+    let Value::Iter(cell) = it else { return false };
+    match &mut *cell.borrow_mut() {
+        PyIter::Gen(g) => {
+            g.skip_false = on;
+            true
+        }
+        _ => false,
     }
 }

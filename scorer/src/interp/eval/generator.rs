@@ -1,7 +1,7 @@
 //! Generators: a generator body runs as a resumable frame; `next()` drives it to its next
 //! `yield`.
 
-use super::{start, Frame, FrameKind};
+use super::{start, FilterKind, Frame, FrameKind, IsFilter};
 use crate::interp::scope::ScopeInfo;
 use crate::interp::value::*;
 use crate::interp::{Interp, Value};
@@ -96,6 +96,7 @@ impl<'a> Interp<'a> {
             FrameKind::Module | FrameKind::Class => "<genexpr>".to_string(),
             FrameKind::Function => format!("{}.<locals>.<genexpr>", f.qualname),
         };
+        let filter = IsFilter::of_gen(elt, gens, &it);
         let g = Value::iter(PyIter::Gen(Box::new(GenState {
             elt,
             gens,
@@ -105,6 +106,8 @@ impl<'a> Interp<'a> {
             qualname: Rc::from(qual),
             info,
             frames: if escapes { 2 } else { 1 },
+            filter,
+            skip_false: false,
         })));
         Ok(if escapes { self.made(g) } else { g })
     }
@@ -130,6 +133,25 @@ impl<'a> Interp<'a> {
     pub(super) fn gen_next_inner(
         &mut self,
         st: &mut GenState<'a>,
+    ) -> PyResult<'a, Option<Value<'a>>> {
+        let mut filter = st.filter.take();
+        if let Some(flt) = &mut filter {
+            // The consumer may have run Python code since the last item.
+            flt.body_ran();
+        }
+        let r = self.gen_next_filtered(st, &mut filter);
+        st.filter = filter;
+        r
+    }
+
+    /// [`Self::gen_next_inner`] with the clause's `isinstance` filter, if any: a node the test
+    /// rejects is skipped without evaluating it (a `Cond` filter; an `Elt` filter only while
+    /// `any()` consumes), charged the steps the test takes, as in `for` loops
+    /// ([`IsFilter`]).
+    fn gen_next_filtered(
+        &mut self,
+        st: &mut GenState<'a>,
+        filter: &mut Option<IsFilter<'a>>,
     ) -> PyResult<'a, Option<Value<'a>>> {
         let mut frame = Frame {
             locals: st.scope.clone(),
@@ -157,13 +179,44 @@ impl<'a> Interp<'a> {
                     }
                 }
                 Some(v) => {
-                    self.assign(&mut frame, &g.target, v)?;
+                    let active = filter
+                        .as_ref()
+                        .is_some_and(|f| f.kind() == FilterKind::Cond || st.skip_false);
+                    let rejected = if active {
+                        self.assign(&mut frame, &g.target, v.clone())?;
+                        let answer = match filter.as_mut() {
+                            Some(flt) => self.is_filter_rejects(&mut frame, flt, &v),
+                            None => Ok(false),
+                        };
+                        answer.unwrap_or_else(|()| {
+                            *filter = None;
+                            false
+                        })
+                    } else {
+                        self.assign(&mut frame, &g.target, v)?;
+                        false
+                    };
+                    if rejected {
+                        if let Some(d) = filter.as_ref().and_then(IsFilter::delta) {
+                            self.charge(d)?;
+                            continue;
+                        }
+                    }
+                    let before = self.steps;
                     let mut ok = true;
                     for cond in &g.ifs {
                         let c = self.eval(&mut frame, cond)?;
                         if !self.truthy(&c)? {
                             ok = false;
                             break;
+                        }
+                    }
+                    if let Some(flt) = filter.as_mut() {
+                        if rejected && flt.kind() == FilterKind::Cond {
+                            // The first `if` was false: measured once.
+                            flt.measured(self.steps.saturating_sub(before));
+                        } else if !g.ifs.is_empty() {
+                            flt.body_ran();
                         }
                     }
                     if !ok {
@@ -177,14 +230,25 @@ impl<'a> Interp<'a> {
                         st.iters.push(nit);
                         continue;
                     }
-                    return Ok(Some(match st.elt {
+                    let before = self.steps;
+                    let item = match st.elt {
                         GenElt::One(e) => self.eval(&mut frame, e)?,
                         GenElt::Pair(k, v) => {
                             let kv = self.eval(&mut frame, k)?;
                             let vv = self.eval(&mut frame, v)?;
                             Value::tuple(vec![kv, vv])
                         }
-                    }));
+                    };
+                    if rejected {
+                        if let Some(flt) = filter.as_mut() {
+                            if flt.kind() == FilterKind::Elt && !self.truthy(&item)? {
+                                // `any()` drops it: measured once, and skipped here.
+                                flt.measured(self.steps.saturating_sub(before));
+                                continue;
+                            }
+                        }
+                    }
+                    return Ok(Some(item));
                 }
             }
         }

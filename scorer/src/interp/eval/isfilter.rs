@@ -1,4 +1,4 @@
-//! The official tests' `ast.walk` loops, answered for the nodes they pass over:
+//! The official tests' `ast.walk` loops and comprehensions, answered for the nodes they pass over:
 //!
 //! ```python
 //! for node in ast.walk(tree):
@@ -19,6 +19,13 @@
 //! Nothing but the body can rebind the names the test reads (the iterator must be a native one,
 //! which runs no Python code), so after every run of the body `isinstance` and `C` are evaluated
 //! again before the next answer.
+//!
+//! Comprehensions and generator expressions of one `for` clause over such an iterator get the same
+//! filter (91 `any(isinstance(node, C) and ... for node in ast.walk(tree))` and 18 comprehensions
+//! with `if isinstance(...)` in the official tests): a rejected node is skipped when the test is
+//! the first `if`, and when the test is the element, only while `any()` consumes the generator
+//! (a rejected element is `False`, which `any()` drops). A generator's consumer can run Python
+//! code between two items, so its classes are evaluated anew on every resumption.
 
 use super::{Frame, FrameKind};
 use crate::interp::stdlib::ast::node_isinstance;
@@ -27,7 +34,7 @@ use crate::interp::{Interp, Value};
 use crate::python::syntax as ast;
 
 /// A loop of the shape above, and what is known of its test.
-pub(super) struct IsFilter<'a> {
+pub(crate) struct IsFilter<'a> {
     /// The `isinstance` of the test (a name).
     func: &'a ast::Expr,
     /// Its `C`.
@@ -36,20 +43,26 @@ pub(super) struct IsFilter<'a> {
     classes: Option<Vec<AstCls>>,
     /// Steps the test takes for a node it rejects, once measured.
     delta: Option<u64>,
+    /// Where the test sits.
+    kind: FilterKind,
+}
+
+/// Where a filter's test sits in its loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FilterKind {
+    /// The `if` that is a `for` statement's whole body.
+    Loop,
+    /// The first `if` of a comprehension's one `for` clause: a rejected node is skipped.
+    Cond,
+    /// The element of a generator expression without `if`s: a rejected node's element is
+    /// `False`, which only a consumer that drops false items (`any()`) may skip.
+    Elt,
 }
 
 impl<'a> IsFilter<'a> {
     /// The filter of a `for` loop over `it` in a function body, if loop and iterator qualify.
     pub(super) fn of(f: &Frame<'a>, fo: &'a ast::StmtFor, it: &Value<'a>) -> Option<Self> {
-        if cfg!(feature = "gc-stress") || f.kind != FrameKind::Function {
-            return None;
-        }
-        // Iterators whose `next` runs no Python code (so nothing rebinds names between items).
-        let Value::Iter(cell) = it else { return None };
-        if !matches!(
-            &*cell.borrow(),
-            PyIter::Walk(_) | PyIter::Seq { .. } | PyIter::Tuple { .. } | PyIter::Owned { .. }
-        ) {
+        if f.kind != FrameKind::Function || !native_iter(it) {
             return None;
         }
         let ast::Expr::Name(target) = &*fo.target else { return None };
@@ -57,25 +70,35 @@ impl<'a> IsFilter<'a> {
         if !i.orelse.is_empty() {
             return None;
         }
-        let test = match &*i.test {
-            ast::Expr::BoolOp(b) if matches!(b.op, ast::BoolOp::And) => b.values.first()?,
-            other => other,
+        let (func, cls) = isinstance_test(&i.test, target.id.as_str())?;
+        Some(IsFilter { func, cls, kind: FilterKind::Loop, classes: None, delta: None })
+    }
+
+    /// The filter of a comprehension or generator expression of one `for` clause over `it`:
+    /// its first `if` is the test ([`FilterKind::Cond`]), or, without `if`s, its element is
+    /// ([`FilterKind::Elt`], used only while `any()` consumes it).
+    pub(super) fn of_gen(
+        elt: GenElt<'a>,
+        gens: &'a [ast::Comprehension],
+        it: &Value<'a>,
+    ) -> Option<Self> {
+        let [g] = gens else { return None };
+        if !native_iter(it) {
+            return None;
+        }
+        let ast::Expr::Name(target) = &g.target else { return None };
+        let (test, kind) = match (g.ifs.first(), elt) {
+            (Some(test), _) => (test, FilterKind::Cond),
+            (None, GenElt::One(e)) => (e, FilterKind::Elt),
+            (None, GenElt::Pair(..)) => return None,
         };
-        let ast::Expr::Call(c) = test else { return None };
-        if !c.keywords.is_empty() {
-            return None;
-        }
-        let ast::Expr::Name(func) = &*c.func else { return None };
-        if func.id.as_str() != "isinstance" {
-            return None;
-        }
-        let [ast::Expr::Name(x), cls] = c.args.as_slice() else { return None };
-        // The test must read the target only as `isinstance`'s first argument: what else it
-        // reads is evaluated once for many items.
-        if x.id != target.id || func.id == target.id || !pure_shape(cls, target.id.as_str()) {
-            return None;
-        }
-        Some(IsFilter { func: &c.func, cls, classes: None, delta: None })
+        let (func, cls) = isinstance_test(test, target.id.as_str())?;
+        Some(IsFilter { func, cls, kind, classes: None, delta: None })
+    }
+
+    /// Which part of its loop the test is.
+    pub(crate) fn kind(&self) -> FilterKind {
+        self.kind
     }
 
     /// The body ran (or may have): names the test reads may have been rebound.
@@ -92,6 +115,59 @@ impl<'a> IsFilter<'a> {
     pub(super) fn measured(&mut self, steps: u64) {
         self.delta = Some(steps);
     }
+}
+
+/// Iterators whose `next` runs no Python code (so nothing rebinds names between items).
+fn native_iter(it: &Value<'_>) -> bool {
+    if cfg!(feature = "gc-stress") || off_in_test() {
+        return false;
+    }
+    let Value::Iter(cell) = it else { return false };
+    matches!(
+        &*cell.borrow(),
+        PyIter::Walk(_) | PyIter::Seq { .. } | PyIter::Tuple { .. } | PyIter::Owned { .. }
+    )
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Turns every filter off on this thread (tests compare step counts with and without).
+    pub(crate) static OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+#[cfg(test)]
+fn off_in_test() -> bool {
+    OFF.with(std::cell::Cell::get)
+}
+
+#[cfg(not(test))]
+const fn off_in_test() -> bool {
+    false
+}
+
+/// `isinstance(target, C)`, alone or first in an `and`, reading `target` only as its first
+/// argument (what else it reads is evaluated once for many items): the call's function and `C`.
+fn isinstance_test<'a>(
+    test: &'a ast::Expr,
+    target: &str,
+) -> Option<(&'a ast::Expr, &'a ast::Expr)> {
+    let test = match test {
+        ast::Expr::BoolOp(b) if matches!(b.op, ast::BoolOp::And) => b.values.first()?,
+        other => other,
+    };
+    let ast::Expr::Call(c) = test else { return None };
+    if !c.keywords.is_empty() {
+        return None;
+    }
+    let ast::Expr::Name(func) = &*c.func else { return None };
+    if func.id.as_str() != "isinstance" {
+        return None;
+    }
+    let [ast::Expr::Name(x), cls] = c.args.as_slice() else { return None };
+    if x.id.as_str() != target || func.id.as_str() == target || !pure_shape(cls, target) {
+        return None;
+    }
+    Some((&c.func, cls))
 }
 
 /// `C` shapes whose evaluation has no effect: a name, a name's attribute (evaluated only when the

@@ -9,6 +9,9 @@ mod defs;
 mod expr;
 mod generator;
 mod isfilter;
+#[cfg(test)]
+pub(crate) use isfilter::OFF as ISFILTER_OFF;
+pub(crate) use isfilter::{FilterKind, IsFilter};
 mod names;
 mod stmt;
 

@@ -89,6 +89,11 @@ pub struct GenState<'a> {
     /// comprehension (3.11 calls its function frame inline), 2 for a generator expression
     /// (resumed through the C iterator protocol, which enters the eval loop anew).
     pub frames: u32,
+    /// The `isinstance` filter of its one `for` clause (kept between items for its measured step
+    /// count; its classes are evaluated anew on every resumption).
+    pub(crate) filter: Option<crate::interp::eval::IsFilter<'a>>,
+    /// Set while `any()` consumes it: false items may be skipped without being made.
+    pub(crate) skip_false: bool,
 }
 
 #[derive(Clone, Copy)]
