@@ -741,7 +741,7 @@ fn load() -> String {
 /// predictions file (tasks loaded from the bundle by the workers); seconds and passing methods.
 fn score_cli(bundle: &BundleDir, subs: &[Submission], threads: usize) -> Result<(f64, Vec<u32>)> {
     let start = Instant::now();
-    let scoring = run::score_all(bundle, subs, threads, &|| {})?;
+    let scoring = run::score_all(bundle, subs, threads, &|| {}, run::Teardown::AtExit)?;
     let secs = start.elapsed().as_secs_f64();
     Ok((secs, scoring.scored.iter().map(|r| r.subtests_passed).collect()))
 }
@@ -926,7 +926,7 @@ fn main() -> Result<()> {
     let (py, py_wall) = (fastest(&cold_rounds, |r| r.py), fastest(&cold_rounds, |r| r.py_wall));
     let subs: Vec<Submission> = tasks.iter().map(|t| submission(t, "")).collect();
     let start = Instant::now();
-    run::score_all(&bundle, &subs, 0, &|| {})?;
+    run::score_all(&bundle, &subs, 0, &|| {}, run::Teardown::Free)?;
     let all_cores = start.elapsed().as_secs_f64();
     println!("(a) cold, empty patch, {} tasks (fastest of {repeat} rounds)", cold.len());
     println!("  refscore, fresh Scorer per task, 1 thread  {:>9.3} s", rs);

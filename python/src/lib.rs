@@ -518,7 +518,8 @@ impl Bundle {
         let json = py
             .detach(move || {
                 let batch = Batch::new(&dir, parsed);
-                let scoring = run::score_all(&dir, &batch.submissions, threads, &|| {})?;
+                let scoring =
+                    run::score_all(&dir, &batch.submissions, threads, &|| {}, run::Teardown::Free)?;
                 Ok::<_, anyhow::Error>(batch.report(dir.hash(), scoring.scored).to_json())
             })
             .map_err(bundle_err)?;

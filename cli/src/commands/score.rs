@@ -86,7 +86,7 @@ pub(crate) fn run(opts: &Options) -> Outcome {
 
     let bar = progress(subs.len() as u64);
     let tick = || bar.inc(1);
-    let scoring = run::score_all(&bundle, subs, opts.threads, &tick)?;
+    let scoring = run::score_all(&bundle, subs, opts.threads, &tick, run::Teardown::AtExit)?;
     bar.finish_and_clear();
     if let Input::Predictions(_) = opts.input {
         eprintln!(
