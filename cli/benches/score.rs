@@ -55,6 +55,25 @@
 //! 2 cores 3.06x -> 3.69x, distinct edits 2.92x -> 7.50x (fastest; medians 1.82x -> 2.07x,
 //! 3.52x -> 3.47x, 3.27x -> 5.79x): at this load the figures mostly measure the machine.
 //!
+//! Measured 2026-12-03 06:49-07:40 (session of issue 25, real bundle, 100 tasks, 423 touched
+//! files, 300 edits). Callgrind `--profile-touch 1`, scoring thread: 4.320 G instructions with
+//! the `isinstance` filter extended to comprehensions and `any(...)` generator expressions
+//! (4.636 G at speed6's merge, -6.8%); `gen_next` fell from 14.7% of the thread to 0.8%. Left in
+//! that profile: ruff's parse 14.5%, the conversion into the cached tree 8.5%, the pre-scan 7.0%
+//! (`scan_until`: no single hot spot; its per-token bookkeeping), node objects (`node_to_value`,
+//! `field_to_value` ~8% self), freeing the scorer's parsed trees at the end 2.8% of instructions
+//! but 6.5% of `perf` samples (cold memory). Leaving those trees to the OS when `refscore score`
+//! exits (`run::Teardown::AtExit`): `--profile-touch 3` user CPU 1.95/1.95/1.99 s -> 1.73/1.72/
+//! 1.73 s, wall 2.16/2.08/2.17 s -> 1.99/1.97/1.98 s (old and new binaries alternated, a helper's
+//! processes stopped). `--headline --repeat 3 --per-task 3` then, at load 1.5-1.9 (the helper
+//! stopped): touch j1 0.639 s vs CPython pristine 2.168 s = **3.39x** (median 3.40x; target 4x),
+//! both cores 0.323 s = **6.71x** (6.70x; target 7x), 300 distinct edits 1.047 s vs 6.851 s =
+//! **6.55x** (6.55x; target 10x). Before the teardown change (06:49, load 1.4): 3.19x, 6.30x,
+//! 5.62x. What is left is structural: every `ast.parse` makes a node object per node (and frees
+//! it at the method's end) from a cached tree it first built node by node; sharing the cached
+//! tree read-only with copy-on-write node objects, or arena-allocated trees, would remove both,
+//! at the cost of a second node representation throughout `interp::stdlib::ast`.
+//!
 //! Measured 2026-12-02 08:30-09:21 (helper speed3; callgrind `--profile-touch 1`, real bundle,
 //! instructions of the scoring thread, which excludes the bundle's loading and hashing):
 //! `isinstance(x, C)` / `len(x)` with plain arguments answered without an argument vector or the
