@@ -261,6 +261,9 @@ struct Args {
     headline: bool,
     /// `--profile-touch N`: only refscore's touch run on one thread, N times (for `perf record`).
     profile_touch: Option<usize>,
+    /// `--child-score THREADS FILE` (internal): one [`score_cli`] measurement in a process of
+    /// its own ([`child_score`]).
+    child_score: Option<(usize, PathBuf)>,
 }
 
 fn args() -> Result<Args> {
@@ -273,6 +276,7 @@ fn args() -> Result<Args> {
         profile_batch: false,
         headline: false,
         profile_touch: None,
+        child_score: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
@@ -288,6 +292,10 @@ fn args() -> Result<Args> {
             "--headline" => a.headline = true,
             "--profile-touch" => {
                 a.profile_touch = Some(it.next().context("--profile-touch N")?.parse()?)
+            }
+            "--child-score" => {
+                let n = it.next().context("--child-score THREADS FILE")?.parse()?;
+                a.child_score = Some((n, it.next().context("--child-score THREADS FILE")?.into()));
             }
             _ => {} // `cargo bench` adds `--bench`
         }
@@ -758,11 +766,59 @@ fn load() -> String {
 
 /// `refscore score` on `threads` threads (0 = all cores) over `subs`, as the CLI scores a
 /// predictions file (tasks loaded from the bundle by the workers); seconds and passing methods.
+/// Measured in a child process (this binary again, [`child_score`]), as the CLI runs: it leaves
+/// its caches to the OS at exit ([`run::Teardown::AtExit`]), which in this long-lived process
+/// would pile up round after round and slow the later rounds.
 fn score_cli(bundle: &BundleDir, subs: &[Submission], threads: usize) -> Result<(f64, Vec<u32>)> {
+    let file = std::env::temp_dir()
+        .join(format!("refscore-bench-child-{}-{threads}.jsonl", std::process::id()));
+    let mut lines = String::new();
+    for s in subs {
+        let entry = serde_json::json!({
+            "instance_id": s.instance_id,
+            "model_patch": String::from_utf8_lossy(&s.patch),
+        });
+        lines.push_str(&entry.to_string());
+        lines.push('\n');
+    }
+    fs::write(&file, lines)?;
+    let out = Command::new(std::env::current_exe()?)
+        .arg("--tasks")
+        .arg(&bundle.dir)
+        .arg("--child-score")
+        .arg(threads.to_string())
+        .arg(&file)
+        .output()?;
+    let _ = fs::remove_file(&file);
+    if !out.status.success() {
+        bail!("the scoring child failed: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout)?;
+    let secs = v["secs"].as_f64().context("child: secs")?;
+    let passed = v["passed"]
+        .as_array()
+        .context("child: passed")?
+        .iter()
+        .map(|x| x.as_u64().and_then(|n| u32::try_from(n).ok()).unwrap_or(u32::MAX))
+        .collect();
+    Ok((secs, passed))
+}
+
+/// The child of [`score_cli`]: scores the predictions `file` on `threads` threads exactly as
+/// `refscore score` does, timing `run::score_all` alone, and prints `{"secs", "passed"}`.
+fn child_score(bundle: &BundleDir, threads: usize, file: &Path) -> Result<()> {
+    let bytes = fs::read(file)?;
+    let parsed = parse_submissions(&file.display().to_string(), &bytes);
+    if let Some(e) = parsed.errors.first() {
+        bail!("{}: {}", e.source, e.message);
+    }
     let start = Instant::now();
-    let scoring = run::score_all(bundle, subs, threads, &|| {}, run::Teardown::AtExit)?;
+    let scoring =
+        run::score_all(bundle, &parsed.submissions, threads, &|| {}, run::Teardown::AtExit)?;
     let secs = start.elapsed().as_secs_f64();
-    Ok((secs, scoring.scored.iter().map(|r| r.subtests_passed).collect()))
+    let passed: Vec<u32> = scoring.scored.iter().map(|r| r.subtests_passed).collect();
+    println!("{}", serde_json::json!({ "secs": secs, "passed": passed }));
+    Ok(())
 }
 
 /// Median of `xs` (NaN when empty).
@@ -880,6 +936,9 @@ fn headline(
 fn main() -> Result<()> {
     let a = args()?;
     let bundle = BundleDir::open(&a.tasks)?;
+    if let Some((threads, file)) = &a.child_score {
+        return child_score(&bundle, *threads, file);
+    }
     let t0 = Instant::now();
     let tasks: Vec<LoadedTask> =
         bundle.index.tasks.iter().map(|t| bundle.load_task(&t.id)).collect::<Result<_>>()?;
