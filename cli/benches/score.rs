@@ -65,10 +65,12 @@
 //! but 6.5% of `perf` samples (cold memory). Leaving those trees to the OS when `refscore score`
 //! exits (`run::Teardown::AtExit`): `--profile-touch 3` user CPU 1.95/1.95/1.99 s -> 1.73/1.72/
 //! 1.73 s, wall 2.16/2.08/2.17 s -> 1.99/1.97/1.98 s (old and new binaries alternated, a helper's
-//! processes stopped). `--headline --repeat 3 --per-task 3` then, at load 1.5-1.9 (the helper
-//! stopped): touch j1 0.639 s vs CPython pristine 2.168 s = **3.39x** (median 3.40x; target 4x),
-//! both cores 0.323 s = **6.71x** (6.70x; target 7x), 300 distinct edits 1.047 s vs 6.851 s =
-//! **6.55x** (6.55x; target 10x). Before the teardown change (06:49, load 1.4): 3.19x, 6.30x,
+//! processes stopped). Leaking in this long-lived bench process slowed its later rounds (j1 0.64
+//! -> 1.20 s by round 3), so `score_cli` now measures in a child process, as the CLI runs. At rest
+//! (07:38, load 0.9-1.0, nothing else running), `--headline --repeat 3 --per-task 3`: touch j1
+//! 0.687 s vs CPython pristine 2.504 s = **3.56x** (median 3.53x; target 4x), both cores 0.351 s =
+//! **6.97x** (6.97x; target 7x), 300 distinct edits 1.126 s vs 7.504 s = **6.59x** (6.55x; target
+//! 10x). Before the teardown change (06:49, load 1.4, with the filter, in-process): 3.19x, 6.30x,
 //! 5.62x. What is left is structural: every `ast.parse` makes a node object per node (and frees
 //! it at the method's end) from a cached tree it first built node by node; sharing the cached
 //! tree read-only with copy-on-write node objects, or arena-allocated trees, would remove both,
