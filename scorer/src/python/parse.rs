@@ -764,6 +764,11 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
 /// [`map_error`]'s answer once the tokenizer's errors are ruled out.
 fn map_parser_error(ctx: &Ctx, e: &ParseError, off: usize, at_eof: bool) -> SyntaxError {
     let src = ctx.src;
+    if !matches!(&e.error, ParseErrorType::UnrecognizedToken(Tok::Indent | Tok::Dedent, _)) {
+        if let Some(err) = target_statement_error(ctx, off) {
+            return err;
+        }
+    }
     match &e.error {
         ParseErrorType::Eof => {
             if let Some(err) = indented_block_error(ctx, off) {
@@ -1498,6 +1503,167 @@ fn double_starred_group(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
         return Some(ctx.error(sub.msg, stars + 1 + at, sub.kind));
     }
     invalid()
+}
+
+/// rustpython stopped in the targets of a `del` statement or a `for` loop. CPython's first pass
+/// stops at the first token that cannot go on a target (`del x -`: the `-`); its second reads
+/// the targets as expressions (`invalid_del_stmt`, `invalid_for_target`) and names the first
+/// invalid one ("cannot delete comparison" for `del a in b`, "cannot assign to expression" for
+/// `for x -1: ...`).
+fn target_statement_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
+    let src = ctx.src;
+    let b = src.as_bytes();
+    // The statement's start: its first line (before `\\` continuations), after a `;`.
+    let (mut ls, _) = line_bounds(src, off);
+    while ls > 0 {
+        let (ps, pe) = line_bounds(src, ls - 1);
+        if pe == 0 || b[pe - 1] != b'\\' {
+            break;
+        }
+        ls = ps;
+    }
+    let mut i = ls;
+    while i < off {
+        match b[i] {
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(b, i)?;
+                continue;
+            }
+            b'#' => return None,
+            b';' => ls = i + 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    let first = next_token(src, ls);
+    let mut kw = first;
+    if word_at(src, kw) == "async" {
+        kw = next_token(src, kw + 5);
+    }
+    if kw > off || !scan::scan_until(src, ls).open.is_empty() {
+        return None;
+    }
+    let del = match word_at(src, kw) {
+        "del" => true,
+        // (a compound statement after `;` is CPython's error at its keyword)
+        "for" if next_token(src, line_bounds(src, first).0) == first => false,
+        _ => return None,
+    };
+    let start = kw + 3;
+    if !matches!(b.get(start), Some(b' ' | b'\t' | b'\x0c' | b'(' | b'[')) {
+        return None;
+    }
+    let start = next_token(src, start);
+    let end = if del { statement_end(src, start) } else { header_colon(src, start)? };
+    if off > end || start >= end {
+        return None;
+    }
+    let text = src.get(start..end)?;
+    // The targets read as expressions: `None` when they parse and hold no invalid target.
+    let as_expression = |text: &str| -> Option<Result<SyntaxError, SyntaxError>> {
+        if word_at(text, 0) == "yield" {
+            return None;
+        }
+        match parse(text, ctx.filename, true) {
+            Ok(p) => match p.module.body.as_slice() {
+                [syntax::Stmt::Expr(stmt)] => {
+                    let inv = validate::statement_target_error(&stmt.value, del)?;
+                    Some(Ok(ctx.error(inv.msg, start + inv.offset, inv.kind)))
+                }
+                _ => None,
+            },
+            Err(sub) => Some(Err(sub)),
+        }
+    };
+    match as_expression(text)? {
+        Ok(err) => return Some(err),
+        Err(sub) => {
+            // `expression`'s own errors (`del x if y`: "expected 'else'")
+            // (a `for` header's `:` follows: no "expected 'else'" there)
+            let own = sub.msg == "invalid syntax. Perhaps you forgot a comma?"
+                || (del && sub.msg == "expected 'else' after 'if' expression");
+            if own {
+                let at = byte_offset_at(text, sub.lineno, sub.offset)?;
+                return Some(ctx.error(sub.msg, start + at, sub.kind));
+            }
+        }
+    }
+    if !del {
+        return None;
+    }
+    // The first pass: targets (a name or a bracket, then `.name`, `[...]`, `(...)`) and commas.
+    let is_name = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
+    let mut i = start;
+    loop {
+        match b.get(i) {
+            Some(b'(' | b'[') => i = matching_close(b, i)? + 1,
+            Some(&c) if is_name(c) && !super::is_hard_keyword(word_at(src, i)) => {
+                i += word_at(src, i).len();
+            }
+            _ => break,
+        }
+        loop {
+            let j = next_token(src, i).min(end);
+            match b.get(j) {
+                Some(b'.') => {
+                    let k = next_token(src, j + 1);
+                    i = k + word_at(src, k).len();
+                }
+                Some(b'(' | b'[') if j < end => i = matching_close(b, j)? + 1,
+                _ => break,
+            }
+        }
+        let j = next_token(src, i).min(end);
+        if b.get(j) == Some(&b',') && j < end {
+            i = next_token(src, j + 1).min(end);
+            continue;
+        }
+        i = j;
+        break;
+    }
+    // CPython's second pass reads the targets before that token as expressions (`del f(x) y`).
+    if let Some(Ok(err)) = src.get(start..i).and_then(as_expression) {
+        return Some(err);
+    }
+    (i < off && i < end).then(|| ctx.error("invalid syntax", i, ErrorKind::SyntaxError))
+}
+
+/// The `:` ending a compound statement's header that starts at `from` (bracket depth 0,
+/// strings skipped; a `lambda`'s own `:` is not one).
+fn header_colon(src: &str, from: usize) -> Option<usize> {
+    let b = src.as_bytes();
+    let mut depth = 0usize;
+    let mut lambdas = 0usize;
+    let mut i = from;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(b, i)?;
+                continue;
+            }
+            b'#' | b'\n' | b'\r' if depth == 0 => return None,
+            b'l' if depth == 0 && word_at(src, i) == "lambda" => {
+                lambdas += 1;
+                i += 6;
+                continue;
+            }
+            b':' if depth == 0 && b.get(i + 1) != Some(&b'=') => {
+                if lambdas == 0 {
+                    return Some(i);
+                }
+                lambdas -= 1;
+            }
+            c if c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 => {
+                i += word_at(src, i).len().max(1);
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// Is the `(` at `at` an atom's (a group, tuple or generator), not a call's?
