@@ -251,6 +251,15 @@ fn parse_inner(
             text = Cow::Owned(masked);
         }
     }
+    // `\N{...}` in an f-string's format spec: 3.11 decodes it, the parser crates read its `{`
+    // as a nested field. Parsed behind same-length escapes of a placeholder, put back after.
+    let mut spec_names_masked = false;
+    if memchr::memmem::find(text.as_bytes(), b"\\N{").is_some() {
+        if let Some(masked) = mask_spec_names(&text) {
+            text = Cow::Owned(masked);
+            spec_names_masked = true;
+        }
+    }
     loop {
         match syntax::ModModule::parse(&text, filename) {
             Ok(mut module) => {
@@ -290,6 +299,9 @@ fn parse_inner(
                 let names = names_of(&placeholders);
                 if !source.is_ascii() {
                     idents::fix_module(&mut module, &names);
+                }
+                if memchr::memchr(b'\\', source.as_bytes()).is_some() {
+                    idents::fix_format_specs(&mut module, &text, spec_names_masked);
                 }
                 if let Err(inv) = validate::validate(&module, source) {
                     let err = ctx.error(unmask(&inv.msg, &names), inv.offset, inv.kind);
@@ -2485,6 +2497,104 @@ fn unmatched_in_field(src: &str, start: usize) -> Option<char> {
         return None;
     }
     stack.last().map(|&c| c as char)
+}
+
+/// `text` with each known `\N{NAME}` escape in a (non-raw) f-string's format spec spelled
+/// `\\(NAME)` (same offsets), which the parser crates keep as text and
+/// `idents::fix_format_specs` decodes.
+fn mask_spec_names(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let mut masked: Option<Vec<u8>> = None;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'#' {
+            while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
+                i += 1;
+            }
+            continue;
+        }
+        if !(c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 || c == b'\'' || c == b'"') {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] >= 0x80) {
+            i += 1;
+        }
+        let prefix = &b[start..i];
+        if !matches!(b.get(i), Some(b'\'' | b'"'))
+            || prefix.len() > 2
+            || !prefix.iter().all(|c| b"rRbBfFuU".contains(c))
+        {
+            continue;
+        }
+        let q = i;
+        let end = super::from_rustpython::skip_string(b, start)?;
+        i = end;
+        if !prefix.iter().any(|c| b"fF".contains(c)) || prefix.iter().any(|c| b"rR".contains(c)) {
+            continue;
+        }
+        let ql = if b.get(q + 1) == Some(&b[q]) && b.get(q + 2) == Some(&b[q]) { 3 } else { 1 };
+        let body_start = q + ql;
+        let body = b.get(body_start..end.checked_sub(ql)?)?;
+        // Replacement fields open: (bracket nesting, in the spec).
+        let mut fields: Vec<(usize, bool)> = Vec::new();
+        let mut k = 0;
+        while k < body.len() {
+            let c = body[k];
+            if let Some((nest, in_spec)) = fields.last_mut().filter(|f| !f.1) {
+                match c {
+                    b'\'' | b'"' => {
+                        k += 1;
+                        while k < body.len() && body[k] != c {
+                            k += 1;
+                        }
+                    }
+                    b'(' | b'[' | b'{' => *nest += 1,
+                    b')' | b']' => *nest = nest.saturating_sub(1),
+                    b'}' if *nest > 0 => *nest -= 1,
+                    b'}' => {
+                        fields.pop();
+                    }
+                    b':' if *nest == 0 => *in_spec = true,
+                    b'!' if *nest == 0 && body.get(k + 1) != Some(&b'=') => k += 1,
+                    _ => {}
+                }
+                k += 1;
+                continue;
+            }
+            match c {
+                b'{' if fields.is_empty() && body.get(k + 1) == Some(&b'{') => k += 2,
+                b'}' if fields.is_empty() && body.get(k + 1) == Some(&b'}') => k += 2,
+                b'{' => {
+                    fields.push((0, false));
+                    k += 1;
+                }
+                b'}' => {
+                    fields.pop();
+                    k += 1;
+                }
+                b'\\' if !fields.is_empty() && body.get(k + 1..k + 3) == Some(b"N{") => {
+                    let close = body[k + 3..].iter().position(|&c| c == b'}').map(|p| k + 3 + p);
+                    let Some(close) = close else { break };
+                    let name = std::str::from_utf8(&body[k + 3..close]).ok()?;
+                    let known = unicode_names2::character(name)
+                        .is_some_and(|ch| crate::unicode::name_known_to_3_11(name, ch));
+                    if known {
+                        let m = masked.get_or_insert_with(|| b.to_vec());
+                        m[body_start + k + 1] = b'\\';
+                        m[body_start + k + 2] = b'(';
+                        m[body_start + close] = b')';
+                    }
+                    k = close + 1;
+                }
+                b'\\' => k += 2,
+                _ => k += 1,
+            }
+        }
+    }
+    masked.and_then(|m| String::from_utf8(m).ok())
 }
 
 /// The offset of the token after the run of implicitly concatenated strings starting at

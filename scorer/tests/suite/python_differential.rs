@@ -2060,7 +2060,8 @@ fn fstring_errors_after_the_run_match_cpython() {
 }
 
 /// Escapes in an f-string's format spec, which 3.11 decodes chunk by chunk (between nested
-/// fields; `(unicode error)` at the token after the string run), and an escape error followed
+/// fields; `(unicode error)` at the token after the string run; valid ones, `\N{...}` too, in
+/// the tree on both paths), and an escape error followed
 /// later by an ASCII character no token starts with (`'\N{nope}' + $`: the string's error
 /// first, `$` raises nothing in CPython's tokenizer) or by other tokenizer errors. Escapes ×
 /// spec shapes, and escape errors × what follows.
@@ -2089,6 +2090,11 @@ fn format_spec_escapes_and_later_errors_match_cpython() {
         r"{y}\x4",
         r"{y:\x4}",
         r"\x41{y}\x4",
+        r"{y}\N{EM DASH}",
+        r"\\(EM DASH)",
+        r"\N{EM DASH}{y}\N{BULLET}",
+        r"\N{SPACE}",
+        r"{y}\\(EM DASH)",
     ];
     let shapes: &[&str] = &[
         "f'{x:@}'",
@@ -2120,12 +2126,13 @@ fn format_spec_escapes_and_later_errors_match_cpython() {
         }
     }
     let differ = error_position_differences("format_spec_escapes", &cases);
-    // Known differences: a valid `\N{...}` in a spec (the parser crates read its `{` as a
-    // nested field).
-    let (known, differ): (Vec<String>, Vec<String>) =
-        differ.into_iter().partition(|d| d.contains(r"\\N{LATIN SMALL LETTER A}"));
     assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
-    assert_eq!(known.len(), 10, "known differences changed:\n{}", known.join("\n"));
+    // The reference path (rustpython keeps a spec's text before its first field raw), trees
+    // compared.
+    let bytes: Vec<Vec<u8>> = cases.iter().map(|c| c.clone().into_bytes()).collect();
+    let expected = cpython_parse_outcomes("format_spec_trees", &bytes);
+    let differ = parse_outcome_differences_with(&bytes, &expected, parse_tree_reference);
+    assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
 }
 
 /// Invalid `del` and `for` targets rustpython stops in: CPython's first pass stops at the first
