@@ -1600,9 +1600,6 @@ fn target_statement_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
             }
         }
     }
-    if !del {
-        return None;
-    }
     // The first pass: targets (a name or a bracket, then `.name`, `[...]`, `(...)`) and commas.
     let is_name = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
     let mut i = start;
@@ -1632,6 +1629,10 @@ fn target_statement_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
         }
         i = j;
         break;
+    }
+    if !del && word_at(src, i) == "in" {
+        // (a `for` loop's targets end there)
+        return None;
     }
     // CPython's second pass reads the targets before that token as expressions (`del f(x) y`).
     if let Some(Ok(err)) = src.get(start..i).and_then(as_expression) {
