@@ -12,12 +12,130 @@ pub(crate) type Names = HashMap<String, String>;
 
 /// Fixes every identifier of `m` (a no-op for names that are ASCII and no placeholder).
 pub(crate) fn fix_module(m: &mut syntax::ModModule, names: &Names) {
-    let mut f = Fixer { names };
+    let mut f = Fixer { names, specs_of: None, masked: false };
     f.stmts(&mut m.body);
+}
+
+/// Decodes the escapes of f-string format specs (the parser crates keep a spec's text raw;
+/// 3.11 decodes it unless the string is raw): `src` is the parsed source, whose string
+/// prefixes say which are raw. `parse.rs` hands masked `\N{...}` escapes over as `\\(...)`.
+/// `masked`: some were (only then is a `\\(NAME)` read as one).
+pub(crate) fn fix_format_specs(m: &mut syntax::ModModule, src: &str, masked: bool) {
+    let names = Names::default();
+    let mut f = Fixer { names: &names, specs_of: Some(src), masked };
+    f.stmts(&mut m.body);
+}
+
+/// Decoded spec text with `parse.rs`'s masked `\N{NAME}` escapes (read as `\(NAME)`) put back.
+fn unmask_names(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(p) = rest.find("\\(") {
+        out.push_str(&rest[..p]);
+        let after = &rest[p + 2..];
+        match after.find(')').and_then(|q| Some((q, unicode_names2::character(&after[..q])?))) {
+            Some((q, ch)) => {
+                out.push(ch);
+                rest = &after[q + 1..];
+            }
+            None => {
+                out.push_str("\\(");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A format spec's text with its escapes decoded as a (non-raw) Python string literal's.
+fn decode_spec(s: &str, masked: bool) -> String {
+    let cs: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    let hex = |from: usize, n: usize| -> Option<char> {
+        let t: String = cs.get(from..from + n)?.iter().collect();
+        u32::from_str_radix(&t, 16).ok().and_then(char::from_u32)
+    };
+    while i < cs.len() {
+        let c = cs[i];
+        if c != '\\' || i + 1 >= cs.len() {
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        let n = cs[i + 1];
+        // `parse.rs`'s masked `\N{NAME}`: `\\(NAME)`
+        if masked && n == '\\' && cs.get(i + 2) == Some(&'(') {
+            if let Some(p) = cs[i + 3..].iter().position(|&c| c == ')') {
+                let name: String = cs[i + 3..i + 3 + p].iter().collect();
+                if let Some(ch) = unicode_names2::character(&name) {
+                    out.push(ch);
+                    i += p + 4;
+                    continue;
+                }
+            }
+        }
+        let simple = match n {
+            '\n' => Some(None),
+            '\\' => Some(Some('\\')),
+            '\'' => Some(Some('\'')),
+            '"' => Some(Some('"')),
+            'a' => Some(Some('\x07')),
+            'b' => Some(Some('\x08')),
+            'f' => Some(Some('\x0c')),
+            'n' => Some(Some('\n')),
+            'r' => Some(Some('\r')),
+            't' => Some(Some('\t')),
+            'v' => Some(Some('\x0b')),
+            _ => None,
+        };
+        if let Some(ch) = simple {
+            out.extend(ch);
+            i += 2;
+            continue;
+        }
+        let (decoded, len) = match n {
+            '0'..='7' => {
+                let digits = cs[i + 1..].iter().take(3).take_while(|c| ('0'..='7').contains(c));
+                let t: String = digits.collect();
+                (u32::from_str_radix(&t, 8).ok().and_then(char::from_u32), 1 + t.len())
+            }
+            'x' => (hex(i + 2, 2), 4),
+            'u' => (hex(i + 2, 4), 6),
+            'U' => (hex(i + 2, 8), 10),
+            'N' if cs.get(i + 2) == Some(&'{') => {
+                match cs[i + 3..].iter().position(|&c| c == '}') {
+                    Some(p) => {
+                        let name: String = cs[i + 3..i + 3 + p].iter().collect();
+                        (unicode_names2::character(&name), p + 4)
+                    }
+                    None => (None, 0),
+                }
+            }
+            _ => (None, 0),
+        };
+        match decoded {
+            Some(ch) if len > 0 => {
+                out.push(ch);
+                i += len;
+            }
+            // (3.11 refuses the malformed ones before; an unknown escape stays as it is)
+            _ => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out
 }
 
 struct Fixer<'a> {
     names: &'a Names,
+    /// The source, when format specs are to be decoded ([`fix_format_specs`]).
+    specs_of: Option<&'a str>,
+    /// `parse.rs` masked `\N{...}` escapes of format specs.
+    masked: bool,
 }
 
 impl Fixer<'_> {
@@ -299,6 +417,41 @@ impl Fixer<'_> {
             }
             E::FormattedValue(f) => {
                 self.expr(&mut f.value);
+                if let (Some(src), Some(E::JoinedStr(j))) =
+                    (self.specs_of, f.format_spec.as_deref_mut())
+                {
+                    // (the spec keeps its string token's range: the prefix says if it is raw)
+                    let start = usize::from(j.range.start());
+                    let raw = src.as_bytes().get(start..).is_some_and(|r| {
+                        r.iter()
+                            .take_while(|c| c.is_ascii_alphabetic())
+                            .any(|c| matches!(c, b'r' | b'R'))
+                    });
+                    // rustpython keeps the text before the spec's first field raw and decodes
+                    // the text after one (where a masked `\\(NAME)` is left as `\(NAME)`).
+                    let mut after_field = false;
+                    for v in &mut j.values {
+                        match v {
+                            E::FormattedValue(_) => after_field = true,
+                            E::Constant(c) if !raw => {
+                                if let syntax::Constant::Str(s) = &mut c.value {
+                                    if s.contains('\\') {
+                                        *s = if after_field {
+                                            if self.masked {
+                                                unmask_names(s)
+                                            } else {
+                                                s.clone()
+                                            }
+                                        } else {
+                                            decode_spec(s, self.masked)
+                                        };
+                                    }
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
                 self.opt(&mut f.format_spec);
             }
             E::JoinedStr(j) => self.exprs(&mut j.values),

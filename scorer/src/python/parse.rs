@@ -160,6 +160,12 @@ impl Ctx<'_> {
             e.offset
         };
         let mut err = self.error(e.msg.clone(), offset, e.kind);
+        if e.msg.starts_with("leading zeros") {
+            // `syntaxerror_known_range` with the literal's start in bytes (UTF-8), whatever
+            // the source.
+            let (line_start, _) = line_bounds(self.src, offset);
+            err.offset = (offset - line_start) as u32 + 1;
+        }
         if e.msg == "source code string cannot contain null bytes" {
             // CPython raises it before tokenizing: no location.
             err.lineno = 0;
@@ -245,6 +251,15 @@ fn parse_inner(
             text = Cow::Owned(masked);
         }
     }
+    // `\N{...}` in an f-string's format spec: 3.11 decodes it, the parser crates read its `{`
+    // as a nested field. Parsed behind same-length escapes of a placeholder, put back after.
+    let mut spec_names_masked = false;
+    if memchr::memmem::find(text.as_bytes(), b"\\N{").is_some() {
+        if let Some(masked) = mask_spec_names(&text) {
+            text = Cow::Owned(masked);
+            spec_names_masked = true;
+        }
+    }
     loop {
         match syntax::ModModule::parse(&text, filename) {
             Ok(mut module) => {
@@ -274,12 +289,24 @@ fn parse_inner(
                 if let Some((msg, off, _)) = unknown_named_escape(source) {
                     return Err(ctx.error(msg, off, ErrorKind::SyntaxError));
                 }
+                if memchr::memchr(b'\\', source.as_bytes()).is_some() {
+                    // The parser crates take an f-string's format spec raw: 3.11 decodes its
+                    // escapes (`f'{x:\x4}'` is a truncated `\x` escape).
+                    if let Some((msg, off, _)) = bad_escape(source, true) {
+                        return Err(ctx.error(msg, off, ErrorKind::SyntaxError));
+                    }
+                }
                 let names = names_of(&placeholders);
                 if !source.is_ascii() {
                     idents::fix_module(&mut module, &names);
                 }
+                if memchr::memchr(b'\\', source.as_bytes()).is_some() {
+                    idents::fix_format_specs(&mut module, &text, spec_names_masked);
+                }
                 if let Err(inv) = validate::validate(&module, source) {
-                    return Err(ctx.error(unmask(&inv.msg, &names), inv.offset, inv.kind));
+                    let err = ctx.error(unmask(&inv.msg, &names), inv.offset, inv.kind);
+                    let whole = target_error(&err.msg);
+                    return Err(legacy_first(&ctx, err, inv.offset, whole));
                 }
                 return Ok(Parsed { module, renames });
             }
@@ -618,12 +645,17 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
         // CPython's tokenizer sits on the last line at the end of input.
         off = scan::last_char(src.as_bytes());
     }
+    let parser_is_lexical = matches!(e.error, ParseErrorType::Lexical(_));
+    if parser_is_lexical && scanned.reject.as_ref().is_none_or(|r| !r.fatal) {
+        if let Some(err) = unexpected_indent_before(ctx, off, scanned) {
+            return err;
+        }
+    }
     if let Some(r) = &scanned.reject {
         if r.fatal || r.at <= off {
             return ctx.scan_error(r);
         }
     }
-    let parser_is_lexical = matches!(e.error, ParseErrorType::Lexical(_));
     if let Some(inv) = invalid_before(src, ctx.filename, off) {
         // CPython's parser fails at that statement already.
         let err = ctx.error(inv.msg, inv.offset, inv.kind);
@@ -688,8 +720,9 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
     // various errors (or later).
     // CPython raises it while parsing, then tokenizes the whole source: a tokenizer error anywhere
     // (an unrecognised character here, before or after the string) wins.
-    let unrecognized =
-        matches!(&e.error, ParseErrorType::Lexical(LexicalErrorType::UnrecognizedToken { .. }));
+    // (an ASCII one, `$`, is an operator token for CPython's tokenizer: no tokenizer error)
+    let unrecognized = matches!(&e.error,
+        ParseErrorType::Lexical(LexicalErrorType::UnrecognizedToken { tok }) if !tok.is_ascii());
     if let Some((msg, at, _)) =
         bad_escape(src, true).filter(|&(_, _, start)| start <= off).filter(|_| !unrecognized)
     {
@@ -733,6 +766,21 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
             }
         }
     }
+    let err = map_parser_error(ctx, e, off, at_eof);
+    if second_pass(&err) {
+        return legacy_first(ctx, err, off, false);
+    }
+    err
+}
+
+/// [`map_error`]'s answer once the tokenizer's errors are ruled out.
+fn map_parser_error(ctx: &Ctx, e: &ParseError, off: usize, at_eof: bool) -> SyntaxError {
+    let src = ctx.src;
+    if !matches!(&e.error, ParseErrorType::UnrecognizedToken(Tok::Indent | Tok::Dedent, _)) {
+        if let Some(err) = target_statement_error(ctx, off) {
+            return err;
+        }
+    }
     match &e.error {
         ParseErrorType::Eof => {
             if let Some(err) = indented_block_error(ctx, off) {
@@ -747,6 +795,12 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
             // An ASCII character no token starts with (`$`, `?`) is an operator token for
             // CPython's tokenizer: the parser fails there, first wanting an indented block.
             if let LexicalErrorType::UnrecognizedToken { tok } = lex {
+                if tok.is_ascii() {
+                    // (`(**$)`: CPython's first pass stops at the `**`)
+                    if let Some(err) = double_starred_group(ctx, off.saturating_sub(1)) {
+                        return err;
+                    }
+                }
                 // (rustpython stops after it) Not indented deeper than the header: no INDENT.
                 let at = off.saturating_sub(1);
                 let (line_start, _) = line_bounds(src, at);
@@ -786,6 +840,12 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
                     return err;
                 }
             }
+            if let Some(err) = double_starred_group(ctx, off) {
+                return err;
+            }
+            if let Some(err) = fstring_error_before(ctx, off) {
+                return err;
+            }
             if let Some(err) = guess_message(ctx, tok, off) {
                 return err;
             }
@@ -800,6 +860,55 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
             ctx.error("invalid syntax", off, ErrorKind::SyntaxError)
         }
     }
+}
+
+/// rustpython's lexer failed in the first token of a line indented deeper than the statement
+/// before it (not after a `:` header, not inside brackets or after a `\\`): CPython's tokenizer
+/// gives the INDENT first and its parser fails there ("unexpected indent", at the indentation's
+/// width), before reading the token.
+fn unexpected_indent_before(ctx: &Ctx, off: usize, scanned: &scan::Scan) -> Option<SyntaxError> {
+    let src = ctx.src;
+    let b = src.as_bytes();
+    let at = off.saturating_sub(1).min(src.len());
+    let (start, end) = line_bounds(src, at);
+    let width = b[start..end].iter().take_while(|c| matches!(c, b' ' | b'\t' | b'\x0c')).count();
+    let first = start + width;
+    // (rustpython stops in the token or right after its first character)
+    let token_end = b[first..end]
+        .iter()
+        .position(|c| matches!(c, b' ' | b'\t' | b'\x0c' | b'#'))
+        .map_or(end, |p| first + p);
+    let deeper = indented_deeper(src, first) || next_token(src, 0) >= first;
+    let real_token = !matches!(b.get(first), None | Some(b'\\' | b'#' | b'\n' | b'\r'));
+    // (a tokenizer error before it, such as a string running into it, comes first)
+    let earlier = scanned.error.as_ref().is_some_and(|se| se.at < first);
+    if width == 0 || !real_token || earlier || off < first || off > token_end + 1 || !deeper {
+        return None;
+    }
+    if !scan::scan_until(src, start).open.is_empty() {
+        return None;
+    }
+    // The last line before it holding a token must not end a header or continue.
+    let mut j = start;
+    while j > 0 {
+        let (s, e) = line_bounds(src, j - 1);
+        let line = &src[s..e];
+        let code = match comment_start(line.as_bytes()) {
+            Some(h) => &line[..h],
+            None => line,
+        };
+        let code = code.trim_end();
+        if !code.trim_start().is_empty() {
+            if code.ends_with(':') || code.ends_with('\\') {
+                return None;
+            }
+            break;
+        }
+        j = s;
+    }
+    let mut err = ctx.error("unexpected indent", first, ErrorKind::IndentationError);
+    err.offset = width as u32;
+    Some(err)
 }
 
 /// Where a comment starts in `line` (outside one-line strings), if it holds one.
@@ -867,7 +976,46 @@ fn after_parser_error(
         _ => None,
     });
     let found = scanned.error.as_ref().filter(|se| stop.is_none_or(|s| se.at < s));
-    found.and_then(|se| ctx.retokenized(se)).unwrap_or(err)
+    match found.and_then(|se| ctx.retokenized(se)) {
+        Some(tokenizer) => tokenizer,
+        None if second_pass(&err) => {
+            let whole = target_error(&err.msg);
+            legacy_first(ctx, err, at, whole)
+        }
+        None => err,
+    }
+}
+
+/// A target error `validate` reports after CPython's parser read the whole statement
+/// (`del print -1`), not one raised before the rest of it (`1 = ...`: "Maybe you meant '=='").
+fn target_error(msg: &str) -> bool {
+    msg.starts_with("cannot delete ")
+        || (msg.starts_with("cannot assign to ") && !msg.contains(" here."))
+}
+
+/// Is `err` one CPython's second parser pass raises (or its generic "invalid syntax"), not one
+/// of the tokenizer's or of the first pass's actions (literals, f-strings)?
+fn second_pass(err: &SyntaxError) -> bool {
+    const FIRST_PASS: &[&str] = &[
+        "f-string",
+        "(unicode error)",
+        "(value error)",
+        "bytes can only",
+        "cannot mix bytes",
+        "unexpected EOF",
+        "unexpected character after line continuation",
+        "unindent does not match",
+        "inconsistent use of tabs",
+        "source code string cannot contain null bytes",
+        "too many",
+        "unterminated",
+        "encoding problem",
+        "unknown encoding",
+    ];
+    matches!(err.kind, ErrorKind::SyntaxError | ErrorKind::IndentationError)
+        && !super::columns::from_tokenizer(&err.msg)
+        && !FIRST_PASS.iter().any(|p| err.msg.starts_with(p))
+        && !err.msg.ends_with("was never closed")
 }
 
 /// The offset of the line's second `=` (an assignment's, outside strings), or the line's end.
@@ -1089,10 +1237,12 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
             }
             let before = untrimmed.trim_end_matches([' ', '\t', '\x0c']);
             let compares = ["==", "<=", ">=", "!="].iter().any(|op| before.ends_with(op));
-            let after_keyword =
-                ["return", "assert", "if", "elif", "while", "in", "else", "yield", "del"]
-                    .iter()
-                    .any(|w| before.strip_suffix(w).is_some_and(|h| !h.ends_with(is_name_char)));
+            let after_keyword = [
+                "return", "assert", "if", "elif", "while", "in", "else", "yield", "del", "for",
+                "raise", "as",
+            ]
+            .iter()
+            .any(|w| before.strip_suffix(w).is_some_and(|h| !h.ends_with(is_name_char)));
             let opens_expression = before.ends_with([';', '(', '[', ',', '{', ':'])
                 || (before.ends_with('=') && !compares)
                 || after_keyword;
@@ -1260,7 +1410,9 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
     if matches!(tok, Tok::Equal) && open.last().is_some_and(|(c, _)| *c == b'(') {
         let (start, text) = previous_operand(src, off);
         let t = text.trim();
-        if !t.is_empty() && !t.chars().all(|c| crate::unicode::is_alnum(c) || c == '_') {
+        // (`f(**a = 1)`: no keyword argument's expression, plain "invalid syntax")
+        let plain = !t.is_empty() && !t.starts_with('*');
+        if plain && !t.chars().all(|c| crate::unicode::is_alnum(c) || c == '_') {
             return se("expression cannot contain assignment, perhaps you meant \"==\"?", start);
         }
     }
@@ -1319,6 +1471,501 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
         }
     }
     None
+}
+
+/// `(**e)`: 3.11's `invalid_group` (`'(' '**' expression ')'`, "cannot use double starred
+/// expression here" at the `**`), when rustpython stopped inside a parenthesised group (an atom's
+/// `(`, not a call's) whose first token is `**`. CPython's first pass stops at the `**`: where the
+/// group's inside is no single expression, "invalid syntax" there, unless the second pass meets
+/// one of `expression`'s own errors in the inside's leading operand (`(**a b)`: a missing comma).
+fn double_starred_group(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
+    let src = ctx.src;
+    let b = src.as_bytes();
+    let open = scan::scan_until(src, off).open;
+    let &(_, paren) = open.iter().rev().find(|&&(c, p)| {
+        c == b'(' && b.get(next_token(src, p + 1)..).is_some_and(|r| r.starts_with(b"**"))
+    })?;
+    // (a call's `(`: `f(**a b)` is a `**` argument, whose expression's own errors still count)
+    let call = !atom_position(src, paren);
+    let stars = next_token(src, paren + 1);
+    let close = matching_close(b, paren)?;
+    let inside = src.get(stars + 2..close)?;
+    let invalid = || (!call).then(|| ctx.error("invalid syntax", stars, ErrorKind::SyntaxError));
+    if b.get(stars + 2) == Some(&b'*') {
+        return invalid();
+    }
+    // A dict key is an `expression`: no tuple, generator, `:=`, `yield` or starred item.
+    if !call && parse(&format!("{{{inside}\n: 0}}"), ctx.filename, true).is_ok() {
+        return Some(ctx.error(
+            "cannot use double starred expression here",
+            stars,
+            ErrorKind::SyntaxError,
+        ));
+    }
+    let wrapped = format!("({inside})");
+    let Err(sub) = parse(&wrapped, ctx.filename, true) else {
+        return invalid();
+    };
+    let at = byte_offset_at(&wrapped, sub.lineno, sub.offset)?;
+    let lead_end = top_level_comma(wrapped.as_bytes(), 1).unwrap_or(wrapped.len());
+    let own =
+        ["invalid syntax. Perhaps you forgot a comma?", "expected 'else' after 'if' expression"];
+    if at < lead_end && (own.contains(&sub.msg.as_str()) || sub.msg.starts_with("Missing paren")) {
+        // (`wrapped` is the inside after a `(` standing for the `**`'s second `*`)
+        return Some(ctx.error(sub.msg, stars + 1 + at, sub.kind));
+    }
+    invalid()
+}
+
+/// rustpython stopped in the targets of a `del` statement or a `for` loop. CPython's first pass
+/// stops at the first token that cannot go on a target (`del x -`: the `-`); its second reads
+/// the targets as expressions (`invalid_del_stmt`, `invalid_for_target`) and names the first
+/// invalid one ("cannot delete comparison" for `del a in b`, "cannot assign to expression" for
+/// `for x -1: ...`).
+fn target_statement_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
+    let src = ctx.src;
+    let b = src.as_bytes();
+    // The statement's start: its first line (before `\\` continuations), after a `;`.
+    let (mut ls, _) = line_bounds(src, off);
+    while ls > 0 {
+        let (ps, pe) = line_bounds(src, ls - 1);
+        if pe == 0 || b[pe - 1] != b'\\' {
+            break;
+        }
+        ls = ps;
+    }
+    let mut i = ls;
+    while i < off {
+        match b[i] {
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(b, i)?;
+                continue;
+            }
+            b'#' => return None,
+            b';' => ls = i + 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    let first = next_token(src, ls);
+    let mut kw = first;
+    if word_at(src, kw) == "async" {
+        kw = next_token(src, kw + 5);
+    }
+    if kw > off || !scan::scan_until(src, ls).open.is_empty() {
+        return None;
+    }
+    let del = match word_at(src, kw) {
+        "del" => true,
+        // (a compound statement after `;` is CPython's error at its keyword)
+        "for" if next_token(src, line_bounds(src, first).0) == first => false,
+        _ => return None,
+    };
+    let start = kw + 3;
+    if !matches!(b.get(start), Some(b' ' | b'\t' | b'\x0c' | b'(' | b'[')) {
+        return None;
+    }
+    let start = next_token(src, start);
+    let end = if del { statement_end(src, start) } else { header_colon(src, start)? };
+    if off > end || start >= end {
+        return None;
+    }
+    let text = src.get(start..end)?;
+    // The targets read as expressions: `None` when they parse and hold no invalid target.
+    let as_expression = |text: &str| -> Option<Result<SyntaxError, SyntaxError>> {
+        if word_at(text, 0) == "yield" {
+            return None;
+        }
+        match parse(text, ctx.filename, true) {
+            Ok(p) => match p.module.body.as_slice() {
+                [syntax::Stmt::Expr(stmt)] => {
+                    let inv = validate::statement_target_error(&stmt.value, del)?;
+                    Some(Ok(ctx.error(inv.msg, start + inv.offset, inv.kind)))
+                }
+                _ => None,
+            },
+            Err(sub) => Some(Err(sub)),
+        }
+    };
+    match as_expression(text)? {
+        Ok(err) => return Some(err),
+        Err(sub) => {
+            // `expression`'s own errors (`del x if y`: "expected 'else'")
+            // (a `for` header's `:` follows: no "expected 'else'" there)
+            let own = sub.msg == "invalid syntax. Perhaps you forgot a comma?"
+                || (del && sub.msg == "expected 'else' after 'if' expression");
+            if own {
+                let at = byte_offset_at(text, sub.lineno, sub.offset)?;
+                return Some(ctx.error(sub.msg, start + at, sub.kind));
+            }
+        }
+    }
+    // The first pass: targets (a name or a bracket, then `.name`, `[...]`, `(...)`) and commas.
+    let is_name = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
+    let mut i = start;
+    loop {
+        match b.get(i) {
+            Some(b'(' | b'[') => i = matching_close(b, i)? + 1,
+            Some(&c) if is_name(c) && !super::is_hard_keyword(word_at(src, i)) => {
+                i += word_at(src, i).len();
+            }
+            _ => break,
+        }
+        loop {
+            let j = next_token(src, i).min(end);
+            match b.get(j) {
+                Some(b'.') => {
+                    let k = next_token(src, j + 1);
+                    i = k + word_at(src, k).len();
+                }
+                Some(b'(' | b'[') if j < end => i = matching_close(b, j)? + 1,
+                _ => break,
+            }
+        }
+        let j = next_token(src, i).min(end);
+        if b.get(j) == Some(&b',') && j < end {
+            i = next_token(src, j + 1).min(end);
+            continue;
+        }
+        i = j;
+        break;
+    }
+    if !del && word_at(src, i) == "in" {
+        // (a `for` loop's targets end there)
+        return None;
+    }
+    // CPython's second pass reads the targets before that token as expressions (`del f(x) y`).
+    if let Some(Ok(err)) = src.get(start..i).and_then(as_expression) {
+        return Some(err);
+    }
+    (i < off && i < end).then(|| ctx.error("invalid syntax", i, ErrorKind::SyntaxError))
+}
+
+/// The `:` ending a compound statement's header that starts at `from` (bracket depth 0,
+/// strings skipped; a `lambda`'s own `:` is not one).
+fn header_colon(src: &str, from: usize) -> Option<usize> {
+    let b = src.as_bytes();
+    let mut depth = 0usize;
+    let mut lambdas = 0usize;
+    let mut i = from;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(b, i)?;
+                continue;
+            }
+            b'#' | b'\n' | b'\r' if depth == 0 => return None,
+            b'l' if depth == 0 && word_at(src, i) == "lambda" => {
+                lambdas += 1;
+                i += 6;
+                continue;
+            }
+            b':' if depth == 0 && b.get(i + 1) != Some(&b'=') => {
+                if lambdas == 0 {
+                    return Some(i);
+                }
+                lambdas -= 1;
+            }
+            c if c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 => {
+                i += word_at(src, i).len().max(1);
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Is the `(` at `at` an atom's (a group, tuple or generator), not a call's?
+fn atom_position(src: &str, at: usize) -> bool {
+    let b = src.as_bytes();
+    let mut j = at;
+    while j > 0 && matches!(b[j - 1], b' ' | b'\t' | b'\x0c' | b'\n' | b'\r' | b'\\') {
+        j -= 1;
+    }
+    let Some(&prev) = j.checked_sub(1).and_then(|p| b.get(p)) else {
+        return true;
+    };
+    if matches!(prev, b')' | b']' | b'}' | b'\'' | b'"') {
+        return false;
+    }
+    if !(prev.is_ascii_alphanumeric() || prev == b'_' || prev >= 0x80) {
+        return true;
+    }
+    let start = b[..j]
+        .iter()
+        .rposition(|&c| !(c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80))
+        .map_or(0, |p| p + 1);
+    let word = &src[start..j];
+    super::is_hard_keyword(word) && !matches!(word, "None" | "True" | "False")
+}
+
+/// The offset of the bracket closing the one at `open` (strings and comments skipped).
+fn matching_close(b: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = open;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'\'' | b'"' => {
+                let start =
+                    b[..i].iter().rposition(|c| !c.is_ascii_alphabetic()).map_or(0, |p| p + 1);
+                i = super::from_rustpython::skip_string(b, start.max(open + 1))?;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The first comma at the bracket depth of `from` (strings skipped).
+fn top_level_comma(b: &[u8], from: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = from;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.checked_sub(1)?,
+            b',' if depth == 0 => return Some(i),
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(b, i)?;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The first Python 2 `print` / `exec` statement read as an expression before byte `limit`
+/// (`x = print -1`, `del print -1`, `f(print[0])`): valid 3.x (a subtraction, a subscript), but
+/// after any parser error CPython's second pass parses the source again from its start with
+/// `invalid_legacy_expression` on (`NAME !'(' star_expressions`), which raises "Missing
+/// parentheses in call to 'print'" at the first one it meets. The name's offset and word.
+fn legacy_expression(src: &str, limit: usize) -> Option<(usize, &'static str)> {
+    let b = src.as_bytes();
+    let is_name = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
+    let mut i = 0;
+    while i < b.len().min(limit) {
+        let c = b[i];
+        if c == b'#' {
+            while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
+                i += 1;
+            }
+            continue;
+        }
+        if c == b'\'' || c == b'"' {
+            i = super::from_rustpython::skip_string(b, i).unwrap_or(b.len());
+            continue;
+        }
+        if !is_name(c) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && is_name(b[i]) {
+            i += 1;
+        }
+        let word = &src[start..i];
+        if matches!(b.get(i), Some(b'\'' | b'"')) {
+            // a string's prefix
+            i = super::from_rustpython::skip_string(b, start).unwrap_or(b.len());
+            continue;
+        }
+        let word = match word {
+            "print" => "print",
+            "exec" => "exec",
+            _ => continue,
+        };
+        if !legacy_at(src, start, i) {
+            continue;
+        }
+        return Some((start, word));
+    }
+    None
+}
+
+/// Is the name `print` / `exec` at `start..end` an expression followed by one
+/// (`invalid_legacy_expression`)?
+fn legacy_at(src: &str, start: usize, end: usize) -> bool {
+    let b = src.as_bytes();
+    let mut j = start;
+    while j > 0 && matches!(b[j - 1], b' ' | b'\t' | b'\x0c') {
+        j -= 1;
+    }
+    if j > 0 && b[j - 1] == b'.' {
+        return false;
+    }
+    let word_start = b[..j]
+        .iter()
+        .rposition(|&c| !(c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80))
+        .map_or(0, |p| p + 1);
+    let before = &src[word_start..j];
+    if matches!(before, "def" | "class" | "import" | "from" | "global" | "nonlocal" | "except")
+        || (j > 0 && b[j - 1] == b'@')
+        || (before == "as" && !src[line_bounds(src, start).0..].trim_start().starts_with("with"))
+    {
+        return false;
+    }
+    let mut k = end;
+    while matches!(b.get(k), Some(b' ' | b'\t' | b'\x0c')) {
+        k += 1;
+    }
+    let Some(&next) = b.get(k) else { return false };
+    let after = b.get(k + 1).copied();
+    // (a name, number or string after it is rustpython's error there, which `guess_message`
+    // names)
+    // A unary operator needs an operand.
+    let operand = |from: usize| {
+        let mut m = from;
+        while matches!(b.get(m), Some(b' ' | b'\t' | b'\x0c')) {
+            m += 1;
+        }
+        match b.get(m) {
+            Some(b'(' | b'[' | b'{' | b'-' | b'+' | b'~' | b'.' | b'\'' | b'"') => true,
+            Some(&c) if c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 => {
+                let w = word_at(src, m);
+                !super::is_hard_keyword(w)
+                    || matches!(w, "not" | "lambda" | "await" | "None" | "True" | "False")
+            }
+            _ => false,
+        }
+    };
+    match next {
+        b'-' | b'+' => after != Some(b'=') && operand(k + 1),
+        b'~' => operand(k + 1),
+        b'*' => !matches!(after, Some(b'*' | b'=')) && operand(k + 1),
+        // `print not a` (rustpython waits for `in`)
+        b'n' if word_at(src, k) == "not" => {
+            let w_end = k + 3;
+            operand(w_end) && word_at(src, next_token(src, w_end)) != "in"
+        }
+        b'[' => {
+            // `print[0] = 1`: a target at the statement's start, never parsed as an expression.
+            let at_statement_start = j == 0 || matches!(b[j - 1], b'\n' | b'\r' | b';');
+            let assigned = matching_close(b, k).is_some_and(|close| {
+                let n = next_token(src, close + 1);
+                b.get(n) == Some(&b'=') && b.get(n + 1) != Some(&b'=')
+            });
+            !(at_statement_start && assigned)
+        }
+        _ => false,
+    }
+}
+
+/// The name starting at byte `at` (empty if none).
+fn word_at(src: &str, at: usize) -> &str {
+    let b = src.as_bytes();
+    let end = b
+        .get(at..)
+        .and_then(|r| {
+            r.iter().position(|&c| !(c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80))
+        })
+        .map_or(b.len(), |p| at + p);
+    src.get(at..end).unwrap_or("")
+}
+
+/// The end of the logical line holding `at` (a line break outside brackets, or a `;`).
+fn statement_end(src: &str, at: usize) -> usize {
+    let b = src.as_bytes();
+    let mut depth = scan::scan_until(src, at).open.len();
+    let mut i = at;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(b, i).unwrap_or(b.len());
+                continue;
+            }
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'\\' => i += 1,
+            b'\n' | b'\r' | b';' if depth == 0 => return i,
+            _ => {}
+        }
+        i += 1;
+    }
+    b.len()
+}
+
+/// `err`, or the legacy `print` / `exec` expression CPython's second pass meets first
+/// ([`legacy_expression`]): before `err`'s offset `at`, or (`whole`) anywhere in its statement.
+fn legacy_first(ctx: &Ctx, err: SyntaxError, at: usize, whole: bool) -> SyntaxError {
+    let limit = if whole { statement_end(ctx.src, at) } else { at };
+    match legacy_expression(ctx.src, limit) {
+        Some((p, w)) => ctx.error(
+            format!("Missing parentheses in call to '{w}'. Did you mean {w}(...)?"),
+            p,
+            ErrorKind::SyntaxError,
+        ),
+        None => err,
+    }
+}
+
+/// Does `word` stand as a word at the bracket depth 0 of `text` (strings skipped)?
+fn top_level_word(text: &[u8], word: &[u8]) -> bool {
+    let mut depth = 0usize;
+    let mut i = 0;
+    let is_name = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
+    while i < text.len() {
+        match text[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(text, i).unwrap_or(text.len());
+                continue;
+            }
+            c if is_name(c) => {
+                let start = i;
+                while i < text.len() && is_name(text[i]) {
+                    i += 1;
+                }
+                if depth == 0 && &text[start..i] == word {
+                    return true;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+/// The byte offset of CPython's 1-based `(lineno, offset)` (a column in characters) in `text`.
+fn byte_offset_at(text: &str, lineno: u32, offset: u32) -> Option<usize> {
+    let mut start = 0usize;
+    for _ in 1..lineno {
+        let (_, end) = line_bounds(text, start);
+        start = end + if text.get(end..end + 2) == Some("\r\n") { 2 } else { 1 };
+    }
+    let col = offset.checked_sub(1)? as usize;
+    let (_, end) = line_bounds(text, start);
+    let line = text.get(start..end)?;
+    Some(start + line.char_indices().nth(col).map_or(line.len(), |(i, _)| i))
 }
 
 /// "expected 'except' or 'finally' block": the statement at `off` follows a `try:` body.
@@ -1479,8 +2126,18 @@ fn map_lexical(ctx: &Ctx, lex: &LexicalErrorType, off: usize) -> SyntaxError {
         L::FStringError(fe) => {
             use rustpython_parser::FStringErrorType as F;
             let msg = match fe {
-                F::EmptyExpression => "f-string: empty expression not allowed".to_string(),
-                F::UnclosedLbrace | F::ExpectedRbrace => "f-string: expecting '}'".to_string(),
+                F::EmptyExpression => match string_containing(ctx.src, off)
+                    .and_then(|s| empty_field_before(ctx.src, s))
+                {
+                    Some(c) => format!("f-string: expression required before '{c}'"),
+                    None => "f-string: empty expression not allowed".to_string(),
+                },
+                F::UnclosedLbrace | F::ExpectedRbrace => match string_containing(ctx.src, off)
+                    .and_then(|s| unmatched_in_field(ctx.src, s))
+                {
+                    Some(c) => format!("f-string: unmatched '{c}'"),
+                    None => "f-string: expecting '}'".to_string(),
+                },
                 F::SingleRbrace | F::UnopenedRbrace => {
                     "f-string: single '}' is not allowed".to_string()
                 }
@@ -1516,7 +2173,18 @@ fn map_lexical(ctx: &Ctx, lex: &LexicalErrorType, off: usize) -> SyntaxError {
                     "f-string: invalid syntax".to_string()
                 }
             };
-            ctx.error(msg, off, ErrorKind::SyntaxError)
+            // 3.11 parses an f-string in the action of the string run, raising at the last
+            // token its parser read: the one after the run.
+            let at = if matches!(fe, F::ExpressionCannotInclude(_) | F::InvalidExpression(_)) {
+                off
+            } else {
+                string_containing(ctx.src, off).map_or(off, |s| after_strings(ctx.src, s))
+            };
+            ctx.error(msg, at, ErrorKind::SyntaxError)
+        }
+        L::OtherError(m) if m == "cannot use double starred expression here" => {
+            double_starred_group(ctx, off)
+                .unwrap_or_else(|| ctx.error(m.clone(), off, ErrorKind::SyntaxError))
         }
         L::OtherError(m)
             if m == "named arguments must follow bare *"
@@ -1525,18 +2193,95 @@ fn map_lexical(ctx: &Ctx, lex: &LexicalErrorType, off: usize) -> SyntaxError {
             ctx.error(m.clone(), off, ErrorKind::SyntaxError)
         }
         L::OtherError(m) if m == "cannot mix bytes and nonbytes literals" => {
-            ctx.error(m.clone(), end_of_strings(ctx.src, off), ErrorKind::SyntaxError)
+            // Each literal is parsed first: a bytes literal with non-ASCII text fails there.
+            let b = ctx.src.as_bytes();
+            let end = end_of_strings(ctx.src, off);
+            let mut i = off;
+            while i < end {
+                let Some(e) = super::from_rustpython::skip_string(b, i) else { break };
+                let literal = &ctx.src[i..e];
+                let bytes = literal
+                    .bytes()
+                    .take_while(|c| c.is_ascii_alphabetic())
+                    .any(|c| c == b'b' || c == b'B');
+                if bytes && !literal.is_ascii() {
+                    let msg = "bytes can only contain ASCII literal characters";
+                    return ctx.error(msg, i, ErrorKind::SyntaxError);
+                }
+                i = next_token(ctx.src, e);
+            }
+            ctx.error(m.clone(), end, ErrorKind::SyntaxError)
         }
         L::OtherError(m) if m.starts_with("bytes can only contain ASCII") => ctx.error(
             "bytes can only contain ASCII literal characters",
-            off,
+            // (raised in the action at the literal's token)
+            string_containing(ctx.src, off).unwrap_or(off),
             ErrorKind::SyntaxError,
         ),
         L::DuplicateKeywordArgumentError(n) => {
             ctx.error(format!("keyword argument repeated: {n}"), off, ErrorKind::SyntaxError)
         }
         L::PositionalArgumentError => {
-            ctx.error("positional argument follows keyword argument", off, ErrorKind::SyntaxError)
+            // CPython raises it at the last token its parser read: the call's `)`; "unpacking"
+            // when a `**` argument comes before the positional one.
+            let b = ctx.src.as_bytes();
+            // (rustpython points inside the argument's own parentheses)
+            let mut arg = off;
+            loop {
+                let mut j = arg;
+                while j > 0 && matches!(b[j - 1], b' ' | b'\t' | b'\x0c' | b'\n' | b'\r' | b'\\') {
+                    j -= 1;
+                }
+                if j == 0 || b[j - 1] != b'(' || !atom_position(ctx.src, j - 1) {
+                    break;
+                }
+                arg = j - 1;
+            }
+            let call = scan::scan_until(ctx.src, arg).open.last().copied();
+            if let Some((b'(', open)) = call {
+                // `f(**a, b for b in c)`: the argument is an unparenthesised generator.
+                let end = matching_close(b, open).unwrap_or(b.len());
+                let item_end = top_level_comma(b, arg).filter(|&c| c < end).unwrap_or(end);
+                if top_level_word(&b[arg..item_end], b"for") {
+                    return ctx.error(
+                        "Generator expression must be parenthesized",
+                        off,
+                        ErrorKind::SyntaxError,
+                    );
+                }
+            }
+            let (at, unpacking) = match call {
+                Some((b'(', open)) => {
+                    let stars = ctx.src.get(open + 1..off).is_some_and(|args| {
+                        let ab = args.as_bytes();
+                        let mut depth = 0usize;
+                        let mut i = 0;
+                        while i < ab.len() {
+                            match ab[i] {
+                                b'(' | b'[' | b'{' => depth += 1,
+                                b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+                                b'\'' | b'"' => {
+                                    i = super::from_rustpython::skip_string(ab, i)
+                                        .unwrap_or(ab.len());
+                                    continue;
+                                }
+                                b'*' if depth == 0 && ab.get(i + 1) == Some(&b'*') => return true,
+                                _ => {}
+                            }
+                            i += 1;
+                        }
+                        false
+                    });
+                    (matching_close(b, open).unwrap_or(off), stars)
+                }
+                _ => (off, false),
+            };
+            let msg = if unpacking {
+                "positional argument follows keyword argument unpacking"
+            } else {
+                "positional argument follows keyword argument"
+            };
+            ctx.error(msg, at, ErrorKind::SyntaxError)
         }
         L::UnpackedArgumentError => ctx.error(
             "iterable argument unpacking follows keyword argument unpacking",
@@ -1667,17 +2412,243 @@ fn bad_escape(src: &str, all: bool) -> Option<(String, usize, usize)> {
             })
         };
         if let Some(msg) = found {
-            let mut at = end_of_strings(src, start);
-            let in_brackets = !scan::scan_until(src, at).open.is_empty();
-            while let Some(&c) = b.get(at) {
-                match c {
-                    b' ' | b'\t' | b'\x0c' => at += 1,
-                    b'\n' | b'\r' | b'#' if in_brackets => at = next_token(src, at),
-                    _ => break,
-                }
-            }
-            return Some((msg, at, start));
+            return Some((msg, after_strings(src, start), start));
         }
+    }
+    None
+}
+
+/// The body of the f-string literal starting (prefix included) at `start`.
+fn fstring_body(src: &str, start: usize) -> Option<&str> {
+    let b = src.as_bytes();
+    let q = start + b[start..].iter().position(|c| matches!(c, b'\'' | b'"'))?;
+    let ql = if b.get(q + 1) == Some(&b[q]) && b.get(q + 2) == Some(&b[q]) { 3 } else { 1 };
+    let end = super::from_rustpython::skip_string(b, start).unwrap_or(b.len());
+    src.get(q + ql..end.saturating_sub(ql).max(q + ql))
+}
+
+/// The first replacement field of the f-string at `start` with no expression before a `!`,
+/// `:` or `=` (3.11: "expression required before ..."): that character.
+fn empty_field_before(src: &str, start: usize) -> Option<char> {
+    let body = fstring_body(src, start)?.as_bytes();
+    let mut i = 0;
+    while i < body.len() {
+        if body[i] == b'{' {
+            if body.get(i + 1) == Some(&b'{') {
+                i += 2;
+                continue;
+            }
+            let mut k = i + 1;
+            while matches!(body.get(k), Some(b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')) {
+                k += 1;
+            }
+            match body.get(k) {
+                Some(&c @ (b'!' | b':' | b'=')) => return Some(c as char),
+                Some(b'}') | None => return None,
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The bracket left open at the end of the f-string at `start` inside its last unclosed
+/// replacement field (3.11: "f-string: unmatched '['").
+fn unmatched_in_field(src: &str, start: usize) -> Option<char> {
+    let body = fstring_body(src, start)?.as_bytes();
+    let mut i = 0;
+    let mut stack: Vec<u8> = Vec::new();
+    let mut in_field = false;
+    let mut quote: Option<u8> = None;
+    while i < body.len() {
+        let c = body[i];
+        if !in_field {
+            if c == b'{' && body.get(i + 1) == Some(&b'{') {
+                i += 2;
+                continue;
+            }
+            if c == b'{' {
+                in_field = true;
+                stack.clear();
+            }
+            i += 1;
+            continue;
+        }
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                b'\'' | b'"' => quote = Some(c),
+                b'(' | b'[' | b'{' => stack.push(c),
+                b')' | b']' => {
+                    stack.pop();
+                }
+                b'}' if stack.is_empty() => in_field = false,
+                b'}' => {
+                    stack.pop();
+                }
+                b':' | b'!' if stack.is_empty() => return None,
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    if quote.is_some() {
+        return None;
+    }
+    stack.last().map(|&c| c as char)
+}
+
+/// `text` with each known `\N{NAME}` escape in a (non-raw) f-string's format spec spelled
+/// `\\(NAME)` (same offsets), which the parser crates keep as text and
+/// `idents::fix_format_specs` decodes.
+fn mask_spec_names(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let mut masked: Option<Vec<u8>> = None;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'#' {
+            while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
+                i += 1;
+            }
+            continue;
+        }
+        if !(c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 || c == b'\'' || c == b'"') {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] >= 0x80) {
+            i += 1;
+        }
+        let prefix = &b[start..i];
+        if !matches!(b.get(i), Some(b'\'' | b'"'))
+            || prefix.len() > 2
+            || !prefix.iter().all(|c| b"rRbBfFuU".contains(c))
+        {
+            continue;
+        }
+        let q = i;
+        let end = super::from_rustpython::skip_string(b, start)?;
+        i = end;
+        if !prefix.iter().any(|c| b"fF".contains(c)) || prefix.iter().any(|c| b"rR".contains(c)) {
+            continue;
+        }
+        let ql = if b.get(q + 1) == Some(&b[q]) && b.get(q + 2) == Some(&b[q]) { 3 } else { 1 };
+        let body_start = q + ql;
+        let body = b.get(body_start..end.checked_sub(ql)?)?;
+        // Replacement fields open: (bracket nesting, in the spec).
+        let mut fields: Vec<(usize, bool)> = Vec::new();
+        let mut k = 0;
+        while k < body.len() {
+            let c = body[k];
+            if let Some((nest, in_spec)) = fields.last_mut().filter(|f| !f.1) {
+                match c {
+                    b'\'' | b'"' => {
+                        k += 1;
+                        while k < body.len() && body[k] != c {
+                            k += 1;
+                        }
+                    }
+                    b'(' | b'[' | b'{' => *nest += 1,
+                    b')' | b']' => *nest = nest.saturating_sub(1),
+                    b'}' if *nest > 0 => *nest -= 1,
+                    b'}' => {
+                        fields.pop();
+                    }
+                    b':' if *nest == 0 => *in_spec = true,
+                    b'!' if *nest == 0 && body.get(k + 1) != Some(&b'=') => k += 1,
+                    _ => {}
+                }
+                k += 1;
+                continue;
+            }
+            match c {
+                b'{' if fields.is_empty() && body.get(k + 1) == Some(&b'{') => k += 2,
+                b'}' if fields.is_empty() && body.get(k + 1) == Some(&b'}') => k += 2,
+                b'{' => {
+                    fields.push((0, false));
+                    k += 1;
+                }
+                b'}' => {
+                    fields.pop();
+                    k += 1;
+                }
+                b'\\' if !fields.is_empty() && body.get(k + 1..k + 3) == Some(b"N{") => {
+                    let close = body[k + 3..].iter().position(|&c| c == b'}').map(|p| k + 3 + p);
+                    let Some(close) = close else { break };
+                    let name = std::str::from_utf8(&body[k + 3..close]).ok()?;
+                    let known = unicode_names2::character(name)
+                        .is_some_and(|ch| crate::unicode::name_known_to_3_11(name, ch));
+                    if known {
+                        let m = masked.get_or_insert_with(|| b.to_vec());
+                        m[body_start + k + 1] = b'\\';
+                        m[body_start + k + 2] = b'(';
+                        m[body_start + close] = b')';
+                    }
+                    k = close + 1;
+                }
+                b'\\' => k += 2,
+                _ => k += 1,
+            }
+        }
+    }
+    masked.and_then(|m| String::from_utf8(m).ok())
+}
+
+/// The offset of the token after the run of implicitly concatenated strings starting at
+/// `start` (the last token CPython's parser read when the run's action raises).
+fn after_strings(src: &str, start: usize) -> usize {
+    let b = src.as_bytes();
+    let mut at = end_of_strings(src, start);
+    let in_brackets = !scan::scan_until(src, at).open.is_empty();
+    while let Some(&c) = b.get(at) {
+        match c {
+            b' ' | b'\t' | b'\x0c' => at += 1,
+            b'\\' if matches!(b.get(at + 1), Some(b'\n' | b'\r')) => at = next_token(src, at),
+            b'\n' | b'\r' | b'#' if in_brackets => at = next_token(src, at),
+            _ => break,
+        }
+    }
+    at
+}
+
+/// The start (prefix included) of the string literal holding byte `off` (or ending there).
+fn string_containing(src: &str, off: usize) -> Option<usize> {
+    let b = src.as_bytes();
+    let mut i = 0;
+    while i < b.len() && i <= off {
+        let c = b[i];
+        if c == b'#' {
+            while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
+                i += 1;
+            }
+            continue;
+        }
+        if c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] >= 0x80) {
+                i += 1;
+            }
+            let prefix = &b[start..i];
+            let is_prefix = prefix.len() <= 2 && prefix.iter().all(|c| b"rRbBfFuU".contains(c));
+            if !(is_prefix && matches!(b.get(i), Some(b'\'' | b'"'))) {
+                continue;
+            }
+            i = start;
+        }
+        if matches!(b[i], b'\'' | b'"') || (b[i].is_ascii_alphabetic()) {
+            let start = i;
+            let end = super::from_rustpython::skip_string(b, start).unwrap_or(b.len());
+            if off < end || (off == end && end == b.len()) {
+                return Some(start);
+            }
+            i = end;
+            continue;
+        }
+        i += 1;
     }
     None
 }
@@ -1711,28 +2682,51 @@ fn truncated_bytes_escape(body: &str) -> Option<usize> {
 /// was rewritten to `\\U%08x` before decoding).
 fn bad_escape_in(body: &str, fstring: bool, all: bool) -> Option<(usize, usize, &'static str)> {
     let cs: Vec<char> = body.chars().collect();
-    let (mut pos, mut depth, mut i) = (0usize, 0usize, 0usize);
+    let (mut pos, mut i) = (0usize, 0usize);
+    // The replacement fields open at `i`, innermost last: (bracket nesting in the expression,
+    // in the format spec). A spec is literal text too (3.11 decodes its escapes, each chunk
+    // between nested fields on its own).
+    let mut fields: Vec<(usize, bool)> = Vec::new();
     let width = |c: char| if c.is_ascii() { 1 } else { 10 };
     while i < cs.len() {
         let c = cs[i];
-        if fstring && depth > 0 {
+        if let Some((nest, in_spec)) = fields.last_mut().filter(|f| fstring && !f.1) {
             match c {
-                '{' | '[' | '(' => depth += 1,
-                '}' | ']' | ')' => depth -= 1,
+                '\'' | '"' => {
+                    // a string inside the expression
+                    i += 1;
+                    while i < cs.len() && cs[i] != c {
+                        i += 1;
+                    }
+                }
+                '(' | '[' | '{' => *nest += 1,
+                ')' | ']' => *nest = nest.saturating_sub(1),
+                '}' if *nest > 0 => *nest -= 1,
+                '}' => {
+                    fields.pop();
+                    pos = 0;
+                }
+                ':' if *nest == 0 => {
+                    *in_spec = true;
+                    pos = 0;
+                }
+                '!' if *nest == 0 && cs.get(i + 1) != Some(&'=') => i += 1,
                 _ => {}
-            }
-            if depth == 0 {
-                pos = 0;
             }
             i += 1;
             continue;
         }
         if fstring && (c == '{' || c == '}') {
-            if cs.get(i + 1) == Some(&c) {
+            if fields.is_empty() && cs.get(i + 1) == Some(&c) {
                 pos = 0;
                 i += 2;
+            } else if c == '{' {
+                fields.push((0, false));
+                i += 1;
             } else {
-                depth = usize::from(c == '{');
+                if fields.pop().is_some() {
+                    pos = 0;
+                }
                 i += 1;
             }
             continue;
@@ -1797,6 +2791,34 @@ fn bad_escape_in(body: &str, fstring: bool, all: bool) -> Option<(usize, usize, 
         i += 1;
     }
     None
+}
+
+/// The parser stopped at the token after a string run holding an f-string 3.11 refuses: the
+/// run's action (parsing the f-string) raises once the parser has read that token, first.
+fn fstring_error_before(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
+    let b = ctx.src.as_bytes();
+    let mut j = off.min(b.len());
+    while j > 0 && matches!(b[j - 1], b' ' | b'\t' | b'\x0c') {
+        j -= 1;
+    }
+    if j == 0 || !matches!(b[j - 1], b'\'' | b'"') {
+        return None;
+    }
+    let start = string_containing(ctx.src, j - 1)?;
+    let literal = ctx.src.get(start..j)?;
+    let prefix = || literal.bytes().take_while(|c| c.is_ascii_alphabetic());
+    if prefix().any(|c| c == b'b' || c == b'B') && !literal.is_ascii() {
+        let msg = "bytes can only contain ASCII literal characters";
+        return Some(ctx.error(msg, start, ErrorKind::SyntaxError));
+    }
+    if !prefix().any(|c| c == b'f' || c == b'F') {
+        return None;
+    }
+    let sub = parse(literal, ctx.filename, true).err()?;
+    let own = sub.msg.starts_with("f-string: ")
+        && !sub.msg.starts_with("f-string: invalid syntax")
+        && !super::columns::from_tokenizer(&sub.msg);
+    own.then(|| ctx.error(sub.msg, after_strings(ctx.src, start), ErrorKind::SyntaxError))
 }
 
 /// Is the token right before byte `off` a one-line f-string whose replacement field is unclosed?

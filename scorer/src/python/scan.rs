@@ -1054,9 +1054,10 @@ impl Scanner<'_> {
                 if c == b'_' {
                     self.i += 1;
                     if !(at(self.i) as char).is_digit(radix) {
+                        // (CPython's column: the characters before the one it backs up over)
                         let e = err(
                             format!("invalid {kind} literal"),
-                            self.i,
+                            self.i - 1,
                             ErrorKind::SyntaxError,
                             false,
                         );
@@ -1075,9 +1076,13 @@ impl Scanner<'_> {
                 let msg = format!("invalid digit '{}' in {kind} literal", c as char);
                 let e = err(msg, self.i, ErrorKind::SyntaxError, false);
                 self.set_error(ScanError { at: start, ..e });
-            } else if ndigits == 0 || is_ident_char(c) {
-                let e =
-                    err(format!("invalid {kind} literal"), self.i, ErrorKind::SyntaxError, false);
+            } else if ndigits == 0 || (is_ident_char(c) && !keyword_follows(&s[self.i..])) {
+                let e = err(
+                    format!("invalid {kind} literal"),
+                    self.i - 1,
+                    ErrorKind::SyntaxError,
+                    false,
+                );
                 self.set_error(ScanError { at: start, ..e });
             }
             while is_ident_char(at(self.i)) {
@@ -1106,7 +1111,8 @@ impl Scanner<'_> {
         if at(self.i) == b'.' {
             is_int = false;
             self.i += 1;
-            if !digits(self) {
+            // (a fraction starts with a digit: `1._5` ends at the `_`)
+            if at(self.i).is_ascii_digit() && !digits(self) {
                 return;
             }
         }
@@ -1115,6 +1121,12 @@ impl Scanner<'_> {
             let mut j = self.i + 1;
             if matches!(at(j), b'+' | b'-') {
                 j += 1;
+                if !at(j).is_ascii_digit() {
+                    let e = err("invalid decimal literal", j - 1, ErrorKind::SyntaxError, false);
+                    self.set_error(ScanError { at: start, ..e });
+                    self.i = j;
+                    return;
+                }
             }
             if at(j).is_ascii_digit() {
                 is_int = false;
@@ -1146,17 +1158,11 @@ impl Scanner<'_> {
             return;
         }
         let c = at(self.i);
-        if is_ident_char(c) {
-            let rest = &s[self.i..];
-            let keyword_follows =
-                [&b"and"[..], b"else", b"for", b"if", b"in", b"is", b"or", b"not"]
-                    .iter()
-                    .any(|k| rest.starts_with(k));
-            if !keyword_follows {
-                let e =
-                    err(format!("invalid {kind} literal"), start, ErrorKind::SyntaxError, false);
-                self.set_error(ScanError { at: start, ..e });
-            }
+        if is_ident_char(c) && !keyword_follows(&s[self.i..]) {
+            // (CPython's column: the characters before the one it backs up over)
+            let e =
+                err(format!("invalid {kind} literal"), self.i - 1, ErrorKind::SyntaxError, false);
+            self.set_error(ScanError { at: start, ..e });
         }
     }
 
@@ -1370,6 +1376,14 @@ impl Scanner<'_> {
 
 /// Offset of the last character, where CPython's tokenizer sits at the end of the input (the final
 /// newline belongs to the last line).
+/// CPython's `verify_end_of_number`: a keyword that may follow a number in valid code starts
+/// `rest` (only a SyntaxWarning, then the number ends there).
+fn keyword_follows(rest: &[u8]) -> bool {
+    [&b"and"[..], b"else", b"for", b"if", b"in", b"is", b"or", b"not"]
+        .iter()
+        .any(|k| rest.starts_with(k))
+}
+
 pub(crate) fn last_char(s: &[u8]) -> usize {
     match s.last() {
         Some(b'\n') if s.len() >= 2 && s[s.len() - 2] == b'\r' => s.len() - 2,

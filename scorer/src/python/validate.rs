@@ -116,6 +116,13 @@ fn target_error(bad: &syntax::Expr, t: Targets) -> Invalid {
     }
 }
 
+/// The error of `e` read as a `del` statement's targets (`del_`) or a `for` loop's: CPython's
+/// `invalid_del_stmt` / `invalid_for_target`, which parse the statement's expressions whole.
+pub(crate) fn statement_target_error(e: &syntax::Expr, del: bool) -> Option<Invalid> {
+    let t = if del { Targets::Del } else { Targets::For };
+    invalid_target(e, t).map(|bad| target_error(bad, t))
+}
+
 fn check_targets(e: &syntax::Expr, t: Targets) -> R {
     match invalid_target(e, t) {
         Some(bad) => Err(target_error(bad, t)),
