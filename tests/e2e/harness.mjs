@@ -28,7 +28,9 @@ export async function launch() {
   return chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
+      // Extra flags for measurements (e.g. `CHROMIUM_ARGS=--js-flags=--no-wasm-dynamic-tiering`).
+      ...(process.env.CHROMIUM_ARGS ?? '').split(' ').filter(Boolean)],
   });
 }
 
