@@ -2363,44 +2363,77 @@ fn unknown_named_escape(src: &str) -> Option<(String, usize, usize)> {
     bad_escape(src, false)
 }
 
+/// A string literal of a source, as [`string_literals`] finds it.
+struct StringLit<'a> {
+    /// Its prefix (`rb`, `f`, ... or empty).
+    prefix: &'a [u8],
+    /// Where it starts, prefix included.
+    start: usize,
+    /// Its opening quote.
+    quote: usize,
+    /// Just past its closing quote.
+    end: usize,
+}
+
+/// The string literals of a source in order, comments skipped (a name is a prefix only when a
+/// quote follows it); an unterminated literal is a `None` item, after which nothing follows.
+fn string_literals(b: &[u8]) -> impl Iterator<Item = Option<StringLit<'_>>> {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < b.len() {
+            let c = b[i];
+            if c == b'#' {
+                i += memchr::memchr2(b'\n', b'\r', &b[i..]).unwrap_or(b.len() - i);
+                continue;
+            }
+            if !(c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 || c == b'\'' || c == b'"') {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] >= 0x80) {
+                i += 1;
+            }
+            let prefix = &b[start..i];
+            if !matches!(b.get(i), Some(b'\'' | b'"'))
+                || prefix.len() > 2
+                || !prefix.iter().all(|c| b"rRbBfFuU".contains(c))
+            {
+                continue;
+            }
+            let quote = i;
+            let Some(end) = super::from_rustpython::skip_string(b, start) else {
+                i = b.len();
+                return Some(None);
+            };
+            i = end;
+            return Some(Some(StringLit { prefix, start, quote, end }));
+        }
+        None
+    })
+}
+
+/// The length of the quotes opening at `q`: 3 for a triple-quoted literal, else 1.
+fn quote_len(b: &[u8], q: usize) -> usize {
+    if b.get(q + 1) == b.get(q) && b.get(q + 2) == b.get(q) {
+        3
+    } else {
+        1
+    }
+}
+
 /// The first escape of a string literal 3.11's decoder refuses, reported as [`unknown_named_escape`]
 /// does: with `all`, truncated `\x` / `\u` / `\U` escapes and `\U` beyond U+10FFFF too (str
 /// literals: `(unicode error) 'unicodeescape' ...`; bytes literals: `(value error) invalid \x
 /// escape at position N`), which rustpython rejects with an error of its own.
 fn bad_escape(src: &str, all: bool) -> Option<(String, usize, usize)> {
-    let b = src.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c == b'#' {
-            while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
-                i += 1;
-            }
-            continue;
-        }
-        if !(c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 || c == b'\'' || c == b'"') {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] >= 0x80) {
-            i += 1;
-        }
-        let prefix = &b[start..i];
-        if !matches!(b.get(i), Some(b'\'' | b'"'))
-            || prefix.len() > 2
-            || !prefix.iter().all(|c| b"rRbBfFuU".contains(c))
-        {
-            continue;
-        }
-        let q = i;
-        let end = super::from_rustpython::skip_string(b, start)?;
-        i = end;
+    for lit in string_literals(src.as_bytes()) {
+        let StringLit { prefix, start, quote: q, end } = lit?;
         let bytes = prefix.iter().any(|c| b"bB".contains(c));
         if prefix.iter().any(|c| b"rR".contains(c)) || (bytes && !all) {
             continue;
         }
-        let ql = if b.get(q + 1) == Some(&b[q]) && b.get(q + 2) == Some(&b[q]) { 3 } else { 1 };
+        let ql = quote_len(src.as_bytes(), q);
         let body = src.get(q + ql..end - ql)?;
         let fstring = prefix.iter().any(|c| b"fF".contains(c));
         let found = if bytes {
@@ -2422,7 +2455,7 @@ fn bad_escape(src: &str, all: bool) -> Option<(String, usize, usize)> {
 fn fstring_body(src: &str, start: usize) -> Option<&str> {
     let b = src.as_bytes();
     let q = start + b[start..].iter().position(|c| matches!(c, b'\'' | b'"'))?;
-    let ql = if b.get(q + 1) == Some(&b[q]) && b.get(q + 2) == Some(&b[q]) { 3 } else { 1 };
+    let ql = quote_len(b, q);
     let end = super::from_rustpython::skip_string(b, start).unwrap_or(b.len());
     src.get(q + ql..end.saturating_sub(ql).max(q + ql))
 }
@@ -2506,37 +2539,12 @@ fn unmatched_in_field(src: &str, start: usize) -> Option<char> {
 fn mask_spec_names(text: &str) -> Option<String> {
     let b = text.as_bytes();
     let mut masked: Option<Vec<u8>> = None;
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c == b'#' {
-            while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
-                i += 1;
-            }
-            continue;
-        }
-        if !(c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 || c == b'\'' || c == b'"') {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] >= 0x80) {
-            i += 1;
-        }
-        let prefix = &b[start..i];
-        if !matches!(b.get(i), Some(b'\'' | b'"'))
-            || prefix.len() > 2
-            || !prefix.iter().all(|c| b"rRbBfFuU".contains(c))
-        {
-            continue;
-        }
-        let q = i;
-        let end = super::from_rustpython::skip_string(b, start)?;
-        i = end;
+    for lit in string_literals(b) {
+        let StringLit { prefix, quote: q, end, .. } = lit?;
         if !prefix.iter().any(|c| b"fF".contains(c)) || prefix.iter().any(|c| b"rR".contains(c)) {
             continue;
         }
-        let ql = if b.get(q + 1) == Some(&b[q]) && b.get(q + 2) == Some(&b[q]) { 3 } else { 1 };
+        let ql = quote_len(b, q);
         let body_start = q + ql;
         let body = b.get(body_start..end.checked_sub(ql)?)?;
         // Replacement fields open: (bracket nesting, in the spec).
