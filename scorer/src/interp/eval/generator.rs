@@ -182,20 +182,7 @@ impl<'a> Interp<'a> {
                     let active = filter
                         .as_ref()
                         .is_some_and(|f| f.kind() == FilterKind::Cond || st.skip_false);
-                    let rejected = if active {
-                        self.assign(&mut frame, &g.target, v.clone())?;
-                        let answer = match filter.as_mut() {
-                            Some(flt) => self.is_filter_rejects(&mut frame, flt, &v),
-                            None => Ok(false),
-                        };
-                        answer.unwrap_or_else(|()| {
-                            *filter = None;
-                            false
-                        })
-                    } else {
-                        self.assign(&mut frame, &g.target, v)?;
-                        false
-                    };
+                    let rejected = self.bind_filtered(&mut frame, &g.target, v, filter, active)?;
                     if rejected {
                         if let Some(d) = filter.as_ref().and_then(IsFilter::delta) {
                             self.charge(d)?;

@@ -30,7 +30,7 @@
 use super::{Frame, FrameKind};
 use crate::interp::stdlib::ast::node_isinstance;
 use crate::interp::value::*;
-use crate::interp::{Interp, Value};
+use crate::interp::{Interp, PyResult, Value};
 use crate::python::syntax as ast;
 
 /// A loop of the shape above, and what is known of its test.
@@ -208,6 +208,27 @@ impl<'a> Interp<'a> {
         }
         let classes = flt.classes.as_deref().unwrap_or_default();
         Ok(!classes.iter().any(|c| node_isinstance(v, *c)))
+    }
+
+    /// Binds `v` to a loop's `target` and says whether `filter` rejects it (`active`: the filter
+    /// may answer for this item); a filter that cannot answer in this loop is dropped.
+    pub(super) fn bind_filtered(
+        &mut self,
+        f: &mut Frame<'a>,
+        target: &'a ast::Expr,
+        v: Value<'a>,
+        filter: &mut Option<IsFilter<'a>>,
+        active: bool,
+    ) -> PyResult<'a, bool> {
+        let Some(flt) = filter.as_mut().filter(|_| active) else {
+            self.assign(f, target, v)?;
+            return Ok(false);
+        };
+        self.assign(f, target, v.clone())?;
+        Ok(self.is_filter_rejects(f, flt, &v).unwrap_or_else(|()| {
+            *filter = None;
+            false
+        }))
     }
 
     /// `C` as AST classes, when `func` is the builtin `isinstance` and `C` evaluates without

@@ -90,22 +90,7 @@ impl<'a> Interp<'a> {
             let Some(v) = self.next(&it).map_err(|e| self.at(e, start(&*fo.iter)))? else {
                 return self.exec_block(f, &fo.orelse);
             };
-            let rejected = match &mut filter {
-                Some(flt) => {
-                    self.assign(f, &fo.target, v.clone())?;
-                    match self.is_filter_rejects(f, flt, &v) {
-                        Ok(r) => r,
-                        Err(()) => {
-                            filter = None;
-                            false
-                        }
-                    }
-                }
-                None => {
-                    self.assign(f, &fo.target, v)?;
-                    false
-                }
-            };
+            let rejected = self.bind_filtered(f, &fo.target, v, &mut filter, true)?;
             if rejected {
                 if let Some(d) = filter.as_ref().and_then(IsFilter::delta) {
                     self.charge(d)?;
