@@ -31,11 +31,14 @@ const dist = process.argv[2] ?? 'dist';
 const bundleName = process.argv[3] ?? 'refactorbench';
 const rounds = Number(process.argv[4] ?? 3);
 const bin = process.env.REFSCORE_BIN ?? 'target/release-native/refscore';
-const bundleDir = path.join(dist, 'bundles', bundleName);
-if (!fs.existsSync(path.join(bundleDir, 'index.json'))) {
+if (!fs.existsSync(path.join(dist, 'bundles', bundleName, 'index.json'))) {
   console.log(`no bundle ${bundleName} in ${dist}/bundles: import it into public/bundles/${bundleName} and rebuild the site`);
   process.exit(2);
 }
+// The CLI reads the bundle as imported (public/bundles/NAME): dist's copy also holds the .gz/.br
+// siblings the site build writes, which the bundle's hash does not cover.
+const bundleDir = fs.existsSync(path.join('public/bundles', bundleName, 'index.json'))
+  ? path.join('public/bundles', bundleName) : path.join(dist, 'bundles', bundleName);
 const load = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'refscore-speed-'));
