@@ -8,6 +8,7 @@
 // warmed, one pack loaded), and the same patches again with other comments, twice: no parse cache
 // or remembered run can answer them, so what the later runs save is the workers' start: V8's
 // tier-up of the worker's wasm and the bundle's data (packs, manifests, task files) loaded.
+// `WARM_EACH=N` warms up on N tasks of every repository instead (most packs then loaded).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,7 +32,20 @@ const variant = (name, words) => {
   return [name, file];
 };
 const runs = [['cold', touch], variant('warm', 'touched again by'), variant('warm again', 'touched once more by')];
-if (process.env.WARM_REPO) {
+if (process.env.WARM_EACH) {
+  // N tasks of every repository first: both workers then hold most packs and manifests.
+  const index = JSON.parse(fs.readFileSync(path.join(source, 'index.json'), 'utf8'));
+  const repoOf = new Map(index.tasks.map((t) => [t.id, t.repo]));
+  const seen = new Map();
+  const few = text.split('\n').filter(Boolean).filter((l) => {
+    const repo = repoOf.get(JSON.parse(l).instance_id);
+    seen.set(repo, (seen.get(repo) ?? 0) + 1);
+    return seen.get(repo) <= Number(process.env.WARM_EACH);
+  });
+  const file = path.join(tmp, 'each.jsonl');
+  fs.writeFileSync(file, few.join('\n').replaceAll('touched by', 'warm-up by') + '\n');
+  runs.splice(0, 1, [`${few.length} tasks, ${process.env.WARM_EACH} of each repository`, file], ['after them', touch]);
+} else if (process.env.WARM_REPO) {
   const few = text.split('\n').filter((l) => l && JSON.parse(l).model_patch.includes(process.env.WARM_REPO)).slice(0, 4);
   const file = path.join(tmp, 'few.jsonl');
   fs.writeFileSync(file, few.join('\n').replaceAll('touched by', 'warm-up by') + '\n');
