@@ -35,8 +35,8 @@ if (!fs.existsSync(path.join(dist, 'bundles', bundleName, 'index.json'))) {
   console.log(`no bundle ${bundleName} in ${dist}/bundles: import it into public/bundles/${bundleName} and rebuild the site`);
   process.exit(2);
 }
-// The CLI reads the bundle as imported (public/bundles/NAME): dist's copy also holds the .gz/.br
-// siblings the site build writes, which the bundle's hash does not cover.
+// The CLI reads the bundle as imported (public/bundles/NAME) when it is there, else dist's copy
+// (whose .gz/.br siblings it passes over).
 const bundleDir = fs.existsSync(path.join('public/bundles', bundleName, 'index.json'))
   ? path.join('public/bundles', bundleName) : path.join(dist, 'bundles', bundleName);
 const load = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');

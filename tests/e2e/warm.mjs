@@ -18,8 +18,8 @@ import { serve, launch, newPage } from './harness.mjs';
 const dist = process.argv[2] ?? 'dist';
 const bundleName = process.argv[3] ?? 'refactorbench';
 const bin = process.env.REFSCORE_BIN ?? 'target/release-native/refscore';
-// The CLI reads the bundle as imported (public/bundles/NAME): dist's copy also holds the .gz/.br
-// siblings the site build writes, which the bundle's hash does not cover.
+// The CLI reads the bundle as imported (public/bundles/NAME) when it is there, else dist's copy
+// (whose .gz/.br siblings it passes over).
 const source = fs.existsSync(path.join('public/bundles', bundleName, 'index.json'))
   ? path.join('public/bundles', bundleName) : path.join(dist, 'bundles', bundleName);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'refscore-warm-'));

@@ -402,9 +402,38 @@ fn unreadable_input_and_usage_errors_exit_2_naming_the_file() {
         "empty: the folder holds no",
     );
 
-    // A bundle whose files do not hash to its index's hash.
+    // A bundle as the site serves it: `.gz`/`.br` siblings beside its files are not bundle
+    // files; a stray `.gz` without its file, or one beside a folder, still is.
     let copy = tmp.0.join("bundle");
     copy_dir(&bundle("score"), &copy);
+    let task = fs::read_dir(copy.join("tasks")).unwrap().next().unwrap().unwrap().path();
+    let name = task.file_name().unwrap().to_str().unwrap().to_string();
+    fs::write(copy.join("tasks").join(format!("{name}.gz")), b"not even gzip").unwrap();
+    fs::write(copy.join("tasks").join(format!("{name}.br")), b"").unwrap();
+    let served = refscore_in(
+        &d,
+        &["score", "--tasks", copy.to_str().unwrap(), "--predictions", "submissions"],
+    );
+    assert!(matches!(served.status.code(), Some(0 | 1)), "{}", text(&served.stderr));
+    assert!(!text(&served.stderr).contains("bundle hash mismatch"), "{}", text(&served.stderr));
+    fs::write(copy.join("tasks").join("gone.json.gz"), b"x").unwrap();
+    assert_usage_error(
+        &d,
+        &["score", "--tasks", copy.to_str().unwrap(), "--predictions", "submissions"],
+        "bundle hash mismatch",
+    );
+    fs::remove_file(copy.join("tasks").join("gone.json.gz")).unwrap();
+    fs::create_dir(copy.join("tasks").join("sub")).unwrap();
+    fs::write(copy.join("tasks").join("sub.br"), b"x").unwrap();
+    assert_usage_error(
+        &d,
+        &["score", "--tasks", copy.to_str().unwrap(), "--predictions", "submissions"],
+        "bundle hash mismatch",
+    );
+    fs::remove_file(copy.join("tasks").join("sub.br")).unwrap();
+    fs::remove_dir(copy.join("tasks").join("sub")).unwrap();
+
+    // A bundle whose files do not hash to its index's hash.
     let blob = fs::read_dir(copy.join("blobs")).unwrap().next().unwrap().unwrap().path();
     let mut bytes = fs::read(&blob).unwrap();
     bytes.push(b'\n');
