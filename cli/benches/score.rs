@@ -70,7 +70,10 @@
 //! (07:38, load 0.9-1.0, nothing else running), `--headline --repeat 3 --per-task 3`: touch j1
 //! 0.687 s vs CPython pristine 2.504 s = **3.56x** (median 3.53x; target 4x), both cores 0.351 s =
 //! **6.97x** (6.97x; target 7x), 300 distinct edits 1.126 s vs 7.504 s = **6.59x** (6.55x; target
-//! 10x). Before the teardown change (06:49, load 1.4, with the filter, in-process): 3.19x, 6.30x,
+//! 10x); again at 08:34 on 61043c5 (load 0.7-0.8): 3.51x, 6.70x (rounds 6.59-6.94x), 7.00x;
+//! callgrind of the child's scoring thread 4.305 G (the child also builds the listings the
+//! in-process bench had cached in the parent, ~+50 M). Before the teardown change (06:49, load 1.4,
+//! with the filter, in-process): 3.19x, 6.30x,
 //! 5.62x. What is left is structural: every `ast.parse` makes a node object per node (and frees
 //! it at the method's end) from a cached tree it first built node by node; sharing the cached
 //! tree read-only with copy-on-write node objects, or arena-allocated trees, would remove both,
