@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use rustpython_parser::lexer::LexicalErrorType;
 use rustpython_parser::{Parse, ParseError, ParseErrorType, Tok};
 
-use super::scan::{self, ScanError};
+use super::scan::{self, is_ident_char, ScanError};
 use super::validate;
 use super::{idents, node, syntax, ErrorKind, LineIndex, SyntaxError};
 
@@ -575,7 +575,7 @@ fn rename(text: &str, offset: usize, name: &str) -> Option<String> {
 }
 
 fn is_ident_byte(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80
+    is_ident_char(c)
 }
 
 /// A keyword, or `_` (never a free name in the candidates this file makes).
@@ -1601,12 +1601,11 @@ fn target_statement_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
         }
     }
     // The first pass: targets (a name or a bracket, then `.name`, `[...]`, `(...)`) and commas.
-    let is_name = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
     let mut i = start;
     loop {
         match b.get(i) {
             Some(b'(' | b'[') => i = matching_close(b, i)? + 1,
-            Some(&c) if is_name(c) && !super::is_hard_keyword(word_at(src, i)) => {
+            Some(&c) if is_ident_char(c) && !super::is_hard_keyword(word_at(src, i)) => {
                 i += word_at(src, i).len();
             }
             _ => break,
@@ -1668,7 +1667,7 @@ fn header_colon(src: &str, from: usize) -> Option<usize> {
                 }
                 lambdas -= 1;
             }
-            c if c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 => {
+            c if is_ident_char(c) => {
                 i += word_at(src, i).len().max(1);
                 continue;
             }
@@ -1692,14 +1691,10 @@ fn atom_position(src: &str, at: usize) -> bool {
     if matches!(prev, b')' | b']' | b'}' | b'\'' | b'"') {
         return false;
     }
-    if !(prev.is_ascii_alphanumeric() || prev == b'_' || prev >= 0x80) {
+    if !is_ident_char(prev) {
         return true;
     }
-    let start = b[..j]
-        .iter()
-        .rposition(|&c| !(c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80))
-        .map_or(0, |p| p + 1);
-    let word = &src[start..j];
+    let word = word_before(src, j);
     super::is_hard_keyword(word) && !matches!(word, "None" | "True" | "False")
 }
 
@@ -1762,7 +1757,6 @@ fn top_level_comma(b: &[u8], from: usize) -> Option<usize> {
 /// parentheses in call to 'print'" at the first one it meets. The name's offset and word.
 fn legacy_expression(src: &str, limit: usize) -> Option<(usize, &'static str)> {
     let b = src.as_bytes();
-    let is_name = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
     let mut i = 0;
     while i < b.len().min(limit) {
         let c = b[i];
@@ -1776,12 +1770,12 @@ fn legacy_expression(src: &str, limit: usize) -> Option<(usize, &'static str)> {
             i = super::from_rustpython::skip_string(b, i).unwrap_or(b.len());
             continue;
         }
-        if !is_name(c) {
+        if !is_ident_char(c) {
             i += 1;
             continue;
         }
         let start = i;
-        while i < b.len() && is_name(b[i]) {
+        while i < b.len() && is_ident_char(b[i]) {
             i += 1;
         }
         let word = &src[start..i];
@@ -1814,11 +1808,7 @@ fn legacy_at(src: &str, start: usize, end: usize) -> bool {
     if j > 0 && b[j - 1] == b'.' {
         return false;
     }
-    let word_start = b[..j]
-        .iter()
-        .rposition(|&c| !(c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80))
-        .map_or(0, |p| p + 1);
-    let before = &src[word_start..j];
+    let before = word_before(src, j);
     if matches!(before, "def" | "class" | "import" | "from" | "global" | "nonlocal" | "except")
         || (j > 0 && b[j - 1] == b'@')
         || (before == "as" && !src[line_bounds(src, start).0..].trim_start().starts_with("with"))
@@ -1841,7 +1831,7 @@ fn legacy_at(src: &str, start: usize, end: usize) -> bool {
         }
         match b.get(m) {
             Some(b'(' | b'[' | b'{' | b'-' | b'+' | b'~' | b'.' | b'\'' | b'"') => true,
-            Some(&c) if c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 => {
+            Some(&c) if is_ident_char(c) => {
                 let w = word_at(src, m);
                 !super::is_hard_keyword(w)
                     || matches!(w, "not" | "lambda" | "await" | "None" | "True" | "False")
@@ -1871,14 +1861,20 @@ fn legacy_at(src: &str, start: usize, end: usize) -> bool {
     }
 }
 
+/// The name ending at byte `end` (empty if none).
+fn word_before(src: &str, end: usize) -> &str {
+    let b = src.as_bytes();
+    let start =
+        b.get(..end).and_then(|r| r.iter().rposition(|&c| !is_ident_char(c))).map_or(0, |p| p + 1);
+    src.get(start..end).unwrap_or("")
+}
+
 /// The name starting at byte `at` (empty if none).
 fn word_at(src: &str, at: usize) -> &str {
     let b = src.as_bytes();
     let end = b
         .get(at..)
-        .and_then(|r| {
-            r.iter().position(|&c| !(c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80))
-        })
+        .and_then(|r| r.iter().position(|&c| !is_ident_char(c)))
         .map_or(b.len(), |p| at + p);
     src.get(at..end).unwrap_or("")
 }
@@ -1929,7 +1925,6 @@ fn legacy_first(ctx: &Ctx, err: SyntaxError, at: usize, whole: bool) -> SyntaxEr
 fn top_level_word(text: &[u8], word: &[u8]) -> bool {
     let mut depth = 0usize;
     let mut i = 0;
-    let is_name = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
     while i < text.len() {
         match text[i] {
             b'(' | b'[' | b'{' => depth += 1,
@@ -1938,9 +1933,9 @@ fn top_level_word(text: &[u8], word: &[u8]) -> bool {
                 i = super::from_rustpython::skip_string(text, i).unwrap_or(text.len());
                 continue;
             }
-            c if is_name(c) => {
+            c if is_ident_char(c) => {
                 let start = i;
-                while i < text.len() && is_name(text[i]) {
+                while i < text.len() && is_ident_char(text[i]) {
                     i += 1;
                 }
                 if depth == 0 && &text[start..i] == word {
@@ -2386,12 +2381,12 @@ fn string_literals(b: &[u8]) -> impl Iterator<Item = Option<StringLit<'_>>> {
                 i += memchr::memchr2(b'\n', b'\r', &b[i..]).unwrap_or(b.len() - i);
                 continue;
             }
-            if !(c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 || c == b'\'' || c == b'"') {
+            if !(is_ident_char(c) || c == b'\'' || c == b'"') {
                 i += 1;
                 continue;
             }
             let start = i;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] >= 0x80) {
+            while i < b.len() && (is_ident_char(b[i])) {
                 i += 1;
             }
             let prefix = &b[start..i];
@@ -2635,9 +2630,9 @@ fn string_containing(src: &str, off: usize) -> Option<usize> {
             }
             continue;
         }
-        if c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 {
+        if is_ident_char(c) {
             let start = i;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] >= 0x80) {
+            while i < b.len() && (is_ident_char(b[i])) {
                 i += 1;
             }
             let prefix = &b[start..i];

@@ -307,8 +307,9 @@ fn is_ident_start(c: u8) -> bool {
     NAME_BYTES[c as usize] & 1 != 0
 }
 
+/// Whether a name can hold byte `c` (ASCII letters and digits, `_`, every non-ASCII byte).
 #[inline]
-fn is_ident_char(c: u8) -> bool {
+pub(super) fn is_ident_char(c: u8) -> bool {
     NAME_BYTES[c as usize] & 2 != 0
 }
 
