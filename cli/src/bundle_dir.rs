@@ -169,6 +169,15 @@ impl BundleDir {
     }
 }
 
+/// Whether the file `name` in `dir` is named `X.gz` or `X.br` beside a regular file `X` (not a
+/// link).
+fn is_compressed_sibling(dir: &Path, name: &str) -> bool {
+    let Some(base) = name.strip_suffix(".gz").or_else(|| name.strip_suffix(".br")) else {
+        return false;
+    };
+    !base.is_empty() && fs::symlink_metadata(dir.join(base)).is_ok_and(|m| m.is_file())
+}
+
 /// Every file below `dir` as (`prefix/relative path`, bytes). A bundle as the importer writes it
 /// holds only folders and regular files: links (which could lead out of the bundle or loop), FIFOs,
 /// sockets and devices are refused by type before anything is opened, and sizes are checked before
@@ -176,27 +185,17 @@ impl BundleDir {
 /// A bundle the site serves also holds `X.gz` and `X.br` beside its files
 /// (`scripts/compress-static.mjs`): such a sibling of a regular file `X` is not a bundle file (it is
 /// never read), so a deployed bundle folder loads as imported.
-/// Whether `name` in `dir` is `X.gz` or `X.br` beside a regular file `X` (not a link).
-fn is_compressed_sibling(dir: &Path, name: &str) -> bool {
-    let Some(base) = name.strip_suffix(".gz").or_else(|| name.strip_suffix(".br")) else {
-        return false;
-    };
-    !base.is_empty()
-        && fs::symlink_metadata(dir.join(name)).is_ok_and(|m| m.is_file())
-        && fs::symlink_metadata(dir.join(base)).is_ok_and(|m| m.is_file())
-}
-
 fn walk(dir: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>, total: &mut u64) -> Result<()> {
     let entries = fs::read_dir(dir).with_context(|| format!("{}: cannot list", dir.display()))?;
     for e in entries {
         let e = e.with_context(|| format!("{}: cannot list", dir.display()))?;
         let name = e.file_name().to_string_lossy().into_owned();
-        if is_compressed_sibling(dir, &name) {
+        let path = e.path();
+        let t = e.file_type().with_context(|| format!("{}: cannot read", path.display()))?;
+        if t.is_file() && is_compressed_sibling(dir, &name) {
             continue;
         }
         let rel = format!("{prefix}/{name}");
-        let path = e.path();
-        let t = e.file_type().with_context(|| format!("{}: cannot read", path.display()))?;
         if t.is_dir() {
             walk(&path, &rel, out, total)?;
         } else if t.is_file() {
