@@ -21,7 +21,8 @@ use scorer::submission::{Parsed, Submission};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::bundles::TaskInputs;
+use crate::bundles::{RepoData, TaskInputs};
+use scorer::bundle::Pack;
 use worker::{FromWorker, ToWorker, WORKER_LOADER};
 
 /// What the footer and the About page show.
@@ -387,14 +388,46 @@ impl ScoringWorker {
             let json = inputs.task_json.to_string();
             self.post(index, &ToWorker::Task { key: inputs.task_file.clone(), json }, None);
         }
-        if self.needs(index, &inputs.manifest_file) {
-            let bytes = js_sys::Uint8Array::from(inputs.manifest_json.as_bytes());
-            let msg = ToWorker::Manifest { key: inputs.manifest_file.clone() };
-            self.post(index, &msg, Some(&bytes));
-        }
+        self.send_manifest(index, &inputs.manifest_file, &inputs.manifest_json);
         for (pack, bytes) in &inputs.blobs {
-            if self.needs(index, &pack.file) {
-                self.post(index, &ToWorker::Blobs { pack: (**pack).clone() }, Some(bytes));
+            self.send_pack(index, pack, bytes);
+        }
+    }
+
+    fn send_manifest(&self, index: usize, file: &str, json: &str) {
+        if self.needs(index, file) {
+            let bytes = js_sys::Uint8Array::from(json.as_bytes());
+            self.post(index, &ToWorker::Manifest { key: file.to_string() }, Some(&bytes));
+        }
+    }
+
+    fn send_pack(&self, index: usize, pack: &Pack, bytes: &js_sys::Uint8Array) {
+        if self.needs(index, &pack.file) {
+            self.post(index, &ToWorker::Blobs { pack: pack.clone() }, Some(bytes));
+        }
+    }
+
+    /// Asks every worker of the pool (starting those not running) to run the built-in warm-up
+    /// job (`worker::warmup`), so that a run finds the scorer's code optimised by the browser.
+    pub fn warm_up(&self, rounds: usize) {
+        for index in 0..self.size() {
+            if self.ensure(index) {
+                self.post(index, &ToWorker::WarmUp { rounds }, None);
+            }
+        }
+    }
+
+    /// Sends every worker of the pool (starting those not running) one repository's manifest
+    /// and pack, unless it holds them: what a batch run's tasks of that repository need besides
+    /// their task files, sent ahead of the run ([`crate::runs::prefetch_bundle`]).
+    pub fn send_repository(&self, data: &RepoData) {
+        for index in 0..self.size() {
+            if !self.ensure(index) {
+                continue;
+            }
+            self.send_manifest(index, &data.manifest_file, &data.manifest_json);
+            if let Some((pack, bytes)) = &data.pack {
+                self.send_pack(index, pack, bytes);
             }
         }
     }

@@ -245,6 +245,7 @@ async fn load_task_with_text(
     bundle: &str,
     id: &str,
 ) -> Result<(Rc<TaskData>, Rc<str>, String), String> {
+    let index = load_index(bundle).await?;
     let summary = load_summary(bundle, id).await?;
     let file = summary.data.clone();
     if !is_safe_relative(&file) {
@@ -252,13 +253,25 @@ async fn load_task_with_text(
     }
     let url = bundle_url(bundle, &file);
     let name = file.clone();
+    // From the task pack when a run asked for it ([`preload_task_pack`]), else on its own.
+    let packed = index
+        .task_pack
+        .as_ref()
+        .and_then(|p| Some((*p.blobs.get(&file)?, loading_bytes(bundle, &p.file)?)));
     let fut = memo(
         bundle,
         |c| &mut c.tasks,
         &file,
         move || {
             async move {
-                let text = net::fetch_text(&url).await?;
+                let from_pack = match packed {
+                    Some((range, pack)) => pack.await.ok().and_then(|b| slice_text(&b, range)),
+                    None => None,
+                };
+                let text = match from_pack {
+                    Some(text) => text,
+                    None => net::fetch_text(&url).await?,
+                };
                 let task = TaskData::from_json(&text, &name).map_err(|e| format!("{url}: {e}"))?;
                 Ok((Rc::new(task), Rc::from(text)))
             }
@@ -344,6 +357,64 @@ pub async fn preload_pack(bundle: &str, repo: &str) -> Result<(), String> {
         load_bytes(bundle, &pack.file).await?;
     }
     Ok(())
+}
+
+/// One repository's share of what a batch run sends every worker: its manifest (as text) and its
+/// pack, if it has one. A run's tasks then need only their task files.
+#[derive(Clone)]
+pub struct RepoData {
+    /// Bundle-relative, content-addressed name of the manifest (the worker's cache key).
+    pub manifest_file: String,
+    pub manifest_json: Rc<str>,
+    pub pack: Option<(Rc<Pack>, js_sys::Uint8Array)>,
+}
+
+/// The manifest and pack of repository `repo` (each fetched once per page; see [`memo`]).
+pub async fn load_repo_data(bundle: &str, repo: &str) -> Result<RepoData, String> {
+    let manifest_file = manifest_file(bundle, repo).await?;
+    let head = load_manifest(bundle, repo).await?;
+    let manifest_json = load_manifest_text(bundle, &manifest_file).await?;
+    let pack = match &head.pack {
+        Some(pack) => Some((Rc::new(pack.clone()), load_bytes(bundle, &pack.file).await?)),
+        None => None,
+    };
+    Ok(RepoData { manifest_file, manifest_json, pack })
+}
+
+/// Fetches the bundle's task pack (every task file in one request), so that later task loads
+/// read it instead of one request each. A batch run calls this first; without a task pack
+/// (older bundles) it does nothing.
+pub async fn preload_task_pack(bundle: &str) -> Result<(), String> {
+    let index = load_index(bundle).await?;
+    match &index.task_pack {
+        Some(pack) if is_safe_relative(&pack.file) => {
+            load_bytes(bundle, &pack.file).await.map(drop)
+        }
+        Some(pack) => Err(format!("{bundle}: bad task pack name {:?}", pack.file)),
+        None => Ok(()),
+    }
+}
+
+/// The load of `file` if one was started and has not failed (finished or not).
+fn loading_bytes(bundle: &str, file: &str) -> Option<Load<js_sys::Uint8Array>> {
+    CACHES.with(|c| {
+        c.borrow()
+            .get(bundle)
+            .and_then(|cache| cache.bytes.get(file))
+            .filter(|f| !matches!(f.peek(), Some(Err(_))))
+            .cloned()
+    })
+}
+
+/// The UTF-8 text at `[offset, length]` of a pack, or `None` when the range or the text is bad
+/// (the caller then fetches the file itself).
+fn slice_text(pack: &js_sys::Uint8Array, [offset, len]: [u64; 2]) -> Option<String> {
+    let start = u32::try_from(offset).ok()?;
+    let end = start.checked_add(u32::try_from(len).ok()?)?;
+    if end > pack.length() {
+        return None;
+    }
+    String::from_utf8(pack.subarray(start, end).to_vec()).ok()
 }
 
 fn cached_bytes(bundle: &str, file: &str) -> Option<js_sys::Uint8Array> {

@@ -534,12 +534,16 @@ async fn score_inputs(
             });
         }
     }
-    // Task files are small and many: fetched ahead, a few at a time, first seen first (about the
-    // order lanes take them), so a lane does not wait for one between two submissions.
+    // Task files are small and many: fetched ahead (from the task pack when there are many
+    // submissions), a few at a time, first seen first (about the order lanes take them), so a
+    // lane does not wait for one between two submissions.
     {
         let bundle = bundle.to_string();
         leptos::task::spawn_local(async move {
             use futures::stream::StreamExt;
+            if packs {
+                let _ = bundles::preload_task_pack(&bundle).await;
+            }
             futures::stream::iter(ahead)
                 .for_each_concurrent(TASK_PREFETCH, |(id, _)| {
                     let bundle = bundle.clone();
@@ -584,6 +588,53 @@ async fn score_inputs(
     let stored = store(run, traj_files, first).await;
     crate::net::mark("refscore:stored");
     done(stored)
+}
+
+/// Fetches what a batch run of `bundle` needs besides the submissions and sends it to every
+/// worker, while the Score page waits for files: each repository's manifest and pack (posted to
+/// every worker, which reads them then, not in the run) and the task files (fetched and parsed
+/// here; a worker gets a task file with its first submission). Once per bundle and page load; a
+/// run started meanwhile shares the same loads ([`bundles`] memoises them).
+pub fn prefetch_bundle(worker: ScoringWorker, bundle: String) {
+    thread_local! {
+        static STARTED: RefCell<std::collections::HashSet<String>> = RefCell::default();
+    }
+    if !STARTED.with(|s| s.borrow_mut().insert(bundle.clone())) {
+        return;
+    }
+    if STARTED.with(|s| s.borrow().len()) == 1 {
+        // Once per page: the scorer's code is the same for every bundle.
+        worker.warm_up(WARM_UP_ROUNDS);
+    }
+    leptos::task::spawn_local(async move {
+        let Ok(index) = bundles::load_index(&bundle).await else {
+            // Tried again the next time the page asks.
+            STARTED.with(|s| s.borrow_mut().remove(&bundle));
+            return;
+        };
+        // One request for every task file (older bundles: one each, below).
+        let _ = bundles::preload_task_pack(&bundle).await;
+        let tasks = {
+            use futures::stream::StreamExt;
+            let ids: Vec<String> = index.tasks.iter().map(|t| t.id.clone()).collect();
+            let bundle = bundle.clone();
+            futures::stream::iter(ids).for_each_concurrent(TASK_PREFETCH, move |id| {
+                let bundle = bundle.clone();
+                async move {
+                    // A failure shows when a run loads the task itself.
+                    let _ = bundles::load_task(&bundle, &id).await;
+                }
+            })
+        };
+        let repos = async {
+            for repo in &index.repos {
+                if let Ok(data) = bundles::load_repo_data(&bundle, &repo.name).await {
+                    worker.send_repository(&data);
+                }
+            }
+        };
+        futures::future::join(tasks, repos).await;
+    });
 }
 
 /// The submissions of one task (indices into the run's submissions, in input order): they are
@@ -662,6 +713,9 @@ struct LaneContext<'a> {
     /// Whether submissions wait for their repository's pack (requested at the run's start).
     packs: bool,
 }
+
+/// Rounds of the workers' warm-up job (`worker::warmup`) sent with the prefetch.
+const WARM_UP_ROUNDS: usize = 3;
 
 /// How many task files are fetched at once ahead of the lanes (a browser opens about six
 /// connections to one host).

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use anyhow::{bail, Context, Result};
-use scorer::bundle::{blob_file, bundle_hash, BundleIndex, Manifest, TaskData};
+use scorer::bundle::{blob_file, bundle_hash, BundleIndex, Manifest, Pack, TaskData};
 use scorer::stats::TaskMeta;
 use scorer::tree::Tree;
 
@@ -30,6 +30,21 @@ pub struct LoadedTask {
 
 /// Folders a bundle consists of besides `index.json` (as the importer writes them).
 const BUNDLE_DIRS: [&str; 4] = ["tasks", "repos", "blobs", "packs"];
+
+/// The browser reads task files out of the task pack, the CLI reads them one by one: both must
+/// read the same bytes, so every range of the pack must hold exactly the file it is keyed by.
+fn check_task_pack(dir: &Path, pack: &Pack, files: &[(String, Vec<u8>)]) -> Result<()> {
+    let file = |name: &str| files.iter().find(|(p, _)| p == name).map(|(_, b)| b.as_slice());
+    let where_ = || format!("{}/{}", dir.display(), pack.file);
+    let bytes = file(&pack.file).with_context(|| format!("{}: missing task pack", where_()))?;
+    let parts = pack.split_unhashed(bytes).with_context(where_)?;
+    for (name, part) in parts {
+        if file(&name) != Some(&part[..]) {
+            bail!("{}: its bytes for {name} are not that file's bytes", where_());
+        }
+    }
+    Ok(())
+}
 
 impl BundleDir {
     /// Opens `dir`, checking that `index.json` parses and that the bundle hash it records is the
@@ -75,6 +90,9 @@ impl BundleDir {
                 dir.display(),
                 index.bundle_hash
             );
+        }
+        if let Some(pack) = &index.task_pack {
+            check_task_pack(dir, pack, &files)?;
         }
         Ok(BundleDir {
             dir: dir.to_path_buf(),

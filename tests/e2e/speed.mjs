@@ -19,6 +19,9 @@
 // it prints where the drop→summary time went — each thread's busy wall time and its CPU time (the
 // UI thread, every scoring worker, the service worker; CPU time is the figure to compare when
 // other jobs load the machine) and the app's phases (its `refscore:` user-timing marks).
+// With DROP_AFTER_MS=N the drop comes N ms after the first view instead of at once: what a user
+// choosing a file sees (the Score page sends the bundle's manifests and packs to the workers and
+// fetches its task files meanwhile).
 // With REFSCORE_SW=block the pages run without the service worker (bundle files straight from the
 // network), to measure what the service worker's caching costs a first visit.
 import fs from 'node:fs';
@@ -130,7 +133,10 @@ try {
     await page.goto(`${server.url}score?bundle=${bundleName}&workers=2`);
     await page.locator('#upload-files').waitFor({ state: 'attached', timeout: 30000 });
     const firstView = await page.evaluate(() => performance.now());
-    // Workers start with the page; the drop happens as soon as the user could make it.
+    // Workers start with the page; the drop happens as soon as the user could make it, or after
+    // DROP_AFTER_MS (the time a user takes to choose a file, while the page prefetches the bundle).
+    const pause = Number(process.env.DROP_AFTER_MS ?? 0);
+    if (pause > 0) await page.waitForTimeout(pause);
     const drop = await page.evaluate(() => { performance.mark('refscore:drop'); return performance.now(); });
     await page.setInputFiles('#upload-files', preds);
     await page.locator('#score-start:not([disabled])').waitFor({ timeout: 60000 });

@@ -50,6 +50,8 @@ pub enum ToWorker {
     /// Join tasks of one repository (sent before, in this order) into a combined task
     /// (`scorer::combine`) and score one patch (the message's bytes) against it.
     Combine { job: u64, tasks: Vec<String>, manifest: String },
+    /// Run the built-in warm-up job ([`warmup`]) `rounds` times; answers nothing.
+    WarmUp { rounds: usize },
 }
 
 /// What the worker answers.
@@ -281,7 +283,12 @@ impl WorkerCore {
                 .and_then(|json| Manifest::from_json(json, &key).map_err(|e| e.to_string()))
             {
                 Ok(m) => {
-                    self.listings.remove(&key);
+                    // The listing is built now: a manifest comes ahead of the run that needs it
+                    // (`runs::prefetch_bundle` in the app), or with its first task.
+                    match m.listing() {
+                        Ok(tree) => self.listings.insert(key.clone(), tree),
+                        Err(_) => self.listings.remove(&key),
+                    };
                     self.manifests.insert(key, Rc::new(m));
                     None
                 }
@@ -308,6 +315,12 @@ impl WorkerCore {
                     Ok(result) => FromWorker::Scored { job, result },
                     Err(message) => FromWorker::Failed { job: Some(job), message },
                 })
+            }
+            ToWorker::WarmUp { rounds } => {
+                // A scorer of its own, dropped after: the job warms code, not caches.
+                let mut scorer = new_scorer(None);
+                warmup::run(&mut scorer, rounds.min(WARM_UP_MAX_ROUNDS));
+                None
             }
             ToWorker::Parse { job, name } => Some(FromWorker::Parsed {
                 job,
@@ -454,6 +467,10 @@ fn js_message(e: wasm_bindgen::JsValue) -> String {
 
 #[cfg(target_arch = "wasm32")]
 pub mod codecs_module;
+pub mod warmup;
+
+/// A warm-up longer than this would only delay a run started meanwhile.
+const WARM_UP_MAX_ROUNDS: usize = 8;
 
 /// URL of the worker's loader script, relative to the document base (works under a sub-path).
 pub const WORKER_LOADER: &str = "./worker_loader.js";

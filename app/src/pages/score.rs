@@ -7,7 +7,7 @@ use leptos_router::hooks::{use_navigate, use_params_map};
 use leptos_router::NavigateOptions;
 use scorer::bundle::BundleIndex;
 
-use crate::bridge::use_worker;
+use crate::bridge::{use_worker, WorkerStatus};
 use crate::bundles::{index_resource, use_bundle};
 use crate::components::progress::ScoreProgress;
 use crate::routes::{query_value, Href, Query, Route, RunRef};
@@ -114,6 +114,14 @@ pub fn ScorePage() -> impl IntoView {
         set_dragging.set(true);
     };
     let worker = use_worker();
+    // The user came to score: the selected bundle's data goes to the workers while they choose.
+    let status = use_context::<ReadSignal<WorkerStatus>>();
+    Effect::new(move |_| {
+        let ready = status.is_some_and(|s| matches!(s.get(), WorkerStatus::Ready { .. }));
+        if let (true, Some(worker)) = (ready, worker) {
+            crate::runs::prefetch_bundle(worker.get_value(), bundle.selected.get());
+        }
+    });
     let start = move |_| {
         let Some(worker) = worker.map(|w| w.get_value()) else { return };
         let Some(Ok(index)) = index.get_untracked() else { return };
@@ -333,6 +341,7 @@ mod tests {
                 })
                 .collect(),
             repos: Vec::new(),
+            task_pack: None,
         }
     }
 

@@ -266,6 +266,7 @@ mod tests {
             bundle_hash: String::new(),
             tasks: vec![task("a", "r1", ""), task("b", "r2", ""), task("c", "r1", "")],
             repos: vec![],
+            task_pack: None,
         };
         let c = BundleCounts::of(&index);
         assert_eq!((c.tasks, c.repos, c.methods, c.blobs, c.blob_bytes), (3, 2, 9, 6, 4500));

@@ -77,6 +77,7 @@ pub(crate) fn write_bundle(bundle: &BundleDir, task: &TaskData, out: &Path) -> R
             blob_bytes,
         }],
         repos: vec![RepoSummary { manifest: manifest_name, ..repo_row.clone() }],
+        task_pack: None,
     };
     let index_input = index.hash_input();
     index.bundle_hash = bundle_hash(

@@ -200,12 +200,28 @@ fn build(from: &Path) -> Result<Built> {
         out.insert(name, bytes);
     }
 
-    // 4. The index; the hash covers every file, the index taken with an empty hash.
+    // 4. The task pack: every task file, in index order (what a browser scoring many tasks
+    // fetches in one request).
+    let mut pack_bytes = Vec::new();
+    let mut entries = BTreeMap::new();
+    for row in &rows {
+        let data = out.get(&row.data).with_context(|| format!("task file {} missing", row.data))?;
+        entries.insert(row.data.clone(), [pack_bytes.len() as u64, data.len() as u64]);
+        pack_bytes.extend_from_slice(data);
+    }
+    let task_pack = (!entries.is_empty()).then(|| {
+        let file = addressed_name("tasks", "pack", &pack_bytes, "txt");
+        out.insert(file.clone(), pack_bytes);
+        Pack { file, blobs: entries }
+    });
+
+    // 5. The index; the hash covers every file, the index taken with an empty hash.
     let mut index = BundleIndex {
         schema_version: BUNDLE_SCHEMA_VERSION,
         bundle_hash: String::new(),
         tasks: rows,
         repos: repo_rows,
+        task_pack,
     };
     let index_input = index.hash_input();
     let hash = bundle_hash(

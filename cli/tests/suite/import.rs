@@ -128,12 +128,28 @@ fn imports_the_demo_deterministically() {
             assert_eq!(git_blob_id(bytes), id, "{name}");
         } else if name != "index.json" {
             let h = scorer::bundle::sha256_hex(bytes);
-            let ext = if name.starts_with("packs/") { "txt" } else { "json" };
+            let ext = if name.starts_with("packs/") || name.starts_with("tasks/pack.") {
+                "txt"
+            } else {
+                "json"
+            };
             assert!(
                 name.ends_with(&format!(".{}.{ext}", &h[..16])),
                 "{name} is not content-addressed"
             );
         }
+    }
+
+    // The task pack holds every task file, byte for byte, in index order.
+    let pack = loaded.index.task_pack.as_ref().expect("a task pack");
+    assert!(pack.file.starts_with("tasks/pack."), "{}", pack.file);
+    let parts = pack.split_unhashed(&ta[&pack.file]).expect("ranges inside the pack");
+    assert_eq!(parts.len(), loaded.index.tasks.len());
+    let mut offset = 0;
+    for row in &loaded.index.tasks {
+        assert_eq!(&parts[&row.data][..], &ta[&row.data][..], "{}", row.data);
+        assert_eq!(pack.blobs[&row.data][0], offset, "{} in index order", row.data);
+        offset += ta[&row.data].len() as u64;
     }
 
     let ids: Vec<&str> = loaded.index.tasks.iter().map(|t| t.id.as_str()).collect();

@@ -35,6 +35,12 @@ pub struct BundleIndex {
     /// The repositories the tasks refer to, sorted by name.
     #[serde(default)]
     pub repos: Vec<RepoSummary>,
+    /// `tasks/pack.<hash16>.txt`: every task file's bytes concatenated in `tasks` order, keyed
+    /// by the task file's name. A reader scoring many tasks fetches it once instead of one
+    /// request per task; a reader showing one task fetches that task's file. Absent from
+    /// bundles written before it existed and from combined tasks' bundles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_pack: Option<Pack>,
 }
 
 /// One row of the task list.
@@ -127,11 +133,12 @@ pub struct ManifestHead {
 /// `packs/<repo>.<hash16>.txt`: the blobs of one repository's tasks, concatenated in blob-id order.
 /// Scoring all tasks of a bundle then takes one request per repository instead of one per blob
 /// (measured on the 100 official tasks: 426 blob requests take ten times as long as 9 packs).
+/// The index's task pack ([`BundleIndex::task_pack`]) has the same shape, keyed by task file name.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pack {
     /// Bundle-relative file name.
     pub file: String,
-    /// Blob id → `[offset, length]` in the pack.
+    /// Blob id (task file name, in the task pack) → `[offset, length]` in the pack.
     pub blobs: BTreeMap<String, [u64; 2]>,
 }
 
