@@ -196,6 +196,40 @@ z.close()`, zip, path.join(SUBS, 'trajectories')]);
   assert.deepEqual(errors, [], errors.join('\n'));
 });
 
+test('the Score page prefetches the bundle; a batch run reads task files from the task pack', async () => {
+  // A context of its own: nothing cached, no service worker yet, every request seen.
+  const fresh = await browser.newContext({ viewport: { width: 1366, height: 800 } });
+  try {
+    const { page, errors, requests } = await newPage(fresh);
+    const index = JSON.parse(fs.readFileSync('dist/bundles/demo/index.json', 'utf8'));
+    assert.ok(index.task_pack?.file.startsWith('tasks/pack.'), 'the demo bundle has a task pack');
+    const repoPacks = index.repos.map((r) => JSON.parse(fs.readFileSync(`dist/bundles/demo/${r.manifest}`, 'utf8')).pack?.file)
+      .filter(Boolean);
+    await page.goto(`${server.url}score`);
+    await waitWorker(page);
+    // Before any file is chosen: the task pack and every repository's pack are fetched.
+    const fetched = (file) => requests.some((u) => u.endsWith(`/bundles/demo/${file}`));
+    for (let i = 0; i < 100 && ![index.task_pack.file, ...repoPacks].every(fetched); i += 1) {
+      await page.waitForTimeout(50);
+    }
+    assert.ok(fetched(index.task_pack.file), 'task pack prefetched');
+    for (const p of repoPacks) assert.ok(fetched(p), `${p} prefetched`);
+    await page.setInputFiles('#upload-files', path.join(SUBS, 'predictions.jsonl'));
+    await page.locator('#upload-list tbody tr').first().waitFor({ timeout: T });
+    await page.click('#score-start');
+    await page.waitForURL(/\/runs\/[0-9a-f]+$/, { timeout: T });
+    await page.locator('#run-results tbody tr').first().waitFor({ timeout: T });
+    const lines = fs.readFileSync(path.join(SUBS, 'predictions.jsonl'), 'utf8').trim().split('\n').length;
+    assert.equal(await page.locator('#run-results tbody tr').count(), lines);
+    const taskFiles = requests.filter((u) => /\/bundles\/demo\/tasks\/[^/]+\.json$/.test(u));
+    assert.deepEqual(taskFiles, [], 'no task file fetched on its own');
+    assert.equal(requests.filter((u) => u.endsWith(index.task_pack.file)).length, 1, 'the task pack fetched once');
+    assert.deepEqual(errors, [], errors.join('\n'));
+  } finally {
+    await fresh.close();
+  }
+});
+
 test('a truncated patch in a dropped predictions file is a failed patch, counted in the summary', async () => {
   const { page, errors } = await newPage();
   await page.goto(`${server.url}score`);
