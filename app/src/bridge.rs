@@ -407,13 +407,26 @@ impl ScoringWorker {
         }
     }
 
-    /// Asks every worker of the pool (starting those not running) to run the built-in warm-up
-    /// job (`worker::warmup`), so that a run finds the scorer's code optimised by the browser.
+    /// Has every worker of the pool (starting those not running) run up to `rounds` rounds of
+    /// the built-in warm-up job (`worker::warmup`), so that a run finds the scorer's code
+    /// optimised by the browser. One round at a time, and none once a real job is waiting: a
+    /// run started meanwhile waits for one round at most.
     pub fn warm_up(&self, rounds: usize) {
         for index in 0..self.size() {
-            if self.ensure(index) {
-                self.post(index, &ToWorker::WarmUp { rounds }, None);
-            }
+            let pool = self.clone();
+            leptos::task::spawn_local(async move {
+                for _ in 0..rounds {
+                    let busy = !pool.slot(index).pending.borrow().is_empty();
+                    let warmed = !busy
+                        && matches!(
+                            pool.job(index, |job| ToWorker::WarmUp { job }, None).await,
+                            Ok(FromWorker::WarmedUp { .. })
+                        );
+                    if !warmed {
+                        break;
+                    }
+                }
+            });
         }
     }
 

@@ -50,8 +50,9 @@ pub enum ToWorker {
     /// Join tasks of one repository (sent before, in this order) into a combined task
     /// (`scorer::combine`) and score one patch (the message's bytes) against it.
     Combine { job: u64, tasks: Vec<String>, manifest: String },
-    /// Run the built-in warm-up job ([`warmup`]) `rounds` times; answers nothing.
-    WarmUp { rounds: usize },
+    /// Run one round of the built-in warm-up job ([`warmup`]); answered with `WarmedUp`. The UI
+    /// sends the next round only when the worker has nothing else to do.
+    WarmUp { job: u64 },
 }
 
 /// What the worker answers.
@@ -74,6 +75,10 @@ pub enum FromWorker {
         job: u64,
         result: CombinedResult,
     },
+    /// A warm-up round ran.
+    WarmedUp {
+        job: u64,
+    },
     /// The job could not run (missing or corrupt bundle data, a malformed message).
     Failed {
         job: Option<u64>,
@@ -88,7 +93,8 @@ impl FromWorker {
             FromWorker::Ready { .. } => None,
             FromWorker::Scored { job, .. }
             | FromWorker::Parsed { job, .. }
-            | FromWorker::Combined { job, .. } => Some(*job),
+            | FromWorker::Combined { job, .. }
+            | FromWorker::WarmedUp { job } => Some(*job),
             FromWorker::Failed { job, .. } => *job,
         }
     }
@@ -316,11 +322,10 @@ impl WorkerCore {
                     Err(message) => FromWorker::Failed { job: Some(job), message },
                 })
             }
-            ToWorker::WarmUp { rounds } => {
+            ToWorker::WarmUp { job } => {
                 // A scorer of its own, dropped after: the job warms code, not caches.
-                let mut scorer = new_scorer(None);
-                warmup::run(&mut scorer, rounds.min(WARM_UP_MAX_ROUNDS));
-                None
+                warmup::run(&mut new_scorer(None), 1);
+                Some(FromWorker::WarmedUp { job })
             }
             ToWorker::Parse { job, name } => Some(FromWorker::Parsed {
                 job,
@@ -468,9 +473,6 @@ fn js_message(e: wasm_bindgen::JsValue) -> String {
 #[cfg(target_arch = "wasm32")]
 pub mod codecs_module;
 pub mod warmup;
-
-/// A warm-up longer than this would only delay a run started meanwhile.
-const WARM_UP_MAX_ROUNDS: usize = 8;
 
 /// URL of the worker's loader script, relative to the document base (works under a sub-path).
 pub const WORKER_LOADER: &str = "./worker_loader.js";
