@@ -9,6 +9,9 @@
 // or remembered run can answer them, so what the later runs save is the workers' start: V8's
 // tier-up of the worker's wasm and the bundle's data (packs, manifests, task files) loaded.
 // `WARM_EACH=N` warms up on N tasks of every repository instead (most packs then loaded).
+// The Score page itself now sends the bundle's packs and manifests to the workers and runs a
+// warm-up job while it waits for files (`runs::prefetch_bundle`): the first run, dropped at once,
+// is cold only in what that has not finished; `DROP_AFTER_MS` in speed.mjs measures the pause.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
