@@ -11,7 +11,7 @@
 //! begins, whichever is first: [`ScoringWorker::warm`]).
 
 use std::cell::{Cell, RefCell};
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::rc::{Rc, Weak};
 
 use futures::channel::oneshot;
@@ -82,6 +82,19 @@ struct Slot {
     /// Bumped whenever the slot gets a new worker: events of a replaced worker are ignored.
     generation: Cell<u64>,
     pending: RefCell<HashMap<u64, Reply>>,
+    /// Work for the worker's idle time ([`ScoringWorker::prefetch`]).
+    idle: Idle,
+}
+
+/// What a worker does only while no job waits on it: the Score page's prefetch of a bundle's
+/// repositories and the warm-up rounds, paced so that a job posted meanwhile finds at most one
+/// repository's data and one round ahead of it.
+#[derive(Default)]
+struct Idle {
+    repos: RefCell<VecDeque<RepoData>>,
+    warm_rounds: Cell<usize>,
+    /// Whether a pump loop ([`ScoringWorker::pump`]) is running for the slot.
+    pumping: Cell<bool>,
 }
 
 struct Inner {
@@ -313,6 +326,9 @@ impl ScoringWorker {
                         ok => Ok(ok),
                     });
                 }
+                if slot.pending.borrow().is_empty() {
+                    self.pump(index);
+                }
             }
         }
     }
@@ -327,6 +343,8 @@ impl ScoringWorker {
         }
         // Events of the terminated worker still queued are ignored from now on.
         slot.generation.set(slot.generation.get() + 1);
+        slot.idle.repos.borrow_mut().clear();
+        slot.idle.warm_rounds.set(0);
         let mut pending: Vec<(u64, Reply)> = slot.pending.borrow_mut().drain().collect();
         pending.sort_unstable_by_key(|(job, _)| *job);
         for (n, (_, reply)) in pending.into_iter().enumerate() {
@@ -407,45 +425,74 @@ impl ScoringWorker {
         }
     }
 
-    /// Has every worker of the pool (starting those not running) run up to `rounds` rounds of
-    /// the built-in warm-up job (`worker::warmup`), so that a run finds the scorer's code
-    /// optimised by the browser. One round at a time, and none once a real job is waiting: a
-    /// run started meanwhile waits for one round at most.
-    pub fn warm_up(&self, rounds: usize) {
-        for index in 0..self.size() {
-            let pool = self.clone();
-            leptos::task::spawn_local(async move {
-                for _ in 0..rounds {
-                    let busy = !pool.slot(index).pending.borrow().is_empty();
-                    let warmed = !busy
-                        && matches!(
-                            pool.job(index, |job| ToWorker::WarmUp { job }, None).await,
-                            Ok(FromWorker::WarmedUp { .. })
-                        );
-                    if !warmed {
-                        break;
-                    }
-                }
-            });
-        }
-    }
-
-    /// Sends every worker of the pool (starting those not running) one repository's manifest
-    /// and pack, unless it holds them: what a batch run's tasks of that repository need besides
-    /// their task files, sent ahead of the run ([`crate::runs::prefetch_bundle`]).
-    pub fn send_repository(&self, data: &RepoData) {
+    /// Gives every worker of the pool (starting those not running) idle work: `repos` (each
+    /// repository's manifest and pack, unless it holds them: what a batch run's tasks need
+    /// besides their task files) and `warm_rounds` rounds of the built-in warm-up job
+    /// (`worker::warmup`, so that a run finds the scorer's code optimised by the browser).
+    /// [`crate::runs::prefetch_bundle`] calls it while the Score page waits for files.
+    pub fn prefetch(&self, repos: &[RepoData], warm_rounds: usize) {
         for index in 0..self.size() {
             if !self.ensure(index) {
                 continue;
             }
-            self.send_manifest(index, &data.manifest_file, &data.manifest_json);
-            if let Some((pack, bytes)) = &data.pack {
-                self.send_pack(index, pack, bytes);
-            }
+            let idle = &self.slot(index).idle;
+            idle.repos.borrow_mut().extend(repos.iter().cloned());
+            idle.warm_rounds.set(idle.warm_rounds.get() + warm_rounds);
+            self.pump(index);
         }
     }
 
+    /// Works through a slot's idle work while no job waits on it: one repository's data, then
+    /// one warm-up round (whose answer says the worker has read that data too), and so on.
+    /// Stops when a job is posted; [`Self::received`] starts it again when the slot's last job
+    /// is answered.
+    fn pump(&self, index: usize) {
+        let idle = &self.slot(index).idle;
+        if idle.pumping.replace(true) {
+            return;
+        }
+        let pool = self.clone();
+        leptos::task::spawn_local(async move {
+            loop {
+                let slot = pool.slot(index);
+                if !slot.pending.borrow().is_empty() || slot.live.borrow().is_none() {
+                    break;
+                }
+                let repo = slot.idle.repos.borrow_mut().pop_front();
+                if let Some(data) = &repo {
+                    pool.send_manifest(index, &data.manifest_file, &data.manifest_json);
+                    if let Some((pack, bytes)) = &data.pack {
+                        pool.send_pack(index, pack, bytes);
+                    }
+                }
+                let rounds = slot.idle.warm_rounds.get();
+                if rounds > 0 {
+                    slot.idle.warm_rounds.set(rounds - 1);
+                    let answer = pool.post_job(index, |job| ToWorker::WarmUp { job }, None).await;
+                    if !matches!(answer, Ok(FromWorker::WarmedUp { .. })) {
+                        slot.idle.warm_rounds.set(0);
+                    }
+                } else if repo.is_none() {
+                    break;
+                }
+            }
+            pool.slot(index).idle.pumping.set(false);
+        });
+    }
+
+    /// Posts a job for the user: the warm-up rounds left on that worker are dropped (the job
+    /// warms the code itself), and it waits behind at most what the idle pump posted last.
     async fn job(
+        &self,
+        index: usize,
+        make: impl FnOnce(u64) -> ToWorker,
+        bytes: Option<&js_sys::Uint8Array>,
+    ) -> Result<FromWorker, JobError> {
+        self.slot(index).idle.warm_rounds.set(0);
+        self.post_job(index, make, bytes).await
+    }
+
+    async fn post_job(
         &self,
         index: usize,
         make: impl FnOnce(u64) -> ToWorker,

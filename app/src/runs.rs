@@ -591,10 +591,11 @@ async fn score_inputs(
 }
 
 /// Fetches what a batch run of `bundle` needs besides the submissions and sends it to every
-/// worker, while the Score page waits for files: each repository's manifest and pack (posted to
-/// every worker, which reads them then, not in the run) and the task files (fetched and parsed
-/// here; a worker gets a task file with its first submission). Once per bundle and page load; a
-/// run started meanwhile shares the same loads ([`bundles`] memoises them).
+/// worker, while the Score page waits for files: each repository's manifest and pack (given to
+/// every worker as idle work, between warm-up rounds: the worker reads them then, not in the run;
+/// [`ScoringWorker::prefetch`]) and the task files (from the task pack, parsed here; a worker
+/// gets a task file with its first submission). Once per bundle and page load; a run started
+/// meanwhile shares the same loads ([`bundles`] memoises them) and goes before the idle work.
 pub fn prefetch_bundle(worker: ScoringWorker, bundle: String) {
     thread_local! {
         static STARTED: RefCell<std::collections::HashSet<String>> = RefCell::default();
@@ -604,7 +605,7 @@ pub fn prefetch_bundle(worker: ScoringWorker, bundle: String) {
     }
     if STARTED.with(|s| s.borrow().len()) == 1 {
         // Once per page: the scorer's code is the same for every bundle.
-        worker.warm_up(WARM_UP_ROUNDS);
+        worker.prefetch(&[], WARM_UP_ROUNDS);
     }
     leptos::task::spawn_local(async move {
         let Ok(index) = bundles::load_index(&bundle).await else {
@@ -629,7 +630,7 @@ pub fn prefetch_bundle(worker: ScoringWorker, bundle: String) {
         let repos = async {
             for repo in &index.repos {
                 if let Ok(data) = bundles::load_repo_data(&bundle, &repo.name).await {
-                    worker.send_repository(&data);
+                    worker.prefetch(std::slice::from_ref(&data), 0);
                 }
             }
         };
