@@ -1365,7 +1365,7 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
         "if", "elif", "else", "while", "for", "def", "class", "with", "try", "except", "finally",
         "async",
     ];
-    let line_end = line.trim_end();
+    let line_end = comment_start(line.as_bytes()).map_or(line, |h| &line[..h]).trim_end();
     if matches!(tok, Tok::Newline | Tok::EndOfFile)
         && headers.contains(&first_word.as_str())
         && (matches!(first_word.as_str(), "else" | "try" | "finally")
@@ -1525,15 +1525,8 @@ fn double_starred_group(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
 fn target_statement_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
     let src = ctx.src;
     let b = src.as_bytes();
-    // The statement's start: its first line (before `\\` continuations), after a `;`.
-    let (mut ls, _) = line_bounds(src, off);
-    while ls > 0 {
-        let (ps, pe) = line_bounds(src, ls - 1);
-        if pe == 0 || b[pe - 1] != b'\\' {
-            break;
-        }
-        ls = ps;
-    }
+    // The statement's start: its first line, after a `;`.
+    let mut ls = logical_line_start(src, off);
     let mut i = ls;
     while i < off {
         match b[i] {
@@ -1555,10 +1548,12 @@ fn target_statement_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
     if kw > off || !scan::scan_until(src, ls).open.is_empty() {
         return None;
     }
+    // (a compound statement after `;` is CPython's error at its keyword)
+    let starts_line = next_token(src, line_bounds(src, first).0) == first;
     let del = match word_at(src, kw) {
         "del" => true,
-        // (a compound statement after `;` is CPython's error at its keyword)
-        "for" if next_token(src, line_bounds(src, first).0) == first => false,
+        "for" if starts_line => false,
+        "with" if starts_line => return with_items_error(ctx, off, kw + 4),
         _ => return None,
     };
     let start = kw + 3;
@@ -1638,6 +1633,320 @@ fn target_statement_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
         return Some(err);
     }
     (i < off && i < end).then(|| ctx.error("invalid syntax", i, ErrorKind::SyntaxError))
+}
+
+/// The start of the first line of the logical line holding `at` (before `\\` continuations and
+/// the lines of brackets open at `at`). Error path only (scans the source before it).
+fn logical_line_start(src: &str, at: usize) -> usize {
+    let b = src.as_bytes();
+    let (mut ls, _) = line_bounds(src, at);
+    loop {
+        let (ps, pe) = line_bounds(src, ls.saturating_sub(1));
+        if ls > 0 && pe > 0 && b[pe - 1] == b'\\' {
+            ls = ps;
+            continue;
+        }
+        match scan::scan_until(src, ls).open.first() {
+            Some(&(_, open)) => ls = line_bounds(src, open).0,
+            None => break ls,
+        }
+    }
+}
+
+/// What CPython's passes make of one `with` item ([`with_items`]).
+enum Item {
+    /// Read whole: the next item follows.
+    Fine,
+    /// The second pass raised this.
+    Raised(SyntaxError),
+    /// The first pass stopped at this offset and the second raised nothing.
+    Stopped(usize),
+}
+
+/// rustpython stopped in a `with` statement's items (`after_kw`: right after `with`). CPython
+/// tries the parenthesized form first (`with (a as x, b): ...`), then the plain one; in each,
+/// an item is `expression 'as' star_target` before `,`, `)` or `:`, else 3.11's
+/// `invalid_with_item` reads the target as an `expression` and names its first invalid target
+/// ("cannot assign to function call", or `expression`'s own errors), else the item is its
+/// expression alone and the statement fails where the first pass stopped: the token after the
+/// longest primary the target starts with (`with a as x -:` at the `-`).
+fn with_items_error(ctx: &Ctx, off: usize, after_kw: usize) -> Option<SyntaxError> {
+    let src = ctx.src;
+    let b = src.as_bytes();
+    if !matches!(b.get(after_kw), Some(b' ' | b'\t' | b'\x0c' | b'(' | b'\\')) {
+        return None;
+    }
+    let start = next_token(src, after_kw);
+    // (rustpython stops there or later)
+    let stopped =
+        |at: usize| (at <= off).then(|| ctx.error("invalid syntax", at, ErrorKind::SyntaxError));
+    if b.get(start) == Some(&b'(') {
+        let close = matching_close(b, start)?;
+        let then_colon = b.get(next_token(src, close + 1)) == Some(&b':');
+        match with_items(ctx, start + 1, close, true, true)? {
+            Item::Raised(err) => return Some(err),
+            Item::Stopped(at) if then_colon => return stopped(at),
+            Item::Fine if then_colon => return None,
+            _ => {}
+        }
+    }
+    let colon = header_colon(src, start);
+    let end = colon.unwrap_or_else(|| line_bounds(src, start).1);
+    match with_items(ctx, start, end, false, colon.is_some())? {
+        Item::Raised(err) => Some(err),
+        Item::Stopped(at) => stopped(at),
+        Item::Fine => None,
+    }
+}
+
+/// The items of a `with` statement between `from` and `to` (inside its parentheses, or up to
+/// its header's `:` when `colon`), one by one: the first that is not [`Item::Fine`], or `None`
+/// where an item is no `expression ['as' ...]` these rules know (rustpython's error stands).
+fn with_items(ctx: &Ctx, from: usize, to: usize, parens: bool, colon: bool) -> Option<Item> {
+    let src = ctx.src;
+    let b = src.as_bytes();
+    // The token after `at`: inside parentheses line breaks are no tokens, outside a line break
+    // (or the comment before it) is the NEWLINE.
+    let token_after = |at: usize| {
+        if parens {
+            return next_token(src, at);
+        }
+        let mut i = at;
+        loop {
+            match b.get(i) {
+                Some(b' ' | b'\t' | b'\x0c') => i += 1,
+                Some(b'\\') if matches!(b.get(i + 1), Some(b'\n' | b'\r')) => {
+                    i += if b.get(i + 1..i + 3) == Some(b"\r\n") { 3 } else { 2 };
+                }
+                _ => break i,
+            }
+        }
+    };
+    let mut s = from;
+    while s < to {
+        let e = item_end(src, s, to);
+        let start = next_token(src, s);
+        // What follows the item: `,`, or after the last `)` or `:` (else the NEWLINE).
+        let lookahead_ok = e < to || parens || colon;
+        if start >= e {
+            // (a trailing comma in parentheses)
+            return (parens && e >= to).then_some(Item::Fine);
+        }
+        let item = &src[start..e];
+        let Some(as_at) = top_level_word_at(item.as_bytes(), b"as") else {
+            as_expression(ctx, item, parens)?.ok()?;
+            s = e + 1;
+            continue;
+        };
+        as_expression(ctx, &item[..as_at], parens)?.ok()?;
+        let t = next_token(src, start + as_at + 2);
+        if t >= e {
+            return None;
+        }
+        let star = b.get(t) == Some(&b'*') && b.get(t + 1) != Some(&b'*');
+        let target_at = if star { next_token(src, t + 1) } else { t };
+        let first_pass_stop = || primary_end(src, target_at).map(|i| Item::Stopped(token_after(i)));
+        let text = &src[target_at..e];
+        // (`expression` meets `invalid_legacy_expression` first)
+        let legacy = |text: &str| {
+            legacy_expression(text, text.len()).map(|(p, w)| {
+                Item::Raised(ctx.error(
+                    format!("Missing parentheses in call to '{w}'. Did you mean {w}(...)?"),
+                    target_at + p,
+                    ErrorKind::SyntaxError,
+                ))
+            })
+        };
+        if star {
+            // (a starred target is no `expression`: `invalid_with_item` does not apply)
+            let valid = matches!(as_expression(ctx, text, parens), Some(Ok(expr))
+                if validate::star_target_error(&expr).is_none());
+            if valid && lookahead_ok {
+                s = e + 1;
+                continue;
+            }
+            if valid && e >= to && !parens {
+                // `invalid_with_stmt`: the items, then the NEWLINE.
+                let at = token_after(primary_end(src, target_at)?);
+                let err = ctx.error("expected ':'", at, ErrorKind::SyntaxError);
+                return Some(Item::Raised(err));
+            }
+            // (rustpython stops at the `*`, before CPython's first pass)
+            let at = token_after(primary_end(src, target_at)?);
+            return Some(Item::Raised(ctx.error("invalid syntax", at, ErrorKind::SyntaxError)));
+        }
+        if word_at(text, 0) == "yield" || top_level_colon_equal(text.as_bytes()) {
+            return first_pass_stop();
+        }
+        match as_expression(ctx, text, parens) {
+            Some(Ok(expr)) => {
+                let invalid = validate::star_target_error(&expr);
+                if lookahead_ok {
+                    if let Some(err) = legacy(text) {
+                        return Some(err);
+                    }
+                    match invalid {
+                        Some(inv) => {
+                            let at = (target_at + inv.offset).saturating_sub(usize::from(parens));
+                            return Some(Item::Raised(ctx.error(inv.msg, at, inv.kind)));
+                        }
+                        None => {
+                            s = e + 1;
+                            continue;
+                        }
+                    }
+                }
+                if invalid.is_none() && e >= to {
+                    // `invalid_with_stmt`'s "expected ':'" (rustpython's error names it).
+                    return None;
+                }
+                return first_pass_stop();
+            }
+            Some(Err(sub)) => {
+                if let Some(err) = legacy(text) {
+                    return Some(err);
+                }
+                // `expression`'s own errors (no "expected 'else'" before the header's `:`; a
+                // `print` statement only with an operand after it)
+                let legacy_statement = sub.msg.starts_with("Missing parentheses in call to ")
+                    && b.get(next_token(src, target_at + word_at(text, 0).len()))
+                        .is_some_and(|&c| is_ident_char(c) || matches!(c, b'\'' | b'"'));
+                let own = sub.msg == "invalid syntax. Perhaps you forgot a comma?"
+                    || legacy_statement
+                    || (sub.msg == "expected 'else' after 'if' expression"
+                        && !(colon && !parens && e >= to));
+                if own {
+                    let wrapped = if parens { format!("({text})") } else { text.to_string() };
+                    let at = byte_offset_at(&wrapped, sub.lineno, sub.offset)?;
+                    let at = (target_at + at).saturating_sub(usize::from(parens));
+                    return Some(Item::Raised(ctx.error(sub.msg, at, sub.kind)));
+                }
+                return first_pass_stop();
+            }
+            None => return first_pass_stop(),
+        }
+    }
+    Some(Item::Fine)
+}
+
+/// `text` read as one `expression` (in parentheses when `parens`, as CPython reads it at
+/// bracket level 1; positions are then one more than in `text`): the expression, or the parse's
+/// error; `None` when it parses as something else.
+fn as_expression(ctx: &Ctx, text: &str, parens: bool) -> Option<Result<syntax::Expr, SyntaxError>> {
+    let parsed = if parens {
+        parse(&format!("({text})"), ctx.filename, true)
+    } else {
+        parse(text, ctx.filename, true)
+    };
+    match parsed {
+        Ok(p) => match <[syntax::Stmt; 1]>::try_from(p.module.body) {
+            Ok([syntax::Stmt::Expr(stmt)]) => Some(Ok(*stmt.value)),
+            _ => None,
+        },
+        Err(sub) => Some(Err(sub)),
+    }
+}
+
+/// The end of the `with` item starting at `from` (before `to`): its first comma at bracket depth
+/// 0, not one of a `lambda`'s parameters; or `to`.
+fn item_end(src: &str, from: usize, to: usize) -> usize {
+    let b = src.as_bytes();
+    let mut depth = 0usize;
+    let mut lambdas = 0usize;
+    let mut i = from;
+    while i < to {
+        match b[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(b, i).unwrap_or(to);
+                continue;
+            }
+            b'#' => {
+                while i < to && b[i] != b'\n' && b[i] != b'\r' {
+                    i += 1;
+                }
+                continue;
+            }
+            b':' if depth == 0 && b.get(i + 1) != Some(&b'=') => {
+                lambdas = lambdas.saturating_sub(1)
+            }
+            b',' if depth == 0 && lambdas == 0 => return i,
+            c if is_ident_char(c) => {
+                let w = word_at(src, i);
+                if depth == 0 && w == "lambda" {
+                    lambdas += 1;
+                }
+                i += w.len().max(1);
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    to
+}
+
+/// Does `text` hold a `:=` at bracket depth 0 (strings skipped)?
+fn top_level_colon_equal(text: &[u8]) -> bool {
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < text.len() {
+        match text[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(text, i).unwrap_or(text.len());
+                continue;
+            }
+            b':' if depth == 0 && text.get(i + 1) == Some(&b'=') => return true,
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Where CPython's `t_primary` (an atom, then `.name`, `[...]` and `(...)`) starting at `at`
+/// ends: `at` itself when no atom starts there (an operator, a keyword); `None` for a bracket
+/// never closed.
+fn primary_end(src: &str, at: usize) -> Option<usize> {
+    let b = src.as_bytes();
+    let mut i = match b.get(at) {
+        Some(b'(' | b'[' | b'{') => matching_close(b, at)? + 1,
+        Some(b'.') if b.get(at..at + 3) == Some(b"...") => at + 3,
+        Some(&c) if c == b'\'' || c == b'"' || is_ident_char(c) => {
+            let w = word_at(src, at);
+            if c == b'\'' || c == b'"' || matches!(b.get(at + w.len()), Some(b'\'' | b'"')) {
+                // Strings, implicitly concatenated.
+                let mut end = super::from_rustpython::skip_string(b, at)?;
+                loop {
+                    let n = next_token(src, end);
+                    let w = word_at(src, n);
+                    match super::from_rustpython::skip_string(b, n) {
+                        Some(e) if w.len() <= 3 && !src[end..n].contains(['\n', '\r']) => end = e,
+                        _ => break end,
+                    }
+                }
+            } else if super::is_hard_keyword(w) && !matches!(w, "None" | "True" | "False") {
+                return Some(at);
+            } else {
+                at + w.len()
+            }
+        }
+        _ => return Some(at),
+    };
+    loop {
+        let j = next_token(src, i);
+        match b.get(j) {
+            Some(b'.') if b.get(j + 1) != Some(&b'.') => {
+                let k = next_token(src, j + 1);
+                i = k + word_at(src, k).len();
+            }
+            Some(b'(' | b'[') => i = matching_close(b, j)? + 1,
+            _ => break Some(i),
+        }
+    }
 }
 
 /// The `:` ending a compound statement's header that starts at `from` (bracket depth 0,
@@ -1811,7 +2120,7 @@ fn legacy_at(src: &str, start: usize, end: usize) -> bool {
     let before = word_before(src, j);
     if matches!(before, "def" | "class" | "import" | "from" | "global" | "nonlocal" | "except")
         || (j > 0 && b[j - 1] == b'@')
-        || (before == "as" && !src[line_bounds(src, start).0..].trim_start().starts_with("with"))
+        || (before == "as" && !with_statement(&src[logical_line_start(src, start)..]))
     {
         return false;
     }
@@ -1859,6 +2168,13 @@ fn legacy_at(src: &str, start: usize, end: usize) -> bool {
         }
         _ => false,
     }
+}
+
+/// Does `line` start a `with` statement (`async with` too)?
+fn with_statement(line: &str) -> bool {
+    let line = line.trim_start();
+    let line = line.strip_prefix("async").map_or(line, str::trim_start);
+    word_at(line, 0) == "with"
 }
 
 /// The name ending at byte `end` (empty if none).
@@ -1923,6 +2239,11 @@ fn legacy_first(ctx: &Ctx, err: SyntaxError, at: usize, whole: bool) -> SyntaxEr
 
 /// Does `word` stand as a word at the bracket depth 0 of `text` (strings skipped)?
 fn top_level_word(text: &[u8], word: &[u8]) -> bool {
+    top_level_word_at(text, word).is_some()
+}
+
+/// Where `word` first stands as a word at the bracket depth 0 of `text` (strings skipped).
+fn top_level_word_at(text: &[u8], word: &[u8]) -> Option<usize> {
     let mut depth = 0usize;
     let mut i = 0;
     while i < text.len() {
@@ -1939,7 +2260,7 @@ fn top_level_word(text: &[u8], word: &[u8]) -> bool {
                     i += 1;
                 }
                 if depth == 0 && &text[start..i] == word {
-                    return true;
+                    return Some(start);
                 }
                 continue;
             }
@@ -1947,7 +2268,7 @@ fn top_level_word(text: &[u8], word: &[u8]) -> bool {
         }
         i += 1;
     }
-    false
+    None
 }
 
 /// The byte offset of CPython's 1-based `(lineno, offset)` (a column in characters) in `text`.

@@ -123,6 +123,11 @@ pub(crate) fn statement_target_error(e: &syntax::Expr, del: bool) -> Option<Inva
     invalid_target(e, t).map(|bad| target_error(bad, t))
 }
 
+/// The error of `e` read as a `with` item's target (`invalid_with_item`: star targets).
+pub(crate) fn star_target_error(e: &syntax::Expr) -> Option<Invalid> {
+    invalid_target(e, Targets::Star).map(|bad| target_error(bad, Targets::Star))
+}
+
 fn check_targets(e: &syntax::Expr, t: Targets) -> R {
     match invalid_target(e, t) {
         Some(bad) => Err(target_error(bad, t)),
