@@ -229,6 +229,14 @@ pub fn parse_tree_reference(source: &str, filename: &str) -> Result<node::Node, 
     Ok(node::from_module_renamed(&p.module, &LineIndex::new(source), &p.renames))
 }
 
+/// The offset of the bracket closing the one at byte `open` of `source`, as CPython's tokenizer
+/// reads the text after it (`None` where it stops first: an unterminated string, a closing
+/// bracket of another kind). The parse facade's one bracket matcher; for tests that hold it to
+/// CPython's tokenizer.
+pub fn matching_close(source: &str, open: usize) -> Option<usize> {
+    from_rustpython::matching_close(source.as_bytes(), open)
+}
+
 /// Decodes the bytes given to `ast.parse(bytes)`: UTF-8 BOM, PEP 263 coding cookie on line 1 or 2
 /// (utf-8, latin-1 / iso-8859-1 and aliases, ascii), UTF-8 by default.
 pub fn decode_source(bytes: &[u8]) -> Result<String, SyntaxError> {

@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use rustpython_parser::lexer::LexicalErrorType;
 use rustpython_parser::{Parse, ParseError, ParseErrorType, Tok};
 
+use super::from_rustpython::matching_close;
 use super::scan::{self, is_ident_char, ScanError};
 use super::validate;
 use super::{idents, node, syntax, ErrorKind, LineIndex, SyntaxError};
@@ -1534,7 +1535,12 @@ fn target_statement_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
                 i = super::from_rustpython::skip_string(b, i)?;
                 continue;
             }
-            b'#' => return None,
+            b'#' => {
+                while i < off && b[i] != b'\n' && b[i] != b'\r' {
+                    i += 1;
+                }
+                continue;
+            }
             b';' => ls = i + 1,
             _ => {}
         }
@@ -1965,6 +1971,12 @@ fn header_colon(src: &str, from: usize) -> Option<usize> {
                 continue;
             }
             b'#' | b'\n' | b'\r' if depth == 0 => return None,
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
+                    i += 1;
+                }
+                continue;
+            }
             b'l' if depth == 0 && word_at(src, i) == "lambda" => {
                 lambdas += 1;
                 i += 6;
@@ -2005,38 +2017,6 @@ fn atom_position(src: &str, at: usize) -> bool {
     }
     let word = word_before(src, j);
     super::is_hard_keyword(word) && !matches!(word, "None" | "True" | "False")
-}
-
-/// The offset of the bracket closing the one at `open` (strings and comments skipped).
-fn matching_close(b: &[u8], open: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut i = open;
-    while let Some(&c) = b.get(i) {
-        match c {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            b'#' => {
-                while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
-                    i += 1;
-                }
-                continue;
-            }
-            b'\'' | b'"' => {
-                let start =
-                    b[..i].iter().rposition(|c| !c.is_ascii_alphabetic()).map_or(0, |p| p + 1);
-                i = super::from_rustpython::skip_string(b, start.max(open + 1))?;
-                continue;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
 }
 
 /// The first comma at the bracket depth of `from` (strings skipped).

@@ -2350,3 +2350,142 @@ fn with_targets_match_cpython() {
     assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
     assert_eq!(known.len(), 18, "known differences changed:\n{}", known.join("\n"));
 }
+
+/// Strings inside brackets as the bracket matcher of the error rules and of the tree's
+/// generator-expression parentheses reads them (`from_rustpython::matching_close`, CPython's
+/// tokenizer's reading): unterminated one-quote strings ending at their line (or continued by
+/// `\`), unterminated triple-quoted ones running to the end, brackets, quotes and `#` inside
+/// strings, mismatched brackets; in the places whose rules look for a closing bracket (`del`,
+/// `for` and `with` targets, `(**e)` groups, `print[...]` before an operator, parenthesized
+/// generator arguments). Every path, columns too.
+#[test]
+fn strings_inside_brackets_match_cpython() {
+    let places: &[&str] = &[
+        "del (x, @) y\n",
+        "del [x, @] -\n",
+        "for (x, @) y in z: pass\n",
+        "for x[@] -1 in z: pass\n",
+        "with (a as f(@)) -: pass\n",
+        "with (a as x, b as @): pass\n",
+        "with a as f(@) y: pass\n",
+        "x = (**a, @)\n",
+        "f((**a, @))\n",
+        "x = print[@] -1\n",
+        "print[@] = 1\n",
+        "f((x for x in @))\n",
+        "f((x for x in @), 1)\n",
+        "x = (\n  @)\n",
+        "del (x,\n  @) y\n",
+    ];
+    let fills: &[&str] = &[
+        "'a",
+        "'a\n'",
+        "'a\n, ')'",
+        "'''a",
+        "'''a\n)'''",
+        "'a\\\n)'",
+        "\"a'",
+        "'#'",
+        "'('",
+        "')'",
+        "']'",
+        "rb')'",
+        "f'{x})'",
+        "'a' 'b",
+        "'a' )",
+        "'a' ]",
+        "# )\n'b'",
+        "'a\\'",
+        "'a\\\\'",
+        "\"\"\"\n\"\"\"",
+        "'''\n",
+        "'\\\n'",
+        "'a\n'), ('b'",
+        "'a\n'] + ['b'",
+        "(x]",
+        "x]",
+        "{x)",
+        "'''a''' ''')'",
+    ];
+    let mut cases: Vec<Vec<u8>> = Vec::new();
+    for p in places {
+        for f in fills {
+            cases.push(p.replace('@', f).into_bytes());
+        }
+    }
+    let expected = cpython_parse_outcomes_at("strings_inside_brackets", &cases);
+    let differ = outcome_differences_at(&cases, &expected);
+    eprintln!(
+        "strings inside brackets: {} cases, {} path outcomes differ",
+        cases.len(),
+        differ.len()
+    );
+    assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
+    // The matcher itself against CPython's tokenizer: every opening bracket's closing one, or
+    // none where the tokenizer stops first (an unterminated string, a mismatched bracket).
+    let sources: Vec<String> =
+        cases.iter().map(|c| String::from_utf8(c.clone()).expect("utf-8")).collect();
+    let joined = sources
+        .iter()
+        .map(|s| s.bytes().map(|b| format!("{b:02x}")).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let key = crate::expected::case_key("bracket_matcher", &[], &joined);
+    // (the pure-Python tokenizer goes on after an unterminated one-quote string, with an
+    // ERRORTOKEN for its quote: CPython's stops there)
+    let code = r#"
+import io, json, sys, tokenize
+out = []
+for h in sys.stdin.read().split():
+    src = bytes.fromhex(h).decode()
+    starts = [0]
+    for line in src.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line.encode()))
+    at = lambda rc: starts[rc[0] - 1] + len(src.splitlines(keepends=True)[rc[0] - 1][:rc[1]].encode())
+    pairs, stack = {}, []
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(src).readline):
+            if tok.type == tokenize.ERRORTOKEN and tok.string.lstrip("rbfuRBFU")[:1] in ("'", '"'):
+                break
+            if tok.type == tokenize.OP and tok.string in "([{":
+                stack.append((tok.string, at(tok.start)))
+                pairs[at(tok.start)] = None
+            elif tok.type == tokenize.OP and tok.string in ")]}":
+                if not stack or "([{"[")]}".index(tok.string)] != stack[-1][0]:
+                    break
+                pairs[stack.pop()[1]] = at(tok.start)
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        pass
+    out.append(sorted(pairs.items()))
+print(json.dumps(out))
+"#;
+    let expected = crate::expected::cpython_outcome("python_differential", &key, || {
+        let mut child = Command::new("python3")
+            .args(["-c", code])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("python3");
+        child.stdin.take().expect("stdin").write_all(joined.as_bytes()).expect("write");
+        let out = child.wait_with_output().expect("python3 output");
+        serde_json::from_slice(&out.stdout).expect("json")
+    });
+    let expected = expected.as_array().expect("array");
+    assert_eq!(expected.len(), sources.len());
+    let mut brackets = 0;
+    let mut differ = Vec::new();
+    for (src, pairs) in sources.iter().zip(expected) {
+        for pair in pairs.as_array().expect("pairs") {
+            brackets += 1;
+            let open = pair[0].as_u64().expect("open") as usize;
+            let want = pair[1].as_u64().map(|c| c as usize);
+            let ours = scorer::python::matching_close(src, open);
+            if ours != want {
+                differ.push(format!("{src:?} at {open}: tokenizer {want:?}, ours {ours:?}"));
+            }
+        }
+    }
+    eprintln!("bracket matcher: {brackets} brackets, {} differ", differ.len());
+    assert!(brackets > 500, "the cases hold brackets");
+    assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
+}
