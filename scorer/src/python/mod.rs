@@ -105,6 +105,11 @@ pub struct SyntaxError {
     /// The offending source line, if known.
     pub text: Option<String>,
     pub kind: ErrorKind,
+    /// The 1-based column in UTF-8 bytes, where `offset` was not counted on the error's own
+    /// line (a parser error on a line continued from an earlier one, counted over CPython's
+    /// tokenizer buffer: `parse.rs`'s `Ctx::error`): the column `ast.parse(bytes)` reports
+    /// without an encoding ([`bytes_error_columns`]).
+    pub(crate) byte_offset: Option<u32>,
 }
 
 impl SyntaxError {
@@ -250,6 +255,7 @@ pub fn decode_source(bytes: &[u8]) -> Result<String, SyntaxError> {
             offset: 0,
             text: None,
             kind: ErrorKind::SyntaxError,
+            byte_offset: None,
         },
     })
 }

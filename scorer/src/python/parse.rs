@@ -92,6 +92,7 @@ pub(crate) fn undecodable_error(sanitized: &str, found: &Undecodable) -> SyntaxE
                     offset: 1,
                     text: None,
                     kind: ErrorKind::SyntaxError,
+                    byte_offset: None,
                 },
             }
         }
@@ -120,17 +121,46 @@ impl Ctx<'_> {
         let (lineno, col) = self.index().position(offset as u32);
         let line_start = offset - col as usize;
         let line_text = line_at(self.src, line_start);
+        let msg = msg.into();
         // CPython's offset counts characters, 1-based.
-        let col_chars =
-            self.src.get(line_start..offset).map_or(col as usize, |s| s.chars().count());
+        let mut column =
+            self.src.get(line_start..offset).map_or(col as usize, |s| s.chars().count()) + 1;
+        let mut byte_offset = None;
+        if !super::columns::from_tokenizer(&msg) {
+            let buffer = tokenizer_buffer_start(self.src, line_start);
+            if buffer < line_start && !self.read_past_line(&msg, offset) {
+                // The parser's error converts its byte column to characters over the
+                // tokenizer's buffer (`_PyPegen_raise_error_known_location`), which starts at
+                // the logical line's first physical line when this one follows a `\\`
+                // continuation or a string spanning lines: the column's bytes counted there.
+                let b = self.src.as_bytes();
+                let end = (buffer + col as usize + 1).min(b.len());
+                column = String::from_utf8_lossy(&b[buffer..end]).chars().count();
+                byte_offset = Some(col + 1);
+            }
+        }
         SyntaxError {
-            msg: msg.into(),
+            msg,
             filename: self.filename.to_string(),
             lineno,
-            offset: col_chars as u32 + 1,
+            offset: column as u32,
             text: Some(line_text.to_string()),
             kind,
+            byte_offset,
         }
+    }
+
+    /// Has CPython's parser read a later line than the error's before raising it (its
+    /// tokenizer buffer then holds the error's line alone)? The rule behind "Generator
+    /// expression must be parenthesized" reads the call's other arguments, to its `)`.
+    fn read_past_line(&self, msg: &str, offset: usize) -> bool {
+        let (_, line_end) = line_bounds(self.src, offset);
+        msg == "Generator expression must be parenthesized"
+            && scan::scan_until(self.src, offset)
+                .open
+                .last()
+                .and_then(|&(_, open)| matching_close(self.src.as_bytes(), open))
+                .is_some_and(|close| close > line_end)
     }
 
     /// The identifier that does not decode behind a tokenizer error, if it is one.
@@ -175,6 +205,47 @@ impl Ctx<'_> {
         }
         err
     }
+}
+
+/// Where CPython's tokenizer buffer (`tok->buf`) starts when it reads the line starting at
+/// `line_start`: at that line, unless the tokenizer reached it inside a token (after a `\\`
+/// continuation, or in a string spanning lines), when it is still the buffer of the line it
+/// last began afresh. Error path only (scans the source before the line).
+fn tokenizer_buffer_start(src: &str, line_start: usize) -> usize {
+    let b = src.as_bytes();
+    let mut fresh = 0;
+    let mut i = 0;
+    while i < line_start {
+        match b[i] {
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'\'' | b'"' => match super::from_rustpython::skip_string(b, i) {
+                Some(end) => {
+                    i = end;
+                    continue;
+                }
+                None => return line_start,
+            },
+            b'\\' if matches!(b.get(i + 1), Some(b'\n' | b'\r')) => {
+                // The next line continues this one.
+                i += if b.get(i + 1..i + 3) == Some(b"\r\n") { 3 } else { 2 };
+                continue;
+            }
+            b'\r' if b.get(i + 1) == Some(&b'\n') => {
+                i += 2;
+                fresh = i;
+                continue;
+            }
+            b'\n' | b'\r' => fresh = i + 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    fresh.min(line_start)
 }
 
 fn line_at(src: &str, start: usize) -> &str {
@@ -831,6 +902,7 @@ fn map_parser_error(ctx: &Ctx, e: &ParseError, off: usize, at_eof: bool) -> Synt
                     .count();
                 let mut err = ctx.error("unexpected indent", off, ErrorKind::IndentationError);
                 err.offset = width as u32;
+                err.byte_offset = None;
                 return err;
             }
             if matches!(tok, Tok::Dedent) {
@@ -909,6 +981,7 @@ fn unexpected_indent_before(ctx: &Ctx, off: usize, scanned: &scan::Scan) -> Opti
     }
     let mut err = ctx.error("unexpected indent", first, ErrorKind::IndentationError);
     err.offset = width as u32;
+    err.byte_offset = None;
     Some(err)
 }
 
@@ -2464,6 +2537,7 @@ fn map_lexical(ctx: &Ctx, lex: &LexicalErrorType, off: usize) -> SyntaxError {
                         let mut e =
                             ctx.error(format!("f-string: {m}"), off, ErrorKind::SyntaxError);
                         e.offset = 2;
+                        e.byte_offset = None;
                         return e;
                     }
                     "f-string: invalid syntax".to_string()
@@ -3102,8 +3176,19 @@ fn bad_escape_in(body: &str, fstring: bool, all: bool) -> Option<(usize, usize, 
 fn fstring_error_before(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
     let b = ctx.src.as_bytes();
     let mut j = off.min(b.len());
-    while j > 0 && matches!(b[j - 1], b' ' | b'\t' | b'\x0c') {
-        j -= 1;
+    // (blanks and `\` continuations back to the string run)
+    loop {
+        while j > 0 && matches!(b[j - 1], b' ' | b'\t' | b'\x0c') {
+            j -= 1;
+        }
+        let cont = if b[..j].ends_with(b"\\\r\n") {
+            3
+        } else if b[..j].ends_with(b"\\\n") || b[..j].ends_with(b"\\\r") {
+            2
+        } else {
+            break;
+        };
+        j -= cont;
     }
     if j == 0 || !matches!(b[j - 1], b'\'' | b'"') {
         return None;
@@ -3119,9 +3204,13 @@ fn fstring_error_before(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
         return None;
     }
     let sub = parse(literal, ctx.filename, true).err()?;
-    let own = sub.msg.starts_with("f-string: ")
-        && !sub.msg.starts_with("f-string: invalid syntax")
-        && !super::columns::from_tokenizer(&sub.msg);
+    if sub.msg.starts_with("f-string: invalid syntax") {
+        // A field's expression, compiled alone as `(expr)`: its position there, on the
+        // field's line.
+        let lineno = ctx.index().position(start as u32).0 + sub.lineno - 1;
+        return Some(SyntaxError { lineno, ..sub });
+    }
+    let own = sub.msg.starts_with("f-string: ") && !super::columns::from_tokenizer(&sub.msg);
     own.then(|| ctx.error(sub.msg, after_strings(ctx.src, start), ErrorKind::SyntaxError))
 }
 
