@@ -339,8 +339,16 @@ fn parse_inner(
                     // No rustpython error: a parser error of CPython's that `validate` finds,
                     // else `undecodable_error` orders the decoding problems.
                     if let Err(inv) = validate::validate(&module, source) {
+                        // (a literal that does not decode, parsed before CPython names the
+                        // target: its action fails first)
+                        let at = match undecodable.and_then(|u| u.literal.as_ref()) {
+                            Some(lit) if !invalid_before_literal(source, &inv, lit.start) => {
+                                lit.start.max(inv.offset)
+                            }
+                            _ => inv.offset,
+                        };
                         let err = ctx.error(inv.msg, inv.offset, inv.kind);
-                        return Err(after_parser_error(&ctx, inv.offset, err, &scanned, None));
+                        return Err(after_parser_error(&ctx, at, err, &scanned, None));
                     }
                     return Ok(Parsed { module, renames });
                 }
@@ -358,13 +366,23 @@ fn parse_inner(
                         return Err(ctx.error(msg, at, ErrorKind::SyntaxError));
                     }
                 }
-                if let Some((msg, off, _)) = unknown_named_escape(source) {
+                // (CPython's first pass stops at a statement `validate` rejects before it
+                // parses a literal past it)
+                let invalid = validate::validate(&module, source).err();
+                let literal_first = |lit: usize| {
+                    invalid.as_ref().is_none_or(|inv| !invalid_before_literal(source, inv, lit))
+                };
+                if let Some((msg, off, _)) =
+                    unknown_named_escape(source).filter(|&(_, _, lit)| literal_first(lit))
+                {
                     return Err(ctx.error(msg, off, ErrorKind::SyntaxError));
                 }
                 if memchr::memchr(b'\\', source.as_bytes()).is_some() {
                     // The parser crates take an f-string's format spec raw: 3.11 decodes its
                     // escapes (`f'{x:\x4}'` is a truncated `\x` escape).
-                    if let Some((msg, off, _)) = bad_escape(source, true) {
+                    if let Some((msg, off, _)) =
+                        bad_escape(source, true).filter(|&(_, _, lit)| literal_first(lit))
+                    {
                         return Err(ctx.error(msg, off, ErrorKind::SyntaxError));
                     }
                 }
@@ -728,7 +746,17 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
             return ctx.scan_error(r);
         }
     }
-    if let Some(inv) = invalid_before(src, ctx.filename, off) {
+    // (rustpython's error is one of CPython's tokenizer, which its reading of an assignment's
+    // value may meet)
+    let tokenizer_error = matches!(&e.error, ParseErrorType::Lexical(lex) if matches!(
+        lex,
+        LexicalErrorType::LineContinuationError
+            | LexicalErrorType::IndentationError
+            | LexicalErrorType::TabError
+            | LexicalErrorType::TabsAfterSpaces
+    ) || matches!(lex, LexicalErrorType::UnrecognizedToken { tok } if !tok.is_ascii()));
+    let tokenizer_error = tokenizer_error.then_some(off);
+    if let Some(inv) = invalid_before(src, ctx.filename, off, tokenizer_error) {
         // CPython's parser fails at that statement already.
         let err = ctx.error(inv.msg, inv.offset, inv.kind);
         return after_parser_error(ctx, inv.offset, err, scanned, Some(e));
@@ -795,8 +823,13 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
     // (an ASCII one, `$`, is an operator token for CPython's tokenizer: no tokenizer error)
     let unrecognized = matches!(&e.error,
         ParseErrorType::Lexical(LexicalErrorType::UnrecognizedToken { tok }) if !tok.is_ascii());
-    if let Some((msg, at, _)) =
-        bad_escape(src, true).filter(|&(_, _, start)| start <= off).filter(|_| !unrecognized)
+    // (a literal where rustpython stopped is parsed only after an operand: `x = y '\N{..}'`)
+    if let Some((msg, at, _)) = bad_escape(src, true)
+        .filter(|&(_, _, start)| {
+            start < off
+                || (start == off && operand_before(src, off) && missing_else(ctx, off).is_none())
+        })
+        .filter(|_| !unrecognized)
     {
         if let Some((c, at)) = newer_name_before(src, src.len()) {
             return ctx.error(validate::invalid_character(c), at, ErrorKind::SyntaxError);
@@ -868,6 +901,10 @@ fn map_parser_error(ctx: &Ctx, e: &ParseError, off: usize, at_eof: bool) -> Synt
             // CPython's tokenizer: the parser fails there, first wanting an indented block.
             if let LexicalErrorType::UnrecognizedToken { tok } = lex {
                 if tok.is_ascii() {
+                    // (`x = a if b $`: the conditional without `else` before it)
+                    if let Some(err) = missing_else(ctx, off.saturating_sub(1)) {
+                        return err;
+                    }
                     // (`(**$)`: CPython's first pass stops at the `**`)
                     if let Some(err) = double_starred_group(ctx, off.saturating_sub(1)) {
                         return err;
@@ -918,6 +955,16 @@ fn map_parser_error(ctx: &Ctx, e: &ParseError, off: usize, at_eof: bool) -> Synt
             }
             if let Some(err) = fstring_error_before(ctx, off) {
                 return err;
+            }
+            if matches!(tok, Tok::String { .. })
+                && operand_before(src, off)
+                && missing_else(ctx, off).is_none()
+            {
+                // A string right after an operand: CPython's second pass parses it (as the
+                // expression after a legacy name, or `invalid_expression`'s), its errors first.
+                if let Some(err) = fstring_error_before(ctx, after_strings(src, off)) {
+                    return err;
+                }
             }
             if let Some(err) = guess_message(ctx, tok, off) {
                 return err;
@@ -1004,14 +1051,334 @@ fn comment_start(line: &[u8]) -> Option<usize> {
     None
 }
 
-/// A parser error of CPython's in the statements before the line holding `off` that rustpython
-/// parses (`validate` finds it): rustpython stopped later, CPython stops there. Error path only
+/// A parser error of CPython's that `validate` finds where rustpython stopped later (at `off`):
+/// in the statements before the one holding `off` (a block header without its body last, as
+/// `if y:` before the error's line, given one), or in that statement's beginning, read up to
+/// the last token before `off` that leaves it whole (`1 = x $`: `1 = x`, whose target CPython's
+/// second pass names before it reads on, unless that reading meets the `tokenizer_error` at
+/// rustpython's stop, a bracket running to the end or a literal of the value). Error path only
 /// (parses the statements again).
-fn invalid_before(src: &str, filename: &str, off: usize) -> Option<validate::Invalid> {
-    let (cut, _) = line_bounds(src, off.min(src.len()));
-    let head = src.get(..cut).filter(|h| !h.trim().is_empty())?;
-    let module = syntax::ModModule::parse(head, filename).ok()?;
-    validate::validate(&module, head).err()
+fn invalid_before(
+    src: &str,
+    filename: &str,
+    off: usize,
+    tokenizer_error: Option<usize>,
+) -> Option<validate::Invalid> {
+    let off = off.min(src.len());
+    let start = statement_start(src, off)?;
+    if let Some(head) = src.get(..start).filter(|h| !h.trim().is_empty()) {
+        let parsed = match syntax::ModModule::parse(head, filename) {
+            Ok(module) => Some((module, Cow::Borrowed(head))),
+            Err(_) => with_body(head).and_then(|text| {
+                Some((syntax::ModModule::parse(&text, filename).ok()?, Cow::Owned(text)))
+            }),
+        };
+        if let Some((module, text)) = parsed {
+            if let Err(inv) = validate::validate(&module, &text) {
+                return Some(inv);
+            }
+        }
+    }
+    // Several targets, or one `invalid_named_expression` reads no value after: CPython names
+    // an invalid one once it has read the `=` after it (`invalid_assignment`).
+    let b = src.as_bytes();
+    let first_eq = assign_after(src, start, off)?;
+    let mut last_eq = first_eq;
+    while let Some(eq) = assign_after(src, last_eq + 1, off) {
+        last_eq = eq;
+    }
+    let value_at = token_on_line(src, first_eq + 1);
+    let single = last_eq == first_eq && reads_value(&src[start..first_eq]);
+    if single && tokenizer_error.is_some_and(|t| t <= value_at + 2) {
+        // (reading the value, CPython's parser fetches its first token: the tokenizer's error)
+        return None;
+    }
+    let invalid_assignment = || {
+        let text = format!("{} _", &src[start..=last_eq]);
+        let module = syntax::ModModule::parse(&text, filename).ok()?;
+        let [syntax::Stmt::Assign(assign)] = module.body.as_slice() else { return None };
+        // (`_PyPegen_get_invalid_target` of each target in turn)
+        let inv = assign.targets.iter().find_map(validate::star_target_error)?;
+        Some(validate::Invalid { offset: start + inv.offset, ..inv })
+    };
+    if !single || !starts_operand(src, value_at) {
+        return invalid_assignment();
+    }
+    // The value's `bitwise_or`: the statement with its last tokens dropped one by one until it
+    // parses; CPython reads the token after it too.
+    let mut end = off;
+    for _ in 0..16 {
+        while end > first_eq && matches!(b[end - 1], b' ' | b'\t' | b'\x0c' | b'\\' | b'\n' | b'\r')
+        {
+            end -= 1;
+        }
+        if end <= first_eq + 1 {
+            // No value: `invalid_assignment` names the target, unless rustpython stopped in
+            // the value's brackets (its own error there, met while CPython reads it).
+            let in_brackets = scan::scan_until(src, off).open.iter().any(|&(_, p)| p > first_eq);
+            return if in_brackets { None } else { invalid_assignment() };
+        }
+        if b[end - 1] == b'#' {
+            return None;
+        }
+        let text = &src[start..end];
+        if let Ok(module) = syntax::ModModule::parse(text, filename) {
+            let trailer = token_on_line(src, end);
+            // (a call or subscript running to the end: CPython reads into it)
+            let runs_to_end =
+                matches!(b.get(trailer), Some(b'(' | b'[')) && matching_close(b, trailer).is_none();
+            let mut next = trailer;
+            if b.get(next) == Some(&b'.') && b.get(next + 1) != Some(&b'.') {
+                // (an attribute: CPython fetches the name after the `.` too)
+                next = token_on_line(src, next + 1);
+            }
+            let mut next_end = next + word_at(src, next).len().max(1);
+            let mut runs_to_end = runs_to_end;
+            if matches!(b.get(next), Some(b'+' | b'-' | b'*' | b'/' | b'%' | b'@' | b'&' | b'|'))
+                || matches!(b.get(next), Some(b'^' | b'<' | b'>'))
+            {
+                // (a binary operator: CPython reads on to its right operand's first token)
+                let operator_end =
+                    next + b[next..].iter().take_while(|c| b"+-*/%@&|^<>".contains(c)).count();
+                let operand = token_on_line(src, operator_end);
+                runs_to_end |= matches!(b.get(operand), Some(b'(' | b'[' | b'{'))
+                    && matching_close(b, operand).is_none();
+                next_end = operand + word_at(src, operand).len().max(1);
+            }
+            let met_tokenizer_error = tokenizer_error.is_some_and(|t| t <= next_end + 1);
+            if met_tokenizer_error || runs_to_end {
+                return None;
+            }
+            return validate::validate(&module, text)
+                .err()
+                .map(|inv| validate::Invalid { offset: start + inv.offset, ..inv });
+        }
+        end = match b[end - 1] {
+            b'\'' | b'"' => {
+                // A string literal (prefix included): in the value, CPython parses it, and its
+                // errors come first.
+                let lit = string_containing(src, end - 1)?;
+                let mut j = lit;
+                while j > 0 && matches!(b[j - 1], b' ' | b'\t' | b'\x0c') {
+                    j -= 1;
+                }
+                let after_operand = j > 0
+                    && (is_ident_char(b[j - 1])
+                        || matches!(b[j - 1], b')' | b']' | b'}' | b'\'' | b'"'));
+                if !after_operand && in_bitwise_or(src.get(first_eq + 1..lit).unwrap_or("")) {
+                    return None;
+                }
+                lit
+            }
+            c if is_ident_char(c) => end - word_before(src, end).len().max(1),
+            _ => end - 1,
+        };
+    }
+    None
+}
+
+/// Does `validate`'s error `inv` come before the literal starting at `lit` that fails to decode?
+/// CPython's first pass stops at the statement `validate` rejects, before a later statement's
+/// literal or one past the assignment `=` after an invalid target (the second pass names the
+/// target once it has read that `=`); a literal in the target itself, or in what the second
+/// pass reads whole (`del` targets, call arguments), is parsed, and fails, first.
+fn invalid_before_literal(src: &str, inv: &validate::Invalid, lit: usize) -> bool {
+    if inv.offset >= lit {
+        return false;
+    }
+    if lit >= statement_end(src, inv.offset) {
+        return true;
+    }
+    // (an `=` at the target's bracket depth)
+    let depth = scan::scan_until(src, inv.offset).open.len();
+    let Some(eq) = assign_after(src, inv.offset, lit)
+        .filter(|&a| scan::scan_until(src, a).open.len() <= depth)
+    else {
+        return false;
+    };
+    // A single target `invalid_named_expression` reads a value after: the literal in that
+    // value's leading `bitwise_or` is parsed first.
+    let start = statement_start(src, inv.offset).unwrap_or(0);
+    let single = assign_after(src, start, eq).is_none() && assign_after(src, eq + 1, lit).is_none();
+    let value = src.get(eq + 1..lit).unwrap_or("");
+    let in_value = single && reads_value(&src[start..eq]) && in_bitwise_or(value);
+    !in_value
+}
+
+/// The first assignment `=` between `from` and `to` (strings skipped; not `==`, `<=`, `+=`...).
+fn assign_after(src: &str, from: usize, to: usize) -> Option<usize> {
+    let b = src.as_bytes();
+    let mut i = from;
+    while i < to {
+        match b[i] {
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(b, i)?;
+                continue;
+            }
+            b'=' if b.get(i + 1) != Some(&b'=')
+                && !matches!(
+                    i.checked_sub(1).map(|p| b[p]),
+                    Some(b'=' | b'!' | b'<' | b'>' | b':' | b'+' | b'-' | b'*' | b'/' | b'%')
+                        | Some(b'&' | b'|' | b'^' | b'@')
+                ) =>
+            {
+                return Some(i)
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The offset of the next token on the logical line from `at` (blanks and `\\` continuations
+/// skipped; a comment or line break stands for the NEWLINE).
+fn token_on_line(src: &str, at: usize) -> usize {
+    let b = src.as_bytes();
+    let mut i = at;
+    loop {
+        match b.get(i) {
+            Some(b' ' | b'\t' | b'\x0c') => i += 1,
+            Some(b'\\') if matches!(b.get(i + 1), Some(b'\n' | b'\r')) => {
+                i += if b.get(i + 1..i + 3) == Some(b"\r\n") { 3 } else { 2 };
+            }
+            _ => break i,
+        }
+    }
+}
+
+/// Can a `bitwise_or` start at `at` (a name that is no keyword, a number, a string, a bracket,
+/// a unary `-`, `+`, `~`, `...`, `await`)?
+fn starts_operand(src: &str, at: usize) -> bool {
+    let b = src.as_bytes();
+    match b.get(at) {
+        Some(b'(' | b'[' | b'{' | b'-' | b'+' | b'~' | b'\'' | b'"') => true,
+        Some(b'.') => b.get(at..at + 3) == Some(b"..."),
+        Some(&c) if is_ident_char(c) => {
+            let w = word_at(src, at);
+            !super::is_hard_keyword(w) || matches!(w, "None" | "True" | "False" | "await")
+        }
+        _ => false,
+    }
+}
+
+/// Does `invalid_named_expression` read a value after the target `target` (an assignment's
+/// text before its `=`)? Its last element (after a comma) must be a `bitwise_or` that is no
+/// list, tuple, generator, `None`, `True` or `False`.
+fn reads_value(target: &str) -> bool {
+    let b = target.as_bytes();
+    let mut depth = 0usize;
+    let mut element = 0;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(b, i).unwrap_or(b.len());
+                continue;
+            }
+            b',' if depth == 0 => element = i + 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    let element = target[element..].trim();
+    let eb = element.as_bytes();
+    match eb.first() {
+        None | Some(b'[' | b'*') => return false,
+        Some(b'(') => {
+            let inner = matching_close(eb, 0).and_then(|c| element.get(1..c)).unwrap_or("");
+            if inner.trim().is_empty()
+                || top_level_comma(inner.as_bytes(), 0).is_some()
+                || top_level_word(inner.as_bytes(), b"for")
+            {
+                return false;
+            }
+        }
+        _ => {}
+    }
+    if matches!(word_at(element, 0), "None" | "True" | "False") {
+        return false;
+    }
+    // (a comparison, `not`, `and`, `or`, a conditional or a lambda is no `bitwise_or`)
+    let operators = ["<", ">", "==", "!="];
+    !["not", "and", "or", "if", "else", "lambda", "in", "is", "yield"]
+        .iter()
+        .any(|w| top_level_word(eb, w.as_bytes()))
+        && !operators.iter().any(|op| top_level_text(eb, op.as_bytes()))
+}
+
+/// Is `prefix` (a value's text up to a token) within one `bitwise_or`: no comma, comparison,
+/// `not`, `and`, `or`, conditional or lambda at its bracket depth 0, no starred item?
+fn in_bitwise_or(prefix: &str) -> bool {
+    let b = prefix.as_bytes();
+    !prefix.trim_start().starts_with('*')
+        && top_level_comma(b, 0).is_none()
+        && !["not", "and", "or", "if", "else", "lambda", "in", "is", "for"]
+            .iter()
+            .any(|w| top_level_word(b, w.as_bytes()))
+        && !["<", ">", "==", "!="].iter().any(|op| top_level_text(b, op.as_bytes()))
+}
+
+/// Does `needle` occur at the bracket depth 0 of `text` (strings skipped)?
+fn top_level_text(text: &[u8], needle: &[u8]) -> bool {
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < text.len() {
+        match text[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(text, i).unwrap_or(text.len());
+                continue;
+            }
+            _ if depth == 0 && text[i..].starts_with(needle) => return true,
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+/// `head` (source ending in a block header whose body is missing) with a body: the header's
+/// indentation and one more space, then `pass`. `None` when it ends otherwise.
+fn with_body(head: &str) -> Option<String> {
+    let code = head.trim_end();
+    let (ls, _) = line_bounds(code, code.len().saturating_sub(1));
+    let line = &code[ls..];
+    let line_code = comment_start(line.as_bytes()).map_or(line, |h| &line[..h]).trim_end();
+    if !line_code.ends_with(':') {
+        return None;
+    }
+    let indent = &line[..line.len() - line.trim_start().len()];
+    Some(format!("{code}\n{indent} pass\n"))
+}
+
+/// The start of the statement holding `at`: its logical line's start, after the `;` before
+/// `at` (strings and comments skipped). `None` for a string running past `at`.
+fn statement_start(src: &str, at: usize) -> Option<usize> {
+    let b = src.as_bytes();
+    let mut start = logical_line_start(src, at);
+    let mut i = start;
+    while i < at {
+        match b[i] {
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(b, i)?;
+                continue;
+            }
+            b'#' => {
+                while i < at && b[i] != b'\n' && b[i] != b'\r' {
+                    i += 1;
+                }
+                continue;
+            }
+            b';' => start = i + 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    Some(start)
 }
 
 /// CPython's answer after a parser-phase error `err` at `at` (the undecodable source's first
@@ -1361,15 +1728,10 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
             }
         }
     }
-    // `a if b` without `else`.
-    if matches!(tok, Tok::Newline | Tok::Rpar | Tok::Rsqb | Tok::Rbrace | Tok::Comma) {
-        if let Some(p) = src[ls..off].rfind(" if ") {
-            let if_at = ls + p + 1;
-            let (start, text) = previous_operand(src, if_at);
-            let comprehension = src[ls..if_at].contains(" for ");
-            if !comprehension && !text.trim().is_empty() && !src[if_at..off].contains(" else") {
-                return se("expected 'else' after 'if' expression", start);
-            }
+    // `a if b` without `else` (any token but `else` or `:` after it).
+    if !matches!(tok, Tok::Else | Tok::Colon) {
+        if let Some(err) = missing_else(ctx, off) {
+            return Some(err);
         }
     }
     // `except* :`
@@ -1545,6 +1907,19 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
         }
     }
     None
+}
+
+/// "expected 'else' after 'if' expression" (3.11's `invalid_expression`: `disjunction 'if'
+/// disjunction` before a token that is no `else` or `:`) for the token at `off`.
+fn missing_else(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
+    let src = ctx.src;
+    let (ls, _) = line_bounds(src, off);
+    let p = src.get(ls..off)?.rfind(" if ")?;
+    let if_at = ls + p + 1;
+    let (start, text) = previous_operand(src, if_at);
+    let comprehension = src[ls..if_at].contains(" for ");
+    (!comprehension && !text.trim().is_empty() && !src[if_at..off].contains(" else"))
+        .then(|| ctx.error("expected 'else' after 'if' expression", start, ErrorKind::SyntaxError))
 }
 
 /// `(**e)`: 3.11's `invalid_group` (`'(' '**' expression ')'`, "cannot use double starred
@@ -3212,6 +3587,26 @@ fn fstring_error_before(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
     }
     let own = sub.msg.starts_with("f-string: ") && !super::columns::from_tokenizer(&sub.msg);
     own.then(|| ctx.error(sub.msg, after_strings(ctx.src, start), ErrorKind::SyntaxError))
+}
+
+/// Does an operand of an `expression` end right before the token at `off` (a name that is no
+/// keyword, a number, a closing bracket, a string; not a starred item's)?
+fn operand_before(src: &str, off: usize) -> bool {
+    let b = src.as_bytes();
+    let mut j = off.min(b.len());
+    while j > 0 && matches!(b[j - 1], b' ' | b'\t' | b'\x0c') {
+        j -= 1;
+    }
+    let Some(&prev) = j.checked_sub(1).and_then(|p| b.get(p)) else { return false };
+    let ends = match prev {
+        b')' | b']' | b'}' | b'\'' | b'"' => true,
+        c if is_ident_char(c) => {
+            let w = word_before(src, j);
+            !super::is_hard_keyword(w) || matches!(w, "None" | "True" | "False")
+        }
+        _ => false,
+    };
+    ends && !previous_operand(src, j).1.trim_start().starts_with('*')
 }
 
 /// Is the token right before byte `off` a one-line f-string whose replacement field is unclosed?
