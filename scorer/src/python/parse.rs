@@ -367,10 +367,13 @@ fn parse_inner(
                     }
                 }
                 // (CPython's first pass stops at a statement `validate` rejects before it
-                // parses a literal past it)
-                let invalid = validate::validate(&module, source).err();
+                // parses a literal past it; validated only when a literal fails)
+                let invalid = std::cell::OnceCell::new();
                 let literal_first = |lit: usize| {
-                    invalid.as_ref().is_none_or(|inv| !invalid_before_literal(source, inv, lit))
+                    invalid
+                        .get_or_init(|| validate::validate(&module, source).err())
+                        .as_ref()
+                        .is_none_or(|inv| !invalid_before_literal(source, inv, lit))
                 };
                 if let Some((msg, off, _)) =
                     unknown_named_escape(source).filter(|&(_, _, lit)| literal_first(lit))
