@@ -1845,29 +1845,44 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
         return None;
     }
     let open = scan::scan_until(src, off).open;
+    // `(a.b = 1)`, `if f() = 1:`: `=` where a `named_expression` is parsed.
+    if matches!(tok, Tok::Equal) {
+        let header = matches!(first_word.as_str(), "if" | "elif" | "while");
+        if let Some(err) = named_expression_assignment(ctx, off, &open, header) {
+            return Some(err);
+        }
+    }
     // `f(a.b=1)`: keyword argument that is not a name.
-    if matches!(tok, Tok::Equal) && open.last().is_some_and(|(c, _)| *c == b'(') {
-        let (start, text) = previous_operand(src, off);
-        let t = text.trim();
+    if matches!(tok, Tok::Equal)
+        && open.last().is_some_and(|&(c, p)| c == b'(' && !atom_position(src, p))
+    {
+        // (`invalid_kwarg`: the argument from its start, a lambda's too)
+        let start = item_start(src, off, &open);
+        let t = src.get(start..off).unwrap_or("").trim_end();
+        if matches!(t, "None" | "True" | "False") {
+            return se(&format!("cannot assign to {t}"), start);
+        }
         // (`f(**a = 1)`: no keyword argument's expression, plain "invalid syntax")
         let plain = !t.is_empty() && !t.starts_with('*');
         if plain && !t.chars().all(|c| crate::unicode::is_alnum(c) || c == '_') {
-            return se("expression cannot contain assignment, perhaps you meant \"==\"?", start);
-        }
-    }
-    // `if x = 1:`
-    if matches!(tok, Tok::Equal) && matches!(first_word.as_str(), "if" | "elif" | "while") {
-        let (start, text) = previous_operand(src, off);
-        let t = text.trim();
-        let t = t.strip_prefix(first_word.as_str()).unwrap_or(t).trim_start();
-        if !t.is_empty() && t.chars().all(|c| crate::unicode::is_alnum(c) || c == '_') {
-            let at = start + text.trim_end().len() - t.len();
-            return se("invalid syntax. Maybe you meant '==' or ':=' instead of '='?", at.min(off));
+            // (at the expression's node: `(a)` is the name inside)
+            let node_at = match as_expression(ctx, t, true) {
+                Some(Ok(expr)) => {
+                    u32::from(super::from_rustpython::range_of(&expr).start()) as usize
+                }
+                _ => 1,
+            };
+            let at = start + node_at.saturating_sub(1);
+            return se("expression cannot contain assignment, perhaps you meant \"==\"?", at);
         }
     }
     // Two expressions side by side inside brackets: a missing comma (not in a parameter list).
     let in_def_params = (first_word == "def" || first_word == "async") && open.len() == 1;
-    if !open.is_empty() && !in_def_params && is_expr_start(tok) {
+    // (not in a comprehension's clauses, whose `in` and `if` parts are no `expression`s)
+    let in_clauses = open.last().is_some_and(|&(_, p)| {
+        src.get(p + 1..off).is_some_and(|inside| top_level_word(inside.as_bytes(), b"for"))
+    });
+    if !open.is_empty() && !in_def_params && !in_clauses && is_expr_start(tok) {
         let mut j = off;
         while j > 0 && matches!(b[j - 1], b' ' | b'\t' | b'\x0c' | b'\n' | b'\r' | b'\\') {
             j -= 1;
@@ -1910,6 +1925,123 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
         }
     }
     None
+}
+
+/// `=` after an item where 3.11 parses a `named_expression` (a group, a tuple, list or set item,
+/// a subscript, an `if`/`elif`/`while` condition: `header`), before a value and no second `=`:
+/// `invalid_named_expression`'s "invalid syntax. Maybe you meant '==' or ':=' instead of '='?"
+/// after a name, "cannot assign to X here. Maybe you meant '==' instead of '='?" after another
+/// `bitwise_or` that is no list, tuple, generator, `None`, `True` or `False`.
+fn named_expression_assignment(
+    ctx: &Ctx,
+    off: usize,
+    open: &[(u8, usize)],
+    header: bool,
+) -> Option<SyntaxError> {
+    let src = ctx.src;
+    let b = src.as_bytes();
+    let in_context = match open.last() {
+        Some(&(b'(', p)) => atom_position(src, p),
+        Some(&(b'[', _)) => true,
+        // (a set's item, not a dict's value)
+        Some(&(b'{', p)) => {
+            let items = src.get(p + 1..off).unwrap_or("").as_bytes();
+            !top_level_text(items, b":") || top_level_text(items, b":=")
+        }
+        Some(_) => false,
+        None => header,
+    };
+    if !in_context || b.get(off) != Some(&b'=') {
+        return None;
+    }
+    let start = item_start(src, off, open);
+    let text = src.get(start..off)?;
+    let mut item = text.trim_end();
+    let mut item_at = start;
+    if open.is_empty() {
+        // (the header's keyword)
+        let word = word_at(item, 0);
+        item = item[word.len()..].trim_start();
+        item_at = start + (text.trim_end().len() - item.len());
+    }
+    if item.is_empty() || top_level_word(item.as_bytes(), b"lambda") {
+        // (a lambda's body is no `named_expression`)
+        return None;
+    }
+    // A value (`bitwise_or`), then no `=` or `:=` before the item ends.
+    let value_at =
+        if open.is_empty() { token_on_line(src, off + 1) } else { next_token(src, off + 1) };
+    if !starts_operand(src, value_at) {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut i = value_at;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' if depth == 0 => break,
+            b')' | b']' | b'}' => depth -= 1,
+            b',' | b'\n' | b'\r' | b';' if depth == 0 => break,
+            b':' if depth == 0 && b.get(i + 1) != Some(&b'=') => break,
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(b, i).unwrap_or(b.len());
+                continue;
+            }
+            b'=' if depth == 0 && assign_after(src, i, i + 1).is_some() => return None,
+            b':' if depth == 0 => return None,
+            _ => {}
+        }
+        i += 1;
+    }
+    let se = |msg: String, at: usize| Some(ctx.error(msg, at, ErrorKind::SyntaxError));
+    let w = word_at(item, 0);
+    if w.len() == item.len() && !super::is_hard_keyword(w) && !w.as_bytes()[0].is_ascii_digit() {
+        return se(
+            "invalid syntax. Maybe you meant '==' or ':=' instead of '='?".to_string(),
+            item_at,
+        );
+    }
+    if !reads_value(item) {
+        return None;
+    }
+    // (the item's node: `(a)` is the name inside)
+    let Some(Ok(expr)) = as_expression(ctx, item, true) else { return None };
+    let node_at = u32::from(super::from_rustpython::range_of(&expr).start()) as usize;
+    let at = item_at + node_at.saturating_sub(1);
+    se(
+        format!(
+            "cannot assign to {} here. Maybe you meant '==' instead of '='?",
+            validate::expr_name(&expr)
+        ),
+        at,
+    )
+}
+
+/// Where the item holding `off` starts: after the innermost open bracket's last comma before it
+/// (`open`: the brackets open at `off`), or at the logical line's statement start.
+fn item_start(src: &str, off: usize, open: &[(u8, usize)]) -> usize {
+    let from = match open.last() {
+        Some(&(_, p)) => p + 1,
+        None => statement_start(src, off).unwrap_or(0),
+    };
+    let b = src.as_bytes();
+    let mut start = from;
+    let mut i = from;
+    let mut depth = 0usize;
+    while i < off {
+        match b[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(b, i).unwrap_or(off);
+                continue;
+            }
+            b',' if depth == 0 => start = i + 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    next_token(src, start).min(off)
 }
 
 /// "expected 'else' after 'if' expression" (3.11's `invalid_expression`: `disjunction 'if'

@@ -45,7 +45,7 @@ enum Targets {
 }
 
 /// CPython's `_PyPegen_get_expr_name`.
-fn expr_name(e: &syntax::Expr) -> &'static str {
+pub(crate) fn expr_name(e: &syntax::Expr) -> &'static str {
     match e {
         E::Attribute(_) => "attribute",
         E::Subscript(_) => "subscript",
