@@ -326,6 +326,10 @@ fn parse_inner(
     // `\N{...}` in an f-string's format spec: 3.11 decodes it, the parser crates read its `{`
     // as a nested field. Parsed behind same-length escapes of a placeholder, put back after.
     let mut spec_names_masked = false;
+    // `with a as *x:` (a bare starred target, which 3.11's grammar takes and its compiler
+    // refuses): rustpython stops at the `*`; parsed without it, wrapped back in the tree.
+    // (star, target) offsets.
+    let mut starred_targets: Vec<(usize, usize)> = Vec::new();
     if memchr::memmem::find(text.as_bytes(), b"\\N{").is_some() {
         if let Some(masked) = mask_spec_names(&text) {
             text = Cow::Owned(masked);
@@ -397,13 +401,39 @@ fn parse_inner(
                     idents::fix_format_specs(&mut module, &text, spec_names_masked);
                 }
                 if let Err(inv) = validate::validate(&module, source) {
+                    let starred = starred_targets.iter().find(|&&(_, t)| {
+                        inv.offset >= t
+                            && inv.offset < item_end(source, t, line_bounds(source, t).1)
+                    });
+                    if let Some(stop) = starred.and_then(|&(_, t)| primary_end(source, t)) {
+                        // (an invalid starred target is no `expression`: the first pass's stop)
+                        let at = token_on_line(source, stop);
+                        return Err(ctx.error("invalid syntax", at, ErrorKind::SyntaxError));
+                    }
                     let err = ctx.error(unmask(&inv.msg, &names), inv.offset, inv.kind);
                     let whole = target_error(&err.msg);
                     return Err(legacy_first(&ctx, err, inv.offset, whole));
                 }
+                if let Some(&(star, _)) = starred_targets.first() {
+                    if !ast_mode {
+                        // (the compiler's error)
+                        let msg = "starred assignment target must be in a list or tuple";
+                        return Err(ctx.error(msg, star, ErrorKind::SyntaxError));
+                    }
+                    idents::star_with_targets(&mut module, &starred_targets);
+                }
                 return Ok(Parsed { module, renames });
             }
             Err(e) => {
+                if starred_targets.len() < MAX_PLACEHOLDERS {
+                    if let Some(star) = starred_with_target(&text, &e) {
+                        let mut bytes = text.into_owned().into_bytes();
+                        bytes[star] = b' ';
+                        text = Cow::Owned(String::from_utf8(bytes).unwrap_or_default());
+                        starred_targets.push((star, next_token(&text, star + 1)));
+                        continue;
+                    }
+                }
                 // rustpython refuses a `\N{...}` name it cannot resolve where CPython goes on
                 // (see `neutralize_unknown_names`); the tree is never returned.
                 if let Some(new) =
@@ -436,6 +466,23 @@ fn parse_inner(
             }
         }
     }
+}
+
+/// When rustpython stopped at the `*` of a `with` item's bare starred target (`with a as *x:`,
+/// which 3.11's grammar takes), its offset.
+fn starred_with_target(text: &str, e: &ParseError) -> Option<usize> {
+    let ParseErrorType::UnrecognizedToken(Tok::Star, _) = &e.error else { return None };
+    let star = u32::from(e.offset) as usize;
+    let b = text.as_bytes();
+    if b.get(star) != Some(&b'*') || b.get(star + 1) == Some(&b'*') {
+        return None;
+    }
+    let mut j = star;
+    while j > 0 && matches!(b[j - 1], b' ' | b'\t' | b'\x0c') {
+        j -= 1;
+    }
+    (word_before(text, j) == "as" && with_statement(&text[logical_line_start(text, star)..]))
+        .then_some(star)
 }
 
 /// When rustpython stopped at a letter 3.11 accepts in identifiers (Unicode 14.0's XID), the
