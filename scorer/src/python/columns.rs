@@ -38,6 +38,11 @@ pub fn bytes_error_columns(e: &mut SyntaxError, source: &[u8]) {
     {
         return;
     }
+    if let Some(bytes) = e.byte_offset {
+        // (counted over an earlier line: the byte column itself)
+        e.offset = bytes;
+        return;
+    }
     let Some(text) = &e.text else { return };
     let chars = e.offset as usize - 1;
     let mut bytes = 0usize;

@@ -12,6 +12,7 @@ fn error(msg: String, lineno: u32) -> SyntaxError {
         offset: 0,
         text: None,
         kind: ErrorKind::SyntaxError,
+        byte_offset: None,
     }
 }
 

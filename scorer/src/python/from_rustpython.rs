@@ -839,44 +839,48 @@ pub(crate) fn genexp_has_own_parens(src: &[u8], g: &syntax::ExprGeneratorExp) ->
     if src.get(start) != Some(&b'(') || end == 0 || src.get(end - 1) != Some(&b')') {
         return false;
     }
-    matching_paren(src, start) == Some(end - 1)
+    matching_close(src, start) == Some(end - 1)
 }
 
-/// The offset of the bracket closing the one at `open`, skipping strings and comments.
-pub(crate) fn matching_paren(src: &[u8], open: usize) -> Option<usize> {
+/// The offset of the bracket closing the one at `open`, read as CPython's tokenizer reads the
+/// text after it: comments and strings skipped ([`skip_string`]: a one-quote string ends at its
+/// line's end), brackets matched by kind. `None` where the tokenizer stops first (a string never
+/// terminated, a closing bracket of another kind, more than 200 levels open) or the text ends.
+/// The one bracket matcher of the parse facade (the tree's generator parentheses, the error
+/// rules of `parse.rs`).
+pub(crate) fn matching_close(b: &[u8], open: usize) -> Option<usize> {
+    // CPython's MAXLEVEL.
+    let mut open_kinds = [0u8; 200];
     let mut depth = 0usize;
     let mut i = open;
-    while i < src.len() {
-        match src[i] {
-            b'(' | b'[' | b'{' => depth += 1,
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'(' | b'[' | b'{' => {
+                *open_kinds.get_mut(depth)? = c;
+                depth += 1;
+            }
             b')' | b']' | b'}' => {
                 depth = depth.checked_sub(1)?;
+                let closes = match open_kinds[depth] {
+                    b'(' => b')',
+                    b'[' => b']',
+                    _ => b'}',
+                };
+                if c != closes {
+                    return None;
+                }
                 if depth == 0 {
                     return Some(i);
                 }
             }
             b'#' => {
-                while i < src.len() && src[i] != b'\n' && src[i] != b'\r' {
+                while b.get(i).is_some_and(|&c| c != b'\n' && c != b'\r') {
                     i += 1;
                 }
                 continue;
             }
-            q @ (b'\'' | b'"') => {
-                let triple = src.get(i + 1) == Some(&q) && src.get(i + 2) == Some(&q);
-                i += if triple { 3 } else { 1 };
-                while i < src.len() {
-                    if src[i] == b'\\' {
-                        i += 2;
-                        continue;
-                    }
-                    if src[i] == q
-                        && (!triple || (src.get(i + 1) == Some(&q) && src.get(i + 2) == Some(&q)))
-                    {
-                        i += if triple { 3 } else { 1 };
-                        break;
-                    }
-                    i += 1;
-                }
+            b'\'' | b'"' => {
+                i = skip_string(b, i)?;
                 continue;
             }
             _ => {}
@@ -886,7 +890,10 @@ pub(crate) fn matching_paren(src: &[u8], open: usize) -> Option<usize> {
     None
 }
 
-/// Skips one string literal (prefix included) starting at `i`; returns its end offset.
+/// Skips one string literal (prefix included) starting at `i`; returns its end offset. As
+/// CPython's tokenizer reads it: a one-quote string ends at the end of its line (`None`:
+/// unterminated) unless a `\` continues it; a triple-quoted one runs to its closing quotes
+/// (`None` at the end of the text).
 pub(crate) fn skip_string(b: &[u8], mut i: usize) -> Option<usize> {
     while i < b.len() && b[i].is_ascii_alphabetic() {
         i += 1;
@@ -898,12 +905,16 @@ pub(crate) fn skip_string(b: &[u8], mut i: usize) -> Option<usize> {
     let triple = b.get(i + 1) == Some(&q) && b.get(i + 2) == Some(&q);
     i += if triple { 3 } else { 1 };
     while i < b.len() {
-        if b[i] == b'\\' {
-            i += 2;
-            continue;
-        }
-        if b[i] == q && (!triple || (b.get(i + 1) == Some(&q) && b.get(i + 2) == Some(&q))) {
-            return Some(i + if triple { 3 } else { 1 });
+        match b[i] {
+            b'\\' => {
+                i += if b.get(i + 1..i + 3) == Some(b"\r\n") { 3 } else { 2 };
+                continue;
+            }
+            b'\n' | b'\r' if !triple => return None,
+            c if c == q && (!triple || (b.get(i + 1) == Some(&q) && b.get(i + 2) == Some(&q))) => {
+                return Some(i + if triple { 3 } else { 1 });
+            }
+            _ => {}
         }
         i += 1;
     }

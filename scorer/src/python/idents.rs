@@ -2,6 +2,8 @@
 //! placeholders (letters of Unicode 11.0-14.0, which rustpython's 10.0 tables lack) put back, and
 //! every non-ASCII name NFKC-normalised (PEP 3131), so the interpreter binds, shows and compares
 //! the names CPython does (`ﬁ = 1` binds `fi`; `def ꟁ()` is named `ꟁ`, not a placeholder).
+//! The same walk decodes f-string format specs and wraps the `with` targets `parse.rs` parsed
+//! without their `*` back in a `Starred` node.
 
 use std::collections::HashMap;
 
@@ -12,7 +14,7 @@ pub(crate) type Names = HashMap<String, String>;
 
 /// Fixes every identifier of `m` (a no-op for names that are ASCII and no placeholder).
 pub(crate) fn fix_module(m: &mut syntax::ModModule, names: &Names) {
-    let mut f = Fixer { names, specs_of: None, masked: false };
+    let mut f = Fixer { names, specs_of: None, masked: false, stars: &[] };
     f.stmts(&mut m.body);
 }
 
@@ -22,7 +24,15 @@ pub(crate) fn fix_module(m: &mut syntax::ModModule, names: &Names) {
 /// `masked`: some were (only then is a `\\(NAME)` read as one).
 pub(crate) fn fix_format_specs(m: &mut syntax::ModModule, src: &str, masked: bool) {
     let names = Names::default();
-    let mut f = Fixer { names: &names, specs_of: Some(src), masked };
+    let mut f = Fixer { names: &names, specs_of: Some(src), masked, stars: &[] };
+    f.stmts(&mut m.body);
+}
+
+/// Wraps the `with` targets `parse.rs` parsed without their `*` (`with a as *x:`) back in a
+/// `Starred` node: `stars` holds (star, target) offsets.
+pub(crate) fn star_with_targets(m: &mut syntax::ModModule, stars: &[(usize, usize)]) {
+    let names = Names::default();
+    let mut f = Fixer { names: &names, specs_of: None, masked: false, stars };
     f.stmts(&mut m.body);
 }
 
@@ -136,6 +146,8 @@ struct Fixer<'a> {
     specs_of: Option<&'a str>,
     /// `parse.rs` masked `\N{...}` escapes of format specs.
     masked: bool,
+    /// `with` targets parsed without their `*` ([`star_with_targets`]).
+    stars: &'a [(usize, usize)],
 }
 
 impl Fixer<'_> {
@@ -340,6 +352,28 @@ impl Fixer<'_> {
         for w in items {
             self.expr(&mut w.context_expr);
             self.opt(&mut w.optional_vars);
+            if let Some(v) = &mut w.optional_vars {
+                let start = u32::from(syntax::Ranged::range(&**v).start()) as usize;
+                if let Some(&(star, _)) = self.stars.iter().find(|&&(_, t)| t == start) {
+                    let range = syntax::text_size::TextRange::new(
+                        syntax::text_size::TextSize::from(star as u32),
+                        syntax::Ranged::range(&**v).end(),
+                    );
+                    let value = std::mem::replace(
+                        v,
+                        Box::new(syntax::Expr::Constant(syntax::ExprConstant {
+                            range,
+                            value: syntax::Constant::None,
+                            kind: None,
+                        })),
+                    );
+                    **v = syntax::Expr::Starred(syntax::ExprStarred {
+                        range,
+                        value,
+                        ctx: syntax::ExprContext::Store,
+                    });
+                }
+            }
         }
     }
 

@@ -105,6 +105,11 @@ pub struct SyntaxError {
     /// The offending source line, if known.
     pub text: Option<String>,
     pub kind: ErrorKind,
+    /// The 1-based column in UTF-8 bytes, where `offset` was not counted on the error's own
+    /// line (a parser error on a line continued from an earlier one, counted over CPython's
+    /// tokenizer buffer: `parse.rs`'s `Ctx::error`): the column `ast.parse(bytes)` reports
+    /// without an encoding ([`bytes_error_columns`]).
+    pub(crate) byte_offset: Option<u32>,
 }
 
 impl SyntaxError {
@@ -229,6 +234,14 @@ pub fn parse_tree_reference(source: &str, filename: &str) -> Result<node::Node, 
     Ok(node::from_module_renamed(&p.module, &LineIndex::new(source), &p.renames))
 }
 
+/// The offset of the bracket closing the one at byte `open` of `source`, as CPython's tokenizer
+/// reads the text after it (`None` where it stops first: an unterminated string, a closing
+/// bracket of another kind). The parse facade's one bracket matcher; for tests that hold it to
+/// CPython's tokenizer.
+pub fn matching_close(source: &str, open: usize) -> Option<usize> {
+    from_rustpython::matching_close(source.as_bytes(), open)
+}
+
 /// Decodes the bytes given to `ast.parse(bytes)`: UTF-8 BOM, PEP 263 coding cookie on line 1 or 2
 /// (utf-8, latin-1 / iso-8859-1 and aliases, ascii), UTF-8 by default.
 pub fn decode_source(bytes: &[u8]) -> Result<String, SyntaxError> {
@@ -242,6 +255,7 @@ pub fn decode_source(bytes: &[u8]) -> Result<String, SyntaxError> {
             offset: 0,
             text: None,
             kind: ErrorKind::SyntaxError,
+            byte_offset: None,
         },
     })
 }

@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use rustpython_parser::lexer::LexicalErrorType;
 use rustpython_parser::{Parse, ParseError, ParseErrorType, Tok};
 
+use super::from_rustpython::matching_close;
 use super::scan::{self, is_ident_char, ScanError};
 use super::validate;
 use super::{idents, node, syntax, ErrorKind, LineIndex, SyntaxError};
@@ -91,6 +92,7 @@ pub(crate) fn undecodable_error(sanitized: &str, found: &Undecodable) -> SyntaxE
                     offset: 1,
                     text: None,
                     kind: ErrorKind::SyntaxError,
+                    byte_offset: None,
                 },
             }
         }
@@ -119,17 +121,46 @@ impl Ctx<'_> {
         let (lineno, col) = self.index().position(offset as u32);
         let line_start = offset - col as usize;
         let line_text = line_at(self.src, line_start);
+        let msg = msg.into();
         // CPython's offset counts characters, 1-based.
-        let col_chars =
-            self.src.get(line_start..offset).map_or(col as usize, |s| s.chars().count());
+        let mut column =
+            self.src.get(line_start..offset).map_or(col as usize, |s| s.chars().count()) + 1;
+        let mut byte_offset = None;
+        if !super::columns::from_tokenizer(&msg) {
+            let buffer = tokenizer_buffer_start(self.src, line_start);
+            if buffer < line_start && !self.read_past_line(&msg, offset) {
+                // The parser's error converts its byte column to characters over the
+                // tokenizer's buffer (`_PyPegen_raise_error_known_location`), which starts at
+                // the logical line's first physical line when this one follows a `\\`
+                // continuation or a string spanning lines: the column's bytes counted there.
+                let b = self.src.as_bytes();
+                let end = (buffer + col as usize + 1).min(b.len());
+                column = String::from_utf8_lossy(&b[buffer..end]).chars().count();
+                byte_offset = Some(col + 1);
+            }
+        }
         SyntaxError {
-            msg: msg.into(),
+            msg,
             filename: self.filename.to_string(),
             lineno,
-            offset: col_chars as u32 + 1,
+            offset: column as u32,
             text: Some(line_text.to_string()),
             kind,
+            byte_offset,
         }
+    }
+
+    /// Has CPython's parser read a later line than the error's before raising it (its
+    /// tokenizer buffer then holds the error's line alone)? The rule behind "Generator
+    /// expression must be parenthesized" reads the call's other arguments, to its `)`.
+    fn read_past_line(&self, msg: &str, offset: usize) -> bool {
+        let (_, line_end) = line_bounds(self.src, offset);
+        msg == "Generator expression must be parenthesized"
+            && scan::scan_until(self.src, offset)
+                .open
+                .last()
+                .and_then(|&(_, open)| matching_close(self.src.as_bytes(), open))
+                .is_some_and(|close| close > line_end)
     }
 
     /// The identifier that does not decode behind a tokenizer error, if it is one.
@@ -174,6 +205,47 @@ impl Ctx<'_> {
         }
         err
     }
+}
+
+/// Where CPython's tokenizer buffer (`tok->buf`) starts when it reads the line starting at
+/// `line_start`: at that line, unless the tokenizer reached it inside a token (after a `\\`
+/// continuation, or in a string spanning lines), when it is still the buffer of the line it
+/// last began afresh. Error path only (scans the source before the line).
+fn tokenizer_buffer_start(src: &str, line_start: usize) -> usize {
+    let b = src.as_bytes();
+    let mut fresh = 0;
+    let mut i = 0;
+    while i < line_start {
+        match b[i] {
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'\'' | b'"' => match super::from_rustpython::skip_string(b, i) {
+                Some(end) => {
+                    i = end;
+                    continue;
+                }
+                None => return line_start,
+            },
+            b'\\' if matches!(b.get(i + 1), Some(b'\n' | b'\r')) => {
+                // The next line continues this one.
+                i += if b.get(i + 1..i + 3) == Some(b"\r\n") { 3 } else { 2 };
+                continue;
+            }
+            b'\r' if b.get(i + 1) == Some(&b'\n') => {
+                i += 2;
+                fresh = i;
+                continue;
+            }
+            b'\n' | b'\r' => fresh = i + 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    fresh.min(line_start)
 }
 
 fn line_at(src: &str, start: usize) -> &str {
@@ -254,6 +326,10 @@ fn parse_inner(
     // `\N{...}` in an f-string's format spec: 3.11 decodes it, the parser crates read its `{`
     // as a nested field. Parsed behind same-length escapes of a placeholder, put back after.
     let mut spec_names_masked = false;
+    // `with a as *x:` (a bare starred target, which 3.11's grammar takes and its compiler
+    // refuses): rustpython stops at the `*`; parsed without it, wrapped back in the tree.
+    // (star, target) offsets.
+    let mut starred_targets: Vec<(usize, usize)> = Vec::new();
     if memchr::memmem::find(text.as_bytes(), b"\\N{").is_some() {
         if let Some(masked) = mask_spec_names(&text) {
             text = Cow::Owned(masked);
@@ -267,8 +343,16 @@ fn parse_inner(
                     // No rustpython error: a parser error of CPython's that `validate` finds,
                     // else `undecodable_error` orders the decoding problems.
                     if let Err(inv) = validate::validate(&module, source) {
+                        // (a literal that does not decode, parsed before CPython names the
+                        // target: its action fails first)
+                        let at = match undecodable.and_then(|u| u.literal.as_ref()) {
+                            Some(lit) if !invalid_before_literal(source, &inv, lit.start) => {
+                                lit.start.max(inv.offset)
+                            }
+                            _ => inv.offset,
+                        };
                         let err = ctx.error(inv.msg, inv.offset, inv.kind);
-                        return Err(after_parser_error(&ctx, inv.offset, err, &scanned, None));
+                        return Err(after_parser_error(&ctx, at, err, &scanned, None));
                     }
                     return Ok(Parsed { module, renames });
                 }
@@ -286,13 +370,26 @@ fn parse_inner(
                         return Err(ctx.error(msg, at, ErrorKind::SyntaxError));
                     }
                 }
-                if let Some((msg, off, _)) = unknown_named_escape(source) {
+                // (CPython's first pass stops at a statement `validate` rejects before it
+                // parses a literal past it; validated only when a literal fails)
+                let invalid = std::cell::OnceCell::new();
+                let literal_first = |lit: usize| {
+                    invalid
+                        .get_or_init(|| validate::validate(&module, source).err())
+                        .as_ref()
+                        .is_none_or(|inv| !invalid_before_literal(source, inv, lit))
+                };
+                if let Some((msg, off, _)) =
+                    unknown_named_escape(source).filter(|&(_, _, lit)| literal_first(lit))
+                {
                     return Err(ctx.error(msg, off, ErrorKind::SyntaxError));
                 }
                 if memchr::memchr(b'\\', source.as_bytes()).is_some() {
                     // The parser crates take an f-string's format spec raw: 3.11 decodes its
                     // escapes (`f'{x:\x4}'` is a truncated `\x` escape).
-                    if let Some((msg, off, _)) = bad_escape(source, true) {
+                    if let Some((msg, off, _)) =
+                        bad_escape(source, true).filter(|&(_, _, lit)| literal_first(lit))
+                    {
                         return Err(ctx.error(msg, off, ErrorKind::SyntaxError));
                     }
                 }
@@ -304,13 +401,39 @@ fn parse_inner(
                     idents::fix_format_specs(&mut module, &text, spec_names_masked);
                 }
                 if let Err(inv) = validate::validate(&module, source) {
+                    let starred = starred_targets.iter().find(|&&(_, t)| {
+                        inv.offset >= t
+                            && inv.offset < item_end(source, t, line_bounds(source, t).1)
+                    });
+                    if let Some(stop) = starred.and_then(|&(_, t)| primary_end(source, t)) {
+                        // (an invalid starred target is no `expression`: the first pass's stop)
+                        let at = token_on_line(source, stop);
+                        return Err(ctx.error("invalid syntax", at, ErrorKind::SyntaxError));
+                    }
                     let err = ctx.error(unmask(&inv.msg, &names), inv.offset, inv.kind);
                     let whole = target_error(&err.msg);
                     return Err(legacy_first(&ctx, err, inv.offset, whole));
                 }
+                if let Some(&(star, _)) = starred_targets.first() {
+                    if !ast_mode {
+                        // (the compiler's error)
+                        let msg = "starred assignment target must be in a list or tuple";
+                        return Err(ctx.error(msg, star, ErrorKind::SyntaxError));
+                    }
+                    idents::star_with_targets(&mut module, &starred_targets);
+                }
                 return Ok(Parsed { module, renames });
             }
             Err(e) => {
+                if starred_targets.len() < MAX_PLACEHOLDERS {
+                    if let Some(star) = starred_with_target(&text, &e) {
+                        let mut bytes = text.into_owned().into_bytes();
+                        bytes[star] = b' ';
+                        text = Cow::Owned(String::from_utf8(bytes).unwrap_or_default());
+                        starred_targets.push((star, next_token(&text, star + 1)));
+                        continue;
+                    }
+                }
                 // rustpython refuses a `\N{...}` name it cannot resolve where CPython goes on
                 // (see `neutralize_unknown_names`); the tree is never returned.
                 if let Some(new) =
@@ -343,6 +466,23 @@ fn parse_inner(
             }
         }
     }
+}
+
+/// When rustpython stopped at the `*` of a `with` item's bare starred target (`with a as *x:`,
+/// which 3.11's grammar takes), its offset.
+fn starred_with_target(text: &str, e: &ParseError) -> Option<usize> {
+    let ParseErrorType::UnrecognizedToken(Tok::Star, _) = &e.error else { return None };
+    let star = u32::from(e.offset) as usize;
+    let b = text.as_bytes();
+    if b.get(star) != Some(&b'*') || b.get(star + 1) == Some(&b'*') {
+        return None;
+    }
+    let mut j = star;
+    while j > 0 && matches!(b[j - 1], b' ' | b'\t' | b'\x0c') {
+        j -= 1;
+    }
+    (word_before(text, j) == "as" && with_statement(&text[logical_line_start(text, star)..]))
+        .then_some(star)
 }
 
 /// When rustpython stopped at a letter 3.11 accepts in identifiers (Unicode 14.0's XID), the
@@ -656,7 +796,17 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
             return ctx.scan_error(r);
         }
     }
-    if let Some(inv) = invalid_before(src, ctx.filename, off) {
+    // (rustpython's error is one of CPython's tokenizer, which its reading of an assignment's
+    // value may meet)
+    let tokenizer_error = matches!(&e.error, ParseErrorType::Lexical(lex) if matches!(
+        lex,
+        LexicalErrorType::LineContinuationError
+            | LexicalErrorType::IndentationError
+            | LexicalErrorType::TabError
+            | LexicalErrorType::TabsAfterSpaces
+    ) || matches!(lex, LexicalErrorType::UnrecognizedToken { tok } if !tok.is_ascii()));
+    let tokenizer_error = tokenizer_error.then_some(off);
+    if let Some(inv) = invalid_before(src, ctx.filename, off, tokenizer_error) {
         // CPython's parser fails at that statement already.
         let err = ctx.error(inv.msg, inv.offset, inv.kind);
         return after_parser_error(ctx, inv.offset, err, scanned, Some(e));
@@ -723,8 +873,13 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
     // (an ASCII one, `$`, is an operator token for CPython's tokenizer: no tokenizer error)
     let unrecognized = matches!(&e.error,
         ParseErrorType::Lexical(LexicalErrorType::UnrecognizedToken { tok }) if !tok.is_ascii());
-    if let Some((msg, at, _)) =
-        bad_escape(src, true).filter(|&(_, _, start)| start <= off).filter(|_| !unrecognized)
+    // (a literal where rustpython stopped is parsed only after an operand: `x = y '\N{..}'`)
+    if let Some((msg, at, _)) = bad_escape(src, true)
+        .filter(|&(_, _, start)| {
+            start < off
+                || (start == off && operand_before(src, off) && missing_else(ctx, off).is_none())
+        })
+        .filter(|_| !unrecognized)
     {
         if let Some((c, at)) = newer_name_before(src, src.len()) {
             return ctx.error(validate::invalid_character(c), at, ErrorKind::SyntaxError);
@@ -796,6 +951,10 @@ fn map_parser_error(ctx: &Ctx, e: &ParseError, off: usize, at_eof: bool) -> Synt
             // CPython's tokenizer: the parser fails there, first wanting an indented block.
             if let LexicalErrorType::UnrecognizedToken { tok } = lex {
                 if tok.is_ascii() {
+                    // (`x = a if b $`: the conditional without `else` before it)
+                    if let Some(err) = missing_else(ctx, off.saturating_sub(1)) {
+                        return err;
+                    }
                     // (`(**$)`: CPython's first pass stops at the `**`)
                     if let Some(err) = double_starred_group(ctx, off.saturating_sub(1)) {
                         return err;
@@ -830,6 +989,7 @@ fn map_parser_error(ctx: &Ctx, e: &ParseError, off: usize, at_eof: bool) -> Synt
                     .count();
                 let mut err = ctx.error("unexpected indent", off, ErrorKind::IndentationError);
                 err.offset = width as u32;
+                err.byte_offset = None;
                 return err;
             }
             if matches!(tok, Tok::Dedent) {
@@ -845,6 +1005,16 @@ fn map_parser_error(ctx: &Ctx, e: &ParseError, off: usize, at_eof: bool) -> Synt
             }
             if let Some(err) = fstring_error_before(ctx, off) {
                 return err;
+            }
+            if matches!(tok, Tok::String { .. })
+                && operand_before(src, off)
+                && missing_else(ctx, off).is_none()
+            {
+                // A string right after an operand: CPython's second pass parses it (as the
+                // expression after a legacy name, or `invalid_expression`'s), its errors first.
+                if let Some(err) = fstring_error_before(ctx, after_strings(src, off)) {
+                    return err;
+                }
             }
             if let Some(err) = guess_message(ctx, tok, off) {
                 return err;
@@ -908,6 +1078,7 @@ fn unexpected_indent_before(ctx: &Ctx, off: usize, scanned: &scan::Scan) -> Opti
     }
     let mut err = ctx.error("unexpected indent", first, ErrorKind::IndentationError);
     err.offset = width as u32;
+    err.byte_offset = None;
     Some(err)
 }
 
@@ -930,14 +1101,334 @@ fn comment_start(line: &[u8]) -> Option<usize> {
     None
 }
 
-/// A parser error of CPython's in the statements before the line holding `off` that rustpython
-/// parses (`validate` finds it): rustpython stopped later, CPython stops there. Error path only
+/// A parser error of CPython's that `validate` finds where rustpython stopped later (at `off`):
+/// in the statements before the one holding `off` (a block header without its body last, as
+/// `if y:` before the error's line, given one), or in that statement's beginning, read up to
+/// the last token before `off` that leaves it whole (`1 = x $`: `1 = x`, whose target CPython's
+/// second pass names before it reads on, unless that reading meets the `tokenizer_error` at
+/// rustpython's stop, a bracket running to the end or a literal of the value). Error path only
 /// (parses the statements again).
-fn invalid_before(src: &str, filename: &str, off: usize) -> Option<validate::Invalid> {
-    let (cut, _) = line_bounds(src, off.min(src.len()));
-    let head = src.get(..cut).filter(|h| !h.trim().is_empty())?;
-    let module = syntax::ModModule::parse(head, filename).ok()?;
-    validate::validate(&module, head).err()
+fn invalid_before(
+    src: &str,
+    filename: &str,
+    off: usize,
+    tokenizer_error: Option<usize>,
+) -> Option<validate::Invalid> {
+    let off = off.min(src.len());
+    let start = statement_start(src, off)?;
+    if let Some(head) = src.get(..start).filter(|h| !h.trim().is_empty()) {
+        let parsed = match syntax::ModModule::parse(head, filename) {
+            Ok(module) => Some((module, Cow::Borrowed(head))),
+            Err(_) => with_body(head).and_then(|text| {
+                Some((syntax::ModModule::parse(&text, filename).ok()?, Cow::Owned(text)))
+            }),
+        };
+        if let Some((module, text)) = parsed {
+            if let Err(inv) = validate::validate(&module, &text) {
+                return Some(inv);
+            }
+        }
+    }
+    // Several targets, or one `invalid_named_expression` reads no value after: CPython names
+    // an invalid one once it has read the `=` after it (`invalid_assignment`).
+    let b = src.as_bytes();
+    let first_eq = assign_after(src, start, off)?;
+    let mut last_eq = first_eq;
+    while let Some(eq) = assign_after(src, last_eq + 1, off) {
+        last_eq = eq;
+    }
+    let value_at = token_on_line(src, first_eq + 1);
+    let single = last_eq == first_eq && reads_value(&src[start..first_eq]);
+    if single && tokenizer_error.is_some_and(|t| t <= value_at + 2) {
+        // (reading the value, CPython's parser fetches its first token: the tokenizer's error)
+        return None;
+    }
+    let invalid_assignment = || {
+        let text = format!("{} _", &src[start..=last_eq]);
+        let module = syntax::ModModule::parse(&text, filename).ok()?;
+        let [syntax::Stmt::Assign(assign)] = module.body.as_slice() else { return None };
+        // (`_PyPegen_get_invalid_target` of each target in turn)
+        let inv = assign.targets.iter().find_map(validate::star_target_error)?;
+        Some(validate::Invalid { offset: start + inv.offset, ..inv })
+    };
+    if !single || !starts_operand(src, value_at) {
+        return invalid_assignment();
+    }
+    // The value's `bitwise_or`: the statement with its last tokens dropped one by one until it
+    // parses; CPython reads the token after it too.
+    let mut end = off;
+    for _ in 0..16 {
+        while end > first_eq && matches!(b[end - 1], b' ' | b'\t' | b'\x0c' | b'\\' | b'\n' | b'\r')
+        {
+            end -= 1;
+        }
+        if end <= first_eq + 1 {
+            // No value: `invalid_assignment` names the target, unless rustpython stopped in
+            // the value's brackets (its own error there, met while CPython reads it).
+            let in_brackets = scan::scan_until(src, off).open.iter().any(|&(_, p)| p > first_eq);
+            return if in_brackets { None } else { invalid_assignment() };
+        }
+        if b[end - 1] == b'#' {
+            return None;
+        }
+        let text = &src[start..end];
+        if let Ok(module) = syntax::ModModule::parse(text, filename) {
+            let trailer = token_on_line(src, end);
+            // (a call or subscript running to the end: CPython reads into it)
+            let runs_to_end =
+                matches!(b.get(trailer), Some(b'(' | b'[')) && matching_close(b, trailer).is_none();
+            let mut next = trailer;
+            if b.get(next) == Some(&b'.') && b.get(next + 1) != Some(&b'.') {
+                // (an attribute: CPython fetches the name after the `.` too)
+                next = token_on_line(src, next + 1);
+            }
+            let mut next_end = next + word_at(src, next).len().max(1);
+            let mut runs_to_end = runs_to_end;
+            if matches!(b.get(next), Some(b'+' | b'-' | b'*' | b'/' | b'%' | b'@' | b'&' | b'|'))
+                || matches!(b.get(next), Some(b'^' | b'<' | b'>'))
+            {
+                // (a binary operator: CPython reads on to its right operand's first token)
+                let operator_end =
+                    next + b[next..].iter().take_while(|c| b"+-*/%@&|^<>".contains(c)).count();
+                let operand = token_on_line(src, operator_end);
+                runs_to_end |= matches!(b.get(operand), Some(b'(' | b'[' | b'{'))
+                    && matching_close(b, operand).is_none();
+                next_end = operand + word_at(src, operand).len().max(1);
+            }
+            let met_tokenizer_error = tokenizer_error.is_some_and(|t| t <= next_end + 1);
+            if met_tokenizer_error || runs_to_end {
+                return None;
+            }
+            return validate::validate(&module, text)
+                .err()
+                .map(|inv| validate::Invalid { offset: start + inv.offset, ..inv });
+        }
+        end = match b[end - 1] {
+            b'\'' | b'"' => {
+                // A string literal (prefix included): in the value, CPython parses it, and its
+                // errors come first.
+                let lit = string_containing(src, end - 1)?;
+                let mut j = lit;
+                while j > 0 && matches!(b[j - 1], b' ' | b'\t' | b'\x0c') {
+                    j -= 1;
+                }
+                let after_operand = j > 0
+                    && (is_ident_char(b[j - 1])
+                        || matches!(b[j - 1], b')' | b']' | b'}' | b'\'' | b'"'));
+                if !after_operand && in_bitwise_or(src.get(first_eq + 1..lit).unwrap_or("")) {
+                    return None;
+                }
+                lit
+            }
+            c if is_ident_char(c) => end - word_before(src, end).len().max(1),
+            _ => end - 1,
+        };
+    }
+    None
+}
+
+/// Does `validate`'s error `inv` come before the literal starting at `lit` that fails to decode?
+/// CPython's first pass stops at the statement `validate` rejects, before a later statement's
+/// literal or one past the assignment `=` after an invalid target (the second pass names the
+/// target once it has read that `=`); a literal in the target itself, or in what the second
+/// pass reads whole (`del` targets, call arguments), is parsed, and fails, first.
+fn invalid_before_literal(src: &str, inv: &validate::Invalid, lit: usize) -> bool {
+    if inv.offset >= lit {
+        return false;
+    }
+    if lit >= statement_end(src, inv.offset) {
+        return true;
+    }
+    // (an `=` at the target's bracket depth)
+    let depth = scan::scan_until(src, inv.offset).open.len();
+    let Some(eq) = assign_after(src, inv.offset, lit)
+        .filter(|&a| scan::scan_until(src, a).open.len() <= depth)
+    else {
+        return false;
+    };
+    // A single target `invalid_named_expression` reads a value after: the literal in that
+    // value's leading `bitwise_or` is parsed first.
+    let start = statement_start(src, inv.offset).unwrap_or(0);
+    let single = assign_after(src, start, eq).is_none() && assign_after(src, eq + 1, lit).is_none();
+    let value = src.get(eq + 1..lit).unwrap_or("");
+    let in_value = single && reads_value(&src[start..eq]) && in_bitwise_or(value);
+    !in_value
+}
+
+/// The first assignment `=` between `from` and `to` (strings skipped; not `==`, `<=`, `+=`...).
+fn assign_after(src: &str, from: usize, to: usize) -> Option<usize> {
+    let b = src.as_bytes();
+    let mut i = from;
+    while i < to {
+        match b[i] {
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(b, i)?;
+                continue;
+            }
+            b'=' if b.get(i + 1) != Some(&b'=')
+                && !matches!(
+                    i.checked_sub(1).map(|p| b[p]),
+                    Some(b'=' | b'!' | b'<' | b'>' | b':' | b'+' | b'-' | b'*' | b'/' | b'%')
+                        | Some(b'&' | b'|' | b'^' | b'@')
+                ) =>
+            {
+                return Some(i)
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The offset of the next token on the logical line from `at` (blanks and `\\` continuations
+/// skipped; a comment or line break stands for the NEWLINE).
+fn token_on_line(src: &str, at: usize) -> usize {
+    let b = src.as_bytes();
+    let mut i = at;
+    loop {
+        match b.get(i) {
+            Some(b' ' | b'\t' | b'\x0c') => i += 1,
+            Some(b'\\') if matches!(b.get(i + 1), Some(b'\n' | b'\r')) => {
+                i += if b.get(i + 1..i + 3) == Some(b"\r\n") { 3 } else { 2 };
+            }
+            _ => break i,
+        }
+    }
+}
+
+/// Can a `bitwise_or` start at `at` (a name that is no keyword, a number, a string, a bracket,
+/// a unary `-`, `+`, `~`, `...`, `await`)?
+fn starts_operand(src: &str, at: usize) -> bool {
+    let b = src.as_bytes();
+    match b.get(at) {
+        Some(b'(' | b'[' | b'{' | b'-' | b'+' | b'~' | b'\'' | b'"') => true,
+        Some(b'.') => b.get(at..at + 3) == Some(b"..."),
+        Some(&c) if is_ident_char(c) => {
+            let w = word_at(src, at);
+            !super::is_hard_keyword(w) || matches!(w, "None" | "True" | "False" | "await")
+        }
+        _ => false,
+    }
+}
+
+/// Does `invalid_named_expression` read a value after the target `target` (an assignment's
+/// text before its `=`)? Its last element (after a comma) must be a `bitwise_or` that is no
+/// list, tuple, generator, `None`, `True` or `False`.
+fn reads_value(target: &str) -> bool {
+    let b = target.as_bytes();
+    let mut depth = 0usize;
+    let mut element = 0;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(b, i).unwrap_or(b.len());
+                continue;
+            }
+            b',' if depth == 0 => element = i + 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    let element = target[element..].trim();
+    let eb = element.as_bytes();
+    match eb.first() {
+        None | Some(b'[' | b'*') => return false,
+        Some(b'(') => {
+            let inner = matching_close(eb, 0).and_then(|c| element.get(1..c)).unwrap_or("");
+            if inner.trim().is_empty()
+                || top_level_comma(inner.as_bytes(), 0).is_some()
+                || top_level_word(inner.as_bytes(), b"for")
+            {
+                return false;
+            }
+        }
+        _ => {}
+    }
+    if matches!(word_at(element, 0), "None" | "True" | "False") {
+        return false;
+    }
+    // (a comparison, `not`, `and`, `or`, a conditional or a lambda is no `bitwise_or`)
+    let operators = ["<", ">", "==", "!="];
+    !["not", "and", "or", "if", "else", "lambda", "in", "is", "yield"]
+        .iter()
+        .any(|w| top_level_word(eb, w.as_bytes()))
+        && !operators.iter().any(|op| top_level_text(eb, op.as_bytes()))
+}
+
+/// Is `prefix` (a value's text up to a token) within one `bitwise_or`: no comma, comparison,
+/// `not`, `and`, `or`, conditional or lambda at its bracket depth 0, no starred item?
+fn in_bitwise_or(prefix: &str) -> bool {
+    let b = prefix.as_bytes();
+    !prefix.trim_start().starts_with('*')
+        && top_level_comma(b, 0).is_none()
+        && !["not", "and", "or", "if", "else", "lambda", "in", "is", "for"]
+            .iter()
+            .any(|w| top_level_word(b, w.as_bytes()))
+        && !["<", ">", "==", "!="].iter().any(|op| top_level_text(b, op.as_bytes()))
+}
+
+/// Does `needle` occur at the bracket depth 0 of `text` (strings skipped)?
+fn top_level_text(text: &[u8], needle: &[u8]) -> bool {
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < text.len() {
+        match text[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(text, i).unwrap_or(text.len());
+                continue;
+            }
+            _ if depth == 0 && text[i..].starts_with(needle) => return true,
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+/// `head` (source ending in a block header whose body is missing) with a body: the header's
+/// indentation and one more space, then `pass`. `None` when it ends otherwise.
+fn with_body(head: &str) -> Option<String> {
+    let code = head.trim_end();
+    let (ls, _) = line_bounds(code, code.len().saturating_sub(1));
+    let line = &code[ls..];
+    let line_code = comment_start(line.as_bytes()).map_or(line, |h| &line[..h]).trim_end();
+    if !line_code.ends_with(':') {
+        return None;
+    }
+    let indent = &line[..line.len() - line.trim_start().len()];
+    Some(format!("{code}\n{indent} pass\n"))
+}
+
+/// The start of the statement holding `at`: its logical line's start, after the `;` before
+/// `at` (strings and comments skipped). `None` for a string running past `at`.
+fn statement_start(src: &str, at: usize) -> Option<usize> {
+    let b = src.as_bytes();
+    let mut start = logical_line_start(src, at);
+    let mut i = start;
+    while i < at {
+        match b[i] {
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(b, i)?;
+                continue;
+            }
+            b'#' => {
+                while i < at && b[i] != b'\n' && b[i] != b'\r' {
+                    i += 1;
+                }
+                continue;
+            }
+            b';' => start = i + 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    Some(start)
 }
 
 /// CPython's answer after a parser-phase error `err` at `at` (the undecodable source's first
@@ -1287,15 +1778,10 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
             }
         }
     }
-    // `a if b` without `else`.
-    if matches!(tok, Tok::Newline | Tok::Rpar | Tok::Rsqb | Tok::Rbrace | Tok::Comma) {
-        if let Some(p) = src[ls..off].rfind(" if ") {
-            let if_at = ls + p + 1;
-            let (start, text) = previous_operand(src, if_at);
-            let comprehension = src[ls..if_at].contains(" for ");
-            if !comprehension && !text.trim().is_empty() && !src[if_at..off].contains(" else") {
-                return se("expected 'else' after 'if' expression", start);
-            }
+    // `a if b` without `else` (any token but `else` or `:` after it).
+    if !matches!(tok, Tok::Else | Tok::Colon) {
+        if let Some(err) = missing_else(ctx, off) {
+            return Some(err);
         }
     }
     // `except* :`
@@ -1365,7 +1851,7 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
         "if", "elif", "else", "while", "for", "def", "class", "with", "try", "except", "finally",
         "async",
     ];
-    let line_end = line.trim_end();
+    let line_end = comment_start(line.as_bytes()).map_or(line, |h| &line[..h]).trim_end();
     if matches!(tok, Tok::Newline | Tok::EndOfFile)
         && headers.contains(&first_word.as_str())
         && (matches!(first_word.as_str(), "else" | "try" | "finally")
@@ -1406,29 +1892,44 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
         return None;
     }
     let open = scan::scan_until(src, off).open;
+    // `(a.b = 1)`, `if f() = 1:`: `=` where a `named_expression` is parsed.
+    if matches!(tok, Tok::Equal) {
+        let header = matches!(first_word.as_str(), "if" | "elif" | "while");
+        if let Some(err) = named_expression_assignment(ctx, off, &open, header) {
+            return Some(err);
+        }
+    }
     // `f(a.b=1)`: keyword argument that is not a name.
-    if matches!(tok, Tok::Equal) && open.last().is_some_and(|(c, _)| *c == b'(') {
-        let (start, text) = previous_operand(src, off);
-        let t = text.trim();
+    if matches!(tok, Tok::Equal)
+        && open.last().is_some_and(|&(c, p)| c == b'(' && !atom_position(src, p))
+    {
+        // (`invalid_kwarg`: the argument from its start, a lambda's too)
+        let start = item_start(src, off, &open);
+        let t = src.get(start..off).unwrap_or("").trim_end();
+        if matches!(t, "None" | "True" | "False") {
+            return se(&format!("cannot assign to {t}"), start);
+        }
         // (`f(**a = 1)`: no keyword argument's expression, plain "invalid syntax")
         let plain = !t.is_empty() && !t.starts_with('*');
         if plain && !t.chars().all(|c| crate::unicode::is_alnum(c) || c == '_') {
-            return se("expression cannot contain assignment, perhaps you meant \"==\"?", start);
-        }
-    }
-    // `if x = 1:`
-    if matches!(tok, Tok::Equal) && matches!(first_word.as_str(), "if" | "elif" | "while") {
-        let (start, text) = previous_operand(src, off);
-        let t = text.trim();
-        let t = t.strip_prefix(first_word.as_str()).unwrap_or(t).trim_start();
-        if !t.is_empty() && t.chars().all(|c| crate::unicode::is_alnum(c) || c == '_') {
-            let at = start + text.trim_end().len() - t.len();
-            return se("invalid syntax. Maybe you meant '==' or ':=' instead of '='?", at.min(off));
+            // (at the expression's node: `(a)` is the name inside)
+            let node_at = match as_expression(ctx, t, true) {
+                Some(Ok(expr)) => {
+                    u32::from(super::from_rustpython::range_of(&expr).start()) as usize
+                }
+                _ => 1,
+            };
+            let at = start + node_at.saturating_sub(1);
+            return se("expression cannot contain assignment, perhaps you meant \"==\"?", at);
         }
     }
     // Two expressions side by side inside brackets: a missing comma (not in a parameter list).
     let in_def_params = (first_word == "def" || first_word == "async") && open.len() == 1;
-    if !open.is_empty() && !in_def_params && is_expr_start(tok) {
+    // (not in a comprehension's clauses, whose `in` and `if` parts are no `expression`s)
+    let in_clauses = open.last().is_some_and(|&(_, p)| {
+        src.get(p + 1..off).is_some_and(|inside| top_level_word(inside.as_bytes(), b"for"))
+    });
+    if !open.is_empty() && !in_def_params && !in_clauses && is_expr_start(tok) {
         let mut j = off;
         while j > 0 && matches!(b[j - 1], b' ' | b'\t' | b'\x0c' | b'\n' | b'\r' | b'\\') {
             j -= 1;
@@ -1471,6 +1972,136 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
         }
     }
     None
+}
+
+/// `=` after an item where 3.11 parses a `named_expression` (a group, a tuple, list or set item,
+/// a subscript, an `if`/`elif`/`while` condition: `header`), before a value and no second `=`:
+/// `invalid_named_expression`'s "invalid syntax. Maybe you meant '==' or ':=' instead of '='?"
+/// after a name, "cannot assign to X here. Maybe you meant '==' instead of '='?" after another
+/// `bitwise_or` that is no list, tuple, generator, `None`, `True` or `False`.
+fn named_expression_assignment(
+    ctx: &Ctx,
+    off: usize,
+    open: &[(u8, usize)],
+    header: bool,
+) -> Option<SyntaxError> {
+    let src = ctx.src;
+    let b = src.as_bytes();
+    let in_context = match open.last() {
+        Some(&(b'(', p)) => atom_position(src, p),
+        Some(&(b'[', _)) => true,
+        // (a set's item, not a dict's value)
+        Some(&(b'{', p)) => {
+            let items = src.get(p + 1..off).unwrap_or("").as_bytes();
+            !top_level_text(items, b":") || top_level_text(items, b":=")
+        }
+        Some(_) => false,
+        None => header,
+    };
+    if !in_context || b.get(off) != Some(&b'=') {
+        return None;
+    }
+    let start = item_start(src, off, open);
+    let text = src.get(start..off)?;
+    let mut item = text.trim_end();
+    let mut item_at = start;
+    if open.is_empty() {
+        // (the header's keyword)
+        let word = word_at(item, 0);
+        item = item[word.len()..].trim_start();
+        item_at = start + (text.trim_end().len() - item.len());
+    }
+    if item.is_empty() || top_level_word(item.as_bytes(), b"lambda") {
+        // (a lambda's body is no `named_expression`)
+        return None;
+    }
+    // A value (`bitwise_or`), then no `=` or `:=` before the item ends.
+    let value_at =
+        if open.is_empty() { token_on_line(src, off + 1) } else { next_token(src, off + 1) };
+    if !starts_operand(src, value_at) {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut i = value_at;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' if depth == 0 => break,
+            b')' | b']' | b'}' => depth -= 1,
+            b',' | b'\n' | b'\r' | b';' if depth == 0 => break,
+            b':' if depth == 0 && b.get(i + 1) != Some(&b'=') => break,
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(b, i).unwrap_or(b.len());
+                continue;
+            }
+            b'=' if depth == 0 && assign_after(src, i, i + 1).is_some() => return None,
+            b':' if depth == 0 => return None,
+            _ => {}
+        }
+        i += 1;
+    }
+    let se = |msg: String, at: usize| Some(ctx.error(msg, at, ErrorKind::SyntaxError));
+    let w = word_at(item, 0);
+    if w.len() == item.len() && !super::is_hard_keyword(w) && !w.as_bytes()[0].is_ascii_digit() {
+        return se(
+            "invalid syntax. Maybe you meant '==' or ':=' instead of '='?".to_string(),
+            item_at,
+        );
+    }
+    if !reads_value(item) {
+        return None;
+    }
+    // (the item's node: `(a)` is the name inside)
+    let Some(Ok(expr)) = as_expression(ctx, item, true) else { return None };
+    let node_at = u32::from(super::from_rustpython::range_of(&expr).start()) as usize;
+    let at = item_at + node_at.saturating_sub(1);
+    se(
+        format!(
+            "cannot assign to {} here. Maybe you meant '==' instead of '='?",
+            validate::expr_name(&expr)
+        ),
+        at,
+    )
+}
+
+/// Where the item holding `off` starts: after the innermost open bracket's last comma before it
+/// (`open`: the brackets open at `off`), or at the logical line's statement start.
+fn item_start(src: &str, off: usize, open: &[(u8, usize)]) -> usize {
+    let from = match open.last() {
+        Some(&(_, p)) => p + 1,
+        None => statement_start(src, off).unwrap_or(0),
+    };
+    let b = src.as_bytes();
+    let mut start = from;
+    let mut i = from;
+    let mut depth = 0usize;
+    while i < off {
+        match b[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(b, i).unwrap_or(off);
+                continue;
+            }
+            b',' if depth == 0 => start = i + 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    next_token(src, start).min(off)
+}
+
+/// "expected 'else' after 'if' expression" (3.11's `invalid_expression`: `disjunction 'if'
+/// disjunction` before a token that is no `else` or `:`) for the token at `off`.
+fn missing_else(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
+    let src = ctx.src;
+    let (ls, _) = line_bounds(src, off);
+    let p = src.get(ls..off)?.rfind(" if ")?;
+    let if_at = ls + p + 1;
+    let (start, text) = previous_operand(src, if_at);
+    let comprehension = src[ls..if_at].contains(" for ");
+    (!comprehension && !text.trim().is_empty() && !src[if_at..off].contains(" else"))
+        .then(|| ctx.error("expected 'else' after 'if' expression", start, ErrorKind::SyntaxError))
 }
 
 /// `(**e)`: 3.11's `invalid_group` (`'(' '**' expression ')'`, "cannot use double starred
@@ -1525,15 +2156,8 @@ fn double_starred_group(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
 fn target_statement_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
     let src = ctx.src;
     let b = src.as_bytes();
-    // The statement's start: its first line (before `\\` continuations), after a `;`.
-    let (mut ls, _) = line_bounds(src, off);
-    while ls > 0 {
-        let (ps, pe) = line_bounds(src, ls - 1);
-        if pe == 0 || b[pe - 1] != b'\\' {
-            break;
-        }
-        ls = ps;
-    }
+    // The statement's start: its first line, after a `;`.
+    let mut ls = logical_line_start(src, off);
     let mut i = ls;
     while i < off {
         match b[i] {
@@ -1541,7 +2165,12 @@ fn target_statement_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
                 i = super::from_rustpython::skip_string(b, i)?;
                 continue;
             }
-            b'#' => return None,
+            b'#' => {
+                while i < off && b[i] != b'\n' && b[i] != b'\r' {
+                    i += 1;
+                }
+                continue;
+            }
             b';' => ls = i + 1,
             _ => {}
         }
@@ -1555,10 +2184,12 @@ fn target_statement_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
     if kw > off || !scan::scan_until(src, ls).open.is_empty() {
         return None;
     }
+    // (a compound statement after `;` is CPython's error at its keyword)
+    let starts_line = next_token(src, line_bounds(src, first).0) == first;
     let del = match word_at(src, kw) {
         "del" => true,
-        // (a compound statement after `;` is CPython's error at its keyword)
-        "for" if next_token(src, line_bounds(src, first).0) == first => false,
+        "for" if starts_line => false,
+        "with" if starts_line => return with_items_error(ctx, off, kw + 4),
         _ => return None,
     };
     let start = kw + 3;
@@ -1640,6 +2271,320 @@ fn target_statement_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
     (i < off && i < end).then(|| ctx.error("invalid syntax", i, ErrorKind::SyntaxError))
 }
 
+/// The start of the first line of the logical line holding `at` (before `\\` continuations and
+/// the lines of brackets open at `at`). Error path only (scans the source before it).
+fn logical_line_start(src: &str, at: usize) -> usize {
+    let b = src.as_bytes();
+    let (mut ls, _) = line_bounds(src, at);
+    loop {
+        let (ps, pe) = line_bounds(src, ls.saturating_sub(1));
+        if ls > 0 && pe > 0 && b[pe - 1] == b'\\' {
+            ls = ps;
+            continue;
+        }
+        match scan::scan_until(src, ls).open.first() {
+            Some(&(_, open)) => ls = line_bounds(src, open).0,
+            None => break ls,
+        }
+    }
+}
+
+/// What CPython's passes make of one `with` item ([`with_items`]).
+enum Item {
+    /// Read whole: the next item follows.
+    Fine,
+    /// The second pass raised this.
+    Raised(SyntaxError),
+    /// The first pass stopped at this offset and the second raised nothing.
+    Stopped(usize),
+}
+
+/// rustpython stopped in a `with` statement's items (`after_kw`: right after `with`). CPython
+/// tries the parenthesized form first (`with (a as x, b): ...`), then the plain one; in each,
+/// an item is `expression 'as' star_target` before `,`, `)` or `:`, else 3.11's
+/// `invalid_with_item` reads the target as an `expression` and names its first invalid target
+/// ("cannot assign to function call", or `expression`'s own errors), else the item is its
+/// expression alone and the statement fails where the first pass stopped: the token after the
+/// longest primary the target starts with (`with a as x -:` at the `-`).
+fn with_items_error(ctx: &Ctx, off: usize, after_kw: usize) -> Option<SyntaxError> {
+    let src = ctx.src;
+    let b = src.as_bytes();
+    if !matches!(b.get(after_kw), Some(b' ' | b'\t' | b'\x0c' | b'(' | b'\\')) {
+        return None;
+    }
+    let start = next_token(src, after_kw);
+    // (rustpython stops there or later)
+    let stopped =
+        |at: usize| (at <= off).then(|| ctx.error("invalid syntax", at, ErrorKind::SyntaxError));
+    if b.get(start) == Some(&b'(') {
+        let close = matching_close(b, start)?;
+        let then_colon = b.get(next_token(src, close + 1)) == Some(&b':');
+        match with_items(ctx, start + 1, close, true, true)? {
+            Item::Raised(err) => return Some(err),
+            Item::Stopped(at) if then_colon => return stopped(at),
+            Item::Fine if then_colon => return None,
+            _ => {}
+        }
+    }
+    let colon = header_colon(src, start);
+    let end = colon.unwrap_or_else(|| line_bounds(src, start).1);
+    match with_items(ctx, start, end, false, colon.is_some())? {
+        Item::Raised(err) => Some(err),
+        Item::Stopped(at) => stopped(at),
+        Item::Fine => None,
+    }
+}
+
+/// The items of a `with` statement between `from` and `to` (inside its parentheses, or up to
+/// its header's `:` when `colon`), one by one: the first that is not [`Item::Fine`], or `None`
+/// where an item is no `expression ['as' ...]` these rules know (rustpython's error stands).
+fn with_items(ctx: &Ctx, from: usize, to: usize, parens: bool, colon: bool) -> Option<Item> {
+    let src = ctx.src;
+    let b = src.as_bytes();
+    // The token after `at`: inside parentheses line breaks are no tokens, outside a line break
+    // (or the comment before it) is the NEWLINE.
+    let token_after = |at: usize| {
+        if parens {
+            return next_token(src, at);
+        }
+        let mut i = at;
+        loop {
+            match b.get(i) {
+                Some(b' ' | b'\t' | b'\x0c') => i += 1,
+                Some(b'\\') if matches!(b.get(i + 1), Some(b'\n' | b'\r')) => {
+                    i += if b.get(i + 1..i + 3) == Some(b"\r\n") { 3 } else { 2 };
+                }
+                _ => break i,
+            }
+        }
+    };
+    let mut s = from;
+    while s < to {
+        let e = item_end(src, s, to);
+        let start = next_token(src, s);
+        // What follows the item: `,`, or after the last `)` or `:` (else the NEWLINE).
+        let lookahead_ok = e < to || parens || colon;
+        if start >= e {
+            // (a trailing comma in parentheses)
+            return (parens && e >= to).then_some(Item::Fine);
+        }
+        let item = &src[start..e];
+        let Some(as_at) = top_level_word_at(item.as_bytes(), b"as") else {
+            as_expression(ctx, item, parens)?.ok()?;
+            s = e + 1;
+            continue;
+        };
+        as_expression(ctx, &item[..as_at], parens)?.ok()?;
+        let t = next_token(src, start + as_at + 2);
+        if t >= e {
+            return None;
+        }
+        let star = b.get(t) == Some(&b'*') && b.get(t + 1) != Some(&b'*');
+        let target_at = if star { next_token(src, t + 1) } else { t };
+        let first_pass_stop = || primary_end(src, target_at).map(|i| Item::Stopped(token_after(i)));
+        let text = &src[target_at..e];
+        // (`expression` meets `invalid_legacy_expression` first)
+        let legacy = |text: &str| {
+            legacy_expression(text, text.len()).map(|(p, w)| {
+                Item::Raised(ctx.error(
+                    format!("Missing parentheses in call to '{w}'. Did you mean {w}(...)?"),
+                    target_at + p,
+                    ErrorKind::SyntaxError,
+                ))
+            })
+        };
+        if star {
+            // (a starred target is no `expression`: `invalid_with_item` does not apply)
+            let valid = matches!(as_expression(ctx, text, parens), Some(Ok(expr))
+                if validate::star_target_error(&expr).is_none());
+            if valid && lookahead_ok {
+                s = e + 1;
+                continue;
+            }
+            if valid && e >= to && !parens {
+                // `invalid_with_stmt`: the items, then the NEWLINE.
+                let at = token_after(primary_end(src, target_at)?);
+                let err = ctx.error("expected ':'", at, ErrorKind::SyntaxError);
+                return Some(Item::Raised(err));
+            }
+            // (rustpython stops at the `*`, before CPython's first pass)
+            let at = token_after(primary_end(src, target_at)?);
+            return Some(Item::Raised(ctx.error("invalid syntax", at, ErrorKind::SyntaxError)));
+        }
+        if word_at(text, 0) == "yield" || top_level_colon_equal(text.as_bytes()) {
+            return first_pass_stop();
+        }
+        match as_expression(ctx, text, parens) {
+            Some(Ok(expr)) => {
+                let invalid = validate::star_target_error(&expr);
+                if lookahead_ok {
+                    if let Some(err) = legacy(text) {
+                        return Some(err);
+                    }
+                    match invalid {
+                        Some(inv) => {
+                            let at = (target_at + inv.offset).saturating_sub(usize::from(parens));
+                            return Some(Item::Raised(ctx.error(inv.msg, at, inv.kind)));
+                        }
+                        None => {
+                            s = e + 1;
+                            continue;
+                        }
+                    }
+                }
+                if invalid.is_none() && e >= to {
+                    // `invalid_with_stmt`'s "expected ':'" (rustpython's error names it).
+                    return None;
+                }
+                return first_pass_stop();
+            }
+            Some(Err(sub)) => {
+                if let Some(err) = legacy(text) {
+                    return Some(err);
+                }
+                // `expression`'s own errors (no "expected 'else'" before the header's `:`; a
+                // `print` statement only with an operand after it)
+                let legacy_statement = sub.msg.starts_with("Missing parentheses in call to ")
+                    && b.get(next_token(src, target_at + word_at(text, 0).len()))
+                        .is_some_and(|&c| is_ident_char(c) || matches!(c, b'\'' | b'"'));
+                let own = sub.msg == "invalid syntax. Perhaps you forgot a comma?"
+                    || legacy_statement
+                    || (sub.msg == "expected 'else' after 'if' expression"
+                        && !(colon && !parens && e >= to));
+                if own {
+                    let wrapped = if parens { format!("({text})") } else { text.to_string() };
+                    let at = byte_offset_at(&wrapped, sub.lineno, sub.offset)?;
+                    let at = (target_at + at).saturating_sub(usize::from(parens));
+                    return Some(Item::Raised(ctx.error(sub.msg, at, sub.kind)));
+                }
+                return first_pass_stop();
+            }
+            None => return first_pass_stop(),
+        }
+    }
+    Some(Item::Fine)
+}
+
+/// `text` read as one `expression` (in parentheses when `parens`, as CPython reads it at
+/// bracket level 1; positions are then one more than in `text`): the expression, or the parse's
+/// error; `None` when it parses as something else.
+fn as_expression(ctx: &Ctx, text: &str, parens: bool) -> Option<Result<syntax::Expr, SyntaxError>> {
+    let parsed = if parens {
+        parse(&format!("({text})"), ctx.filename, true)
+    } else {
+        parse(text, ctx.filename, true)
+    };
+    match parsed {
+        Ok(p) => match <[syntax::Stmt; 1]>::try_from(p.module.body) {
+            Ok([syntax::Stmt::Expr(stmt)]) => Some(Ok(*stmt.value)),
+            _ => None,
+        },
+        Err(sub) => Some(Err(sub)),
+    }
+}
+
+/// The end of the `with` item starting at `from` (before `to`): its first comma at bracket depth
+/// 0, not one of a `lambda`'s parameters; or `to`.
+fn item_end(src: &str, from: usize, to: usize) -> usize {
+    let b = src.as_bytes();
+    let mut depth = 0usize;
+    let mut lambdas = 0usize;
+    let mut i = from;
+    while i < to {
+        match b[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(b, i).unwrap_or(to);
+                continue;
+            }
+            b'#' => {
+                while i < to && b[i] != b'\n' && b[i] != b'\r' {
+                    i += 1;
+                }
+                continue;
+            }
+            b':' if depth == 0 && b.get(i + 1) != Some(&b'=') => {
+                lambdas = lambdas.saturating_sub(1)
+            }
+            b',' if depth == 0 && lambdas == 0 => return i,
+            c if is_ident_char(c) => {
+                let w = word_at(src, i);
+                if depth == 0 && w == "lambda" {
+                    lambdas += 1;
+                }
+                i += w.len().max(1);
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    to
+}
+
+/// Does `text` hold a `:=` at bracket depth 0 (strings skipped)?
+fn top_level_colon_equal(text: &[u8]) -> bool {
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < text.len() {
+        match text[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(text, i).unwrap_or(text.len());
+                continue;
+            }
+            b':' if depth == 0 && text.get(i + 1) == Some(&b'=') => return true,
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Where CPython's `t_primary` (an atom, then `.name`, `[...]` and `(...)`) starting at `at`
+/// ends: `at` itself when no atom starts there (an operator, a keyword); `None` for a bracket
+/// never closed.
+fn primary_end(src: &str, at: usize) -> Option<usize> {
+    let b = src.as_bytes();
+    let mut i = match b.get(at) {
+        Some(b'(' | b'[' | b'{') => matching_close(b, at)? + 1,
+        Some(b'.') if b.get(at..at + 3) == Some(b"...") => at + 3,
+        Some(&c) if c == b'\'' || c == b'"' || is_ident_char(c) => {
+            let w = word_at(src, at);
+            if c == b'\'' || c == b'"' || matches!(b.get(at + w.len()), Some(b'\'' | b'"')) {
+                // Strings, implicitly concatenated.
+                let mut end = super::from_rustpython::skip_string(b, at)?;
+                loop {
+                    let n = next_token(src, end);
+                    let w = word_at(src, n);
+                    match super::from_rustpython::skip_string(b, n) {
+                        Some(e) if w.len() <= 3 && !src[end..n].contains(['\n', '\r']) => end = e,
+                        _ => break end,
+                    }
+                }
+            } else if super::is_hard_keyword(w) && !matches!(w, "None" | "True" | "False") {
+                return Some(at);
+            } else {
+                at + w.len()
+            }
+        }
+        _ => return Some(at),
+    };
+    loop {
+        let j = next_token(src, i);
+        match b.get(j) {
+            Some(b'.') if b.get(j + 1) != Some(&b'.') => {
+                let k = next_token(src, j + 1);
+                i = k + word_at(src, k).len();
+            }
+            Some(b'(' | b'[') => i = matching_close(b, j)? + 1,
+            _ => break Some(i),
+        }
+    }
+}
+
 /// The `:` ending a compound statement's header that starts at `from` (bracket depth 0,
 /// strings skipped; a `lambda`'s own `:` is not one).
 fn header_colon(src: &str, from: usize) -> Option<usize> {
@@ -1656,6 +2601,12 @@ fn header_colon(src: &str, from: usize) -> Option<usize> {
                 continue;
             }
             b'#' | b'\n' | b'\r' if depth == 0 => return None,
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
+                    i += 1;
+                }
+                continue;
+            }
             b'l' if depth == 0 && word_at(src, i) == "lambda" => {
                 lambdas += 1;
                 i += 6;
@@ -1696,38 +2647,6 @@ fn atom_position(src: &str, at: usize) -> bool {
     }
     let word = word_before(src, j);
     super::is_hard_keyword(word) && !matches!(word, "None" | "True" | "False")
-}
-
-/// The offset of the bracket closing the one at `open` (strings and comments skipped).
-fn matching_close(b: &[u8], open: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut i = open;
-    while let Some(&c) = b.get(i) {
-        match c {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            b'#' => {
-                while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
-                    i += 1;
-                }
-                continue;
-            }
-            b'\'' | b'"' => {
-                let start =
-                    b[..i].iter().rposition(|c| !c.is_ascii_alphabetic()).map_or(0, |p| p + 1);
-                i = super::from_rustpython::skip_string(b, start.max(open + 1))?;
-                continue;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
 }
 
 /// The first comma at the bracket depth of `from` (strings skipped).
@@ -1811,7 +2730,7 @@ fn legacy_at(src: &str, start: usize, end: usize) -> bool {
     let before = word_before(src, j);
     if matches!(before, "def" | "class" | "import" | "from" | "global" | "nonlocal" | "except")
         || (j > 0 && b[j - 1] == b'@')
-        || (before == "as" && !src[line_bounds(src, start).0..].trim_start().starts_with("with"))
+        || (before == "as" && !with_statement(&src[logical_line_start(src, start)..]))
     {
         return false;
     }
@@ -1859,6 +2778,13 @@ fn legacy_at(src: &str, start: usize, end: usize) -> bool {
         }
         _ => false,
     }
+}
+
+/// Does `line` start a `with` statement (`async with` too)?
+fn with_statement(line: &str) -> bool {
+    let line = line.trim_start();
+    let line = line.strip_prefix("async").map_or(line, str::trim_start);
+    word_at(line, 0) == "with"
 }
 
 /// The name ending at byte `end` (empty if none).
@@ -1923,6 +2849,11 @@ fn legacy_first(ctx: &Ctx, err: SyntaxError, at: usize, whole: bool) -> SyntaxEr
 
 /// Does `word` stand as a word at the bracket depth 0 of `text` (strings skipped)?
 fn top_level_word(text: &[u8], word: &[u8]) -> bool {
+    top_level_word_at(text, word).is_some()
+}
+
+/// Where `word` first stands as a word at the bracket depth 0 of `text` (strings skipped).
+fn top_level_word_at(text: &[u8], word: &[u8]) -> Option<usize> {
     let mut depth = 0usize;
     let mut i = 0;
     while i < text.len() {
@@ -1939,7 +2870,7 @@ fn top_level_word(text: &[u8], word: &[u8]) -> bool {
                     i += 1;
                 }
                 if depth == 0 && &text[start..i] == word {
-                    return true;
+                    return Some(start);
                 }
                 continue;
             }
@@ -1947,7 +2878,7 @@ fn top_level_word(text: &[u8], word: &[u8]) -> bool {
         }
         i += 1;
     }
-    false
+    None
 }
 
 /// The byte offset of CPython's 1-based `(lineno, offset)` (a column in characters) in `text`.
@@ -2163,6 +3094,7 @@ fn map_lexical(ctx: &Ctx, lex: &LexicalErrorType, off: usize) -> SyntaxError {
                         let mut e =
                             ctx.error(format!("f-string: {m}"), off, ErrorKind::SyntaxError);
                         e.offset = 2;
+                        e.byte_offset = None;
                         return e;
                     }
                     "f-string: invalid syntax".to_string()
@@ -2801,8 +3733,19 @@ fn bad_escape_in(body: &str, fstring: bool, all: bool) -> Option<(usize, usize, 
 fn fstring_error_before(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
     let b = ctx.src.as_bytes();
     let mut j = off.min(b.len());
-    while j > 0 && matches!(b[j - 1], b' ' | b'\t' | b'\x0c') {
-        j -= 1;
+    // (blanks and `\` continuations back to the string run)
+    loop {
+        while j > 0 && matches!(b[j - 1], b' ' | b'\t' | b'\x0c') {
+            j -= 1;
+        }
+        let cont = if b[..j].ends_with(b"\\\r\n") {
+            3
+        } else if b[..j].ends_with(b"\\\n") || b[..j].ends_with(b"\\\r") {
+            2
+        } else {
+            break;
+        };
+        j -= cont;
     }
     if j == 0 || !matches!(b[j - 1], b'\'' | b'"') {
         return None;
@@ -2818,10 +3761,34 @@ fn fstring_error_before(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
         return None;
     }
     let sub = parse(literal, ctx.filename, true).err()?;
-    let own = sub.msg.starts_with("f-string: ")
-        && !sub.msg.starts_with("f-string: invalid syntax")
-        && !super::columns::from_tokenizer(&sub.msg);
+    if sub.msg.starts_with("f-string: invalid syntax") {
+        // A field's expression, compiled alone as `(expr)`: its position there, on the
+        // field's line.
+        let lineno = ctx.index().position(start as u32).0 + sub.lineno - 1;
+        return Some(SyntaxError { lineno, ..sub });
+    }
+    let own = sub.msg.starts_with("f-string: ") && !super::columns::from_tokenizer(&sub.msg);
     own.then(|| ctx.error(sub.msg, after_strings(ctx.src, start), ErrorKind::SyntaxError))
+}
+
+/// Does an operand of an `expression` end right before the token at `off` (a name that is no
+/// keyword, a number, a closing bracket, a string; not a starred item's)?
+fn operand_before(src: &str, off: usize) -> bool {
+    let b = src.as_bytes();
+    let mut j = off.min(b.len());
+    while j > 0 && matches!(b[j - 1], b' ' | b'\t' | b'\x0c') {
+        j -= 1;
+    }
+    let Some(&prev) = j.checked_sub(1).and_then(|p| b.get(p)) else { return false };
+    let ends = match prev {
+        b')' | b']' | b'}' | b'\'' | b'"' => true,
+        c if is_ident_char(c) => {
+            let w = word_before(src, j);
+            !super::is_hard_keyword(w) || matches!(w, "None" | "True" | "False")
+        }
+        _ => false,
+    };
+    ends && !previous_operand(src, j).1.trim_start().starts_with('*')
 }
 
 /// Is the token right before byte `off` a one-line f-string whose replacement field is unclosed?

@@ -45,7 +45,7 @@ enum Targets {
 }
 
 /// CPython's `_PyPegen_get_expr_name`.
-fn expr_name(e: &syntax::Expr) -> &'static str {
+pub(crate) fn expr_name(e: &syntax::Expr) -> &'static str {
     match e {
         E::Attribute(_) => "attribute",
         E::Subscript(_) => "subscript",
@@ -121,6 +121,11 @@ fn target_error(bad: &syntax::Expr, t: Targets) -> Invalid {
 pub(crate) fn statement_target_error(e: &syntax::Expr, del: bool) -> Option<Invalid> {
     let t = if del { Targets::Del } else { Targets::For };
     invalid_target(e, t).map(|bad| target_error(bad, t))
+}
+
+/// The error of `e` read as a `with` item's target (`invalid_with_item`: star targets).
+pub(crate) fn star_target_error(e: &syntax::Expr) -> Option<Invalid> {
+    invalid_target(e, Targets::Star).map(|bad| target_error(bad, Targets::Star))
 }
 
 fn check_targets(e: &syntax::Expr, t: Targets) -> R {
