@@ -437,32 +437,14 @@ fn unreadable_input_and_usage_errors_exit_2_naming_the_file() {
     // only the pack check can tell): the browser would read another task than the CLI.
     let odd = tmp.0.join("odd-pack");
     copy_dir(&bundle("score"), &odd);
-    let mut index = scorer::bundle::BundleIndex::from_json(
-        &fs::read_to_string(odd.join("index.json")).unwrap(),
-    )
-    .unwrap();
-    let pack = index.task_pack.clone().expect("the importer writes a task pack");
+    let text = fs::read_to_string(odd.join("index.json")).unwrap();
+    let index = scorer::bundle::BundleIndex::from_json(&text).unwrap();
+    let pack = index.task_pack.expect("the importer writes a task pack");
     let mut bytes = fs::read(odd.join(&pack.file)).unwrap();
     let at = bytes.iter().position(|&b| b == b'"').unwrap();
     bytes[at] = b' ';
     fs::write(odd.join(&pack.file), &bytes).unwrap();
-    let mut files = Vec::new();
-    for sub in ["tasks", "repos", "blobs", "packs"] {
-        for e in fs::read_dir(odd.join(sub)).unwrap() {
-            let p = e.unwrap().path();
-            let rel = format!("{sub}/{}", p.file_name().unwrap().to_str().unwrap());
-            files.push((rel, fs::read(&p).unwrap()));
-        }
-    }
-    files.sort();
-    let input = index.hash_input();
-    index.bundle_hash = scorer::bundle::bundle_hash(
-        files
-            .iter()
-            .map(|(p, b)| (p.as_str(), b.as_slice()))
-            .chain(std::iter::once(("index.json", input.as_slice()))),
-    );
-    fs::write(odd.join("index.json"), scorer::bundle::canonical_json(&index)).unwrap();
+    rehash_index(&odd, |_| {});
     assert_usage_error(
         &d,
         &["score", "--tasks", odd.to_str().unwrap(), "--predictions", "submissions"],

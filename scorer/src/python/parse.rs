@@ -2157,25 +2157,7 @@ fn target_statement_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
     let src = ctx.src;
     let b = src.as_bytes();
     // The statement's start: its first line, after a `;`.
-    let mut ls = logical_line_start(src, off);
-    let mut i = ls;
-    while i < off {
-        match b[i] {
-            b'\'' | b'"' => {
-                i = super::from_rustpython::skip_string(b, i)?;
-                continue;
-            }
-            b'#' => {
-                while i < off && b[i] != b'\n' && b[i] != b'\r' {
-                    i += 1;
-                }
-                continue;
-            }
-            b';' => ls = i + 1,
-            _ => {}
-        }
-        i += 1;
-    }
+    let ls = statement_start(src, off)?;
     let first = next_token(src, ls);
     let mut kw = first;
     if word_at(src, kw) == "async" {
