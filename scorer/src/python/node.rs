@@ -65,6 +65,14 @@ impl NodeClass {
         self.walk_is_subclass_of(other)
     }
 
+    /// Whether this class is, or derives from, a class of `set` (`None` for a class defined
+    /// elsewhere): one row of the ancestor table against the set, however many classes it holds.
+    #[inline]
+    pub fn derives_from_any(&self, set: &ClassSet) -> Option<bool> {
+        let row = ANCESTORS.get(self.index()?)?;
+        Some(row.iter().zip(set).any(|(a, b)| a & b != 0))
+    }
+
     /// `issubclass(self, other)` by walking the base chain.
     fn walk_is_subclass_of(&self, other: &NodeClass) -> bool {
         let mut cur: Option<&NodeClass> = Some(self);
@@ -245,6 +253,19 @@ pub static CLASSES: &[NodeClass] = &classes::ALL;
 
 /// Words of an [`ANCESTORS`] row.
 const ANCESTOR_WORDS: usize = classes::ALL.len().div_ceil(64);
+
+/// A set of classes of [`CLASSES`], one bit per position (see [`NodeClass::derives_from_any`]).
+pub type ClassSet = [u64; ANCESTOR_WORDS];
+
+/// The set of `classes` (`None` when one is not among [`CLASSES`]).
+pub fn class_set<'c>(classes: impl IntoIterator<Item = &'c NodeClass>) -> Option<ClassSet> {
+    let mut set = [0u64; ANCESTOR_WORDS];
+    for c in classes {
+        let j = c.index()?;
+        set[bits_word(j)?] |= 1 << (j % 64);
+    }
+    Some(set)
+}
 
 /// The word of an [`ANCESTORS`] row holding class `j`'s bit.
 #[inline]
