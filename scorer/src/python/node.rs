@@ -343,21 +343,19 @@ pub(crate) fn node(class: &'static NodeClass, fields: NodeFields, loc: Option<Lo
 /// tree's nodes. Each thread hands out one shared node per class instead of allocating one per
 /// occurrence: the parse cache holds every tree, and their allocation and drop showed in profiles.
 pub(crate) fn leaf(class: &'static NodeClass) -> Field {
+    type Leaves = [std::cell::OnceCell<Rc<Node>>; classes::ALL.len()];
     thread_local! {
-        static LEAVES: std::cell::RefCell<Vec<Option<Rc<Node>>>> =
-            const { std::cell::RefCell::new(Vec::new()) };
+        static LEAVES: Leaves = const { [const { std::cell::OnceCell::new() }; classes::ALL.len()] };
     }
     let Some(i) = class.index() else {
         return node(class, NodeFields::new(), None);
     };
-    LEAVES.with(|leaves| {
-        let mut leaves = leaves.borrow_mut();
-        if leaves.len() <= i {
-            leaves.resize(i + 1, None);
-        }
-        let shared = leaves[i]
-            .get_or_insert_with(|| Rc::new(Node { class, fields: NodeFields::new(), loc: None }));
-        Field::Node(shared.clone())
+    LEAVES.with(|leaves| match leaves.get(i) {
+        Some(cell) => Field::Node(
+            cell.get_or_init(|| Rc::new(Node { class, fields: NodeFields::new(), loc: None }))
+                .clone(),
+        ),
+        None => node(class, NodeFields::new(), None),
     })
 }
 

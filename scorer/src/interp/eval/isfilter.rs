@@ -255,7 +255,12 @@ impl<'a> Interp<'a> {
             self.assign(f, target, v)?;
             return Ok(false);
         };
-        self.assign(f, target, v.clone())?;
+        // A node's `Rc` cloned inline (`Value::clone` is a call).
+        let bound = match &v {
+            Value::Node(n) => Value::Node(n.clone()),
+            other => other.clone(),
+        };
+        self.assign(f, target, bound)?;
         Ok(self.is_filter_rejects(f, flt, &v).unwrap_or_else(|()| {
             *filter = None;
             false

@@ -12,8 +12,12 @@ impl<'a> Interp<'a> {
         let class = n.class;
         if class.fields.is_empty() && class.attributes.is_empty() {
             if let Some(i) = class.index() {
-                if let Some(Some(v)) = self.singletons.get(i) {
-                    return v.clone();
+                match self.singletons.get(i) {
+                    // The clone of an `Rc` inline (`Value::clone` is a call; this runs for a
+                    // quarter of a tree's nodes).
+                    Some(Some(Value::Node(v))) => return Value::Node(v.clone()),
+                    Some(Some(v)) => return v.clone(),
+                    _ => {}
                 }
                 // Shared by every later `ast.parse` of the run, whichever method made it.
                 let v = crate::interp::isolation::shared(|| {
@@ -304,13 +308,15 @@ impl<'a> Interp<'a> {
             return Err(self.no_fields_error(v));
         };
         let vals = n.fields();
+        // Children pushed as `Rc` clones inline (`Value::clone` is a call; `ast.walk` runs this
+        // for every node).
         for x in vals.iter().flatten() {
             match x {
-                Value::Node(_) => push(x.clone()),
+                Value::Node(c) => push(Value::Node(c.clone())),
                 Value::List(l) => {
                     for it in l.borrow().iter() {
-                        if let Value::Node(_) = it {
-                            push(it.clone());
+                        if let Value::Node(c) = it {
+                            push(Value::Node(c.clone()));
                         }
                     }
                 }
