@@ -239,7 +239,13 @@ pub fn ast2obj_depth(root: &Node) -> u32 {
             };
             for item in items {
                 if let Field::Node(c) = item {
-                    todo.push((c, d + u32::from(counts(c))));
+                    let dc = d + u32::from(counts(c));
+                    if c.fields.is_empty() {
+                        // Nothing below it (a shared leaf such as `Load`, or an empty node).
+                        deepest = deepest.max(dc);
+                    } else {
+                        todo.push((c, dc));
+                    }
                 }
             }
         }

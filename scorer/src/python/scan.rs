@@ -585,6 +585,12 @@ impl Scanner<'_> {
         // `\` + line break among the leading blanks: CPython's tokenizer reads on into the next
         // line; the line is blank when what follows is (not when the input ends there: E_EOF).
         let mut conts: Vec<usize> = Vec::new();
+        // Spaces, most of an indentation, in one run (the loop below counts each the same way).
+        let spaces =
+            self.s.get(self.i..).map_or(0, |r| r.iter().take_while(|&&b| b == b' ').count());
+        col += spaces;
+        altcol += spaces;
+        self.i += spaces;
         while self.i < self.s.len() {
             if self.s[self.i] == b'\\' {
                 let nl = match self.s.get(self.i + 1..self.i + 3) {
