@@ -30,11 +30,18 @@ impl<'a> Interp<'a> {
                 return v;
             }
         }
-        // Exactly as many slots as fields (inline up to three), filled in place.
-        let mut vals = crate::interp::value::NodeVals::with_capacity(n.fields.len());
-        for f in &n.fields {
-            vals.push(Some(self.field_to_value(f)));
-        }
+        // Exactly as many slots as fields (inline up to three), filled in place; a child node
+        // converted here directly (one call per node, not two).
+        let vals: crate::interp::value::NodeVals<'a> = n
+            .fields
+            .iter()
+            .map(|f| {
+                Some(match f {
+                    Field::Node(c) => self.node_to_value(c),
+                    other => self.field_to_value(other),
+                })
+            })
+            .collect();
         // Noted at its first write (`NodeObj::note_once`).
         Value::Node(Rc::new(NodeObj::parsed(class, vals, n.loc)))
     }
@@ -44,7 +51,13 @@ impl<'a> Interp<'a> {
             Field::None => Value::None,
             Field::Node(n) => self.node_to_value(n),
             Field::List(items) => {
-                let items = items.iter().map(|x| self.field_to_value(x)).collect();
+                let items = items
+                    .iter()
+                    .map(|x| match x {
+                        Field::Node(c) => self.node_to_value(c),
+                        other => self.field_to_value(other),
+                    })
+                    .collect();
                 self.new_list(items)
             }
             Field::Str(s) => Value::Str(s.clone()),
