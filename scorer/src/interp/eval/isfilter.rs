@@ -251,20 +251,24 @@ impl<'a> Interp<'a> {
         filter: &mut Option<IsFilter<'a>>,
         active: bool,
     ) -> PyResult<'a, bool> {
-        let Some(flt) = filter.as_mut().filter(|_| active) else {
-            self.assign(f, target, v)?;
-            return Ok(false);
+        // The test is answered before `v` is bound (so `v` moves into the target, no copy): it
+        // reads nothing the binding changes (`isinstance` and `C` are not the target's name).
+        let rejected = match filter.as_mut().filter(|_| active) {
+            Some(flt) => Some(self.is_filter_rejects(f, flt, &v)),
+            None => None,
         };
-        // A node's `Rc` cloned inline (`Value::clone` is a call).
-        let bound = match &v {
-            Value::Node(n) => Value::Node(n.clone()),
-            other => other.clone(),
-        };
-        self.assign(f, target, bound)?;
-        Ok(self.is_filter_rejects(f, flt, &v).unwrap_or_else(|()| {
-            *filter = None;
-            false
-        }))
+        match target {
+            ast::Expr::Name(n) => self.store_site(f, n.id.as_str(), v)?,
+            _ => self.assign(f, target, v)?,
+        }
+        Ok(match rejected {
+            Some(Ok(r)) => r,
+            Some(Err(())) => {
+                *filter = None;
+                false
+            }
+            None => false,
+        })
     }
 
     /// `C` as AST classes, when `func` is the builtin `isinstance` and `C` evaluates without
