@@ -253,10 +253,8 @@ impl<'a> Interp<'a> {
     ) -> PyResult<'a, bool> {
         // The test is answered before `v` is bound (so `v` moves into the target, no copy): it
         // reads nothing the binding changes (`isinstance` and `C` are not the target's name).
-        let rejected = match filter.as_mut().filter(|_| active) {
-            Some(flt) => Some(self.is_filter_rejects(f, flt, &v)),
-            None => None,
-        };
+        let rejected =
+            filter.as_mut().filter(|_| active).map(|flt| self.is_filter_rejects(f, flt, &v));
         match target {
             ast::Expr::Name(n) => self.store_site(f, n.id.as_str(), v)?,
             _ => self.assign(f, target, v)?,
