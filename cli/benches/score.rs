@@ -145,8 +145,15 @@
 //! converted in its parent's loop (one call per node) and `RepoPath::new` keeping a normal path
 //! as it is, 4.014 G; the filter answering before the node is bound, so it moves into the loop
 //! variable, 3.963 G; a generator's iterator borrowed instead of cloned per item, 3.953 G
-//! (-8.2% in all). Tried and dropped: `step`'s checks out of line (-1 M: it was inlined
-//! already). What is left is the structure the speed6 note names: ruff's parse ~15%, the
+//! (-8.2% in all; final b261555 3.953 G). Tried and dropped: `step`'s checks out of line (-1 M:
+//! it was inlined already). Natively the gain is much smaller than the count says: at load
+//! 1.0 (11:01-11:03, nothing else running), `--headline --repeat 3 --per-task 3` gave touch j1
+//! 0.588 s vs CPython 2.039 s = 3.47x (median 3.47x), 2 cores 6.66x, 300 edits 6.45x, against
+//! the old build's 0.592 s, 3.42x (3.45x), 6.63x, 6.41x right after; `perf stat` task-clock of
+//! `--profile-touch 3`, alternated: 1.996/1.986 s against 2.037/2.005 s (-1.5%). The saved
+//! instructions were mostly cheap ones (calls, copies, compares, software SHA-1 that SHA-NI
+//! does natively); the time left is in memory: allocating, filling and freeing node objects
+//! and trees. What is left is the structure the speed6 note names: ruff's parse ~15%, the
 //! pre-scan ~7%, the conversion into the cached tree ~9%, node objects made and freed ~18%, the
 //! test file's rustpython parse ~7%.
 //!
