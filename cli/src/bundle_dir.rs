@@ -1,7 +1,7 @@
 //! Reading a bundle folder written by `refscore import`: the index (its hash checked against the
 //! files), and per task its data, manifest and blobs turned into the base tree.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -20,6 +20,9 @@ pub struct BundleDir {
     /// Each manifest's [`Manifest::listing`], built by the first task of its repository and
     /// cloned (copy on write) by the others.
     listings: Mutex<BTreeMap<String, Result<Tree, scorer::bundle::BundleError>>>,
+    /// Blobs read and checked against their ids so far, by id: a file several tasks carry is
+    /// read and hashed once (at most the bundle's `blobs/` folder is held).
+    blobs: Mutex<BTreeMap<String, Arc<[u8]>>>,
 }
 
 /// One task ready to score.
@@ -99,6 +102,7 @@ impl BundleDir {
             index,
             manifests: Mutex::new(BTreeMap::new()),
             listings: Mutex::new(BTreeMap::new()),
+            blobs: Mutex::new(BTreeMap::new()),
         })
     }
 
@@ -162,17 +166,33 @@ impl BundleDir {
         let id = data.id.clone();
         let manifest = self.manifest(&data.repo)?;
         let mut blobs = BTreeMap::new();
+        // Ids whose bytes in `blobs` were checked (by an earlier task: the cached bytes).
+        let mut verified = HashSet::new();
         for need in &data.files {
-            let bytes = self.read(&blob_file(&need.blob))?;
-            blobs.insert(need.blob.clone(), Arc::from(bytes));
+            let known = self.blobs.lock().ok().and_then(|c| c.get(&need.blob).cloned());
+            let bytes = match known {
+                Some(b) => {
+                    verified.insert(need.blob.clone());
+                    b
+                }
+                None => Arc::from(self.read(&blob_file(&need.blob))?),
+            };
+            blobs.insert(need.blob.clone(), bytes);
         }
         let listing = |m: &Manifest| {
             let Ok(mut cache) = self.listings.lock() else { return m.listing() };
             cache.entry(data.repo.clone()).or_insert_with(|| m.listing()).clone()
         };
         let base = data
-            .base_tree_on(&manifest, listing, &blobs)
+            .base_tree_trusting(&manifest, listing, &blobs, &mut verified)
             .with_context(|| format!("{}: task {id}", self.dir.display()))?;
+        if let Ok(mut cache) = self.blobs.lock() {
+            for (blob, bytes) in blobs {
+                if verified.contains(&blob) {
+                    cache.entry(blob).or_insert(bytes);
+                }
+            }
+        }
         Ok(LoadedTask { data, base })
     }
 

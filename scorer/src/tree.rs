@@ -45,6 +45,14 @@ impl RepoPath {
         if raw.contains('\0') {
             return Err(PathError::BadChar(raw.to_string()));
         }
+        // Most paths (every manifest path) are already normal: kept as they are, without
+        // collecting and joining their components.
+        if raw.split('/').all(|c| !matches!(c, "" | "." | "..")) {
+            if raw.split('/').next() == Some(".git") {
+                return Err(PathError::GitDir(raw.to_string()));
+            }
+            return Ok(RepoPath(Arc::from(raw)));
+        }
         let mut parts: Vec<&str> = Vec::new();
         for comp in raw.split('/') {
             match comp {

@@ -77,7 +77,7 @@ pub(crate) fn parse_tree(source: &str) -> Option<Node> {
         return None;
     }
     let ra::Mod::Module(module) = parsed.syntax() else { return None };
-    let index = LineIndex::new(source);
+    let index = LineIndex::positions_only(source);
     let conv =
         Converter { src: source.as_bytes(), index: &index, line_hint: Cell::new(0), depth: 0 };
     conv.module(module).ok()

@@ -137,7 +137,11 @@ pub struct LineIndex {
 
 impl LineIndex {
     pub fn new(src: &str) -> Self {
-        let bytes = src.as_bytes();
+        LineIndex { starts: Self::line_starts(src.as_bytes()), src: src.into() }
+    }
+
+    /// The byte offset of every line's start.
+    fn line_starts(bytes: &[u8]) -> Vec<u32> {
         let mut starts = vec![0u32];
         // The `\n` of a `\r\n` was already counted with its `\r`.
         let mut skip = usize::MAX;
@@ -152,7 +156,14 @@ impl LineIndex {
                 starts.push((i + 1) as u32);
             }
         }
-        LineIndex { starts, src: src.into() }
+        starts
+    }
+
+    /// A line index for [`position`](Self::position) and [`position_near`](Self::position_near)
+    /// alone: [`source`](Self::source) is empty (the fast parse path asks only for positions,
+    /// and copying every source it parses showed in profiles).
+    pub(crate) fn positions_only(src: &str) -> Self {
+        LineIndex { starts: Self::line_starts(src.as_bytes()), src: std::sync::Arc::from("") }
     }
 
     /// The indexed source text.

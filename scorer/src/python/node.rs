@@ -45,6 +45,7 @@ impl NodeClass {
 
     /// This class's position in [`CLASSES`] (`None` for a class defined elsewhere), so per-class
     /// tables are plain vectors instead of maps keyed by name.
+    #[inline]
     pub fn index(&self) -> Option<usize> {
         let offset = (self as *const NodeClass as usize).wrapping_sub(CLASSES.as_ptr() as usize);
         let i = offset / std::mem::size_of::<NodeClass>().max(1);
@@ -52,33 +53,24 @@ impl NodeClass {
     }
 
     /// `issubclass(self, other)` within the `ast` hierarchy.
+    #[inline]
     pub fn is_subclass_of(&self, other: &NodeClass) -> bool {
         // `isinstance(node, ast.X)` runs for every node of every `ast.walk`: a bit test in a
-        // table of each class's ancestors, made once from `walk_is_subclass_of`.
-        const WORDS: usize = 3;
-        static ANCESTORS: std::sync::OnceLock<Vec<[u64; WORDS]>> = std::sync::OnceLock::new();
+        // table of each class's ancestors, made at compile time from the classes' base names.
         if let (Some(i), Some(j)) = (self.index(), other.index()) {
-            if j < 64 * WORDS {
-                let table = ANCESTORS.get_or_init(|| {
-                    CLASSES
-                        .iter()
-                        .map(|c| {
-                            let mut bits = [0u64; WORDS];
-                            for (j, o) in CLASSES.iter().enumerate().take(64 * WORDS) {
-                                if c.walk_is_subclass_of(o) {
-                                    bits[j / 64] |= 1 << (j % 64);
-                                }
-                            }
-                            bits
-                        })
-                        .collect()
-                });
-                if let Some(bits) = table.get(i) {
-                    return bits[j / 64] & (1 << (j % 64)) != 0;
-                }
+            if let (Some(bits), Some(word)) = (ANCESTORS.get(i), bits_word(j)) {
+                return bits[word] & (1 << (j % 64)) != 0;
             }
         }
         self.walk_is_subclass_of(other)
+    }
+
+    /// Whether this class is, or derives from, a class of `set` (`None` for a class defined
+    /// elsewhere): one row of the ancestor table against the set, however many classes it holds.
+    #[inline]
+    pub fn derives_from_any(&self, set: &ClassSet) -> Option<bool> {
+        let row = ANCESTORS.get(self.index()?)?;
+        Some(row.iter().zip(set).any(|(a, b)| a & b != 0))
     }
 
     /// `issubclass(self, other)` by walking the base chain.
@@ -247,7 +239,13 @@ pub fn ast2obj_depth(root: &Node) -> u32 {
             };
             for item in items {
                 if let Field::Node(c) = item {
-                    todo.push((c, d + u32::from(counts(c))));
+                    let dc = d + u32::from(counts(c));
+                    if c.fields.is_empty() {
+                        // Nothing below it (a shared leaf such as `Load`, or an empty node).
+                        deepest = deepest.max(dc);
+                    } else {
+                        todo.push((c, dc));
+                    }
                 }
             }
         }
@@ -258,6 +256,82 @@ pub fn ast2obj_depth(root: &Node) -> u32 {
 /// Every 3.11 `ast` class, abstract and deprecated ones included (131 classes, as
 /// `AST.__subclasses__()` enumerates them recursively).
 pub static CLASSES: &[NodeClass] = &classes::ALL;
+
+/// Words of an [`ANCESTORS`] row.
+const ANCESTOR_WORDS: usize = classes::ALL.len().div_ceil(64);
+
+/// A set of classes of [`CLASSES`], one bit per position (see [`NodeClass::derives_from_any`]).
+pub type ClassSet = [u64; ANCESTOR_WORDS];
+
+/// The set of `classes` (`None` when one is not among [`CLASSES`]).
+pub fn class_set<'c>(classes: impl IntoIterator<Item = &'c NodeClass>) -> Option<ClassSet> {
+    let mut set = [0u64; ANCESTOR_WORDS];
+    for c in classes {
+        let j = c.index()?;
+        set[bits_word(j)?] |= 1 << (j % 64);
+    }
+    Some(set)
+}
+
+/// The word of an [`ANCESTORS`] row holding class `j`'s bit.
+#[inline]
+fn bits_word(j: usize) -> Option<usize> {
+    let w = j / 64;
+    (w < ANCESTOR_WORDS).then_some(w)
+}
+
+/// Row `i`: bit `j` set when `CLASSES[j]` is `CLASSES[i]` or one of its bases (found by name,
+/// as [`NodeClass::base_class`] finds them), computed when the crate compiles.
+static ANCESTORS: [[u64; ANCESTOR_WORDS]; classes::ALL.len()] = ancestors();
+
+const fn same_name(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut k = 0;
+    while k < a.len() {
+        if a[k] != b[k] {
+            return false;
+        }
+        k += 1;
+    }
+    true
+}
+
+const fn ancestors() -> [[u64; ANCESTOR_WORDS]; classes::ALL.len()] {
+    const N: usize = classes::ALL.len();
+    let all = &classes::ALL;
+    // Each class's base by position (`N`: none, or not among the classes).
+    let mut base = [N; N];
+    let mut i = 0;
+    while i < N {
+        if let Some(b) = all[i].base {
+            let mut j = 0;
+            while j < N {
+                if same_name(all[j].name, b) {
+                    base[i] = j;
+                    break;
+                }
+                j += 1;
+            }
+        }
+        i += 1;
+    }
+    let mut out = [[0u64; ANCESTOR_WORDS]; N];
+    let mut i = 0;
+    while i < N {
+        let mut c = i;
+        let mut hops = 0;
+        while c < N && hops <= N {
+            out[i][c / 64] |= 1 << (c % 64);
+            c = base[c];
+            hops += 1;
+        }
+        i += 1;
+    }
+    out
+}
 
 /// The attributes of every class that has any, in this order (the values `Loc` holds).
 pub const LOCATION_ATTRIBUTES: [&str; 4] = ["lineno", "col_offset", "end_lineno", "end_col_offset"];
@@ -275,21 +349,19 @@ pub(crate) fn node(class: &'static NodeClass, fields: NodeFields, loc: Option<Lo
 /// tree's nodes. Each thread hands out one shared node per class instead of allocating one per
 /// occurrence: the parse cache holds every tree, and their allocation and drop showed in profiles.
 pub(crate) fn leaf(class: &'static NodeClass) -> Field {
+    type Leaves = [std::cell::OnceCell<Rc<Node>>; classes::ALL.len()];
     thread_local! {
-        static LEAVES: std::cell::RefCell<Vec<Option<Rc<Node>>>> =
-            const { std::cell::RefCell::new(Vec::new()) };
+        static LEAVES: Leaves = const { [const { std::cell::OnceCell::new() }; classes::ALL.len()] };
     }
     let Some(i) = class.index() else {
         return node(class, NodeFields::new(), None);
     };
-    LEAVES.with(|leaves| {
-        let mut leaves = leaves.borrow_mut();
-        if leaves.len() <= i {
-            leaves.resize(i + 1, None);
-        }
-        let shared = leaves[i]
-            .get_or_insert_with(|| Rc::new(Node { class, fields: NodeFields::new(), loc: None }));
-        Field::Node(shared.clone())
+    LEAVES.with(|leaves| match leaves.get(i) {
+        Some(cell) => Field::Node(
+            cell.get_or_init(|| Rc::new(Node { class, fields: NodeFields::new(), loc: None }))
+                .clone(),
+        ),
+        None => node(class, NodeFields::new(), None),
     })
 }
 

@@ -169,9 +169,13 @@ impl<'a> Interp<'a> {
                 }
             }
             let d = st.iters.len() - 1;
-            let it = st.iters[d].clone();
             let g = &st.gens[d];
-            match self.next(&it).map_err(|e| self.at(e, start(&g.iter)))? {
+            // The iterator borrowed, not cloned, for its next item.
+            let got = match st.iters.get(d) {
+                Some(it) => self.next(it),
+                None => Ok(None),
+            };
+            match got.map_err(|e| self.at(e, start(&g.iter)))? {
                 None => {
                     st.iters.pop();
                     if st.iters.is_empty() {

@@ -31,6 +31,7 @@ use super::{Frame, FrameKind};
 use crate::interp::stdlib::ast::node_isinstance;
 use crate::interp::value::*;
 use crate::interp::{Interp, PyResult, Value};
+use crate::python::node::{class_set, ClassSet};
 use crate::python::syntax as ast;
 
 /// A loop of the shape above, and what is known of its test.
@@ -40,11 +41,42 @@ pub(crate) struct IsFilter<'a> {
     /// Its `C`.
     cls: &'a ast::Expr,
     /// The AST classes `C` names, while the body has not run since they were evaluated.
-    classes: Option<Vec<AstCls>>,
+    classes: Option<Classes>,
     /// Steps the test takes for a node it rejects, once measured.
     delta: Option<u64>,
     /// Where the test sits.
     kind: FilterKind,
+}
+
+/// The classes of a filter's test: all of them, and as one set when every one is a real class
+/// (no `ast.Str`-style alias), so a node is checked against the set in one step.
+struct Classes {
+    all: Vec<AstCls>,
+    real: Option<ClassSet>,
+}
+
+impl Classes {
+    fn new(all: Vec<AstCls>) -> Self {
+        let real = all
+            .iter()
+            .map(|c| match c {
+                AstCls::Real(c) => Some(*c),
+                AstCls::Alias(_) => None,
+            })
+            .collect::<Option<Vec<_>>>()
+            .and_then(class_set);
+        Classes { all, real }
+    }
+
+    /// `isinstance(v, C)`.
+    fn holds(&self, v: &Value<'_>) -> bool {
+        if let (Some(set), Value::Node(n)) = (&self.real, v) {
+            if let Some(hit) = n.class.derives_from_any(set) {
+                return hit;
+            }
+        }
+        self.all.iter().any(|c| node_isinstance(v, *c))
+    }
 }
 
 /// Where a filter's test sits in its loop.
@@ -204,10 +236,9 @@ impl<'a> Interp<'a> {
             let saved = self.steps;
             let classes = self.is_filter_classes(f, flt.func, flt.cls);
             self.steps = saved;
-            flt.classes = Some(classes.ok_or(())?);
+            flt.classes = Some(Classes::new(classes.ok_or(())?));
         }
-        let classes = flt.classes.as_deref().unwrap_or_default();
-        Ok(!classes.iter().any(|c| node_isinstance(v, *c)))
+        Ok(!flt.classes.as_ref().is_some_and(|c| c.holds(v)))
     }
 
     /// Binds `v` to a loop's `target` and says whether `filter` rejects it (`active`: the filter
@@ -220,15 +251,22 @@ impl<'a> Interp<'a> {
         filter: &mut Option<IsFilter<'a>>,
         active: bool,
     ) -> PyResult<'a, bool> {
-        let Some(flt) = filter.as_mut().filter(|_| active) else {
-            self.assign(f, target, v)?;
-            return Ok(false);
-        };
-        self.assign(f, target, v.clone())?;
-        Ok(self.is_filter_rejects(f, flt, &v).unwrap_or_else(|()| {
-            *filter = None;
-            false
-        }))
+        // The test is answered before `v` is bound (so `v` moves into the target, no copy): it
+        // reads nothing the binding changes (`isinstance` and `C` are not the target's name).
+        let rejected =
+            filter.as_mut().filter(|_| active).map(|flt| self.is_filter_rejects(f, flt, &v));
+        match target {
+            ast::Expr::Name(n) => self.store_site(f, n.id.as_str(), v)?,
+            _ => self.assign(f, target, v)?,
+        }
+        Ok(match rejected {
+            Some(Ok(r)) => r,
+            Some(Err(())) => {
+                *filter = None;
+                false
+            }
+            None => false,
+        })
     }
 
     /// `C` as AST classes, when `func` is the builtin `isinstance` and `C` evaluates without

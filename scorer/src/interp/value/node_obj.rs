@@ -226,20 +226,30 @@ impl<'a> NodeObj<'a> {
     }
 
     /// The `_fields` values, in order (`None`: unset).
+    #[inline]
     pub fn fields(&self) -> std::cell::Ref<'_, [Option<Value<'a>>]> {
         let n = self.class.fields.len();
         if self.live.get() {
-            let fresh: Vec<Option<Value<'a>>> = (0..n).map(|i| self.get(i)).collect();
-            let mut vals = self.vals.borrow_mut();
-            vals.truncate(n);
-            for (i, v) in fresh.into_iter().enumerate() {
-                match vals.get_mut(i) {
-                    Some(slot) => *slot = v,
-                    None => vals.push(v),
-                }
-            }
+            self.refresh_fields();
         }
         std::cell::Ref::map(self.vals.borrow(), |v| &v[..n.min(v.len())])
+    }
+
+    /// A live node's `_fields` values copied from its `__dict__` into `vals` (out of line: the
+    /// common case, `ast.walk` over parsed nodes, never needs it).
+    #[cold]
+    #[inline(never)]
+    fn refresh_fields(&self) {
+        let n = self.class.fields.len();
+        let fresh: Vec<Option<Value<'a>>> = (0..n).map(|i| self.get(i)).collect();
+        let mut vals = self.vals.borrow_mut();
+        vals.truncate(n);
+        for (i, v) in fresh.into_iter().enumerate() {
+            match vals.get_mut(i) {
+                Some(slot) => *slot = v,
+                None => vals.push(v),
+            }
+        }
     }
 
     /// The attributes outside `_fields` and `_attributes`, in the order they were set.

@@ -12,8 +12,12 @@ impl<'a> Interp<'a> {
         let class = n.class;
         if class.fields.is_empty() && class.attributes.is_empty() {
             if let Some(i) = class.index() {
-                if let Some(Some(v)) = self.singletons.get(i) {
-                    return v.clone();
+                match self.singletons.get(i) {
+                    // The clone of an `Rc` inline (`Value::clone` is a call; this runs for a
+                    // quarter of a tree's nodes).
+                    Some(Some(Value::Node(v))) => return Value::Node(v.clone()),
+                    Some(Some(v)) => return v.clone(),
+                    _ => {}
                 }
                 // Shared by every later `ast.parse` of the run, whichever method made it.
                 let v = crate::interp::isolation::shared(|| {
@@ -26,11 +30,18 @@ impl<'a> Interp<'a> {
                 return v;
             }
         }
-        // Exactly as many slots as fields (inline up to three), filled in place.
-        let mut vals = crate::interp::value::NodeVals::with_capacity(n.fields.len());
-        for f in &n.fields {
-            vals.push(Some(self.field_to_value(f)));
-        }
+        // Exactly as many slots as fields (inline up to three), filled in place; a child node
+        // converted here directly (one call per node, not two).
+        let vals: crate::interp::value::NodeVals<'a> = n
+            .fields
+            .iter()
+            .map(|f| {
+                Some(match f {
+                    Field::Node(c) => self.node_to_value(c),
+                    other => self.field_to_value(other),
+                })
+            })
+            .collect();
         // Noted at its first write (`NodeObj::note_once`).
         Value::Node(Rc::new(NodeObj::parsed(class, vals, n.loc)))
     }
@@ -40,7 +51,13 @@ impl<'a> Interp<'a> {
             Field::None => Value::None,
             Field::Node(n) => self.node_to_value(n),
             Field::List(items) => {
-                let items = items.iter().map(|x| self.field_to_value(x)).collect();
+                let items = items
+                    .iter()
+                    .map(|x| match x {
+                        Field::Node(c) => self.node_to_value(c),
+                        other => self.field_to_value(other),
+                    })
+                    .collect();
                 self.new_list(items)
             }
             Field::Str(s) => Value::Str(s.clone()),
@@ -304,13 +321,15 @@ impl<'a> Interp<'a> {
             return Err(self.no_fields_error(v));
         };
         let vals = n.fields();
+        // Children pushed as `Rc` clones inline (`Value::clone` is a call; `ast.walk` runs this
+        // for every node).
         for x in vals.iter().flatten() {
             match x {
-                Value::Node(_) => push(x.clone()),
+                Value::Node(c) => push(Value::Node(c.clone())),
                 Value::List(l) => {
                     for it in l.borrow().iter() {
-                        if let Value::Node(_) = it {
-                            push(it.clone());
+                        if let Value::Node(c) = it {
+                            push(Value::Node(c.clone()));
                         }
                     }
                 }
