@@ -27,6 +27,9 @@ function gnuGzip(file) {
     return null;
   }
 }
+// The budget is the first visit's wasm: the app and the scoring worker. The trajectory worker and
+// codecs.wasm load on demand and are listed beside it, outside the total.
+const firstVisit = (f) => /^app-[0-9a-f]+_bg\.wasm$/.test(f) || f === 'worker_bg.wasm';
 const totals = { node: 0, gnu: 0, br: 0 };
 for (const f of wasm) {
   const file = path.join(dist, f);
@@ -34,14 +37,16 @@ for (const f of wasm) {
   const node = zlib.gzipSync(bytes, { level: 9 }).length;
   const gnu = gnuGzip(file);
   const br = zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
-  totals.node += node;
-  totals.gnu = gnu === null || totals.gnu === null ? null : totals.gnu + gnu;
-  totals.br += br;
-  console.log(`${f}: ${bytes.length} B raw, gzip -9 ${gnu ?? '?'} B (Node zlib ${node} B), brotli ${br} B`);
+  if (firstVisit(f)) {
+    totals.node += node;
+    totals.gnu = gnu === null || totals.gnu === null ? null : totals.gnu + gnu;
+    totals.br += br;
+  }
+  console.log(`${f}${firstVisit(f) ? '' : ' (on demand)'}: ${bytes.length} B raw, gzip -9 ${gnu ?? '?'} B (Node zlib ${node} B), brotli ${br} B`);
 }
 const budget = 1.5 * 1024 * 1024;
 const checked = totals.gnu ?? totals.node;
-console.log(`wasm total: gzip -9 ${totals.gnu ?? '?'} B (Node zlib ${totals.node} B), brotli ${totals.br} B; budget ${budget} B gzip: ${checked <= budget ? 'within' : 'OVER'}`);
+console.log(`first-visit wasm (app + worker): gzip -9 ${totals.gnu ?? '?'} B (Node zlib ${totals.node} B), brotli ${totals.br} B; budget ${budget} B gzip: ${checked <= budget ? 'within' : 'OVER'}`);
 
 const server = await serve(dist, '/');
 const browser = await launch();
