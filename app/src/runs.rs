@@ -540,19 +540,10 @@ async fn score_inputs(
     {
         let bundle = bundle.to_string();
         leptos::task::spawn_local(async move {
-            use futures::stream::StreamExt;
             if packs {
                 let _ = bundles::preload_task_pack(&bundle).await;
             }
-            futures::stream::iter(ahead)
-                .for_each_concurrent(TASK_PREFETCH, |(id, _)| {
-                    let bundle = bundle.clone();
-                    async move {
-                        // A failure shows when the lane loads the task itself.
-                        let _ = bundles::load_task(&bundle, &id).await;
-                    }
-                })
-                .await;
+            load_tasks_ahead(&bundle, ahead.into_iter().map(|(id, _)| id)).await;
         });
     }
     let shared = Lanes {
@@ -615,18 +606,7 @@ pub fn prefetch_bundle(worker: ScoringWorker, bundle: String) {
         };
         // One request for every task file (older bundles: one each, below).
         let _ = bundles::preload_task_pack(&bundle).await;
-        let tasks = {
-            use futures::stream::StreamExt;
-            let ids: Vec<String> = index.tasks.iter().map(|t| t.id.clone()).collect();
-            let bundle = bundle.clone();
-            futures::stream::iter(ids).for_each_concurrent(TASK_PREFETCH, move |id| {
-                let bundle = bundle.clone();
-                async move {
-                    // A failure shows when a run loads the task itself.
-                    let _ = bundles::load_task(&bundle, &id).await;
-                }
-            })
-        };
+        let tasks = load_tasks_ahead(&bundle, index.tasks.iter().map(|t| t.id.clone()));
         let repos = async {
             for repo in &index.repos {
                 if let Ok(data) = bundles::load_repo_data(&bundle, &repo.name).await {
@@ -636,6 +616,17 @@ pub fn prefetch_bundle(worker: ScoringWorker, bundle: String) {
         };
         futures::future::join(tasks, repos).await;
     });
+}
+
+/// Loads (and memoises) the task files of `ids`, [`TASK_PREFETCH`] at a time, in order: ahead of
+/// the lanes of a run, or of a run to come. A failure shows when the task is loaded for scoring.
+async fn load_tasks_ahead(bundle: &str, ids: impl IntoIterator<Item = String>) {
+    use futures::stream::StreamExt;
+    futures::stream::iter(ids)
+        .for_each_concurrent(TASK_PREFETCH, |id| async move {
+            let _ = bundles::load_task(bundle, &id).await;
+        })
+        .await;
 }
 
 /// The submissions of one task (indices into the run's submissions, in input order): they are
