@@ -66,8 +66,12 @@ test('each demo trajectory shows its steps, σ and flags; deep links survive a r
     assert.match(await page.textContent('#traj-format'), want.format, file);
     const steps = Number(/^(\d+) steps/.exec(await page.textContent('#traj-steps'))[1]);
     assert.ok(steps > 3, `${file}: ${steps} steps`);
+    // The step list renders after the facts (a later tick): wait for it, then check the count.
+    const firstPage = Math.min(steps, 50);
+    await page.waitForFunction((n) => document.querySelectorAll('#steps .step').length === n,
+      firstPage, { timeout: T }).catch(() => {});
     const shown = await page.locator('#steps .step').count();
-    assert.equal(shown, Math.min(steps, 50), `${file}: first page of steps`);
+    assert.equal(shown, firstPage, `${file}: first page of steps`);
     // The demo tasks are in the demo bundle: the flags are computed with their verdicts.
     await page.locator('#traj-status').waitFor({ state: 'detached', timeout: T });
     const flags = await page.$$eval('#failure-modes .flag', (li) => li.map((l) => l.dataset.flag));
