@@ -93,6 +93,8 @@ struct Slot {
 struct Idle {
     repos: RefCell<VecDeque<RepoData>>,
     warm_rounds: Cell<usize>,
+    /// Whether the worker is to load the site data a run may need (`ToWorker::LoadSiteData`).
+    site_data: Cell<bool>,
     /// Whether a pump loop ([`ScoringWorker::pump`]) is running for the slot.
     pumping: Cell<bool>,
 }
@@ -428,7 +430,8 @@ impl ScoringWorker {
     /// Gives every worker of the pool (starting those not running) idle work: `repos` (each
     /// repository's manifest and pack, unless it holds them: what a batch run's tasks need
     /// besides their task files) and `warm_rounds` rounds of the built-in warm-up job
-    /// (`worker::warmup`, so that a run finds the scorer's code optimised by the browser).
+    /// (`worker::warmup`, so that a run finds the scorer's code optimised by the browser),
+    /// preceded by loading the site data a run may need when `warm_rounds` is not zero.
     /// [`crate::runs::prefetch_bundle`] calls it while the Score page waits for files.
     pub fn prefetch(&self, repos: &[RepoData], warm_rounds: usize) {
         for index in 0..self.size() {
@@ -438,12 +441,16 @@ impl ScoringWorker {
             let idle = &self.slot(index).idle;
             idle.repos.borrow_mut().extend(repos.iter().cloned());
             idle.warm_rounds.set(idle.warm_rounds.get() + warm_rounds);
+            if warm_rounds > 0 {
+                idle.site_data.set(true);
+            }
             self.pump(index);
         }
     }
 
     /// Works through a slot's idle work while no job waits on it: one repository's data, then
-    /// one warm-up round (whose answer says the worker has read that data too), and so on.
+    /// the site data once, or else one warm-up round (whose answer says the worker has read
+    /// that data too), and so on.
     /// Stops when a job is posted; [`Self::received`] starts it again when the slot's last job
     /// is answered.
     fn pump(&self, index: usize) {
@@ -466,7 +473,10 @@ impl ScoringWorker {
                     }
                 }
                 let rounds = slot.idle.warm_rounds.get();
-                if rounds > 0 {
+                if slot.idle.site_data.replace(false) {
+                    // Failures are left to the run that needs the file (it loads it then).
+                    let _ = pool.post_job(index, |job| ToWorker::LoadSiteData { job }, None).await;
+                } else if rounds > 0 {
                     slot.idle.warm_rounds.set(rounds - 1);
                     let answer = pool.post_job(index, |job| ToWorker::WarmUp { job }, None).await;
                     if !matches!(answer, Ok(FromWorker::WarmedUp { .. })) {

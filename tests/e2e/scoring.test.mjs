@@ -207,13 +207,19 @@ test('the Score page prefetches the bundle; a batch run reads task files from th
       .filter(Boolean);
     await page.goto(`${server.url}score`);
     await waitWorker(page);
-    // Before any file is chosen: the task pack and every repository's pack are fetched.
+    // Before any file is chosen: the task pack and every repository's pack are fetched, and the
+    // workers load the site data a run may need (so no run stops to load it and start again).
     const fetched = (file) => requests.some((u) => u.endsWith(`/bundles/demo/${file}`));
-    for (let i = 0; i < 100 && ![index.task_pack.file, ...repoPacks].every(fetched); i += 1) {
+    const siteData = () => ['/unicode-names.bin', '/interned-words.txt']
+      .map((f) => requests.filter((u) => u.endsWith(f)).length);
+    for (let i = 0; i < 200 && !([index.task_pack.file, ...repoPacks].every(fetched)
+      && siteData().every((n) => n > 0)); i += 1) {
       await page.waitForTimeout(50);
     }
     assert.ok(fetched(index.task_pack.file), 'task pack prefetched');
     for (const p of repoPacks) assert.ok(fetched(p), `${p} prefetched`);
+    const siteDataBefore = siteData();
+    assert.ok(siteDataBefore.every((n) => n > 0), `site data loaded at idle: ${siteDataBefore}`);
     await page.setInputFiles('#upload-files', path.join(SUBS, 'predictions.jsonl'));
     await page.locator('#upload-list tbody tr').first().waitFor({ timeout: T });
     await page.click('#score-start');
@@ -224,6 +230,7 @@ test('the Score page prefetches the bundle; a batch run reads task files from th
     const taskFiles = requests.filter((u) => /\/bundles\/demo\/tasks\/[^/]+\.json$/.test(u));
     assert.deepEqual(taskFiles, [], 'no task file fetched on its own');
     assert.equal(requests.filter((u) => u.endsWith(index.task_pack.file)).length, 1, 'the task pack fetched once');
+    assert.deepEqual(siteData(), siteDataBefore, 'the run loaded no site data');
     assert.deepEqual(errors, [], errors.join('\n'));
   } finally {
     await fresh.close();

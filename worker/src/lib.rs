@@ -53,6 +53,11 @@ pub enum ToWorker {
     /// Run one round of the built-in warm-up job ([`warmup`]); answered with `WarmedUp`. The UI
     /// sends the next round only when the worker has nothing else to do.
     WarmUp { job: u64 },
+    /// Load the site data a run may need that this worker lacks, the names table and the
+    /// interned words (the service worker precaches both; not `codecs.wasm`, 550 KB and rarely
+    /// needed), so that a run never stops to load them and start again with an empty parse
+    /// cache. Idle work, like `WarmUp`; answered with `SiteDataLoaded`.
+    LoadSiteData { job: u64 },
 }
 
 /// What the worker answers.
@@ -79,6 +84,11 @@ pub enum FromWorker {
     WarmedUp {
         job: u64,
     },
+    /// The names table and the interned words are installed (or could not be had: a run that
+    /// needs one loads it then, and fails naming the file if it still cannot).
+    SiteDataLoaded {
+        job: u64,
+    },
     /// The job could not run (missing or corrupt bundle data, a malformed message).
     Failed {
         job: Option<u64>,
@@ -94,7 +104,8 @@ impl FromWorker {
             FromWorker::Scored { job, .. }
             | FromWorker::Parsed { job, .. }
             | FromWorker::Combined { job, .. }
-            | FromWorker::WarmedUp { job } => Some(*job),
+            | FromWorker::WarmedUp { job }
+            | FromWorker::SiteDataLoaded { job } => Some(*job),
             FromWorker::Failed { job, .. } => *job,
         }
     }
@@ -271,6 +282,19 @@ impl WorkerCore {
         }
     }
 
+    /// Installs the names table and the interned words unless this thread has them. A failure
+    /// is left for the run that needs the file to meet (and report) again.
+    fn load_site_data_ahead(&mut self) {
+        for (installed, data) in [
+            (unicode_names2::table_installed(), SiteData::NamesTable),
+            (scorer::interned::installed(), SiteData::InternedWords),
+        ] {
+            if !installed {
+                let _ = self.load(data);
+            }
+        }
+    }
+
     /// Handles one message; `bytes` is its binary part. Data messages answer nothing.
     pub fn handle(&mut self, msg: ToWorker, bytes: Option<&[u8]>) -> Option<FromWorker> {
         match msg {
@@ -326,6 +350,10 @@ impl WorkerCore {
                 // A scorer of its own, dropped after: the job warms code, not caches.
                 warmup::run(&mut new_scorer(None), 1);
                 Some(FromWorker::WarmedUp { job })
+            }
+            ToWorker::LoadSiteData { job } => {
+                self.load_site_data_ahead();
+                Some(FromWorker::SiteDataLoaded { job })
             }
             ToWorker::Parse { job, name } => Some(FromWorker::Parsed {
                 job,
@@ -827,6 +855,47 @@ class T(unittest.TestCase):
             }
             assert_eq!(asked.borrow().len(), 2, "loaded once after the failure");
             assert!(scorer::interned::installed());
+        })
+        .join()
+        .unwrap();
+    }
+
+    /// Idle `LoadSiteData` on a worker with neither the names table nor the interned words:
+    /// both are loaded, once; a run that needs the table then asks for nothing. A load that
+    /// fails at idle is not an error: the run that needs the file loads it then.
+    #[test]
+    fn site_data_loaded_ahead_spares_the_run_its_reload() {
+        let named = "--- a/pkg/mod.py\n+++ b/pkg/mod.py\n@@ -1,2 +1,2 @@\n-def old():\n-    pass\n+def new():\n+    return '\\N{BULLET}'\n";
+        let fresh = || {
+            unicode_names2::remove_table();
+            scorer::interned::remove();
+        };
+        std::thread::spawn(move || {
+            fresh();
+            let asked = requests();
+            let core = WorkerCore::with_site(site(asked.clone(), vec![]), fake_instantiate);
+            let mut core = loaded_into(core, SOURCE);
+            for job in [1, 2] {
+                let answer = send(&mut core, ToWorker::LoadSiteData { job }, None);
+                assert!(matches!(answer, Some(FromWorker::SiteDataLoaded { job: j }) if j == job));
+            }
+            assert_eq!(*asked.borrow(), [NAMES_TABLE, INTERNED_WORDS], "each loaded once");
+            assert!(unicode_names2::table_installed() && scorer::interned::installed());
+            let FromWorker::Scored { result, .. } = score(&mut core, 3, named) else { panic!() };
+            assert!(result.resolved, "{result:?}");
+            assert_eq!(asked.borrow().len(), 2, "the run loaded nothing");
+
+            fresh();
+            let asked = requests();
+            let broken = vec![(NAMES_TABLE, Err("HTTP status 503".to_string()))];
+            let core = WorkerCore::with_site(site(asked.clone(), broken), fake_instantiate);
+            let mut core = loaded_into(core, SOURCE);
+            let answer = send(&mut core, ToWorker::LoadSiteData { job: 1 }, None);
+            assert!(matches!(answer, Some(FromWorker::SiteDataLoaded { job: 1 })), "{answer:?}");
+            assert!(!unicode_names2::table_installed() && scorer::interned::installed());
+            let FromWorker::Scored { result, .. } = score(&mut core, 2, named) else { panic!() };
+            assert!(result.resolved, "{result:?}");
+            assert_eq!(*asked.borrow(), [NAMES_TABLE, INTERNED_WORDS, NAMES_TABLE]);
         })
         .join()
         .unwrap();
