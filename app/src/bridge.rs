@@ -491,14 +491,17 @@ impl ScoringWorker {
     }
 
     /// Posts a job for the user: the warm-up rounds left on that worker are dropped (the job
-    /// warms the code itself), and it waits behind at most what the idle pump posted last.
+    /// warms the code itself), and so is loading the site data (a run that needs it loads it),
+    /// and it waits behind at most what the idle pump posted last.
     async fn job(
         &self,
         index: usize,
         make: impl FnOnce(u64) -> ToWorker,
         bytes: Option<&js_sys::Uint8Array>,
     ) -> Result<FromWorker, JobError> {
-        self.slot(index).idle.warm_rounds.set(0);
+        let idle = &self.slot(index).idle;
+        idle.warm_rounds.set(0);
+        idle.site_data.set(false);
         self.post_job(index, make, bytes).await
     }
 
