@@ -356,7 +356,8 @@ fn decode_utf8(body: &[u8]) -> Result<String, SyntaxError> {
         return Ok(s.to_string());
     }
     let found = utf8_events(body, false);
-    // Each invalid sequence becomes as many `?` (ASCII: offsets are kept); comments keep them.
+    // Each invalid sequence becomes one character of its length (offsets are kept); comments
+    // keep them.
     let mut out = replace_invalid(body);
     if found.idents.is_empty() && found.literal.is_none() {
         // Only comments (or a token the parser refuses anyway, e.g. an unterminated string) hold
@@ -404,7 +405,9 @@ fn decode_utf8(body: &[u8]) -> Result<String, SyntaxError> {
     Err(super::parse::undecodable_error(&sanitized, &found))
 }
 
-/// `body` with each byte of an invalid UTF-8 sequence replaced by `?`.
+/// `body` with each invalid UTF-8 sequence replaced by one character of as many bytes (`?`,
+/// `é`, `あ`; `?` for each byte of a longer one): byte offsets are kept, and a column counts the
+/// sequence as the one U+FFFD CPython's `replace` decoding makes of it.
 fn replace_invalid(body: &[u8]) -> String {
     let mut out = String::with_capacity(body.len());
     let mut rest = body;
@@ -418,7 +421,11 @@ fn replace_invalid(body: &[u8]) -> String {
                 let good = e.valid_up_to();
                 out.push_str(std::str::from_utf8(&rest[..good]).unwrap_or_default());
                 let n = e.error_len().unwrap_or(rest.len() - good).max(1);
-                out.push_str(&"?".repeat(n));
+                match n {
+                    2 => out.push('\u{e9}'),
+                    3 => out.push('\u{3042}'),
+                    _ => out.push_str(&"?".repeat(n)),
+                }
                 rest = &rest[good + n..];
             }
         }
