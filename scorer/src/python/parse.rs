@@ -467,6 +467,26 @@ fn parse_inner(
                         }
                     }
                 }
+                // A bare starred `with` target parsed without its `*` that is no target
+                // (`with a as *f():`): CPython's first pass stops after its primary, before a
+                // later statement's error that rustpython met in the text without the `*`.
+                let e_at = u32::from(e.offset) as usize;
+                for &(_, t) in &starred_targets {
+                    let Some(stop) = primary_end(source, t) else { continue };
+                    let at = token_on_line(source, stop);
+                    // (the item is that primary alone)
+                    let alone = matches!(source.as_bytes().get(at), Some(b':' | b',' | b')'));
+                    if e_at <= at || stop == t || !alone {
+                        continue;
+                    }
+                    let target = source.get(t..stop).unwrap_or_default();
+                    let invalid = matches!(as_expression(&ctx, target, false),
+                        Some(Ok(x)) if validate::star_target_error(&x).is_some());
+                    if invalid {
+                        let err = ctx.error("invalid syntax", at, ErrorKind::SyntaxError);
+                        return Err(after_parser_error(&ctx, at, err, &scanned, None));
+                    }
+                }
                 let mut err = map_error(&ctx, &e, &scanned);
                 if !placeholders.is_empty() {
                     err.msg = unmask(&err.msg, &names_of(&placeholders));
@@ -920,7 +940,11 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
         if se.at <= off || (parser_is_lexical && same_line()) {
             return ctx.scan_error(se);
         }
-        if !unexpected_indent && !parser_is_lexical {
+        // (an ASCII character no token starts with, `$`, is an operator token for CPython: its
+        // parser fails there, then tokenizes the rest)
+        let operator = matches!(&e.error,
+            ParseErrorType::Lexical(LexicalErrorType::UnrecognizedToken { tok }) if tok.is_ascii());
+        if !unexpected_indent && (!parser_is_lexical || operator) {
             if let Some(err) = ctx.retokenized(se) {
                 return err;
             }
