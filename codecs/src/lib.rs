@@ -1,7 +1,7 @@
 //! CPython 3.11's table codecs: every single-byte (charmap) codec of `encodings` but Latin-1,
 //! and the 16 stateless CJK multi-byte codecs (big5, big5hkscs, cp932, cp949, cp950,
 //! euc_jis_2004, euc_jisx0213, euc_jp, euc_kr, gb18030, gb2312, gbk, johab, shift_jis,
-//! shift_jis_2004, shift_jisx0213), UTF-16 and UTF-32 (`utf.rs`, no tables), with the error
+//! shift_jis_2004, shift_jisx0213), UTF-16, UTF-32 and UTF-7 (`utf.rs`, no tables), with the error
 //! handlers `strict`, `replace`, `ignore`,
 //! `backslashreplace` and `xmlcharrefreplace` as CPython applies them.
 //!
@@ -27,7 +27,7 @@ use tables::{Kind, Tables, EUCKR8, GB4, ILLEGAL, MULTI, TOOFEW};
 pub enum Lookup {
     /// A codec of these tables, by its `encodings` module name.
     Found(String),
-    /// A codec CPython has that these tables do not (UTF-7, ISO-2022, HZ...).
+    /// A codec CPython has that these tables do not (ISO-2022, HZ...).
     Unsupported(String),
     /// No codec: CPython's `LookupError: unknown encoding: NAME`.
     Unknown,
@@ -50,6 +50,10 @@ pub enum CodecError {
     /// CPython's TypeError "don't know how to handle UnicodeDecodeError in error callback".
     #[error("don't know how to handle UnicodeDecodeError in error callback")]
     WrongDirection(String),
+    /// The decoded text holds a lone surrogate (UTF-7's own decoding can make one), which a
+    /// Rust string cannot: its position in characters and its code point.
+    #[error("lone surrogate U+{code:04X} at position {position}")]
+    LoneSurrogate { position: usize, code: u32 },
     /// No codec of that name in these tables.
     #[error("unknown codec {0}")]
     NoCodec(String),
@@ -270,6 +274,9 @@ pub fn decode(codec_name: &str, data: &[u8], errors: &str) -> Result<String, Cod
     if let Some(u) = utf::codec(codec_name) {
         return utf::decode(u, data, errors);
     }
+    if codec_name == "utf_7" {
+        return utf::decode_utf7(data, errors);
+    }
     let t = tables::tables()?;
     let c = codec(t, codec_name)?;
     // The handler is looked up at the first error (an unknown name with clean data passes).
@@ -387,6 +394,9 @@ fn encode_char(t: &Tables, c: &tables::Codec, ch: u32, out: &mut Vec<u8>) -> boo
 pub fn encode(codec_name: &str, text: &str, errors: &str) -> Result<Vec<u8>, CodecError> {
     if let Some(u) = utf::codec(codec_name) {
         return Ok(utf::encode(u, text));
+    }
+    if codec_name == "utf_7" {
+        return Ok(utf::encode_utf7(text));
     }
     let t = tables::tables()?;
     let c = codec(t, codec_name)?;

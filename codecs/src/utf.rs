@@ -1,4 +1,5 @@
-//! UTF-16 and UTF-32 (`utf_16`, `utf_16_le`, `utf_16_be`, `utf_32`, `utf_32_le`, `utf_32_be`)
+//! UTF-16 and UTF-32 (`utf_16`, `utf_16_le`, `utf_16_be`, `utf_32`, `utf_32_le`, `utf_32_be`),
+//! and UTF-7 (`decode_utf7`, `encode_utf7`),
 //! as CPython 3.11 decodes and encodes them (`PyUnicode_DecodeUTF16Stateful`,
 //! `PyUnicode_DecodeUTF32Stateful`): a BOM read and dropped by the codecs without a byte order,
 //! little-endian otherwise (the official harness runs on x86-64), the error messages and
@@ -36,6 +37,10 @@ const NAMES: &[(&str, &str)] = &[
     ("utf_32le", "utf_32_le"),
     ("utf_32_be", "utf_32_be"),
     ("utf_32be", "utf_32_be"),
+    ("utf_7", "utf_7"),
+    ("u7", "utf_7"),
+    ("utf7", "utf_7"),
+    ("unicode_1_1_utf_7", "utf_7"),
 ];
 
 /// The module name a normalised codec name (or alias) is, if one of the UTF codecs.
@@ -211,6 +216,253 @@ pub(crate) fn encode(u: Utf, text: &str) -> Vec<u8> {
         for c in text.chars() {
             push(u32::from(c));
         }
+    }
+    out
+}
+
+/// UTF-7's classes of the ASCII characters (`utf7_category` of CPython 3.11): 0 direct, 1
+/// optional direct, 2 white space (both written directly by CPython's encoder), 3 special
+/// (base64-encoded).
+const UTF7_SPECIAL: u128 = {
+    let mut bits = 0u128;
+    let mut c = 0;
+    while c < 128 {
+        let special = match c {
+            9 | 10 | 13 => false,
+            0..=31 | 127 => true,
+            43 | 92 | 126 => true, // `+`, `\`, `~`
+            _ => false,
+        };
+        if special {
+            bits |= 1 << c;
+        }
+        c += 1;
+    }
+    bits
+};
+
+fn is_base64(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'+' || c == b'/'
+}
+
+fn from_base64(c: u8) -> u32 {
+    match c {
+        b'A'..=b'Z' => u32::from(c - b'A'),
+        b'a'..=b'z' => u32::from(c - b'a') + 26,
+        b'0'..=b'9' => u32::from(c - b'0') + 52,
+        b'+' => 62,
+        _ => 63,
+    }
+}
+
+fn to_base64(n: u64) -> u8 {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    ALPHABET[(n & 0x3f) as usize]
+}
+
+/// `data.decode('utf-7', errors)` as `PyUnicode_DecodeUTF7Stateful` does it: base64 shift
+/// sequences after `+` (`+-` is `+`), an error's start at its shift sequence's `+`, output made
+/// before an error kept. A lone surrogate CPython would make refuses the call as unsupported.
+pub(crate) fn decode_utf7(data: &[u8], errors: &str) -> Result<String, CodecError> {
+    let mut out = String::with_capacity(data.len());
+    let mut h: Option<Handler> = None;
+    let mut lone = false;
+    let mut in_shift = false;
+    let (mut bits, mut buffer, mut surrogate) = (0u32, 0u64, 0u32);
+    let mut start = 0usize;
+    let mut s = 0usize;
+    // One character of the output (the first lone surrogate only noted: position, code).
+    let mut made: Option<(usize, u32)> = None;
+    let mut push = |out: &mut String, _: &mut bool, ch: u32| match char::from_u32(ch) {
+        Some(c) => out.push(c),
+        None => {
+            made.get_or_insert((out.chars().count(), ch));
+        }
+    };
+    loop {
+        let fault: Option<(usize, usize, &str)> = if s < data.len() {
+            let ch = data[s];
+            if in_shift {
+                if is_base64(ch) {
+                    buffer = (buffer << 6) | u64::from(from_base64(ch));
+                    bits += 6;
+                    s += 1;
+                    if bits >= 16 {
+                        let out_ch = ((buffer >> (bits - 16)) & 0xffff) as u32;
+                        bits -= 16;
+                        buffer &= (1u64 << bits) - 1;
+                        if surrogate != 0 {
+                            if (0xDC00..0xE000).contains(&out_ch) {
+                                let joined =
+                                    0x10000 + ((surrogate - 0xD800) << 10) + (out_ch - 0xDC00);
+                                push(&mut out, &mut lone, joined);
+                                surrogate = 0;
+                                continue;
+                            }
+                            push(&mut out, &mut lone, surrogate);
+                            surrogate = 0;
+                        }
+                        if (0xD800..0xDC00).contains(&out_ch) {
+                            surrogate = out_ch;
+                        } else {
+                            push(&mut out, &mut lone, out_ch);
+                        }
+                    }
+                    None
+                } else {
+                    in_shift = false;
+                    if bits >= 6 {
+                        s += 1;
+                        Some((start, s, "partial character in shift sequence"))
+                    } else if bits > 0 && buffer != 0 {
+                        s += 1;
+                        Some((start, s, "non-zero padding bits in shift sequence"))
+                    } else {
+                        if surrogate != 0 && ch <= 127 && ch != b'+' {
+                            push(&mut out, &mut lone, surrogate);
+                        }
+                        surrogate = 0;
+                        if ch == b'-' {
+                            s += 1;
+                        }
+                        None
+                    }
+                }
+            } else if ch == b'+' {
+                start = s;
+                s += 1;
+                if data.get(s) == Some(&b'-') {
+                    s += 1;
+                    out.push('+');
+                    None
+                } else if data.get(s).is_some_and(|&c| !is_base64(c)) {
+                    s += 1;
+                    Some((start, s, "ill-formed sequence"))
+                } else {
+                    in_shift = true;
+                    surrogate = 0;
+                    bits = 0;
+                    buffer = 0;
+                    None
+                }
+            } else if ch <= 127 {
+                s += 1;
+                out.push(char::from(ch));
+                None
+            } else {
+                start = s;
+                s += 1;
+                Some((start, s, "unexpected special character"))
+            }
+        } else if in_shift {
+            in_shift = false;
+            if surrogate != 0 || bits >= 6 || (bits > 0 && buffer != 0) {
+                Some((start, data.len(), "unterminated shift sequence"))
+            } else {
+                break;
+            }
+        } else {
+            break;
+        };
+        let Some((fstart, fend, reason)) = fault else { continue };
+        let handler_now = match h {
+            Some(h) => h,
+            None => *h.insert(handler(errors, true)?),
+        };
+        match handler_now {
+            Handler::Strict | Handler::SurrogateEscape | Handler::SurrogatePass => {
+                match surrogate_resume(handler_now, data, fstart, fend, None) {
+                    Some(at) => {
+                        lone = true;
+                        s = at;
+                    }
+                    None => {
+                        return Err(CodecError::Codec {
+                            encoding: "utf7".to_string(),
+                            start: fstart,
+                            end: fend,
+                            reason: reason.to_string(),
+                        })
+                    }
+                }
+            }
+            Handler::Ignore => s = fend,
+            Handler::Replace => {
+                out.push('\u{fffd}');
+                s = fend;
+            }
+            Handler::BackslashReplace => {
+                for b in &data[fstart..fend] {
+                    out.push_str(&format!("\\x{b:02x}"));
+                }
+                s = fend;
+            }
+            Handler::XmlCharRefReplace => {
+                return Err(CodecError::WrongDirection(errors.to_string()))
+            }
+        }
+    }
+    if lone {
+        return Err(CodecError::UnsupportedHandler(errors.to_string()));
+    }
+    if let Some((position, code)) = made {
+        return Err(CodecError::LoneSurrogate { position, code });
+    }
+    Ok(out)
+}
+
+/// `text.encode('utf-7')` as `_PyUnicode_EncodeUTF7(str, 0, 0, errors)`: the special ASCII
+/// characters and every non-ASCII one in base64 shift sequences (UTF-16), `+` as `+-`.
+pub(crate) fn encode_utf7(text: &str) -> Vec<u8> {
+    let direct = |c: u32| c > 0 && c < 128 && UTF7_SPECIAL & (1 << c) == 0;
+    let mut out = Vec::with_capacity(text.len() + 8);
+    let (mut in_shift, mut bits, mut buffer) = (false, 0u32, 0u64);
+    let code = |out: &mut Vec<u8>, bits: &mut u32, buffer: &mut u64, unit: u32| {
+        *bits += 16;
+        *buffer = (*buffer << 16) | u64::from(unit);
+        while *bits >= 6 {
+            out.push(to_base64(*buffer >> (*bits - 6)));
+            *bits -= 6;
+        }
+        *buffer &= (1u64 << *bits) - 1;
+    };
+    for c in text.chars() {
+        let ch = u32::from(c);
+        if in_shift && direct(ch) {
+            if bits > 0 {
+                out.push(to_base64(buffer << (6 - bits)));
+                buffer = 0;
+                bits = 0;
+            }
+            in_shift = false;
+            if is_base64(ch as u8) || ch == u32::from(b'-') {
+                out.push(b'-');
+            }
+            out.push(ch as u8);
+            continue;
+        }
+        if !in_shift {
+            if ch == u32::from(b'+') {
+                out.extend_from_slice(b"+-");
+                continue;
+            }
+            if direct(ch) {
+                out.push(ch as u8);
+                continue;
+            }
+            out.push(b'+');
+            in_shift = true;
+        }
+        let mut units = [0u16; 2];
+        for &u in c.encode_utf16(&mut units).iter() {
+            code(&mut out, &mut bits, &mut buffer, u32::from(u));
+        }
+    }
+    if bits > 0 {
+        out.push(to_base64(buffer << (6 - bits)));
+    }
+    if in_shift {
+        out.push(b'-');
     }
     out
 }

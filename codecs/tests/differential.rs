@@ -320,7 +320,8 @@ fn lookup_follows_encodings_search_function() {
     assert_eq!(found("UnicodeLittleUnmarked"), Lookup::Found("utf_16_le".into()));
     assert_eq!(found("U32"), Lookup::Found("utf_32".into()));
     assert_eq!(found("utf16le"), Lookup::Unknown);
-    assert_eq!(found("utf-7"), Lookup::Unsupported("utf_7".into()));
+    assert_eq!(found("utf-7"), Lookup::Found("utf_7".into()));
+    assert_eq!(found("hz"), Lookup::Unsupported("hz".into()));
     assert_eq!(found("iso2022_jp"), Lookup::Unsupported("iso2022_jp".into()));
     assert_eq!(found("no-such-codec"), Lookup::Unknown);
 }

@@ -313,6 +313,14 @@ fn decode_table(body: &[u8], name: &str, codecs: &dyn Codecs) -> Result<String, 
             };
             Err(error(msg, 0))
         }
+        // CPython encodes the decoded text to UTF-8 for the tokenizer (`translate_into_utf8`).
+        Err(CodecError::LoneSurrogate { position, code }) => Err(error(
+            format!(
+                "'utf-8' codec can't encode character '\\u{code:04x}' in position {position}: \
+                 surrogates not allowed"
+            ),
+            0,
+        )),
         Err(e) => Err(failed(e)),
     }
 }

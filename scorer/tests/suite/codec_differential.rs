@@ -1,7 +1,7 @@
 //! `bytes.decode`, `str.encode` and `open(..., encoding=...)` through the codec provider against
 //! python3: UTF-16 and UTF-32 (every byte order, BOMs, truncated data, lone and paired
 //! surrogates, code points out of range, under each error handler, through the codec names and
-//! aliases), and the errors CPython's codec registry wraps ("decoding with 'gbk' codec failed
+//! aliases), UTF-7 (shift sequences and their errors, every ASCII character), and the errors CPython's codec registry wraps ("decoding with 'gbk' codec failed
 //! (TypeError: ...)"). Each case is one test method whose failure message is what the call
 //! gave (its value's repr, or the exception's type, message and attributes), so messages,
 //! positions and values are compared, not only verdicts. A case where CPython's value holds a
@@ -174,6 +174,98 @@ fn cases() -> (Vec<String>, Vec<(String, Vec<u8>)>) {
         }
         // Round trips through the decoder (a BOM written, read and dropped).
         exprs.push(format!("'a\\U0001f600\\ufeff'.encode('{codec}').decode('{codec}')"));
+    }
+    // UTF-7: shift sequences, their errors (the start at the `+`), every ASCII character, and
+    // random base64 runs.
+    let mut utf7: Vec<Vec<u8>> = [
+        &b""[..],
+        b"+",
+        b"+-",
+        b"+A",
+        b"+AG",
+        b"+AGE",
+        b"+AGE-",
+        b"a+AGEx",
+        b"+AGEAYQ",
+        b"+AGEAYQ-",
+        b"+2D3dAA-",
+        b"+2D0-",
+        b"+2D0",
+        b"+2D0a",
+        b"+3AA-",
+        b"+2D3YPQ-",
+        b"\x80",
+        b"a\xffb",
+        b"+!",
+        b"+AAA-",
+        b"+AAE-",
+        b"+AGE.",
+        b"+AGF-",
+        b"+AG-",
+        b"+A-",
+        b"+AGE+AGE-",
+        b"++",
+        b"a+b",
+        b"+ZeVnLIqe-",
+        b"~\\",
+        b"+AGE\x80",
+        b"+2D3dAA",
+        b"+2D3YPQ",
+    ]
+    .iter()
+    .map(|b| b.to_vec())
+    .collect();
+    let mut s = 0x7u64;
+    let mut next = |n: u64| {
+        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (s >> 33) % n
+    };
+    const B64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for _ in 0..40 {
+        let mut b = Vec::new();
+        for _ in 0..1 + next(3) {
+            match next(4) {
+                0 => b.push(b'a' + next(26) as u8),
+                1 => b.push(b"-.+ \x80~"[next(6) as usize]),
+                _ => {
+                    b.push(b'+');
+                    for _ in 0..next(12) {
+                        b.push(B64[next(64) as usize]);
+                    }
+                }
+            }
+        }
+        utf7.push(b);
+    }
+    for (k, b) in utf7.iter().enumerate() {
+        let hs: Vec<&str> =
+            if k < 33 { HANDLERS.to_vec() } else { vec!["strict", HANDLERS[k % HANDLERS.len()]] };
+        for h in hs {
+            exprs.push(format!("{}.decode('utf-7', '{h}')", bytes_literal(b)));
+        }
+    }
+    for n in ["utf7", "U7", "unicode-1-1-utf-7", "UTF_7"] {
+        exprs.push(format!("b'+AGE-\\xff'.decode('{n}', 'xmlcharrefreplace')"));
+        exprs.push(format!("'a\\u20ac'.encode('{n}')"));
+    }
+    for t in [
+        "''",
+        "'a+b'",
+        "'a\\u20acb+c~\\U0001f600-x'",
+        "'\\xe9-'",
+        "'\\xe9a'",
+        "'\\xe9.'",
+        "'\\xe9\\xe9'",
+        "'\\U0001f600\\U0001f600'",
+        "'a\\\\b~c'",
+        "'\\x00\\x01\\t\\n\\r'",
+        "'\\xe9+'",
+        "'\\xe9/'",
+        "''.join(map(chr, range(128)))",
+        "''.join(map(chr, range(120, 300)))",
+    ] {
+        exprs.push(format!("{t}.encode('utf-7')"));
+        exprs.push(format!("{t}.encode('utf-7').decode('utf-7') == {t}"));
     }
     // The registry's wrapping for table codecs, and the surrogate handlers there.
     for (codec, bad) in

@@ -1320,8 +1320,8 @@ fn indentation_split_by_continuations_matches_cpython() {
 /// through `ast.dump`), one file per undefined byte (CPython's "character maps to <undefined>"
 /// SyntaxError, its position), and the codecs' aliases as cookies. Every charmap is decoded (the
 /// `codecs` crate, loaded by the browser's worker on demand as `codecs.wasm`); codecs CPython
-/// has but refscore does not decode (UTF-7, ISO-2022, HZ) are refused naming the codec (not
-/// compared: CPython decodes them).
+/// has but refscore does not decode (ISO-2022, HZ) are refused naming the codec (not compared:
+/// CPython decodes them).
 #[test]
 fn charmap_coding_cookies_match_cpython() {
     let listing = r#"
@@ -1391,14 +1391,15 @@ print(json.dumps(out))
         cases.len() - differ.len()
     );
     assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
-    for n in ["utf-7", "iso2022_jp", "hz"] {
+    for n in ["iso2022_jp", "hz"] {
         let src = format!("# coding: {n}\nx = 1\n");
         let e = decode_source(src.as_bytes()).expect_err("not decoded");
         assert!(e.msg.contains(n) && e.msg.contains("not supported by refscore"), "{}", e.msg);
     }
 }
 
-/// PEP 263 cookies naming UTF-16 and UTF-32 (each byte order, and aliases): CPython decodes the
+/// PEP 263 cookies naming UTF-16, UTF-32 (each byte order, and aliases) and UTF-7: CPython decodes
+/// the
 /// whole file (newlines translated, a final one added) with the cookie's codec, ASCII cookie
 /// line included, so most files fail to decode (truncated data, code points out of range) or
 /// decode to text the tokenizer refuses; a file made of the cookie's bytes and a body whose
@@ -1424,6 +1425,8 @@ fn utf16_utf32_coding_cookies_match_cpython() {
         "utf_32le",
         "utf-32-be",
         "utf_32be",
+        "utf-7",
+        "U7",
     ];
     let bodies: &[&[u8]] = &[
         b"",
@@ -1445,6 +1448,16 @@ fn utf16_utf32_coding_cookies_match_cpython() {
         b"\x00\x00\x11\x00",
         b"=\x00 \x00",
         b"\x00=\x00 ",
+        // (UTF-7: `+` starts a shift sequence)
+        b"x = 1 + 2\n",
+        b"x = 1 +- 2\n",
+        b"x = '+AOk-'\n",
+        b"x = '+AOk'\n",
+        b"+AOk = 1\n",
+        b"x = '\xe9'\n",
+        b"x = '+2D3dAA-'\n",
+        b"x = '+2D0-'\n",
+        b"x = '~\\\\'\n",
     ];
     let mut cases: Vec<Vec<u8>> = Vec::new();
     let mut seed = 0x5eed_u64;

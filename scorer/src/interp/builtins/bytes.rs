@@ -236,6 +236,9 @@ impl<'a> Interp<'a> {
             CodecError::UnsupportedHandler(h) => {
                 self.unsupported(format!("the error handler {}", str_repr(&h)))
             }
+            CodecError::LoneSurrogate { .. } => {
+                self.unsupported("a str holding a lone surrogate (decoded by the codec)")
+            }
             CodecError::Failed(m) => self.unsupported(m),
         }
     }
