@@ -1398,13 +1398,13 @@ print(json.dumps(out))
     }
 }
 
-/// PEP 263 cookies naming UTF-16, UTF-32 (each byte order, and aliases) and UTF-7: CPython decodes
-/// the
-/// whole file (newlines translated, a final one added) with the cookie's codec, ASCII cookie
-/// line included, so most files fail to decode (truncated data, code points out of range) or
-/// decode to text the tokenizer refuses; a file made of the cookie's bytes and a body whose
-/// pairs decode to identifiers parses. Generated: every cookie × bodies of each length parity
-/// and line ending, random bytes.
+/// PEP 263 cookies naming UTF-16, UTF-32 (each byte order, and aliases) and UTF-7: CPython
+/// decodes the whole file (newlines translated, a final one added) with the cookie's codec,
+/// ASCII cookie line included, so UTF-16/32 files fail to decode (truncated data, code points
+/// out of range) or decode to text the tokenizer refuses; a file whose pairs decode to one name
+/// ends without a NEWLINE ("invalid syntax"); UTF-7 decodes ASCII as itself but for `+` shift
+/// sequences (their errors, a lone surrogate's "surrogates not allowed"). Generated: every
+/// cookie × bodies of each length parity and line ending, random bytes.
 #[test]
 fn utf16_utf32_coding_cookies_match_cpython() {
     let names = [
@@ -1500,7 +1500,7 @@ fn utf16_utf32_coding_cookies_match_cpython() {
     let expected = cpython_parse_outcomes("utf_cookies", &cases);
     let differ = parse_outcome_differences(&cases, &expected);
     eprintln!(
-        "UTF-16/32 cookies: {} cases, {} agree with CPython",
+        "UTF-16/32/7 cookies: {} cases, {} agree with CPython",
         cases.len(),
         cases.len() - differ.len()
     );
