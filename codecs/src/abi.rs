@@ -9,6 +9,7 @@
 //! - [`UNSUPPORTED`] + the normalised name; [`UNKNOWN`] (lookup);
 //! - [`CODEC_ERROR`] + start, end (u32 LE) + encoding length (u8) + encoding + reason;
 //! - [`UNKNOWN_HANDLER`], [`UNSUPPORTED_HANDLER`], [`WRONG_DIRECTION`] + the handler name;
+//! - [`LONE_SURROGATE`] + position, code point (u32 LE): the decoded text would hold one;
 //! - [`FAILED`] + a message (tables unreadable, unknown codec or operation).
 
 use crate::{CodecError, Lookup};
@@ -25,6 +26,7 @@ pub const UNKNOWN_HANDLER: u8 = 4;
 pub const UNSUPPORTED_HANDLER: u8 = 5;
 pub const WRONG_DIRECTION: u8 = 6;
 pub const FAILED: u8 = 7;
+pub const LONE_SURROGATE: u8 = 8;
 
 fn framed(status: u8, payload: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(payload.len() + 1);
@@ -43,6 +45,12 @@ fn error_answer(e: CodecError) -> Vec<u8> {
             out.push(u8::try_from(enc.len()).unwrap_or(0));
             out.extend_from_slice(&enc[..enc.len().min(255)]);
             out.extend_from_slice(reason.as_bytes());
+            out
+        }
+        CodecError::LoneSurrogate { position, code } => {
+            let mut out = vec![LONE_SURROGATE];
+            out.extend_from_slice(&u32::try_from(position).unwrap_or(u32::MAX).to_le_bytes());
+            out.extend_from_slice(&code.to_le_bytes());
             out
         }
         CodecError::UnknownHandler(h) => framed(UNKNOWN_HANDLER, h.as_bytes()),

@@ -1,7 +1,8 @@
 //! CPython 3.11's table codecs: every single-byte (charmap) codec of `encodings` but Latin-1,
 //! and the 16 stateless CJK multi-byte codecs (big5, big5hkscs, cp932, cp949, cp950,
 //! euc_jis_2004, euc_jisx0213, euc_jp, euc_kr, gb18030, gb2312, gbk, johab, shift_jis,
-//! shift_jis_2004, shift_jisx0213), with the error handlers `strict`, `replace`, `ignore`,
+//! shift_jis_2004, shift_jisx0213), UTF-16, UTF-32 and UTF-7 (`utf.rs`, no tables), with the error
+//! handlers `strict`, `replace`, `ignore`,
 //! `backslashreplace` and `xmlcharrefreplace` as CPython applies them.
 //!
 //! The tables (`src/tables.bin`, zlib) are probed from CPython 3.11's codecs by
@@ -16,6 +17,7 @@
 
 pub mod abi;
 mod tables;
+mod utf;
 
 pub use tables::TablesError;
 use tables::{Kind, Tables, EUCKR8, GB4, ILLEGAL, MULTI, TOOFEW};
@@ -25,7 +27,7 @@ use tables::{Kind, Tables, EUCKR8, GB4, ILLEGAL, MULTI, TOOFEW};
 pub enum Lookup {
     /// A codec of these tables, by its `encodings` module name.
     Found(String),
-    /// A codec CPython has that these tables do not (UTF-16/32, UTF-7, ISO-2022, HZ...).
+    /// A codec CPython has that these tables do not (ISO-2022, HZ...).
     Unsupported(String),
     /// No codec: CPython's `LookupError: unknown encoding: NAME`.
     Unknown,
@@ -48,6 +50,10 @@ pub enum CodecError {
     /// CPython's TypeError "don't know how to handle UnicodeDecodeError in error callback".
     #[error("don't know how to handle UnicodeDecodeError in error callback")]
     WrongDirection(String),
+    /// The decoded text holds a lone surrogate (UTF-7's own decoding can make one), which a
+    /// Rust string cannot: its position in characters and its code point.
+    #[error("lone surrogate U+{code:04X} at position {position}")]
+    LoneSurrogate { position: usize, code: u32 },
     /// No codec of that name in these tables.
     #[error("unknown codec {0}")]
     NoCodec(String),
@@ -56,27 +62,67 @@ pub enum CodecError {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Handler {
+pub(crate) enum Handler {
     Strict,
     Ignore,
     Replace,
     BackslashReplace,
     XmlCharRefReplace,
+    /// `surrogateescape`: bytes 0x80-0xFF as U+DC80-U+DCFF while decoding (which the scorer's
+    /// `str` cannot hold), else the original error.
+    SurrogateEscape,
+    /// `surrogatepass`: a UTF-16/32 surrogate code unit decoded (which the scorer's `str`
+    /// cannot hold), else the original error.
+    SurrogatePass,
 }
 
-/// The handlers CPython 3.11 registers: the five applied here, the others named as unsupported.
-fn handler(errors: &str) -> Result<Handler, CodecError> {
+/// The handlers CPython 3.11 registers. While decoding, `namereplace` fails as
+/// `xmlcharrefreplace` does (CPython's TypeError); while encoding it needs the names table
+/// and is not applied.
+fn handler(errors: &str, decoding: bool) -> Result<Handler, CodecError> {
     Ok(match errors {
         "strict" => Handler::Strict,
+        "namereplace" if decoding => Handler::XmlCharRefReplace,
         "ignore" => Handler::Ignore,
         "replace" => Handler::Replace,
         "backslashreplace" => Handler::BackslashReplace,
         "xmlcharrefreplace" => Handler::XmlCharRefReplace,
-        "namereplace" | "surrogateescape" | "surrogatepass" => {
-            return Err(CodecError::UnsupportedHandler(errors.to_string()))
-        }
+        "surrogateescape" => Handler::SurrogateEscape,
+        "surrogatepass" => Handler::SurrogatePass,
+        "namereplace" => return Err(CodecError::UnsupportedHandler(errors.to_string())),
         _ => return Err(CodecError::UnknownHandler(errors.to_string())),
     })
+}
+
+/// Where a surrogate handler resumes after the error at `start..end` of `data`, having made
+/// lone surrogates (which the scorer's `str` cannot hold: the decoders refuse the call as
+/// unsupported if it ends without an error), or `None`: it raises the original error.
+/// `surrogateescape` takes the error's first bytes 0x80-0xFF (at most 4); `surrogatepass` a
+/// UTF-16/32 surrogate code unit at `start` (`utf`: the unit's width and byte order; other
+/// codecs never pass).
+fn surrogate_resume(
+    h: Handler,
+    data: &[u8],
+    start: usize,
+    end: usize,
+    utf: Option<(usize, bool)>,
+) -> Option<usize> {
+    match h {
+        Handler::SurrogateEscape => {
+            let n = data[start..end].iter().take(4).take_while(|&&b| b >= 0x80).count();
+            (n > 0).then_some(start + n)
+        }
+        Handler::SurrogatePass => {
+            let (w, big) = utf?;
+            let b = data.get(start..start + w)?;
+            let mut v = 0u32;
+            for k in 0..w {
+                v = (v << 8) | u32::from(if big { b[k] } else { b[w - 1 - k] });
+            }
+            (0xD800..0xE000).contains(&v).then_some(start + w)
+        }
+        _ => None,
+    }
 }
 
 /// CPython's `encodings.normalize_encoding` after `codecs.lookup`'s lower-casing: each run of
@@ -101,9 +147,13 @@ fn normalize(name: &str) -> String {
 /// `codecs.lookup(name)` among these tables' codecs: `encodings.search_function` (an alias as
 /// written or with `.` as `_`, else a module name without `.`).
 pub fn lookup(name: &str) -> Result<Lookup, CodecError> {
-    let t = tables::tables()?;
     let norm = normalize(name);
     let dotless = norm.replace('.', "_");
+    // The UTF codecs need no tables (nor their inflating).
+    if let Some(m) = utf::module(&norm).or_else(|| utf::module(&dotless)) {
+        return Ok(Lookup::Found(m.to_string()));
+    }
+    let t = tables::tables()?;
     let alias = t.aliases.get(&norm).or_else(|| t.aliases.get(&dotless));
     if let Some(&i) = alias {
         if let Some(c) = t.codecs.get(i) {
@@ -221,12 +271,19 @@ fn makeup(t: &Tables, b: &[u8], out: &mut String) -> Result<usize, (usize, bool)
 
 /// `data.decode(codec, errors)` for a codec [`lookup`] found (its module name).
 pub fn decode(codec_name: &str, data: &[u8], errors: &str) -> Result<String, CodecError> {
+    if let Some(u) = utf::codec(codec_name) {
+        return utf::decode(u, data, errors);
+    }
+    if codec_name == "utf_7" {
+        return utf::decode_utf7(data, errors);
+    }
     let t = tables::tables()?;
     let c = codec(t, codec_name)?;
-    // The multi-byte codecs look their handler up before decoding; charmap on the first error.
-    let mut handler_now = if c.kind == Kind::Charmap { None } else { Some(handler(errors)?) };
+    // The handler is looked up at the first error (an unknown name with clean data passes).
+    let mut handler_now = None;
     let mut out = String::with_capacity(data.len());
     let mut pos = 0;
+    let mut lone = false;
     while pos < data.len() {
         match step(t, c.root, &data[pos..], &mut out) {
             Ok(n) => pos += n,
@@ -241,16 +298,25 @@ pub fn decode(codec_name: &str, data: &[u8], errors: &str) -> Result<String, Cod
                 };
                 let h = match handler_now {
                     Some(h) => h,
-                    None => *handler_now.insert(handler(errors)?),
+                    None => *handler_now.insert(handler(errors, true)?),
                 };
+                let mut resume = end;
                 match h {
-                    Handler::Strict => {
-                        return Err(CodecError::Codec {
-                            encoding: c.label.clone(),
-                            start: pos,
-                            end,
-                            reason: reason.to_string(),
-                        })
+                    Handler::Strict | Handler::SurrogateEscape | Handler::SurrogatePass => {
+                        match surrogate_resume(h, data, pos, end, None) {
+                            Some(at) => {
+                                lone = true;
+                                resume = at;
+                            }
+                            None => {
+                                return Err(CodecError::Codec {
+                                    encoding: c.label.clone(),
+                                    start: pos,
+                                    end,
+                                    reason: reason.to_string(),
+                                })
+                            }
+                        }
                     }
                     Handler::Ignore => {}
                     Handler::Replace => out.push('\u{fffd}'),
@@ -263,9 +329,12 @@ pub fn decode(codec_name: &str, data: &[u8], errors: &str) -> Result<String, Cod
                         return Err(CodecError::WrongDirection(errors.to_string()))
                     }
                 }
-                pos = end;
+                pos = resume;
             }
         }
+    }
+    if lone {
+        return Err(CodecError::UnsupportedHandler(errors.to_string()));
     }
     Ok(out)
 }
@@ -323,9 +392,15 @@ fn encode_char(t: &Tables, c: &tables::Codec, ch: u32, out: &mut Vec<u8>) -> boo
 
 /// `text.encode(codec, errors)` for a codec [`lookup`] found (its module name).
 pub fn encode(codec_name: &str, text: &str, errors: &str) -> Result<Vec<u8>, CodecError> {
+    if let Some(u) = utf::codec(codec_name) {
+        return Ok(utf::encode(u, text));
+    }
+    if codec_name == "utf_7" {
+        return Ok(utf::encode_utf7(text));
+    }
     let t = tables::tables()?;
     let c = codec(t, codec_name)?;
-    let mut handler_now = if c.kind == Kind::Charmap { None } else { Some(handler(errors)?) };
+    let mut handler_now = None;
     let chars: Vec<u32> = text.chars().map(u32::from).collect();
     let mut out = Vec::with_capacity(chars.len());
     let mut i = 0;
@@ -364,10 +439,13 @@ pub fn encode(codec_name: &str, text: &str, errors: &str) -> Result<Vec<u8>, Cod
         };
         let h = match handler_now {
             Some(h) => h,
-            None => *handler_now.insert(handler(errors)?),
+            None => *handler_now.insert(handler(errors, false)?),
         };
+        // The surrogate handlers raise the original error: no lone surrogate to pass or escape.
         let replacement: String = match h {
-            Handler::Strict => return Err(error()),
+            Handler::Strict | Handler::SurrogateEscape | Handler::SurrogatePass => {
+                return Err(error())
+            }
             Handler::Ignore => String::new(),
             Handler::Replace => "?".repeat(end - i),
             Handler::XmlCharRefReplace => {

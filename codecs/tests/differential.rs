@@ -316,7 +316,12 @@ fn lookup_follows_encodings_search_function() {
     assert_eq!(found("windows-1252"), Lookup::Found("cp1252".into()));
     assert_eq!(found("  euc.jp "), Lookup::Unknown);
     assert_eq!(found("eucjp"), Lookup::Found("euc_jp".into()));
-    assert_eq!(found("utf-16"), Lookup::Unsupported("utf_16".into()));
+    assert_eq!(found("utf-16"), Lookup::Found("utf_16".into()));
+    assert_eq!(found("UnicodeLittleUnmarked"), Lookup::Found("utf_16_le".into()));
+    assert_eq!(found("U32"), Lookup::Found("utf_32".into()));
+    assert_eq!(found("utf16le"), Lookup::Unknown);
+    assert_eq!(found("utf-7"), Lookup::Found("utf_7".into()));
+    assert_eq!(found("hz"), Lookup::Unsupported("hz".into()));
     assert_eq!(found("iso2022_jp"), Lookup::Unsupported("iso2022_jp".into()));
     assert_eq!(found("no-such-codec"), Lookup::Unknown);
 }

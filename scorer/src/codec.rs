@@ -15,7 +15,7 @@ use std::rc::Rc;
 pub enum Lookup {
     /// A codec the provider decodes, by its `encodings` module name.
     Found(String),
-    /// A codec CPython has that refscore does not decode (UTF-16/32, ISO-2022, HZ...).
+    /// A codec CPython has that refscore does not decode (ISO-2022, HZ...).
     Unsupported(String),
     /// No such codec: `LookupError: unknown encoding: NAME`.
     Unknown,
@@ -37,6 +37,10 @@ pub enum CodecError {
     /// `xmlcharrefreplace` while decoding: CPython's TypeError.
     #[error("don't know how to handle UnicodeDecodeError in error callback")]
     WrongDirection(String),
+    /// The decoded text would hold a lone surrogate (UTF-7), which a Rust string cannot: its
+    /// position in characters and code point.
+    #[error("lone surrogate U+{code:04X} at position {position}")]
+    LoneSurrogate { position: usize, code: u32 },
     /// The provider failed (tables unreadable, module broken).
     #[error("codec provider failed: {0}")]
     Failed(String),
@@ -76,6 +80,16 @@ pub fn read_answer(answer: &[u8]) -> Result<(u8, &[u8]), CodecError> {
             Err(CodecError::Codec { encoding: text(enc), start, end, reason: text(reason) })
         }
         4 => Err(CodecError::UnknownHandler(text(rest))),
+        8 => {
+            let n =
+                |k: usize| rest.get(k..k + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+            match (n(0), n(4)) {
+                (Some(position), Some(code)) => {
+                    Err(CodecError::LoneSurrogate { position: position as usize, code })
+                }
+                _ => Err(CodecError::Failed("short lone surrogate answer".into())),
+            }
+        }
         5 => Err(CodecError::UnsupportedHandler(text(rest))),
         6 => Err(CodecError::WrongDirection(text(rest))),
         _ => Err(CodecError::Failed(text(rest))),

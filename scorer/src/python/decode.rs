@@ -74,10 +74,9 @@ fn get_normal_name(name: &[u8]) -> String {
     }
 }
 
-/// CPython's `_Py_normalize_encoding` (lower case; each run of bytes other than `[a-z0-9.]`
-/// becomes one `_`, none at either end), then `encodings`' alias table or module name, for the
-/// codecs the scorer decodes itself; any other name is the provider's ([`Codec::Table`]).
-fn lookup_codec(name: &str) -> Codec {
+/// CPython's `_Py_normalize_encoding`: lower case; each run of characters other than
+/// `[a-z0-9.]` becomes one `_`, none at either end.
+pub(crate) fn normalize_encoding(name: &str) -> String {
     let mut norm = String::new();
     let mut punct = false;
     for c in name.chars() {
@@ -91,6 +90,14 @@ fn lookup_codec(name: &str) -> Codec {
             punct = true;
         }
     }
+    norm
+}
+
+/// CPython's `_Py_normalize_encoding` (lower case; each run of bytes other than `[a-z0-9.]`
+/// becomes one `_`, none at either end), then `encodings`' alias table or module name, for the
+/// codecs the scorer decodes itself; any other name is the provider's ([`Codec::Table`]).
+fn lookup_codec(name: &str) -> Codec {
+    let norm = normalize_encoding(name);
     const UTF8: &[&str] = &["u8", "utf", "utf8", "utf8_ucs2", "utf8_ucs4", "cp65001"];
     const LATIN1: &[&str] = &[
         "8859",
@@ -237,6 +244,11 @@ pub(crate) fn decode_source(
     codecs: Option<&dyn Codecs>,
 ) -> Result<String, DecodeFailure> {
     let syntax = DecodeFailure::Syntax;
+    // `compile` refuses the bytes before the tokenizer reads a cookie (`_Py_SourceAsString`);
+    // the decoders below would otherwise read on (UTF-16 text has no NUL to find later).
+    if memchr::memchr(0, bytes).is_some() {
+        return Err(syntax(error("source code string cannot contain null bytes".into(), 0)));
+    }
     let (bom, body) = match bytes.strip_prefix(b"\xef\xbb\xbf") {
         Some(rest) => (true, rest),
         None => (false, bytes),
@@ -278,24 +290,16 @@ fn decode_table(body: &[u8], name: &str, codecs: &dyn Codecs) -> Result<String, 
         }
         Lookup::Unknown => return Err(error(format!("unknown encoding: {name}"), 0)),
     };
-    let mut buf = Vec::with_capacity(body.len() + 1);
-    let mut i = 0;
-    while i < body.len() {
-        match body[i] {
-            b'\r' => {
-                buf.push(b'\n');
-                if body.get(i + 1) == Some(&b'\n') {
-                    i += 1;
-                }
-            }
-            c => buf.push(c),
-        }
-        i += 1;
-    }
-    if buf.last() != Some(&b'\n') {
-        buf.push(b'\n');
-    }
+    let buf = translate_newlines(body);
     match codecs.decode(&codec, &buf, "strict") {
+        // The newline added above can vanish into a character (UTF-16: `\n\n` is U+0A0A):
+        // then the tokenizer ends without a NEWLINE token. A UTF-16 text holds no ASCII (its
+        // NUL bytes are refused first), so what parses at all is one name: "invalid syntax"
+        // where the ENDMARKER stands; anything else fails on its first invalid character, as
+        // the parser reports it.
+        Ok(text) if !text.ends_with('\n') && crate::unicode::is_identifier(&text) => {
+            Err(SyntaxError { text: Some(text), ..error("invalid syntax".into(), 1) })
+        }
         Ok(text) => Ok(text),
         Err(CodecError::Codec { encoding, start, end, reason }) => {
             let msg = if end == start + 1 {
@@ -309,8 +313,47 @@ fn decode_table(body: &[u8], name: &str, codecs: &dyn Codecs) -> Result<String, 
             };
             Err(error(msg, 0))
         }
+        // CPython encodes the decoded text to UTF-8 for the tokenizer (`translate_into_utf8`).
+        Err(CodecError::LoneSurrogate { position, code }) => Err(error(
+            format!(
+                "'utf-8' codec can't encode character '\\u{code:04x}' in position {position}: \
+                 surrogates not allowed"
+            ),
+            0,
+        )),
         Err(e) => Err(failed(e)),
     }
+}
+
+/// CPython 3.11's `translate_newlines` on a source without NUL bytes: `\r\n` and `\r` become
+/// `\n`, and a `\n` is added when the last character it kept is not one, which a final `\r\n`
+/// is not (the loop leaves the string's terminator there): `b"x\r\n"` becomes `b"x\n\n"`.
+fn translate_newlines(body: &[u8]) -> Vec<u8> {
+    let mut buf = Vec::with_capacity(body.len() + 1);
+    let mut last = 0u8;
+    let mut i = 0;
+    while i < body.len() {
+        let mut c = body[i];
+        if c == b'\r' {
+            c = b'\n';
+            if body.get(i + 1) == Some(&b'\n') {
+                i += 1;
+                if i + 1 == body.len() {
+                    // `c = *++s` read the terminator: the final `\n` is written, `c` is NUL.
+                    buf.push(b'\n');
+                    last = 0;
+                    break;
+                }
+            }
+        }
+        buf.push(c);
+        last = c;
+        i += 1;
+    }
+    if last != b'\n' {
+        buf.push(b'\n');
+    }
+    buf
 }
 
 /// UTF-8 decoding as CPython's tokenizer does it: it decodes token by token, so invalid bytes in a
@@ -321,7 +364,8 @@ fn decode_utf8(body: &[u8]) -> Result<String, SyntaxError> {
         return Ok(s.to_string());
     }
     let found = utf8_events(body, false);
-    // Each invalid sequence becomes as many `?` (ASCII: offsets are kept); comments keep them.
+    // Each invalid sequence becomes one character of its length (offsets are kept); comments
+    // keep them.
     let mut out = replace_invalid(body);
     if found.idents.is_empty() && found.literal.is_none() {
         // Only comments (or a token the parser refuses anyway, e.g. an unterminated string) hold
@@ -369,7 +413,9 @@ fn decode_utf8(body: &[u8]) -> Result<String, SyntaxError> {
     Err(super::parse::undecodable_error(&sanitized, &found))
 }
 
-/// `body` with each byte of an invalid UTF-8 sequence replaced by `?`.
+/// `body` with each invalid UTF-8 sequence replaced by one character of as many bytes (`?`,
+/// `é`, `あ`; `?` for each byte of a longer one): byte offsets are kept, and a column counts the
+/// sequence as the one U+FFFD CPython's `replace` decoding makes of it.
 fn replace_invalid(body: &[u8]) -> String {
     let mut out = String::with_capacity(body.len());
     let mut rest = body;
@@ -383,7 +429,11 @@ fn replace_invalid(body: &[u8]) -> String {
                 let good = e.valid_up_to();
                 out.push_str(std::str::from_utf8(&rest[..good]).unwrap_or_default());
                 let n = e.error_len().unwrap_or(rest.len() - good).max(1);
-                out.push_str(&"?".repeat(n));
+                match n {
+                    2 => out.push('\u{e9}'),
+                    3 => out.push('\u{3042}'),
+                    _ => out.push_str(&"?".repeat(n)),
+                }
                 rest = &rest[good + n..];
             }
         }

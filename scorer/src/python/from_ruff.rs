@@ -64,6 +64,7 @@ pub(crate) fn parse_tree(source: &str) -> Option<Node> {
         || scanned.reject.is_some()
         || scanned.unclosed.is_some()
         || !scanned.tab_indents.is_empty()
+        || !scanned.split_indents.is_empty()
         || scanned.deepest > MAX_SCANNED_DEPTH
     {
         return None;

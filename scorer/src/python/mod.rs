@@ -297,6 +297,11 @@ pub fn builtin_codec(name: &str) -> Option<BuiltinCodec> {
     decode::builtin_codec(name)
 }
 
+/// CPython's `_Py_normalize_encoding` of a codec name.
+pub(crate) fn normalize_encoding(name: &str) -> String {
+    decode::normalize_encoding(name)
+}
+
 /// CPython 3.11's `keyword.kwlist`: the names the grammar reserves.
 pub(crate) fn is_hard_keyword(s: &str) -> bool {
     matches!(

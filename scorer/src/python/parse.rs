@@ -128,7 +128,15 @@ impl Ctx<'_> {
         let mut byte_offset = None;
         if !super::columns::from_tokenizer(&msg) {
             let buffer = tokenizer_buffer_start(self.src, line_start);
-            if buffer < line_start && !self.read_past_line(&msg, offset) {
+            if buffer < line_start
+                && msg == "unexpected character after line continuation character"
+            {
+                // E_LINECONT's column is `tok->cur - tok->buf`: counted from the buffer's start
+                // (characters for str sources, bytes for bytes without a cookie).
+                let before = self.src.get(buffer..offset).unwrap_or_default();
+                column = before.chars().count() + 1;
+                byte_offset = u32::try_from(before.len() + 1).ok();
+            } else if buffer < line_start && !self.read_past_line(&msg, offset) {
                 // The parser's error converts its byte column to characters over the
                 // tokenizer's buffer (`_PyPegen_raise_error_known_location`), which starts at
                 // the logical line's first physical line when this one follows a `\\`
@@ -299,6 +307,7 @@ fn parse_inner(
     if !scanned.tab_indents.is_empty()
         || !scanned.blank_tabs.is_empty()
         || !scanned.blank_continuations.is_empty()
+        || !scanned.split_indents.is_empty()
     {
         // Indentation CPython accepts is consistent, so equal columns have equal byte lengths:
         // (inconsistent indentation is in `reject` and reported at its line either way)
@@ -311,7 +320,7 @@ fn parse_inner(
                 }
             }
         }
-        for &at in &scanned.blank_continuations {
+        for &at in scanned.blank_continuations.iter().chain(&scanned.split_indents) {
             bytes[at] = b' ';
         }
         if let Ok(s) = String::from_utf8(bytes) {
@@ -456,6 +465,26 @@ fn parse_inner(
                             text = Cow::Owned(new);
                             continue;
                         }
+                    }
+                }
+                // A bare starred `with` target parsed without its `*` that is no target
+                // (`with a as *f():`): CPython's first pass stops after its primary, before a
+                // later statement's error that rustpython met in the text without the `*`.
+                let e_at = u32::from(e.offset) as usize;
+                for &(_, t) in &starred_targets {
+                    let Some(stop) = primary_end(source, t) else { continue };
+                    let at = token_on_line(source, stop);
+                    // (the item is that primary alone)
+                    let alone = matches!(source.as_bytes().get(at), Some(b':' | b',' | b')'));
+                    if e_at <= at || stop == t || !alone {
+                        continue;
+                    }
+                    let target = source.get(t..stop).unwrap_or_default();
+                    let invalid = matches!(as_expression(&ctx, target, false),
+                        Some(Ok(x)) if validate::star_target_error(&x).is_some());
+                    if invalid {
+                        let err = ctx.error("invalid syntax", at, ErrorKind::SyntaxError);
+                        return Err(after_parser_error(&ctx, at, err, &scanned, None));
                     }
                 }
                 let mut err = map_error(&ctx, &e, &scanned);
@@ -821,6 +850,15 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
             if let Some(se) = scanned.error.as_ref().filter(|se| se.at <= lit.next) {
                 return ctx.scan_error(se);
             }
+            let b = src.as_bytes();
+            if b.get(lit.next) == Some(&b'\\')
+                && !matches!(b.get(lit.next + 1), None | Some(b'\n' | b'\r'))
+            {
+                // The token after the run is a `\` with a character after it: the tokenizer's
+                // E_LINECONT, at that character (rustpython may have stopped before it).
+                let msg = "unexpected character after line continuation character";
+                return ctx.error(msg, lit.next + 1, ErrorKind::SyntaxError);
+            }
             if let Some(u) = &scanned.unclosed {
                 if next_token(src, lit.next) >= src.len() {
                     // The token after the run is the end inside brackets: the tokenizer's error.
@@ -902,7 +940,11 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
         if se.at <= off || (parser_is_lexical && same_line()) {
             return ctx.scan_error(se);
         }
-        if !unexpected_indent && !parser_is_lexical {
+        // (an ASCII character no token starts with, `$`, is an operator token for CPython: its
+        // parser fails there, then tokenizes the rest)
+        let operator = matches!(&e.error,
+            ParseErrorType::Lexical(LexicalErrorType::UnrecognizedToken { tok }) if tok.is_ascii());
+        if !unexpected_indent && (!parser_is_lexical || operator) {
             if let Some(err) = ctx.retokenized(se) {
                 return err;
             }
@@ -913,6 +955,16 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
         matches!(e.error, ParseErrorType::Lexical(LexicalErrorType::LineContinuationError))
             && continuation_at_eof(src).is_none();
     if !unexpected_indent && !line_continuation {
+        // `=` where a bracket's `named_expression` is parsed: the second pass's rule reads the
+        // value after it, so a `\` error there comes before the end inside the brackets.
+        if matches!(&e.error, ParseErrorType::UnrecognizedToken(Tok::Equal, _)) {
+            let open = scan::scan_until(src, off).open;
+            let linecont = named_expression_assignment(ctx, off, &open, false)
+                .filter(|e| e.msg == "unexpected character after line continuation character");
+            if let Some(err) = linecont.filter(|_| !open.is_empty()) {
+                return err;
+            }
+        }
         if let Some(u) = &scanned.unclosed {
             let err_line = ctx.index().position(off as u32).0;
             let open_line = ctx.index().position(u.offset as u32).0;
@@ -981,13 +1033,12 @@ fn map_parser_error(ctx: &Ctx, e: &ParseError, off: usize, at_eof: bool) -> Synt
         }
         ParseErrorType::UnrecognizedToken(tok, expected) => {
             if matches!(tok, Tok::Indent) {
-                // CPython's column is the indentation's width (the INDENT token has none).
-                let (start, _) = line_bounds(src, off);
-                let width = src.as_bytes()[start..]
-                    .iter()
-                    .take_while(|c| matches!(c, b' ' | b'\t' | b'\x0c'))
-                    .count();
-                let mut err = ctx.error("unexpected indent", off, ErrorKind::IndentationError);
+                // CPython's column is the indentation's width (the INDENT token has none), on
+                // the line of the first token: blanks split by `\` continuations are read on
+                // into the next line first.
+                let i = past_split_indentation(src, line_bounds(src, off).0);
+                let width = i - line_bounds(src, i).0;
+                let mut err = ctx.error("unexpected indent", i, ErrorKind::IndentationError);
                 err.offset = width as u32;
                 err.byte_offset = None;
                 return err;
@@ -1050,8 +1101,11 @@ fn unexpected_indent_before(ctx: &Ctx, off: usize, scanned: &scan::Scan) -> Opti
         .map_or(end, |p| first + p);
     let deeper = indented_deeper(src, first) || next_token(src, 0) >= first;
     let real_token = !matches!(b.get(first), None | Some(b'\\' | b'#' | b'\n' | b'\r'));
-    // (a tokenizer error before it, such as a string running into it, comes first)
-    let earlier = scanned.error.as_ref().is_some_and(|se| se.at < first);
+    // (a tokenizer error before it, such as a string running into it, comes first; so does
+    // CPython's dedent that matches no level, which the scan found reading indentations split
+    // by continuations as CPython does, where the physical lines above look shallower)
+    let earlier = scanned.error.as_ref().is_some_and(|se| se.at < first)
+        || scanned.reject.as_ref().is_some_and(|r| r.msg.starts_with("unindent") && r.at <= first);
     if width == 0 || !real_token || earlier || off < first || off > token_end + 1 || !deeper {
         return None;
     }
@@ -2036,6 +2090,17 @@ fn named_expression_assignment(
             }
             b'=' if depth == 0 && assign_after(src, i, i + 1).is_some() => return None,
             b':' if depth == 0 => return None,
+            b'#' => {
+                while b.get(i).is_some_and(|&c| c != b'\n' && c != b'\r') {
+                    i += 1;
+                }
+                continue;
+            }
+            b'\\' if !matches!(b.get(i + 1), None | Some(b'\n' | b'\r')) => {
+                // The rule reads the value token by token: the tokenizer's E_LINECONT first.
+                let msg = "unexpected character after line continuation character";
+                return Some(ctx.error(msg, i + 1, ErrorKind::SyntaxError));
+            }
             _ => {}
         }
         i += 1;
@@ -3009,13 +3074,36 @@ fn next_token(src: &str, off: usize) -> usize {
     i
 }
 
+/// The first token of the line starting at `start`: past its blanks and the `\\` continuations
+/// among them (CPython's tokenizer reads an indentation on into the next line).
+fn past_split_indentation(src: &str, start: usize) -> usize {
+    let b = src.as_bytes();
+    let mut i = start;
+    loop {
+        while matches!(b.get(i), Some(b' ' | b'\t' | b'\x0c')) {
+            i += 1;
+        }
+        let nl = match b.get(i + 1..i + 3) {
+            _ if b.get(i) != Some(&b'\\') => 0,
+            Some(b"\r\n") => 2,
+            _ if matches!(b.get(i + 1), Some(b'\n' | b'\r')) => 1,
+            _ => 0,
+        };
+        if nl == 0 || i + 1 + nl >= b.len() {
+            return i;
+        }
+        i += 1 + nl;
+    }
+}
+
 fn map_lexical(ctx: &Ctx, lex: &LexicalErrorType, off: usize) -> SyntaxError {
     use LexicalErrorType as L;
     match lex {
         L::IndentationError => ctx.error(
             "unindent does not match any outer indentation level",
-            // CPython's column is the line's length with its line break.
-            line_bounds(ctx.src, off).1,
+            // CPython's column is the line's length with its line break (the line of the
+            // first token, past continuations among the blanks).
+            line_bounds(ctx.src, past_split_indentation(ctx.src, line_bounds(ctx.src, off).0)).1,
             ErrorKind::IndentationError,
         ),
         L::TabError | L::TabsAfterSpaces => ctx.error(

@@ -40,6 +40,12 @@ pub(crate) struct Scan {
     /// finds blank (the continued lines are blank too): rustpython reads them as indentation,
     /// so it is handed blanks there.
     pub blank_continuations: Vec<usize>,
+    /// The `\\` of line continuations at column 0 that start a line whose indentation goes on
+    /// after them: CPython's column is that of its first continuation at a nonzero column, else
+    /// the blanks after the last one (`cont_line_col`), rustpython's the blanks before the first
+    /// one (0). Handed to rustpython as blanks (the lines blank), it reads the same column; the
+    /// fast path declines such sources.
+    pub split_indents: Vec<usize>,
     /// Brackets open at the `stop` offset, innermost last: (bracket, offset).
     pub open: Vec<(u8, usize)>,
     /// `'(' was never closed`: reported when the parser fails at the end of the input.
@@ -585,6 +591,9 @@ impl Scanner<'_> {
         // `\` + line break among the leading blanks: CPython's tokenizer reads on into the next
         // line; the line is blank when what follows is (not when the input ends there: E_EOF).
         let mut conts: Vec<usize> = Vec::new();
+        // The column at each of them, and whether a form feed came among the blanks.
+        let mut cont_cols: Vec<usize> = Vec::new();
+        let mut odd_blanks = false;
         // Spaces, most of an indentation, in one run (the loop below counts each the same way).
         let spaces =
             self.s.get(self.i..).map_or(0, |r| r.iter().take_while(|&&b| b == b' ').count());
@@ -610,6 +619,7 @@ impl Scanner<'_> {
                     break;
                 }
                 conts.push(self.i);
+                cont_cols.push(col);
                 self.i += 1 + nl;
                 continue;
             }
@@ -626,18 +636,32 @@ impl Scanner<'_> {
                 b'\x0c' => {
                     col = 0;
                     altcol = 0;
+                    odd_blanks = true;
                 }
                 _ => break,
             }
             self.i += 1;
         }
+        // The first token (after any continuations): where CPython's indentation errors point.
+        let token_at = self.i;
         if let Some(&first) = conts.first() {
             // (a `\\` left is the input's end, or a line continuation error, either way after
             // a blank line)
             if matches!(self.s.get(self.i), None | Some(b'#' | b'\n' | b'\r' | b'\\')) {
                 self.out.blank_continuations.extend(conts);
+            } else if !odd_blanks {
+                // Indentation split by continuations: CPython's column (`cont_line_col`) is the
+                // first nonzero one at a continuation, else the blanks after the last; the
+                // token follows them. Continuations at column 0 before that become blanks for
+                // rustpython, which reads the column before the first continuation.
+                let k = cont_cols.iter().position(|&c| c > 0);
+                self.out.split_indents.extend(&conts[..k.unwrap_or(conts.len())]);
+                if let Some(k) = k {
+                    col = cont_cols[k];
+                    altcol = col;
+                }
             } else {
-                // A line indented across continuations: as before, rustpython decides.
+                // (a form feed among them: as before, rustpython decides)
                 self.i = first;
             }
         }
@@ -689,7 +713,7 @@ impl Scanner<'_> {
             if col != top {
                 let e = err(
                     "unindent does not match any outer indentation level",
-                    at,
+                    token_at.max(at),
                     ErrorKind::IndentationError,
                     false,
                 );

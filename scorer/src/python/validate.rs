@@ -258,6 +258,28 @@ impl Validator<'_> {
         self.value_is_bitwise_or(value)
     }
 
+    /// Whether `e` is one `bitwise_or` as a whole (the token after it is the one after `e`):
+    /// not a comparison, `not`, `and`/`or`, conditional, lambda, unparenthesized tuple, starred
+    /// or yield, unless in parentheses.
+    fn whole_bitwise_or(&self, e: &syntax::Expr) -> bool {
+        if self.grouped(e) {
+            return true;
+        }
+        match e {
+            E::Tuple(_) => self.paren_tuple(e),
+            E::UnaryOp(u) => !matches!(u.op, syntax::UnaryOp::Not),
+            E::Compare(_)
+            | E::BoolOp(_)
+            | E::IfExp(_)
+            | E::Lambda(_)
+            | E::Starred(_)
+            | E::Yield(_)
+            | E::YieldFrom(_)
+            | E::NamedExpr(_) => false,
+            _ => true,
+        }
+    }
+
     /// Whether a value starts with a `bitwise_or` (not `not`, `lambda`, `yield` or `*`).
     fn value_is_bitwise_or(&self, value: &syntax::Expr) -> bool {
         let v = u32::from(range_of(value).start()) as usize;
@@ -272,7 +294,17 @@ impl Validator<'_> {
         else {
             return Ok(());
         };
-        if a.targets.len() == 1 {
+        // The second pass's `invalid_assignment` parses the statement's first items as
+        // `star_named_expression`s: `invalid_named_expression` looks at the last item of the
+        // first target, `=`, and the `bitwise_or` after it, and raises unless `=` or `:=`
+        // follows that (the value, or a second target that is a `bitwise_or` as a whole).
+        let chained = a.targets.len() >= 2;
+        let after = match a.targets.get(1) {
+            None => Some(&*a.value),
+            Some(t1) if !self.whole_bitwise_or(t1) => Some(t1),
+            Some(_) => None,
+        };
+        if let Some(value) = after {
             let t0 = &a.targets[0];
             let cand = match t0 {
                 E::Tuple(t) if !self.paren_tuple(t0) => t.elts.last(),
@@ -280,7 +312,11 @@ impl Validator<'_> {
             };
             let in_tuple = !std::ptr::eq(cand.map_or(t0, |c| c), t0);
             if let Some(c) = cand {
-                if in_tuple && matches!(c, E::Name(_)) && self.value_is_bitwise_or(&a.value) {
+                if (in_tuple || chained)
+                    && matches!(c, E::Name(_))
+                    && !self.grouped(c)
+                    && self.value_is_bitwise_or(value)
+                {
                     return Err(invalid(
                         "invalid syntax. Maybe you meant '==' or ':=' instead of '='?",
                         range_of(c).start(),
@@ -288,9 +324,9 @@ impl Validator<'_> {
                 }
                 let invalid_itself =
                     invalid_target(c, Targets::Star).is_some_and(|bad| std::ptr::eq(bad, c));
-                if (invalid_itself || in_tuple)
+                if (invalid_itself || in_tuple || chained)
                     && !matches!(c, E::Starred(_))
-                    && self.maybe_eq(c, &a.value)
+                    && self.maybe_eq(c, value)
                 {
                     return Err(invalid(
                         format!(

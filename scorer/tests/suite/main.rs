@@ -8,6 +8,7 @@
     reason = "test code: a failed unwrap is a failed test, and skips are printed for the reader"
 )]
 
+mod codec_differential;
 mod demo_verdicts;
 mod depth_differential;
 mod differential;

@@ -118,6 +118,8 @@ impl<'a> Interp<'a> {
                 };
                 builtin(self, r)
             }
+            // `PyUnicode_Decode` answers empty bytes before looking the codec up.
+            None if b.is_empty() => Ok(Value::str("")),
             None => {
                 let codec = self.find_codec(&enc)?;
                 let Some(codecs) = self.codecs.clone() else {
@@ -125,7 +127,7 @@ impl<'a> Interp<'a> {
                 };
                 match codecs.decode(&codec, b, &errors) {
                     Ok(s) => Ok(Value::str_rc(Rc::from(s))),
-                    Err(e) => Err(self.codec_error(e, CodecInput::Bytes(b))),
+                    Err(e) => Err(self.registry_codec_error(e, CodecInput::Bytes(b), &enc)),
                 }
             }
         }
@@ -145,6 +147,38 @@ impl<'a> Interp<'a> {
             }
             Err(e) => Err(self.unsupported(e.to_string())),
         }
+    }
+
+    /// [`Interp::codec_error`] for a codec `enc` names through the codec registry: CPython
+    /// wraps a handler's LookupError or TypeError as "decoding with 'ENC' codec failed (...)"
+    /// (`wrap_codec_error`), except under the names `PyUnicode_Decode` / `AsEncodedString`
+    /// answer themselves (`utf16`, `utf_32`...: normalised, `utf`, an optional `_`, 16 or 32).
+    pub fn registry_codec_error(
+        &mut self,
+        e: CodecError,
+        input: CodecInput<'_>,
+        enc: &str,
+    ) -> Box<PyErr<'a>> {
+        let (kind, msg) = match &e {
+            CodecError::UnknownHandler(h) => {
+                (ExcKind::LookupError, format!("unknown error handler name '{h}'"))
+            }
+            CodecError::WrongDirection(_) => (
+                ExcKind::TypeError,
+                "don't know how to handle UnicodeDecodeError in error callback".to_string(),
+            ),
+            _ => return self.codec_error(e, input),
+        };
+        let norm = crate::python::normalize_encoding(enc);
+        if matches!(norm.as_str(), "utf16" | "utf_16" | "utf32" | "utf_32") {
+            return self.err(kind, msg);
+        }
+        let op = match input {
+            CodecInput::Bytes(_) => "decoding",
+            CodecInput::Text(_) => "encoding",
+        };
+        let name = kind.name();
+        self.err(kind, format!("{op} with '{enc}' codec failed ({name}: {msg})"))
     }
 
     /// A codec's failure as CPython raises it: UnicodeDecodeError / UnicodeEncodeError with
@@ -201,6 +235,9 @@ impl<'a> Interp<'a> {
             ),
             CodecError::UnsupportedHandler(h) => {
                 self.unsupported(format!("the error handler {}", str_repr(&h)))
+            }
+            CodecError::LoneSurrogate { .. } => {
+                self.unsupported("a str holding a lone surrogate (decoded by the codec)")
             }
             CodecError::Failed(m) => self.unsupported(m),
         }

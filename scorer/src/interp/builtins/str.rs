@@ -579,7 +579,9 @@ impl<'a> Interp<'a> {
                 };
                 return match codecs.encode(&codec, s, &errors) {
                     Ok(b) => Ok(Value::bytes_rc(Rc::from(b))),
-                    Err(e) => Err(self.codec_error(e, super::bytes::CodecInput::Text(s))),
+                    Err(e) => {
+                        Err(self.registry_codec_error(e, super::bytes::CodecInput::Text(s), &enc))
+                    }
                 };
             }
         };

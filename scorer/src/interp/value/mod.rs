@@ -623,6 +623,9 @@ pub struct FileObj {
     /// Decoded, newline-translated text (text mode), filled on first read.
     pub text: Option<Str>,
     pub translate_newlines: bool,
+    /// A codec of the run's provider (`open(..., encoding=...)` beyond UTF-8 and Latin-1): its
+    /// module name and the `errors` handler, applied on first read.
+    pub codec: Option<(String, Str)>,
 }
 
 impl<'a> Value<'a> {

@@ -334,6 +334,13 @@ impl<'a> Interp<'a> {
                 let mut decode_err = None;
                 let text: Str = match &src {
                     Value::Str(s) => s.clone(),
+                    // `compile` refuses NUL bytes before decoding (no location).
+                    Value::Bytes(b) if b.contains(&0) => {
+                        return Err(self.err(
+                            ExcKind::SyntaxError,
+                            "source code string cannot contain null bytes",
+                        ));
+                    }
                     Value::Bytes(b) => {
                         match crate::python::decode_source_with(b, self.codecs.as_deref()) {
                             Ok(s) => Rc::from(s),

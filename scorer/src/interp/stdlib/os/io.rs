@@ -4,6 +4,7 @@
 use super::*;
 use crate::interp::builtins::Sig;
 use crate::interp::ExcKind;
+use crate::python::BuiltinCodec;
 
 impl<'a> Interp<'a> {
     pub fn builtin_open(
@@ -50,22 +51,29 @@ impl<'a> Interp<'a> {
         let binary = mode.contains('b');
         let encoding = get(3, "encoding");
         let mut latin1 = false;
+        // A codec of the provider, looked up once the file is found (as `TextIOWrapper` does).
+        let mut provider_codec: Option<Str> = None;
         if let Some(Value::Str(enc)) = &encoding {
-            let e = enc.to_ascii_lowercase().replace('_', "-");
-            match e.as_str() {
-                "utf-8" | "utf8" | "u8" => {}
-                "latin-1" | "latin1" | "iso-8859-1" | "iso8859-1" | "l1" if !binary => {
-                    latin1 = true
-                }
-                _ => {
+            if binary {
+                return Err(
+                    self.err(ExcKind::ValueError, "binary mode doesn't take an encoding argument")
+                );
+            }
+            match crate::python::builtin_codec(enc) {
+                Some(BuiltinCodec::Utf8) => {}
+                Some(BuiltinCodec::Latin1) => latin1 = true,
+                Some(BuiltinCodec::Utf8Sig | BuiltinCodec::Ascii) => {
                     return Err(self.unsupported(format!("open() with encoding {}", str_repr(enc))))
                 }
+                None => provider_codec = Some(enc.clone()),
             }
         }
-        if let Some(Value::Str(errs)) = get(4, "errors") {
-            if &*errs != "strict" {
-                return Err(self.unsupported(format!("open() with errors={}", str_repr(&errs))));
-            }
+        let errors: Str = match get(4, "errors") {
+            Some(Value::Str(errs)) => errs,
+            _ => Rc::from("strict"),
+        };
+        if &*errors != "strict" && provider_codec.is_none() {
+            return Err(self.unsupported(format!("open() with errors={}", str_repr(&errors))));
         }
         let translate = !matches!(get(5, "newline"), Some(Value::Str(_)));
         if p.contains('\0') {
@@ -79,6 +87,10 @@ impl<'a> Interp<'a> {
             other => return Err(self.lookup_error(&other, &p)),
         };
         let data = self.file_bytes(&real, &p)?;
+        let codec = match provider_codec {
+            Some(enc) => Some((self.find_codec(&enc)?, errors)),
+            None => None,
+        };
         // Latin-1 maps each byte to the code point of the same value.
         let text: Option<Str> = latin1.then(|| {
             let s: String = data.iter().map(|&b| char::from(b)).collect();
@@ -98,6 +110,7 @@ impl<'a> Interp<'a> {
             pos: 0,
             text,
             translate_newlines: translate,
+            codec,
         })))))
     }
 
@@ -122,6 +135,30 @@ impl<'a> Interp<'a> {
                 f.borrow_mut().text = Some(t.clone());
                 return Ok(t);
             }
+        }
+        let codec = f.borrow().codec.clone();
+        if let Some((codec, errors)) = codec {
+            // Decoded whole, as `read()` decodes a file read from its start (the lines of a
+            // broken file are decoded in 8 KiB chunks by CPython, so the positions its error
+            // names can differ there).
+            let Some(codecs) = self.codecs.clone() else {
+                return Err(self.needs_codecs_error(&codec));
+            };
+            let s = match codecs.decode(&codec, &data, &errors) {
+                Ok(s) => s,
+                Err(e) => {
+                    return Err(self
+                        .codec_error(e, crate::interp::builtins::bytes::CodecInput::Bytes(&data)))
+                }
+            };
+            let text: Str = if translate && s.contains('\r') {
+                Rc::from(s.replace("\r\n", "\n").replace('\r', "\n"))
+            } else {
+                Rc::from(s)
+            };
+            crate::interp::memory::track_str(&text);
+            f.borrow_mut().text = Some(text.clone());
+            return Ok(text);
         }
         let s = match std::str::from_utf8(&data) {
             Ok(s) => s,
