@@ -6,8 +6,9 @@
 //! ```
 //!
 //! `--profile-cold N` runs only refscore's cold pass, N times, without python3, and
-//! `--profile-batch` only refscore's batch (b), once, and `--profile-touch N` only the touch run
-//! on one thread, N times: the loops to put under `perf record`.
+//! `--profile-batch` only refscore's batch (b), once, `--profile-touch N` only the touch run
+//! on one thread, N times, and `--profile-edits N` only the headline's distinct edits
+//! (`--per-task` per task) on one thread, N times: the loops to put under `perf record`.
 //!
 //! `--headline` (issue 25, the honest workload) prints only these, side by side in each round
 //! with the machine's load average: every task's touch patch (`refscore touch`) scored as
@@ -291,6 +292,9 @@ struct Args {
     headline: bool,
     /// `--profile-touch N`: only refscore's touch run on one thread, N times (for `perf record`).
     profile_touch: Option<usize>,
+    /// `--profile-edits N`: only refscore's distinct-edit run (`--per-task` edits per task) on
+    /// one thread, N times.
+    profile_edits: Option<usize>,
     /// `--child-score THREADS FILE` (internal): one [`score_cli`] measurement in a process of
     /// its own ([`child_score`]).
     child_score: Option<(usize, PathBuf)>,
@@ -306,6 +310,7 @@ fn args() -> Result<Args> {
         profile_batch: false,
         headline: false,
         profile_touch: None,
+        profile_edits: None,
         child_score: None,
     };
     let mut it = std::env::args().skip(1);
@@ -323,6 +328,9 @@ fn args() -> Result<Args> {
             "--profile-touch" => {
                 a.profile_touch = Some(it.next().context("--profile-touch N")?.parse()?)
             }
+            "--profile-edits" => {
+                a.profile_edits = Some(it.next().context("--profile-edits N")?.parse()?)
+            }
             "--child-score" => {
                 let n = it.next().context("--child-score THREADS FILE")?.parse()?;
                 a.child_score = Some((n, it.next().context("--child-score THREADS FILE")?.into()));
@@ -333,7 +341,7 @@ fn args() -> Result<Args> {
     if a.tasks.as_os_str().is_empty() {
         bail!(
             "usage: score --tasks BUNDLE [--patches DIR] [--per-task N] [--repeat N] \
-             [--headline] [--profile-cold N | --profile-batch | --profile-touch N]"
+             [--headline] [--profile-cold N | --profile-batch | --profile-touch N | --profile-edits N]"
         );
     }
     Ok(a)
@@ -991,6 +999,15 @@ fn main() -> Result<()> {
         for _ in 0..n {
             let (secs, _) = score_cli(&bundle, &subs, 1)?;
             println!("refscore touch, {} tasks, --jobs 1: {secs:.3} s", subs.len());
+        }
+        return Ok(());
+    }
+    if let Some(n) = a.profile_edits {
+        let (batch, _) = batch_jobs(&tasks, &BTreeMap::new(), a.per_task.max(1));
+        let subs: Vec<Submission> = batch.iter().map(|j| submission(j.task, &j.patch)).collect();
+        for _ in 0..n {
+            let (secs, _) = score_cli(&bundle, &subs, 1)?;
+            println!("refscore edits, {} runs, --jobs 1: {secs:.3} s", subs.len());
         }
         return Ok(());
     }

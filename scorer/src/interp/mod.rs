@@ -681,6 +681,8 @@ impl<'a> Interp<'a> {
         source: &str,
         filename: &str,
     ) -> Value<'a> {
+        #[cfg(not(feature = "fast-parse"))]
+        let _ = (source, filename);
         match tree {
             CachedTree::Tree(t) => self.node_to_value(t),
             #[cfg(feature = "fast-parse")]

@@ -1,5 +1,6 @@
 //! The fast path of [`super::parse_tree`]: ruff's hand-written parser, converted to the
-//! CPython-shaped [`Node`] tree.
+//! CPython-shaped [`Node`] tree, or through a [`Sink`] straight into another representation of
+//! the same tree (`ast.parse`'s node objects: [`parse_fast`] then [`FastTree::build`]).
 //!
 //! rustpython's LALRPOP parser was about a third of the scorer's cold instructions; ruff's parser
 //! is several times faster on the benchmark's repositories. The rustpython pipeline stays the

@@ -26,6 +26,7 @@ pub struct NodeObj<'a> {
     /// How deep CPython's `ast2obj` goes converting this parsed node and its children
     /// ([`crate::python::node::ast2obj_depth`]), for a node built straight from ruff's tree
     /// (0 otherwise): the parse's depth is its module's, computed as the tree is built.
+    #[cfg_attr(not(feature = "fast-parse"), allow(dead_code))]
     pub(crate) parse_depth: u32,
     /// Attributes outside `_fields` and `_attributes` (e.g. a `parent` link a test adds), boxed
     /// when the first is set: most nodes never get one, and a smaller node object is fewer
