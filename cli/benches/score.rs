@@ -6,8 +6,9 @@
 //! ```
 //!
 //! `--profile-cold N` runs only refscore's cold pass, N times, without python3, and
-//! `--profile-batch` only refscore's batch (b), once, and `--profile-touch N` only the touch run
-//! on one thread, N times: the loops to put under `perf record`.
+//! `--profile-batch` only refscore's batch (b), once, `--profile-touch N` only the touch run
+//! on one thread, N times, and `--profile-edits N` only the headline's distinct edits
+//! (`--per-task` per task) on one thread, N times: the loops to put under `perf record`.
 //!
 //! `--headline` (issue 25, the honest workload) prints only these, side by side in each round
 //! with the machine's load average: every task's touch patch (`refscore touch`) scored as
@@ -157,6 +158,39 @@
 //! pre-scan ~7%, the conversion into the cached tree ~9%, node objects made and freed ~18%, the
 //! test file's rustpython parse ~7%.
 //!
+//! Measured 2026-12-03 12:56-14:20 (helper speed8; callgrind `--profile-touch 1
+//! --separate-threads=yes`, real bundle, instructions of the child's scoring thread): 3.945 G
+//! before (58ff66e). Of the 540 `ast.parse` calls of the touch run, 374 missed the parse cache:
+//! most sources were built as a cached `Node` tree only to be copied once into node objects. Now
+//! the cache keeps ruff's tree (`python::FastTree`) and the converter, generic over a `Sink`,
+//! builds the node objects directly (`ValueSink`; each node's `ast2obj` depth computed from its
+//! children's), `Value::Range` is boxed (`Value` 32 -> 24 bytes): 3.898 G; the sink's field
+//! values are `Option<Value>`, so a node's fields are its `NodeVals` as collected, and small
+//! int literals skip the `BigInt`: 3.800 G; a node's extra attributes boxed on first use
+//! (`NodeObj` 168 -> 144 bytes, 160 with its `Rc`, mimalloc's 160 class): 3.818 G (+0.5%
+//! instructions, but fewer cache lines: task-clock below); a clone of a `Tree` keeping its
+//! changes over the shared listing instead of copying the `BTreeMap` per patched task: 3.769 G
+//! (-4.5% in all). Each cached hit converts ruff's tree again (1.1-1.4 M instructions a parse
+//! against ~0.84 M from a `Node` tree); building a `Node` tree at the first hit would pay only
+//! for entries hit 3+ times. `perf stat -e task-clock` of `--profile-touch 3` (child and
+//! parent), builds alternated at load 2.2-2.7: base 2.06-2.10 s, after the direct conversion
+//! 1.79-1.83 s, with 144-byte nodes 1.76-1.78 s (touch j1 0.62-0.64 s -> 0.52-0.53 s, -16%).
+//! `--profile-edits 1 --per-task 3` (the headline's 300 distinct edits, new mode): 6.338 G, of
+//! which `ast.parse` 45.8% (ruff's parse and pre-scan 21.8%, conversion into node objects 23.3%:
+//! 564 misses, 436 hits), freeing node objects 6%. Tried and dropped: `#[inline]` on the node
+//! constructor and `LineIndex::position_near` (6.3378 G -> 6.3368 G). `perf record` of the
+//! child: `child_nodes_into` (the `ast.walk` step, touching every child's `Rc`) is 8.5% of
+//! samples against 3% of instructions: cache misses on node objects, which only a compact
+//! (arena) layout of a parse's nodes would remove. worker.wasm (release, wasm32) gzip -9:
+//! 1,143,576 B before, 1,143,572 B after (the `Node`-tree instantiation of the converter is
+//! not linked into the worker). `--headline --repeat 3 --per-task 3`, base then final back to
+//! back at load 1.8-2.2 (14:18-14:20): base touch j1 3.62x (median 3.56x), 2 cores 6.52x
+//! (6.57x), 300 edits 6.92x (6.92x); final 0.525 s vs CPython 2.226 s = **4.24x** (4.09x), 2
+//! cores 0.271 s = **8.20x** (8.06x), 300 edits 0.884-0.951 s vs 7.2-8.3 s = **8.17x** (7.93x;
+//! target 10x). One base round's edits took 26.4 s, and two earlier rounds of either build
+//! took 13 s, against ~1 s otherwise: stalls of the shared machine, not reproducible with
+//! `--profile-touch 8` (0.53-0.64 s each); read the medians.
+//!
 //! (a) cold: every task of the bundle with an empty patch; refscore with a fresh `Scorer` per
 //! task (nothing cached) on one thread, and with one `Scorer` for all tasks (what `refscore score
 //! --jobs 1` does: a file several tasks read, unchanged, is parsed once), vs `python3` running the
@@ -291,6 +325,9 @@ struct Args {
     headline: bool,
     /// `--profile-touch N`: only refscore's touch run on one thread, N times (for `perf record`).
     profile_touch: Option<usize>,
+    /// `--profile-edits N`: only refscore's distinct-edit run (`--per-task` edits per task) on
+    /// one thread, N times.
+    profile_edits: Option<usize>,
     /// `--child-score THREADS FILE` (internal): one [`score_cli`] measurement in a process of
     /// its own ([`child_score`]).
     child_score: Option<(usize, PathBuf)>,
@@ -306,6 +343,7 @@ fn args() -> Result<Args> {
         profile_batch: false,
         headline: false,
         profile_touch: None,
+        profile_edits: None,
         child_score: None,
     };
     let mut it = std::env::args().skip(1);
@@ -323,6 +361,9 @@ fn args() -> Result<Args> {
             "--profile-touch" => {
                 a.profile_touch = Some(it.next().context("--profile-touch N")?.parse()?)
             }
+            "--profile-edits" => {
+                a.profile_edits = Some(it.next().context("--profile-edits N")?.parse()?)
+            }
             "--child-score" => {
                 let n = it.next().context("--child-score THREADS FILE")?.parse()?;
                 a.child_score = Some((n, it.next().context("--child-score THREADS FILE")?.into()));
@@ -333,7 +374,7 @@ fn args() -> Result<Args> {
     if a.tasks.as_os_str().is_empty() {
         bail!(
             "usage: score --tasks BUNDLE [--patches DIR] [--per-task N] [--repeat N] \
-             [--headline] [--profile-cold N | --profile-batch | --profile-touch N]"
+             [--headline] [--profile-cold N | --profile-batch | --profile-touch N | --profile-edits N]"
         );
     }
     Ok(a)
@@ -991,6 +1032,15 @@ fn main() -> Result<()> {
         for _ in 0..n {
             let (secs, _) = score_cli(&bundle, &subs, 1)?;
             println!("refscore touch, {} tasks, --jobs 1: {secs:.3} s", subs.len());
+        }
+        return Ok(());
+    }
+    if let Some(n) = a.profile_edits {
+        let (batch, _) = batch_jobs(&tasks, &BTreeMap::new(), a.per_task.max(1));
+        let subs: Vec<Submission> = batch.iter().map(|j| submission(j.task, &j.patch)).collect();
+        for _ in 0..n {
+            let (secs, _) = score_cli(&bundle, &subs, 1)?;
+            println!("refscore edits, {} runs, --jobs 1: {secs:.3} s", subs.len());
         }
         return Ok(());
     }

@@ -176,12 +176,24 @@ pub fn git_blob_id(bytes: &[u8]) -> String {
 /// An immutable-by-convention file map. A symbolic link is an entry of mode [`FileMode::Symlink`]
 /// whose content is its target, as git stores it; a link to a folder is such an entry too, with
 /// nothing below it (the interpreter follows links when it resolves a path, `interp/stdlib/os/`).
-/// Cloning is O(1): the map is shared until a clone is changed (copy on write), so an empty or
-/// failed patch never copies a repository's listing.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// Cloning is O(1): the listing is shared, and a clone's changes (a patch's files) are kept
+/// beside it in a small map of their own, so neither an empty or failed patch nor a patch of a
+/// few files copies (and later frees) a repository's listing. A tree owning its listing alone
+/// (a builder's) changes it in place.
+#[derive(Debug, Clone, Default)]
 pub struct Tree {
     files: Arc<BTreeMap<RepoPath, FileEntry>>,
+    /// Changes over `files`: an entry added or replaced (`Some`) or removed (`None`).
+    changes: BTreeMap<RepoPath, Option<FileEntry>>,
 }
+
+impl PartialEq for Tree {
+    fn eq(&self, other: &Tree) -> bool {
+        self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Tree {}
 
 /// Name of the folder, one level below the root, that tests run in (as the official harness does).
 pub const EVAL_DIR: &str = "refactorbench_eval";
@@ -194,11 +206,18 @@ impl Tree {
     /// A tree of `entries` given in ascending path order without repeats (built in one pass;
     /// out-of-order entries are sorted, a repeated path keeps its last entry).
     pub fn from_sorted(entries: Vec<(RepoPath, FileEntry)>) -> Self {
-        Tree { files: Arc::new(entries.into_iter().collect()) }
+        Tree { files: Arc::new(entries.into_iter().collect()), changes: BTreeMap::new() }
     }
 
     pub fn insert(&mut self, path: RepoPath, entry: FileEntry) -> Option<FileEntry> {
-        Arc::make_mut(&mut self.files).insert(path, entry)
+        if self.changes.is_empty() {
+            if let Some(files) = Arc::get_mut(&mut self.files) {
+                return files.insert(path, entry);
+            }
+        }
+        let before = self.get(&path).cloned();
+        self.changes.insert(path, Some(entry));
+        before
     }
 
     /// Convenience for tests and builders: a regular file with these bytes.
@@ -208,7 +227,7 @@ impl Tree {
         bytes: impl Into<Arc<[u8]>>,
     ) -> Result<(), PathError> {
         let p = RepoPath::new(path)?;
-        Arc::make_mut(&mut self.files).insert(
+        self.insert(
             p,
             FileEntry { mode: FileMode::Regular, content: Content::Bytes(bytes.into()) },
         );
@@ -220,21 +239,65 @@ impl Tree {
     pub fn insert_symlink(&mut self, path: &str, target: &str) -> Result<(), PathError> {
         let p = RepoPath::new(path)?;
         let bytes: Arc<[u8]> = Arc::from(target.as_bytes());
-        Arc::make_mut(&mut self.files)
-            .insert(p, FileEntry { mode: FileMode::Symlink, content: Content::Bytes(bytes) });
+        self.insert(p, FileEntry { mode: FileMode::Symlink, content: Content::Bytes(bytes) });
         Ok(())
     }
 
     pub fn remove(&mut self, path: &RepoPath) -> Option<FileEntry> {
-        Arc::make_mut(&mut self.files).remove(path)
+        if self.changes.is_empty() {
+            if let Some(files) = Arc::get_mut(&mut self.files) {
+                return files.remove(path);
+            }
+        }
+        let before = self.get(path).cloned();
+        if before.is_some() {
+            if self.files.contains_key(path) {
+                self.changes.insert(path.clone(), None);
+            } else {
+                self.changes.remove(path);
+            }
+        }
+        before
     }
 
     pub fn get(&self, path: &RepoPath) -> Option<&FileEntry> {
+        if !self.changes.is_empty() {
+            if let Some(change) = self.changes.get(path) {
+                return change.as_ref();
+            }
+        }
         self.files.get(path)
     }
 
     pub fn is_file(&self, path: &RepoPath) -> bool {
-        self.files.contains_key(path)
+        self.get(path).is_some()
+    }
+
+    /// The entries from `start` on, in path order: the listing with the changes over it.
+    fn range_from<'t>(
+        &'t self,
+        start: &RepoPath,
+    ) -> impl Iterator<Item = (&'t RepoPath, &'t FileEntry)> + 't {
+        let mut base = self.files.range(start.clone()..).peekable();
+        let mut changes = self.changes.range(start.clone()..).peekable();
+        std::iter::from_fn(move || loop {
+            let (take_change, shadowed) = match (base.peek(), changes.peek()) {
+                (None, None) => return None,
+                (Some(_), None) => (false, false),
+                (None, Some(_)) => (true, false),
+                (Some((b, _)), Some((c, _))) => (c <= b, b == c),
+            };
+            if shadowed {
+                base.next();
+            }
+            if take_change {
+                if let Some((p, Some(e))) = changes.next() {
+                    return Some((p, e));
+                }
+            } else {
+                return base.next();
+            }
+        })
     }
 
     /// A folder exists when some file lies below it (git has no empty folders). `""` is the root.
@@ -243,8 +306,7 @@ impl Tree {
             return true;
         }
         let prefix = format!("{dir}/");
-        self.files
-            .range(RepoPath(Arc::from(prefix.as_str()))..)
+        self.range_from(&RepoPath(Arc::from(prefix.as_str())))
             .next()
             .is_some_and(|(p, _)| p.0.starts_with(&prefix))
     }
@@ -253,7 +315,7 @@ impl Tree {
     pub fn list_dir(&self, dir: &str) -> Vec<String> {
         let prefix = if dir.is_empty() { String::new() } else { format!("{dir}/") };
         let mut out: Vec<String> = Vec::new();
-        for (p, _) in self.files.range(RepoPath(Arc::from(prefix.as_str()))..) {
+        for (p, _) in self.range_from(&RepoPath(Arc::from(prefix.as_str()))) {
             let Some(rest) = p.0.strip_prefix(&prefix) else { break };
             let name = rest.split('/').next().unwrap_or(rest);
             if out.last().map(String::as_str) != Some(name) {
@@ -264,15 +326,18 @@ impl Tree {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&RepoPath, &FileEntry)> {
-        self.files.iter()
+        self.range_from(&RepoPath(Arc::from("")))
     }
 
     pub fn len(&self) -> usize {
-        self.files.len()
+        if self.changes.is_empty() {
+            return self.files.len();
+        }
+        self.iter().count()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.files.is_empty()
+        self.iter().next().is_none()
     }
 }
 
@@ -309,5 +374,38 @@ mod tests {
         assert!(!t.is_dir("pkg/mod.py"));
         assert_eq!(t.list_dir("pkg"), vec!["mod.py", "sub"]);
         assert_eq!(t.list_dir(""), vec!["pkg", "pkgx.py"]);
+    }
+
+    /// A clone's changes lie over the shared listing: reads, folders and iteration see the
+    /// changed tree, the original is untouched, and equal contents compare equal however held.
+    #[test]
+    fn a_changed_clone_reads_as_the_changed_tree() {
+        let mut t = Tree::new();
+        for p in ["a/x.py", "a/y.py", "b/z.py", "c.py"] {
+            t.insert_bytes(p, p.as_bytes().to_vec()).unwrap();
+        }
+        let mut u = t.clone();
+        u.insert_bytes("a/y.py", b"new".to_vec()).unwrap();
+        u.insert_bytes("a/w.py", b"w".to_vec()).unwrap();
+        assert!(u.remove(&RepoPath::new("b/z.py").unwrap()).is_some());
+        assert!(u.remove(&RepoPath::new("b/z.py").unwrap()).is_none());
+        u.insert_bytes("d/e.py", b"e".to_vec()).unwrap();
+        assert!(u.remove(&RepoPath::new("d/e.py").unwrap()).is_some());
+        let paths: Vec<&str> = u.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(paths, ["a/w.py", "a/x.py", "a/y.py", "c.py"]);
+        assert_eq!(u.len(), 4);
+        assert_eq!(t.len(), 4);
+        assert!(!u.is_dir("b") && t.is_dir("b") && !u.is_dir("d"));
+        assert_eq!(u.list_dir(""), vec!["a", "c.py"]);
+        assert_eq!(u.list_dir("a"), vec!["w.py", "x.py", "y.py"]);
+        let y = RepoPath::new("a/y.py").unwrap();
+        assert_eq!(u.get(&y).and_then(|e| e.bytes()).map(|b| &b[..]), Some(&b"new"[..]));
+        assert_eq!(t.get(&y).and_then(|e| e.bytes()).map(|b| &b[..]), Some(&b"a/y.py"[..]));
+        let mut built = Tree::new();
+        for (p, e) in u.iter() {
+            built.insert(p.clone(), e.clone());
+        }
+        assert_eq!(built, u);
+        assert_ne!(t, u);
     }
 }

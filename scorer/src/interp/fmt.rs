@@ -327,8 +327,9 @@ impl<'a> Interp<'a> {
                     format!("frozenset({{{}}})", parts.join(", "))
                 }
             }
-            Value::Range(a, b, s) => {
-                if *s == 1 {
+            Value::Range(r) => {
+                let [a, b, s] = **r;
+                if s == 1 {
                     format!("range({a}, {b})")
                 } else {
                     format!("range({a}, {b}, {s})")

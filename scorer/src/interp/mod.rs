@@ -187,6 +187,31 @@ impl ParseCache {
 /// A cached parse: the source, its result and the tree's `ast2obj` depth.
 pub type CachedParse = (Str, ParseResult, u32);
 
+/// A parse the cache holds: a tree `ast.parse` copies into node objects.
+#[derive(Clone)]
+pub enum CachedTree {
+    /// The CPython-shaped tree (the reference path's, or one a test put there).
+    Tree(Rc<Node>),
+    /// ruff's parse, converted straight into node objects at each `ast.parse`
+    /// ([`Interp::fast_to_value`]): most sources are parsed once per run, and building a
+    /// [`Node`] tree only to copy it cost a tenth of a run's instructions.
+    #[cfg(feature = "fast-parse")]
+    Fast(Rc<python::FastTree>),
+}
+
+impl CachedTree {
+    /// Whether both are the same cached parse.
+    pub fn ptr_eq(&self, other: &CachedTree) -> bool {
+        match (self, other) {
+            (CachedTree::Tree(a), CachedTree::Tree(b)) => Rc::ptr_eq(a, b),
+            #[cfg(feature = "fast-parse")]
+            (CachedTree::Fast(a), CachedTree::Fast(b)) => Rc::ptr_eq(a, b),
+            #[cfg(feature = "fast-parse")]
+            _ => false,
+        }
+    }
+}
+
 /// A file's bytes (held, so their address stays theirs) and their decoded text
 /// ([`Interp::read_texts`]).
 pub type ReadText = (std::sync::Arc<[u8]>, Str);
@@ -196,7 +221,7 @@ fn text_address(text: &Str) -> usize {
     text.as_ptr() as usize
 }
 
-type ParseResult = Result<Rc<Node>, python::SyntaxError>;
+type ParseResult = Result<CachedTree, python::SyntaxError>;
 
 /// Current subtest bookkeeping (set by the unittest runner).
 #[derive(Default)]
@@ -605,33 +630,71 @@ impl<'a> Interp<'a> {
         )
     }
 
-    /// Parses `source` for `ast.parse`, sharing results across runs of the same scorer. A tree
-    /// comes with its [`python::node::ast2obj_depth`], for [`Interp::ast_construction_check`].
+    /// Parses `source` for `ast.parse`, sharing results across runs of the same scorer. A parse
+    /// comes with its tree's [`python::node::ast2obj_depth`], for
+    /// [`Interp::ast_construction_check`], and, when it was not cached, the node objects
+    /// already built from it (the fast path builds them while it converts ruff's tree).
+    #[allow(clippy::type_complexity)]
     pub fn parse_cached(
         &mut self,
         source: &Str,
         filename: &str,
-    ) -> Result<(Rc<Node>, u32), python::SyntaxError> {
+    ) -> Result<(CachedTree, u32, Option<Value<'a>>), python::SyntaxError> {
         {
             let cache = self.cache.borrow();
             if let Some(key) = cache.by_identity(source).filter(|k| k.2 == filename) {
                 if let Some((_, r, depth)) = cache.trees.get(key) {
-                    return r.clone().map(|t| (t, *depth));
+                    return r.clone().map(|t| (t, *depth, None));
                 }
             }
         }
         let key = (value::hash_bytes(source.as_bytes()), source.len(), filename.to_string());
         if let Some((text, r, depth)) = self.cache.borrow().trees.get(&key) {
             if **text == **source {
-                return r.clone().map(|t| (t, *depth));
+                return r.clone().map(|t| (t, *depth, None));
             }
         }
-        let r = python::parse_tree(source, filename).map(Rc::new);
-        let depth = r.as_ref().map_or(0, |t| python::node::ast2obj_depth(t));
         // Bounded by bytes: a long session scoring many submissions must not grow without limit.
         // The entry keeps `source` itself (no copy), which also makes it findable by identity.
+        #[cfg(feature = "fast-parse")]
+        if let Some(fast) = python::parse_fast(source) {
+            if let Some((v, depth)) = self.fast_to_value(&fast, source) {
+                let t = CachedTree::Fast(Rc::new(fast));
+                self.cache.borrow_mut().insert(key, (source.clone(), Ok(t.clone()), depth));
+                return Ok((t, depth, Some(v)));
+            }
+        }
+        let r =
+            python::parse_tree_reference(source, filename).map(|t| CachedTree::Tree(Rc::new(t)));
+        let depth = match &r {
+            Ok(CachedTree::Tree(t)) => python::node::ast2obj_depth(t),
+            _ => 0,
+        };
         self.cache.borrow_mut().insert(key, (source.clone(), r.clone(), depth));
-        r.map(|t| (t, depth))
+        r.map(|t| (t, depth, None))
+    }
+
+    /// The node objects of a cached parse of `source`.
+    pub fn cached_to_value(
+        &mut self,
+        tree: &CachedTree,
+        source: &str,
+        filename: &str,
+    ) -> Value<'a> {
+        #[cfg(not(feature = "fast-parse"))]
+        let _ = (source, filename);
+        match tree {
+            CachedTree::Tree(t) => self.node_to_value(t),
+            #[cfg(feature = "fast-parse")]
+            CachedTree::Fast(f) => match self.fast_to_value(f, source) {
+                Some((v, _)) => v,
+                // It converted when it was cached, and conversion is deterministic.
+                None => match python::parse_tree_reference(source, filename) {
+                    Ok(t) => self.node_to_value(&t),
+                    Err(_) => Value::None,
+                },
+            },
+        }
     }
 
     /// CPython 3.11's `ast.parse` limits on a tree `tree_depth` deep ([`python::node::
@@ -999,8 +1062,18 @@ RESULT = run()
         assert_eq!(memory::sweep(), 0, "all credited when the run ends");
     }
 
-    fn dumped(r: &ParseResult) -> Option<String> {
-        r.as_ref().ok().map(|n| python::node::dump(n, true, false, None))
+    fn dumped(r: &ParseResult, source: &str) -> Option<String> {
+        let n = match r.as_ref().ok()? {
+            CachedTree::Tree(t) => (**t).clone(),
+            #[cfg(feature = "fast-parse")]
+            CachedTree::Fast(f) => f.to_node(source)?,
+        };
+        Some(python::node::dump(&n, true, false, None))
+    }
+
+    /// A tree for the cache, as `parse_cached` would hold it on the reference path.
+    fn ref_tree(source: &str) -> ParseResult {
+        python::parse_tree(source, "f.py").map(|t| CachedTree::Tree(Rc::new(t)))
     }
 
     /// The cache holds at most its budget: one large file edited many times evicts the oldest
@@ -1013,7 +1086,7 @@ RESULT = run()
         for i in 0..10 {
             let s = source(i);
             let key = (value::hash_bytes(s.as_bytes()), s.len(), "f.py".to_string());
-            cache.insert(key, (s.as_str().into(), python::parse_tree(&s, "f.py").map(Rc::new), 1));
+            cache.insert(key, (s.as_str().into(), ref_tree(&s), 1));
             assert!(cache.held_bytes() <= one * 3 + one / 2);
         }
         assert_eq!(cache.trees.len(), 3);
@@ -1022,10 +1095,7 @@ RESULT = run()
         assert!(cache.trees.contains_key(&key), "the newest parse is kept");
         // A parse larger than the whole budget is not kept at all.
         let mut tiny = ParseCache::with_budget(10);
-        tiny.insert(
-            key,
-            (newest.as_str().into(), python::parse_tree(&newest, "f.py").map(Rc::new), 1),
-        );
+        tiny.insert(key, (newest.as_str().into(), ref_tree(&newest), 1));
         assert_eq!((tiny.trees.len(), tiny.held_bytes()), (0, 0));
     }
 
@@ -1037,10 +1107,7 @@ RESULT = run()
         let cache = Rc::new(RefCell::new(ParseCache::default()));
         let (a, b) = ("x = 1\n", "y = 2\n");
         let key = (value::hash_bytes(a.as_bytes()), a.len(), "f.py".to_string());
-        cache
-            .borrow_mut()
-            .trees
-            .insert(key, (b.into(), python::parse_tree(b, "f.py").map(Rc::new), 0));
+        cache.borrow_mut().trees.insert(key, (b.into(), ref_tree(b), 0));
         let limits = Limits {
             step_budget: 1000,
             max_recursion: 50,
@@ -1049,11 +1116,11 @@ RESULT = run()
             memory_budget: memory::DEFAULT_MEMORY_BUDGET,
         };
         let mut it = Interp::new(&tree, "t.py", "", limits, cache);
-        let got = dumped(&it.parse_cached(&Rc::from(a), "f.py").map(|t| t.0));
-        assert_eq!(got, dumped(&python::parse_tree(a, "f.py").map(Rc::new)));
+        let got = dumped(&it.parse_cached(&Rc::from(a), "f.py").map(|t| t.0), a);
+        assert_eq!(got, dumped(&ref_tree(a), a));
         assert!(got.is_some_and(|d| d.contains("'x'")));
         // The fresh tree replaced the stale entry and is served from the cache from now on.
-        assert!(dumped(&it.parse_cached(&Rc::from(a), "f.py").map(|t| t.0))
+        assert!(dumped(&it.parse_cached(&Rc::from(a), "f.py").map(|t| t.0), a)
             .is_some_and(|d| d.contains("'x'")));
     }
 
@@ -1077,22 +1144,20 @@ RESULT = run()
         assert!(cache.borrow().holds(&s), "the entry keeps the string it parsed");
         assert!(!cache.borrow().holds(&equal), "equal text is not the same string");
         let again = it.parse_cached(&s, "f.py").map(|t| t.0);
-        assert!(matches!((&first, &again), (Ok(a), Ok(b)) if Rc::ptr_eq(a, b)));
+        assert!(matches!((&first, &again), (Ok(a), Ok(b)) if a.ptr_eq(b)));
         // Another file name is another entry (SyntaxError messages name the file).
         let other = it.parse_cached(&s, "g.py").map(|t| t.0);
-        assert!(matches!((&first, &other), (Ok(a), Ok(b)) if !Rc::ptr_eq(a, b)));
+        assert!(matches!((&first, &other), (Ok(a), Ok(b)) if !a.ptr_eq(b)));
         // Replacing the entry under the same key with an equal string drops the old identity.
         let key = (value::hash_bytes(s.as_bytes()), s.len(), "f.py".to_string());
-        cache
-            .borrow_mut()
-            .insert(key, (equal.clone(), python::parse_tree(&equal, "f.py").map(Rc::new), 1));
+        cache.borrow_mut().insert(key, (equal.clone(), ref_tree(&equal), 1));
         assert!(cache.borrow().holds(&equal));
         let mut small = ParseCache::with_budget(ParseCache::cost(s.len()));
         let k = |t: &Str| (value::hash_bytes(t.as_bytes()), t.len(), "f.py".to_string());
-        small.insert(k(&s), (s.clone(), python::parse_tree(&s, "f.py").map(Rc::new), 1));
+        small.insert(k(&s), (s.clone(), ref_tree(&s), 1));
         assert!(small.holds(&s));
         let y: Str = Rc::from("y = 2\n");
-        small.insert(k(&y), (y.clone(), python::parse_tree(&y, "f.py").map(Rc::new), 1));
+        small.insert(k(&y), (y.clone(), ref_tree(&y), 1));
         assert!(!small.holds(&s) && small.holds(&y), "eviction forgets the address");
     }
 }

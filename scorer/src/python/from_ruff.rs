@@ -1,5 +1,6 @@
 //! The fast path of [`super::parse_tree`]: ruff's hand-written parser, converted to the
-//! CPython-shaped [`Node`] tree.
+//! CPython-shaped [`Node`] tree, or through a [`Sink`] straight into another representation of
+//! the same tree (`ast.parse`'s node objects: [`parse_fast`] then [`FastTree::build`]).
 //!
 //! rustpython's LALRPOP parser was about a third of the scorer's cold instructions; ruff's parser
 //! is several times faster on the benchmark's repositories. The rustpython pipeline stays the
@@ -35,9 +36,9 @@ use ruff_python_parser::{Mode, ParseOptions};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::classes::k;
-use super::node::{self, node, Constant, Field, Loc, Node, NodeFields};
+use super::node::{self, Constant, Field, Loc, Node, NodeClass, NodeFields};
 use super::{scan, LineIndex};
-use smallvec::smallvec;
+use smallvec::{smallvec, SmallVec};
 
 /// Deeper trees go the reference way (which raises CPython's RecursionError at its limit).
 const MAX_DEPTH: usize = 500;
@@ -52,8 +53,82 @@ struct Decline;
 
 type R<T> = Result<T, Decline>;
 
+/// What the fast path builds a tree into: the CPython-shaped [`Node`] tree ([`NodeSink`]), or
+/// directly the interpreter's node objects (`ast.parse` of a source the parse cache has not
+/// built a tree for: a tree used once would be built node by node only to be copied).
+pub trait Sink {
+    /// One field value.
+    type F;
+    fn none(&self) -> Self::F;
+    fn list(&self, items: Vec<Self::F>) -> Self::F;
+    fn str(&self, s: Rc<str>) -> Self::F;
+    fn int(&self, i: i64) -> Self::F;
+    fn constant(&self, c: Constant) -> Self::F;
+    /// `Constant::Int` of an int that fits in an `i64`.
+    fn small_int(&self, v: i64) -> Self::F {
+        self.constant(Constant::Int(BigInt::from(v)))
+    }
+    fn node(
+        &self,
+        class: &'static NodeClass,
+        fields: SmallVec<[Self::F; 3]>,
+        loc: Option<Loc>,
+    ) -> Self::F;
+    /// A node of a class with no fields and no positions (`Load`, `Add`, `Eq`).
+    fn leaf(&self, class: &'static NodeClass) -> Self::F;
+}
+
+/// Builds the cached [`Node`] tree.
+struct NodeSink;
+
+impl Sink for NodeSink {
+    type F = Field;
+    #[inline]
+    fn none(&self) -> Field {
+        Field::None
+    }
+    #[inline]
+    fn list(&self, items: Vec<Field>) -> Field {
+        Field::List(items)
+    }
+    #[inline]
+    fn str(&self, s: Rc<str>) -> Field {
+        Field::Str(s)
+    }
+    #[inline]
+    fn int(&self, i: i64) -> Field {
+        Field::Int(i)
+    }
+    #[inline]
+    fn constant(&self, c: Constant) -> Field {
+        Field::Const(c)
+    }
+    #[inline]
+    fn node(&self, class: &'static NodeClass, fields: NodeFields, loc: Option<Loc>) -> Field {
+        node::node(class, fields, loc)
+    }
+    #[inline]
+    fn leaf(&self, class: &'static NodeClass) -> Field {
+        node::leaf(class)
+    }
+}
+
+/// A source ruff parsed with nothing for the reference path to decide before conversion: its
+/// module and line index, kept by the parse cache so a later `ast.parse` of the same source
+/// converts it again ([`FastTree::build`]) without parsing.
+pub struct FastTree {
+    module: ra::ModModule,
+    index: LineIndex,
+}
+
 /// Parses a source the fast way, or `None` when the reference path must decide.
 pub(crate) fn parse_tree(source: &str) -> Option<Node> {
+    parse_fast(source)?.to_node(source)
+}
+
+/// ruff's parse of `source`, or `None` when the reference path must decide; the conversion
+/// ([`FastTree::build`]) may still decline.
+pub fn parse_fast(source: &str) -> Option<FastTree> {
     if memchr::memchr2(b'\r', b'\x0c', source.as_bytes()).is_some()
         || memchr::memmem::find(source.as_bytes(), b"\\N{").is_some()
     {
@@ -77,11 +152,29 @@ pub(crate) fn parse_tree(source: &str) -> Option<Node> {
     if !source.is_ascii() && !identifiers_are_3_11s(source, parsed.tokens()) {
         return None;
     }
-    let ra::Mod::Module(module) = parsed.syntax() else { return None };
-    let index = LineIndex::positions_only(source);
-    let conv =
-        Converter { src: source.as_bytes(), index: &index, line_hint: Cell::new(0), depth: 0 };
-    conv.module(module).ok()
+    let ra::Mod::Module(module) = parsed.into_syntax() else { return None };
+    Some(FastTree { module, index: LineIndex::positions_only(source) })
+}
+
+impl FastTree {
+    /// The `Module`'s fields (`body`, `type_ignores`) built into `sink`, or `None` when the
+    /// conversion declines (the reference path decides). `source` is the text it was parsed from.
+    pub fn build<S: Sink>(&self, source: &str, sink: &S) -> Option<SmallVec<[S::F; 3]>> {
+        let mut conv = Converter {
+            sink,
+            src: source.as_bytes(),
+            index: &self.index,
+            line_hint: Cell::new(0),
+            depth: 0,
+        };
+        let body = conv.stmts(&self.module.body).ok()?;
+        Some(smallvec![body, sink.list(Vec::new())])
+    }
+
+    /// The CPython-shaped tree of the module (`None` when the conversion declines).
+    pub fn to_node(&self, source: &str) -> Option<Node> {
+        Some(Node { class: k::Module, fields: self.build(source, &NodeSink)?, loc: None })
+    }
 }
 
 /// Are all names XID in Unicode 14.0, as 3.11 requires? ruff's lexer knows a newer Unicode.
@@ -93,23 +186,24 @@ fn identifiers_are_3_11s(source: &str, tokens: &ra::token::Tokens) -> bool {
     })
 }
 
-struct Converter<'a> {
+struct Converter<'a, S: Sink> {
+    sink: &'a S,
     src: &'a [u8],
     index: &'a LineIndex,
     line_hint: Cell<usize>,
     depth: usize,
 }
 
-fn ident(s: &str) -> Field {
-    Field::Str(Rc::from(&*node::normalize_identifier(s)))
+fn ident<S: Sink>(sink: &S, s: &str) -> S::F {
+    sink.str(Rc::from(&*node::normalize_identifier(s)))
 }
 
-fn opt_ident(s: Option<&ra::Identifier>) -> Field {
-    s.map_or(Field::None, |s| ident(s.as_str()))
+fn opt_ident<S: Sink>(sink: &S, s: Option<&ra::Identifier>) -> S::F {
+    s.map_or_else(|| sink.none(), |s| ident(sink, s.as_str()))
 }
 
-fn ctx(c: ra::ExprContext) -> R<Field> {
-    Ok(node::leaf(match c {
+fn ctx<S: Sink>(sink: &S, c: ra::ExprContext) -> R<S::F> {
+    Ok(sink.leaf(match c {
         ra::ExprContext::Load => k::Load,
         ra::ExprContext::Store => k::Store,
         ra::ExprContext::Del => k::Del,
@@ -117,9 +211,9 @@ fn ctx(c: ra::ExprContext) -> R<Field> {
     }))
 }
 
-fn operator(op: ra::Operator) -> Field {
+fn operator<S: Sink>(sink: &S, op: ra::Operator) -> S::F {
     use ra::Operator as O;
-    node::leaf(match op {
+    sink.leaf(match op {
         O::Add => k::Add,
         O::Sub => k::Sub,
         O::Mult => k::Mult,
@@ -136,9 +230,9 @@ fn operator(op: ra::Operator) -> Field {
     })
 }
 
-fn cmpop(op: ra::CmpOp) -> Field {
+fn cmpop<S: Sink>(sink: &S, op: ra::CmpOp) -> S::F {
     use ra::CmpOp as C;
-    node::leaf(match op {
+    sink.leaf(match op {
         C::Eq => k::Eq,
         C::NotEq => k::NotEq,
         C::Lt => k::Lt,
@@ -154,12 +248,12 @@ fn cmpop(op: ra::CmpOp) -> Field {
 
 /// The literal text and replacement fields of a (possibly concatenated) f-string, in 3.11's
 /// `JoinedStr` shape: adjacent literal text merged, empty text dropped.
-struct Joined {
-    values: Vec<Field>,
+struct Joined<F> {
+    values: Vec<F>,
     text: String,
 }
 
-impl Converter<'_> {
+impl<S: Sink> Converter<'_, S> {
     fn loc(&self, r: TextRange) -> Option<Loc> {
         let (lineno, col_offset) = self.index.position_near(u32::from(r.start()), &self.line_hint);
         let (end_lineno, end_col_offset) =
@@ -167,24 +261,16 @@ impl Converter<'_> {
         Some(Loc { lineno, col_offset, end_lineno, end_col_offset })
     }
 
-    fn module(mut self, m: &ra::ModModule) -> R<Node> {
-        Ok(Node {
-            class: k::Module,
-            fields: smallvec![self.stmts(&m.body)?, Field::List(Vec::new())],
-            loc: None,
-        })
+    fn stmts(&mut self, body: &[ra::Stmt]) -> R<S::F> {
+        Ok(self.sink.list(body.iter().map(|s| self.stmt(s)).collect::<R<_>>()?))
     }
 
-    fn stmts(&mut self, body: &[ra::Stmt]) -> R<Field> {
-        Ok(Field::List(body.iter().map(|s| self.stmt(s)).collect::<R<_>>()?))
+    fn exprs(&mut self, v: &[ra::Expr]) -> R<S::F> {
+        Ok(self.sink.list(v.iter().map(|e| self.expr(e)).collect::<R<_>>()?))
     }
 
-    fn exprs(&mut self, v: &[ra::Expr]) -> R<Field> {
-        Ok(Field::List(v.iter().map(|e| self.expr(e)).collect::<R<_>>()?))
-    }
-
-    fn opt_expr(&mut self, e: Option<&ra::Expr>) -> R<Field> {
-        e.map_or(Ok(Field::None), |e| self.expr(e))
+    fn opt_expr(&mut self, e: Option<&ra::Expr>) -> R<S::F> {
+        e.map_or(Ok(self.sink.none()), |e| self.expr(e))
     }
 
     fn enter(&mut self) -> R<()> {
@@ -224,14 +310,14 @@ impl Converter<'_> {
         TextRange::new((i as u32).into(), range.end())
     }
 
-    fn stmt(&mut self, s: &ra::Stmt) -> R<Field> {
+    fn stmt(&mut self, s: &ra::Stmt) -> R<S::F> {
         self.enter()?;
         let f = self.stmt_inner(s);
         self.depth -= 1;
         f
     }
 
-    fn stmt_inner(&mut self, s: &ra::Stmt) -> R<Field> {
+    fn stmt_inner(&mut self, s: &ra::Stmt) -> R<S::F> {
         use ra::Stmt as S;
         Ok(match s {
             S::FunctionDef(f) => {
@@ -241,14 +327,14 @@ impl Converter<'_> {
                 let range = self.after_decorators(&f.decorator_list, f.range);
                 let class = if f.is_async { k::AsyncFunctionDef } else { k::FunctionDef };
                 let fields = smallvec![
-                    ident(f.name.as_str()),
+                    ident(self.sink, f.name.as_str()),
                     self.parameters(Some(&f.parameters))?,
                     self.stmts(&f.body)?,
                     self.decorators(&f.decorator_list)?,
                     self.opt_expr(f.returns.as_deref())?,
-                    Field::None,
+                    self.sink.none(),
                 ];
-                node(class, fields, self.loc(range))
+                self.sink.node(class, fields, self.loc(range))
             }
             S::ClassDef(c) => {
                 if c.type_params.is_some() {
@@ -257,68 +343,72 @@ impl Converter<'_> {
                 let range = self.after_decorators(&c.decorator_list, c.range);
                 let (bases, keywords) = match c.arguments.as_deref() {
                     Some(a) => (self.exprs(&a.args)?, self.keywords(&a.keywords)?),
-                    None => (Field::List(Vec::new()), Field::List(Vec::new())),
+                    None => (self.sink.list(Vec::new()), self.sink.list(Vec::new())),
                 };
                 let fields = smallvec![
-                    ident(c.name.as_str()),
+                    ident(self.sink, c.name.as_str()),
                     bases,
                     keywords,
                     self.stmts(&c.body)?,
                     self.decorators(&c.decorator_list)?,
                 ];
-                node(k::ClassDef, fields, self.loc(range))
+                self.sink.node(k::ClassDef, fields, self.loc(range))
             }
-            S::Return(r) => {
-                node(k::Return, smallvec![self.opt_expr(r.value.as_deref())?], self.loc(r.range))
+            S::Return(r) => self.sink.node(
+                k::Return,
+                smallvec![self.opt_expr(r.value.as_deref())?],
+                self.loc(r.range),
+            ),
+            S::Delete(d) => {
+                self.sink.node(k::Delete, smallvec![self.exprs(&d.targets)?], self.loc(d.range))
             }
-            S::Delete(d) => node(k::Delete, smallvec![self.exprs(&d.targets)?], self.loc(d.range)),
-            S::Assign(a) => node(
+            S::Assign(a) => self.sink.node(
                 k::Assign,
-                smallvec![self.exprs(&a.targets)?, self.expr(&a.value)?, Field::None],
+                smallvec![self.exprs(&a.targets)?, self.expr(&a.value)?, self.sink.none()],
                 self.loc(a.range),
             ),
-            S::AugAssign(a) => node(
+            S::AugAssign(a) => self.sink.node(
                 k::AugAssign,
-                smallvec![self.expr(&a.target)?, operator(a.op), self.expr(&a.value)?],
+                smallvec![self.expr(&a.target)?, operator(self.sink, a.op), self.expr(&a.value)?],
                 self.loc(a.range),
             ),
-            S::AnnAssign(a) => node(
+            S::AnnAssign(a) => self.sink.node(
                 k::AnnAssign,
                 smallvec![
                     self.expr(&a.target)?,
                     self.expr(&a.annotation)?,
                     self.opt_expr(a.value.as_deref())?,
-                    Field::Int(i64::from(a.simple)),
+                    self.sink.int(i64::from(a.simple)),
                 ],
                 self.loc(a.range),
             ),
-            S::For(f) => node(
+            S::For(f) => self.sink.node(
                 if f.is_async { k::AsyncFor } else { k::For },
                 smallvec![
                     self.expr(&f.target)?,
                     self.expr(&f.iter)?,
                     self.stmts(&f.body)?,
                     self.stmts(&f.orelse)?,
-                    Field::None,
+                    self.sink.none(),
                 ],
                 self.loc(f.range),
             ),
-            S::While(w) => node(
+            S::While(w) => self.sink.node(
                 k::While,
                 smallvec![self.expr(&w.test)?, self.stmts(&w.body)?, self.stmts(&w.orelse)?],
                 self.loc(w.range),
             ),
             S::If(i) => {
                 let orelse = self.elif_chain(&i.elif_else_clauses)?;
-                node(
+                self.sink.node(
                     k::If,
                     smallvec![self.expr(&i.test)?, self.stmts(&i.body)?, orelse],
                     self.loc(i.range),
                 )
             }
-            S::With(w) => node(
+            S::With(w) => self.sink.node(
                 if w.is_async { k::AsyncWith } else { k::With },
-                smallvec![self.withitems(&w.items)?, self.stmts(&w.body)?, Field::None],
+                smallvec![self.withitems(&w.items)?, self.stmts(&w.body)?, self.sink.none()],
                 self.loc(w.range),
             ),
             S::Match(m) => {
@@ -329,20 +419,20 @@ impl Converter<'_> {
                         self.opt_expr(c.guard.as_deref())?,
                         self.stmts(&c.body)?,
                     ];
-                    cases.push(node(k::match_case, fields, None));
+                    cases.push(self.sink.node(k::match_case, fields, None));
                 }
-                node(
+                self.sink.node(
                     k::Match,
-                    smallvec![self.expr(&m.subject)?, Field::List(cases)],
+                    smallvec![self.expr(&m.subject)?, self.sink.list(cases)],
                     self.loc(m.range),
                 )
             }
-            S::Raise(r) => node(
+            S::Raise(r) => self.sink.node(
                 k::Raise,
                 smallvec![self.opt_expr(r.exc.as_deref())?, self.opt_expr(r.cause.as_deref())?],
                 self.loc(r.range),
             ),
-            S::Try(t) => node(
+            S::Try(t) => self.sink.node(
                 if t.is_star { k::TryStar } else { k::Try },
                 smallvec![
                     self.stmts(&t.body)?,
@@ -352,7 +442,7 @@ impl Converter<'_> {
                 ],
                 self.loc(t.range),
             ),
-            S::Assert(a) => node(
+            S::Assert(a) => self.sink.node(
                 k::Assert,
                 smallvec![self.expr(&a.test)?, self.opt_expr(a.msg.as_deref())?],
                 self.loc(a.range),
@@ -361,45 +451,51 @@ impl Converter<'_> {
                 if i.is_lazy {
                     return Err(Decline);
                 }
-                node(k::Import, smallvec![self.aliases(&i.names)], self.loc(i.range))
+                self.sink.node(k::Import, smallvec![self.aliases(&i.names)], self.loc(i.range))
             }
             S::ImportFrom(i) => {
                 if i.is_lazy {
                     return Err(Decline);
                 }
-                node(
+                self.sink.node(
                     k::ImportFrom,
                     smallvec![
-                        opt_ident(i.module.as_ref()),
+                        opt_ident(self.sink, i.module.as_ref()),
                         self.aliases(&i.names),
-                        Field::Int(i64::from(i.level)),
+                        self.sink.int(i64::from(i.level)),
                     ],
                     self.loc(i.range),
                 )
             }
-            S::Global(g) => node(
+            S::Global(g) => self.sink.node(
                 k::Global,
-                smallvec![Field::List(g.names.iter().map(|n| ident(n.as_str())).collect())],
+                smallvec![self
+                    .sink
+                    .list(g.names.iter().map(|n| ident(self.sink, n.as_str())).collect())],
                 self.loc(g.range),
             ),
-            S::Nonlocal(g) => node(
+            S::Nonlocal(g) => self.sink.node(
                 k::Nonlocal,
-                smallvec![Field::List(g.names.iter().map(|n| ident(n.as_str())).collect())],
+                smallvec![self
+                    .sink
+                    .list(g.names.iter().map(|n| ident(self.sink, n.as_str())).collect())],
                 self.loc(g.range),
             ),
-            S::Expr(e) => node(k::Expr, smallvec![self.expr(&e.value)?], self.loc(e.range)),
-            S::Pass(p) => node(k::Pass, NodeFields::new(), self.loc(p.range)),
-            S::Break(p) => node(k::Break, NodeFields::new(), self.loc(p.range)),
-            S::Continue(p) => node(k::Continue, NodeFields::new(), self.loc(p.range)),
+            S::Expr(e) => {
+                self.sink.node(k::Expr, smallvec![self.expr(&e.value)?], self.loc(e.range))
+            }
+            S::Pass(p) => self.sink.node(k::Pass, SmallVec::new(), self.loc(p.range)),
+            S::Break(p) => self.sink.node(k::Break, SmallVec::new(), self.loc(p.range)),
+            S::Continue(p) => self.sink.node(k::Continue, SmallVec::new(), self.loc(p.range)),
             S::TypeAlias(_) | S::IpyEscapeCommand(_) => return Err(Decline),
         })
     }
 
     /// `elif` / `else` clauses as 3.11 nests them: each `elif` is an `If` in the previous
     /// `orelse`, from its `elif` keyword to the end of the whole chain.
-    fn elif_chain(&mut self, clauses: &[ra::ElifElseClause]) -> R<Field> {
+    fn elif_chain(&mut self, clauses: &[ra::ElifElseClause]) -> R<S::F> {
         let Some((first, rest)) = clauses.split_first() else {
-            return Ok(Field::List(Vec::new()));
+            return Ok(self.sink.list(Vec::new()));
         };
         match &first.test {
             None => self.stmts(&first.body),
@@ -411,47 +507,50 @@ impl Converter<'_> {
                 let fields =
                     smallvec![self.expr(test)?, self.stmts(&first.body)?, self.elif_chain(rest)?];
                 self.depth -= 1;
-                Ok(Field::List(vec![node(k::If, fields, self.loc(range))]))
+                Ok(self.sink.list(vec![self.sink.node(k::If, fields, self.loc(range))]))
             }
         }
     }
 
-    fn decorators(&mut self, ds: &[ra::Decorator]) -> R<Field> {
-        Ok(Field::List(ds.iter().map(|d| self.expr(&d.expression)).collect::<R<_>>()?))
+    fn decorators(&mut self, ds: &[ra::Decorator]) -> R<S::F> {
+        Ok(self.sink.list(ds.iter().map(|d| self.expr(&d.expression)).collect::<R<_>>()?))
     }
 
-    fn handlers(&mut self, hs: &[ra::ExceptHandler]) -> R<Field> {
+    fn handlers(&mut self, hs: &[ra::ExceptHandler]) -> R<S::F> {
         let mut out = Vec::with_capacity(hs.len());
         for h in hs {
             let ra::ExceptHandler::ExceptHandler(h) = h;
             let fields = smallvec![
                 self.opt_expr(h.type_.as_deref())?,
-                opt_ident(h.name.as_ref()),
+                opt_ident(self.sink, h.name.as_ref()),
                 self.stmts(&h.body)?,
             ];
-            out.push(node(k::ExceptHandler, fields, self.loc(h.range)));
+            out.push(self.sink.node(k::ExceptHandler, fields, self.loc(h.range)));
         }
-        Ok(Field::List(out))
+        Ok(self.sink.list(out))
     }
 
-    fn withitems(&mut self, items: &[ra::WithItem]) -> R<Field> {
+    fn withitems(&mut self, items: &[ra::WithItem]) -> R<S::F> {
         let mut out = Vec::with_capacity(items.len());
         for w in items {
             let fields =
                 smallvec![self.expr(&w.context_expr)?, self.opt_expr(w.optional_vars.as_deref())?];
-            out.push(node(k::withitem, fields, None));
+            out.push(self.sink.node(k::withitem, fields, None));
         }
-        Ok(Field::List(out))
+        Ok(self.sink.list(out))
     }
 
-    fn aliases(&self, names: &[ra::Alias]) -> Field {
-        Field::List(
+    fn aliases(&self, names: &[ra::Alias]) -> S::F {
+        self.sink.list(
             names
                 .iter()
                 .map(|a| {
-                    node(
+                    self.sink.node(
                         k::alias,
-                        smallvec![ident(a.name.as_str()), opt_ident(a.asname.as_ref())],
+                        smallvec![
+                            ident(self.sink, a.name.as_str()),
+                            opt_ident(self.sink, a.asname.as_ref())
+                        ],
                         self.loc(a.range),
                     )
                 })
@@ -459,45 +558,55 @@ impl Converter<'_> {
         )
     }
 
-    fn keywords(&mut self, kws: &[ra::Keyword]) -> R<Field> {
+    fn keywords(&mut self, kws: &[ra::Keyword]) -> R<S::F> {
         let mut out = Vec::with_capacity(kws.len());
         for kw in kws {
-            let fields = smallvec![opt_ident(kw.arg.as_ref()), self.expr(&kw.value)?];
-            out.push(node(k::keyword, fields, self.loc(kw.range)));
+            let fields = smallvec![opt_ident(self.sink, kw.arg.as_ref()), self.expr(&kw.value)?];
+            out.push(self.sink.node(k::keyword, fields, self.loc(kw.range)));
         }
-        Ok(Field::List(out))
+        Ok(self.sink.list(out))
     }
 
-    fn param(&mut self, p: &ra::Parameter) -> R<Field> {
-        let fields =
-            smallvec![ident(p.name.as_str()), self.opt_expr(p.annotation.as_deref())?, Field::None];
+    fn param(&mut self, p: &ra::Parameter) -> R<S::F> {
+        let fields = smallvec![
+            ident(self.sink, p.name.as_str()),
+            self.opt_expr(p.annotation.as_deref())?,
+            self.sink.none()
+        ];
         // ruff's range of `*args` / `**kw` includes the stars; CPython's starts at the name.
         let range = TextRange::new(p.name.range.start(), p.range.end());
-        Ok(node(k::arg, fields, self.loc(range)))
+        Ok(self.sink.node(k::arg, fields, self.loc(range)))
     }
 
-    fn parameters(&mut self, p: Option<&ra::Parameters>) -> R<Field> {
-        let empty = || Field::List(Vec::new());
+    fn parameters(&mut self, p: Option<&ra::Parameters>) -> R<S::F> {
+        let empty = || self.sink.list(Vec::new());
         let Some(p) = p else {
-            let fields =
-                smallvec![empty(), empty(), Field::None, empty(), empty(), Field::None, empty()];
-            return Ok(node(k::arguments, fields, None));
+            let fields = smallvec![
+                empty(),
+                empty(),
+                self.sink.none(),
+                empty(),
+                empty(),
+                self.sink.none(),
+                empty()
+            ];
+            return Ok(self.sink.node(k::arguments, fields, None));
         };
-        let plain = |c: &mut Self, v: &[ra::ParameterWithDefault]| -> R<Field> {
-            Ok(Field::List(v.iter().map(|x| c.param(&x.parameter)).collect::<R<_>>()?))
+        let plain = |c: &mut Self, v: &[ra::ParameterWithDefault]| -> R<S::F> {
+            Ok(self.sink.list(v.iter().map(|x| c.param(&x.parameter)).collect::<R<_>>()?))
         };
         let posonly = plain(self, &p.posonlyargs)?;
         let args = plain(self, &p.args)?;
         let vararg = match p.vararg.as_deref() {
             Some(v) => self.param(v)?,
-            None => Field::None,
+            None => self.sink.none(),
         };
         let kwonly = plain(self, &p.kwonlyargs)?;
         let kw_defaults =
             p.kwonlyargs.iter().map(|x| self.opt_expr(x.default.as_deref())).collect::<R<_>>()?;
         let kwarg = match p.kwarg.as_deref() {
             Some(v) => self.param(v)?,
-            None => Field::None,
+            None => self.sink.none(),
         };
         let defaults = p
             .posonlyargs
@@ -510,41 +619,41 @@ impl Converter<'_> {
             args,
             vararg,
             kwonly,
-            Field::List(kw_defaults),
+            self.sink.list(kw_defaults),
             kwarg,
-            Field::List(defaults),
+            self.sink.list(defaults),
         ];
-        Ok(node(k::arguments, fields, None))
+        Ok(self.sink.node(k::arguments, fields, None))
     }
 
-    fn comprehensions(&mut self, gens: &[ra::Comprehension]) -> R<Field> {
+    fn comprehensions(&mut self, gens: &[ra::Comprehension]) -> R<S::F> {
         let mut out = Vec::with_capacity(gens.len());
         for c in gens {
             let fields = smallvec![
                 self.expr(&c.target)?,
                 self.expr(&c.iter)?,
                 self.exprs(&c.ifs)?,
-                Field::Int(i64::from(c.is_async)),
+                self.sink.int(i64::from(c.is_async)),
             ];
-            out.push(node(k::comprehension, fields, None));
+            out.push(self.sink.node(k::comprehension, fields, None));
         }
-        Ok(Field::List(out))
+        Ok(self.sink.list(out))
     }
 
-    fn expr(&mut self, e: &ra::Expr) -> R<Field> {
+    fn expr(&mut self, e: &ra::Expr) -> R<S::F> {
         self.enter()?;
         let f = self.expr_inner(e);
         self.depth -= 1;
         f
     }
 
-    fn expr_inner(&mut self, e: &ra::Expr) -> R<Field> {
+    fn expr_inner(&mut self, e: &ra::Expr) -> R<S::F> {
         use ra::Expr as E;
         Ok(match e {
-            E::BoolOp(b) => node(
+            E::BoolOp(b) => self.sink.node(
                 k::BoolOp,
                 smallvec![
-                    node::leaf(match b.op {
+                    self.sink.leaf(match b.op {
                         ra::BoolOp::And => k::And,
                         ra::BoolOp::Or => k::Or,
                     }),
@@ -552,20 +661,20 @@ impl Converter<'_> {
                 ],
                 self.loc(b.range),
             ),
-            E::Named(n) => node(
+            E::Named(n) => self.sink.node(
                 k::NamedExpr,
                 smallvec![self.expr(&n.target)?, self.expr(&n.value)?],
                 self.loc(n.range),
             ),
-            E::BinOp(b) => node(
+            E::BinOp(b) => self.sink.node(
                 k::BinOp,
-                smallvec![self.expr(&b.left)?, operator(b.op), self.expr(&b.right)?],
+                smallvec![self.expr(&b.left)?, operator(self.sink, b.op), self.expr(&b.right)?],
                 self.loc(b.range),
             ),
-            E::UnaryOp(u) => node(
+            E::UnaryOp(u) => self.sink.node(
                 k::UnaryOp,
                 smallvec![
-                    node::leaf(match u.op {
+                    self.sink.leaf(match u.op {
                         ra::UnaryOp::Invert => k::Invert,
                         ra::UnaryOp::Not => k::Not,
                         ra::UnaryOp::UAdd => k::UAdd,
@@ -575,12 +684,12 @@ impl Converter<'_> {
                 ],
                 self.loc(u.range),
             ),
-            E::Lambda(l) => node(
+            E::Lambda(l) => self.sink.node(
                 k::Lambda,
                 smallvec![self.parameters(l.parameters.as_deref())?, self.expr(&l.body)?],
                 self.loc(l.range),
             ),
-            E::If(i) => node(
+            E::If(i) => self.sink.node(
                 k::IfExp,
                 smallvec![self.expr(&i.test)?, self.expr(&i.body)?, self.expr(&i.orelse)?],
                 self.loc(i.range),
@@ -592,22 +701,26 @@ impl Converter<'_> {
                     keys.push(self.opt_expr(item.key.as_ref())?);
                     values.push(self.expr(&item.value)?);
                 }
-                node(k::Dict, smallvec![Field::List(keys), Field::List(values)], self.loc(d.range))
+                self.sink.node(
+                    k::Dict,
+                    smallvec![self.sink.list(keys), self.sink.list(values)],
+                    self.loc(d.range),
+                )
             }
-            E::Set(s) => node(k::Set, smallvec![self.exprs(&s.elts)?], self.loc(s.range)),
-            E::ListComp(c) => node(
+            E::Set(s) => self.sink.node(k::Set, smallvec![self.exprs(&s.elts)?], self.loc(s.range)),
+            E::ListComp(c) => self.sink.node(
                 k::ListComp,
                 smallvec![self.expr(&c.elt)?, self.comprehensions(&c.generators)?],
                 self.loc(c.range),
             ),
-            E::SetComp(c) => node(
+            E::SetComp(c) => self.sink.node(
                 k::SetComp,
                 smallvec![self.expr(&c.elt)?, self.comprehensions(&c.generators)?],
                 self.loc(c.range),
             ),
             E::DictComp(c) => {
                 let Some(key) = c.key.as_deref() else { return Err(Decline) };
-                node(
+                self.sink.node(
                     k::DictComp,
                     smallvec![
                         self.expr(key)?,
@@ -618,18 +731,22 @@ impl Converter<'_> {
                 )
             }
             E::Generator(g) => self.genexp(g, g.range)?,
-            E::Await(a) => node(k::Await, smallvec![self.expr(&a.value)?], self.loc(a.range)),
-            E::Yield(y) => {
-                node(k::Yield, smallvec![self.opt_expr(y.value.as_deref())?], self.loc(y.range))
+            E::Await(a) => {
+                self.sink.node(k::Await, smallvec![self.expr(&a.value)?], self.loc(a.range))
             }
+            E::Yield(y) => self.sink.node(
+                k::Yield,
+                smallvec![self.opt_expr(y.value.as_deref())?],
+                self.loc(y.range),
+            ),
             E::YieldFrom(y) => {
-                node(k::YieldFrom, smallvec![self.expr(&y.value)?], self.loc(y.range))
+                self.sink.node(k::YieldFrom, smallvec![self.expr(&y.value)?], self.loc(y.range))
             }
-            E::Compare(c) => node(
+            E::Compare(c) => self.sink.node(
                 k::Compare,
                 smallvec![
                     self.expr(&c.left)?,
-                    Field::List(c.ops.iter().map(|op| cmpop(*op)).collect()),
+                    self.sink.list(c.ops.iter().map(|op| cmpop(self.sink, *op)).collect()),
                     self.exprs(&c.comparators)?,
                 ],
                 self.loc(c.range),
@@ -640,11 +757,11 @@ impl Converter<'_> {
                     // A generator that is the call's only argument and has no parentheses of its
                     // own: CPython 3.11 gives it the range of the call's parentheses.
                     [E::Generator(g)] if a.keywords.is_empty() && !g.parenthesized => {
-                        Field::List(vec![self.genexp(g, a.range)?])
+                        self.sink.list(vec![self.genexp(g, a.range)?])
                     }
                     args => self.exprs(args)?,
                 };
-                node(
+                self.sink.node(
                     k::Call,
                     smallvec![self.expr(&c.func)?, args, self.keywords(&a.keywords)?],
                     self.loc(c.range()),
@@ -652,10 +769,17 @@ impl Converter<'_> {
             }
             E::FString(f) => self.fstring(f)?,
             E::StringLiteral(s) => {
-                let kind =
-                    if s.value.is_unicode() { Field::Str(Rc::from("u")) } else { Field::None };
+                let kind = if s.value.is_unicode() {
+                    self.sink.str(Rc::from("u"))
+                } else {
+                    self.sink.none()
+                };
                 let value = Constant::Str(Rc::from(s.value.to_str()));
-                node(k::Constant, smallvec![Field::Const(value), kind], self.loc(s.range))
+                self.sink.node(
+                    k::Constant,
+                    smallvec![self.sink.constant(value), kind],
+                    self.loc(s.range),
+                )
             }
             E::BytesLiteral(b) => {
                 let bytes: Vec<u8> = b.value.iter().flat_map(|p| p.value.iter().copied()).collect();
@@ -663,7 +787,18 @@ impl Converter<'_> {
             }
             E::NumberLiteral(n) => {
                 let value = match &n.value {
-                    ra::Number::Int(i) => Constant::Int(self.int(i, n.range)?),
+                    ra::Number::Int(i) => match i.as_i64() {
+                        Some(v) => {
+                            let loc = self.loc(n.range);
+                            let none = self.sink.none();
+                            return Ok(self.sink.node(
+                                k::Constant,
+                                smallvec![self.sink.small_int(v), none],
+                                loc,
+                            ));
+                        }
+                        None => Constant::Int(self.int(i, n.range)?),
+                    },
                     ra::Number::Float(f) => Constant::Float(*f),
                     ra::Number::Complex { real, imag } => {
                         Constant::Complex { real: *real, imag: *imag }
@@ -674,43 +809,55 @@ impl Converter<'_> {
             E::BooleanLiteral(b) => self.constant(Constant::Bool(b.value), b.range),
             E::NoneLiteral(n) => self.constant(Constant::None, n.range),
             E::EllipsisLiteral(n) => self.constant(Constant::Ellipsis, n.range),
-            E::Attribute(a) => node(
+            E::Attribute(a) => self.sink.node(
                 k::Attribute,
-                smallvec![self.expr(&a.value)?, ident(a.attr.as_str()), ctx(a.ctx)?],
+                smallvec![
+                    self.expr(&a.value)?,
+                    ident(self.sink, a.attr.as_str()),
+                    ctx(self.sink, a.ctx)?
+                ],
                 self.loc(a.range),
             ),
             E::Subscript(s) => {
                 let slice = match &*s.slice {
                     // PEP 646 `a[*b]`: CPython 3.11 wraps the starred index in a 1-tuple.
-                    E::Starred(st) => node(
+                    E::Starred(st) => self.sink.node(
                         k::Tuple,
                         smallvec![
-                            Field::List(vec![self.expr(&s.slice)?]),
-                            ctx(ra::ExprContext::Load)?
+                            self.sink.list(vec![self.expr(&s.slice)?]),
+                            ctx(self.sink, ra::ExprContext::Load)?
                         ],
                         self.loc(st.range),
                     ),
                     other => self.expr(other)?,
                 };
-                node(
+                self.sink.node(
                     k::Subscript,
-                    smallvec![self.expr(&s.value)?, slice, ctx(s.ctx)?],
+                    smallvec![self.expr(&s.value)?, slice, ctx(self.sink, s.ctx)?],
                     self.loc(s.range),
                 )
             }
-            E::Starred(s) => {
-                node(k::Starred, smallvec![self.expr(&s.value)?, ctx(s.ctx)?], self.loc(s.range))
-            }
-            E::Name(n) => {
-                node(k::Name, smallvec![ident(n.id.as_str()), ctx(n.ctx)?], self.loc(n.range))
-            }
-            E::List(l) => {
-                node(k::List, smallvec![self.exprs(&l.elts)?, ctx(l.ctx)?], self.loc(l.range))
-            }
-            E::Tuple(t) => {
-                node(k::Tuple, smallvec![self.exprs(&t.elts)?, ctx(t.ctx)?], self.loc(t.range))
-            }
-            E::Slice(s) => node(
+            E::Starred(s) => self.sink.node(
+                k::Starred,
+                smallvec![self.expr(&s.value)?, ctx(self.sink, s.ctx)?],
+                self.loc(s.range),
+            ),
+            E::Name(n) => self.sink.node(
+                k::Name,
+                smallvec![ident(self.sink, n.id.as_str()), ctx(self.sink, n.ctx)?],
+                self.loc(n.range),
+            ),
+            E::List(l) => self.sink.node(
+                k::List,
+                smallvec![self.exprs(&l.elts)?, ctx(self.sink, l.ctx)?],
+                self.loc(l.range),
+            ),
+            E::Tuple(t) => self.sink.node(
+                k::Tuple,
+                smallvec![self.exprs(&t.elts)?, ctx(self.sink, t.ctx)?],
+                self.loc(t.range),
+            ),
+            E::Slice(s) => self.sink.node(
                 k::Slice,
                 smallvec![
                     self.opt_expr(s.lower.as_deref())?,
@@ -723,8 +870,12 @@ impl Converter<'_> {
         })
     }
 
-    fn constant(&self, value: Constant, range: TextRange) -> Field {
-        node(k::Constant, smallvec![Field::Const(value), Field::None], self.loc(range))
+    fn constant(&self, value: Constant, range: TextRange) -> S::F {
+        self.sink.node(
+            k::Constant,
+            smallvec![self.sink.constant(value), self.sink.none()],
+            self.loc(range),
+        )
     }
 
     /// An int literal's value; big ones are read from the source text.
@@ -746,8 +897,8 @@ impl Converter<'_> {
         BigInt::parse_bytes(body, radix).ok_or(Decline)
     }
 
-    fn genexp(&mut self, g: &ra::ExprGenerator, range: TextRange) -> R<Field> {
-        Ok(node(
+    fn genexp(&mut self, g: &ra::ExprGenerator, range: TextRange) -> R<S::F> {
+        Ok(self.sink.node(
             k::GeneratorExp,
             smallvec![self.expr(&g.elt)?, self.comprehensions(&g.generators)?],
             self.loc(range),
@@ -756,7 +907,7 @@ impl Converter<'_> {
 
     /// An f-string (possibly concatenated with plain strings) as 3.11's `JoinedStr`: every
     /// literal piece and every `FormattedValue` carries the whole string's range.
-    fn fstring(&mut self, f: &ra::ExprFString) -> R<Field> {
+    fn fstring(&mut self, f: &ra::ExprFString) -> R<S::F> {
         let whole = self.loc(f.range);
         let unicode = f.value.iter().next().is_some_and(|p| match p {
             ra::FStringPart::Literal(s) => s.flags.prefix().is_unicode(),
@@ -772,19 +923,19 @@ impl Converter<'_> {
             }
         }
         self.flush(&mut joined, whole, unicode);
-        Ok(node(k::JoinedStr, smallvec![Field::List(joined.values)], whole))
+        Ok(self.sink.node(k::JoinedStr, smallvec![self.sink.list(joined.values)], whole))
     }
 
     /// Emits the pending literal text as a `Constant`, if any.
-    fn flush(&self, joined: &mut Joined, loc: Option<Loc>, unicode: bool) {
+    fn flush(&self, joined: &mut Joined<S::F>, loc: Option<Loc>, unicode: bool) {
         if joined.text.is_empty() {
             return;
         }
-        let kind = if unicode { Field::Str(Rc::from("u")) } else { Field::None };
+        let kind = if unicode { self.sink.str(Rc::from("u")) } else { self.sink.none() };
         let text = std::mem::take(&mut joined.text);
-        joined.values.push(node(
+        joined.values.push(self.sink.node(
             k::Constant,
-            smallvec![Field::Const(Constant::Str(Rc::from(text))), kind],
+            smallvec![self.sink.constant(Constant::Str(Rc::from(text))), kind],
             loc,
         ));
     }
@@ -795,7 +946,7 @@ impl Converter<'_> {
         token: &ra::FString,
         whole: Option<Loc>,
         unicode: bool,
-        joined: &mut Joined,
+        joined: &mut Joined<S::F>,
         spec_depth: usize,
     ) -> R<()> {
         for el in elements {
@@ -832,7 +983,7 @@ impl Converter<'_> {
                             if i.debug_text.is_some() && conversion == -1 {
                                 conversion = b'r' as i8;
                             }
-                            Field::None
+                            self.sink.none()
                         }
                         Some(spec) => {
                             if spec_depth >= 1
@@ -855,12 +1006,16 @@ impl Converter<'_> {
                                 spec_depth + 1,
                             )?;
                             self.flush(&mut inner, token_loc, false);
-                            node(k::JoinedStr, smallvec![Field::List(inner.values)], token_loc)
+                            self.sink.node(
+                                k::JoinedStr,
+                                smallvec![self.sink.list(inner.values)],
+                                token_loc,
+                            )
                         }
                     };
-                    joined.values.push(node(
+                    joined.values.push(self.sink.node(
                         k::FormattedValue,
-                        smallvec![value, Field::Int(i64::from(conversion)), spec],
+                        smallvec![value, self.sink.int(i64::from(conversion)), spec],
                         whole,
                     ));
                 }
@@ -869,22 +1024,22 @@ impl Converter<'_> {
         Ok(())
     }
 
-    fn patterns(&mut self, ps: &[ra::Pattern]) -> R<Field> {
-        Ok(Field::List(ps.iter().map(|p| self.pattern(p)).collect::<R<_>>()?))
+    fn patterns(&mut self, ps: &[ra::Pattern]) -> R<S::F> {
+        Ok(self.sink.list(ps.iter().map(|p| self.pattern(p)).collect::<R<_>>()?))
     }
 
-    fn pattern(&mut self, p: &ra::Pattern) -> R<Field> {
+    fn pattern(&mut self, p: &ra::Pattern) -> R<S::F> {
         self.enter()?;
         let f = self.pattern_inner(p);
         self.depth -= 1;
         f
     }
 
-    fn pattern_inner(&mut self, p: &ra::Pattern) -> R<Field> {
+    fn pattern_inner(&mut self, p: &ra::Pattern) -> R<S::F> {
         use ra::Pattern as P;
         Ok(match p {
             P::MatchValue(v) => {
-                node(k::MatchValue, smallvec![self.expr(&v.value)?], self.loc(v.range))
+                self.sink.node(k::MatchValue, smallvec![self.expr(&v.value)?], self.loc(v.range))
             }
             P::MatchSingleton(v) => {
                 let c = match v.value {
@@ -892,17 +1047,23 @@ impl Converter<'_> {
                     ra::Singleton::True => Constant::Bool(true),
                     ra::Singleton::False => Constant::Bool(false),
                 };
-                node(k::MatchSingleton, smallvec![Field::Const(c)], self.loc(v.range))
+                self.sink.node(
+                    k::MatchSingleton,
+                    smallvec![self.sink.constant(c)],
+                    self.loc(v.range),
+                )
             }
-            P::MatchSequence(v) => {
-                node(k::MatchSequence, smallvec![self.patterns(&v.patterns)?], self.loc(v.range))
-            }
-            P::MatchMapping(v) => node(
+            P::MatchSequence(v) => self.sink.node(
+                k::MatchSequence,
+                smallvec![self.patterns(&v.patterns)?],
+                self.loc(v.range),
+            ),
+            P::MatchMapping(v) => self.sink.node(
                 k::MatchMapping,
                 smallvec![
                     self.exprs(&v.keys)?,
                     self.patterns(&v.patterns)?,
-                    opt_ident(v.rest.as_ref())
+                    opt_ident(self.sink, v.rest.as_ref())
                 ],
                 self.loc(v.range),
             ),
@@ -913,32 +1074,44 @@ impl Converter<'_> {
                     .iter()
                     .map(|kw| self.pattern(&kw.pattern))
                     .collect::<R<_>>()?;
-                node(
+                self.sink.node(
                     k::MatchClass,
                     smallvec![
                         self.expr(&v.cls)?,
                         self.patterns(&v.arguments.patterns)?,
-                        Field::List(
-                            v.arguments.keywords.iter().map(|kw| ident(kw.attr.as_str())).collect(),
+                        self.sink.list(
+                            v.arguments
+                                .keywords
+                                .iter()
+                                .map(|kw| ident(self.sink, kw.attr.as_str()))
+                                .collect(),
                         ),
-                        Field::List(kwd_patterns),
+                        self.sink.list(kwd_patterns),
                     ],
                     self.loc(v.range),
                 )
             }
-            P::MatchStar(v) => {
-                node(k::MatchStar, smallvec![opt_ident(v.name.as_ref())], self.loc(v.range))
-            }
+            P::MatchStar(v) => self.sink.node(
+                k::MatchStar,
+                smallvec![opt_ident(self.sink, v.name.as_ref())],
+                self.loc(v.range),
+            ),
             P::MatchAs(v) => {
                 let pattern = match v.pattern.as_deref() {
                     Some(p) => self.pattern(p)?,
-                    None => Field::None,
+                    None => self.sink.none(),
                 };
-                node(k::MatchAs, smallvec![pattern, opt_ident(v.name.as_ref())], self.loc(v.range))
+                self.sink.node(
+                    k::MatchAs,
+                    smallvec![pattern, opt_ident(self.sink, v.name.as_ref())],
+                    self.loc(v.range),
+                )
             }
-            P::MatchOr(v) => {
-                node(k::MatchOr, smallvec![self.patterns(&v.patterns)?], self.loc(v.range))
-            }
+            P::MatchOr(v) => self.sink.node(
+                k::MatchOr,
+                smallvec![self.patterns(&v.patterns)?],
+                self.loc(v.range),
+            ),
         })
     }
 }

@@ -48,6 +48,8 @@ mod decode;
 mod dump;
 #[cfg(feature = "fast-parse")]
 mod from_ruff;
+#[cfg(feature = "fast-parse")]
+pub use from_ruff::{parse_fast, FastTree, Sink};
 mod from_rustpython;
 mod idents;
 pub mod node;

@@ -3934,7 +3934,10 @@ fn fstring_expression_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
         i += 1;
     }
     let expr = ctx.src.get(off..i)?;
-    let sub = super::parse_tree(&format!("({expr})"), ctx.filename).err()?;
+    // Only the error is wanted, and the fast path answers only sources the reference accepts:
+    // the reference alone (the fast conversion into a `Node` tree is then linked into tests and
+    // the CLI only, not the scoring worker).
+    let sub = super::parse_tree_reference(&format!("({expr})"), ctx.filename).err()?;
     let lineno = ctx.index().position(off as u32).0 + sub.lineno - 1;
     let msg = if super::columns::from_tokenizer(&sub.msg) {
         sub.msg

@@ -330,10 +330,10 @@ impl<'a> Interp<'a> {
                 "step" => Ok(s[2].clone()),
                 _ => Err(self.no_attr(v, name)),
             },
-            Value::Range(a, b, s) => match name {
-                "start" => Ok(Value::Int(*a)),
-                "stop" => Ok(Value::Int(*b)),
-                "step" => Ok(Value::Int(*s)),
+            Value::Range(r) => match name {
+                "start" => Ok(Value::Int(r[0])),
+                "stop" => Ok(Value::Int(r[1])),
+                "step" => Ok(Value::Int(r[2])),
                 _ => Err(self.no_attr(v, name)),
             },
             Value::DictView(_, 0 | 2) if name == "isdisjoint" => self.builtin_method_attr(v, name),

@@ -25,7 +25,7 @@ impl<'a> Interp<'a> {
             Value::Tuple(t) => t.len(),
             Value::Dict(d) | Value::Set(d) | Value::DictView(d, _) => d.borrow().len,
             Value::FrozenSet(d) => d.len,
-            Value::Range(a, b, s) => crate::interp::ops::range_len(*a, *b, *s) as usize,
+            Value::Range(r) => crate::interp::ops::range_len(r[0], r[1], r[2]) as usize,
             Value::Instance(i) if i.class.lookup("__len__").is_some() => {
                 let m = i.class.lookup("__len__").unwrap_or(Value::None);
                 let r = self.call(&m, vec![v.clone()], vec![])?;

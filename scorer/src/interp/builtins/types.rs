@@ -194,13 +194,13 @@ impl<'a> Interp<'a> {
                         self.err(ExcKind::TypeError, format!("'{bad}' object cannot be interpreted as an integer"))
                     })?;
                 match ints.as_slice() {
-                    [b] => Ok(Value::Range(0, *b, 1)),
-                    [a, b] => Ok(Value::Range(*a, *b, 1)),
+                    [b] => Ok(Value::Range(Rc::new([0, *b, 1]))),
+                    [a, b] => Ok(Value::Range(Rc::new([*a, *b, 1]))),
                     [a, b, s] => {
                         if *s == 0 {
                             return Err(self.err(ExcKind::ValueError, "range() arg 3 must not be zero"));
                         }
-                        Ok(Value::Range(*a, *b, *s))
+                        Ok(Value::Range(Rc::new([*a, *b, *s])))
                     }
                     _ => Err(self.err(ExcKind::TypeError, format!("range expected at most 3 arguments, got {}", ints.len()))),
                 }

@@ -82,8 +82,9 @@ impl<'a> Interp<'a> {
                 }
                 true
             }
-            (V::Range(a1, b1, s1), V::Range(a2, b2, s2)) => {
-                let (l1, l2) = (range_len(*a1, *b1, *s1), range_len(*a2, *b2, *s2));
+            (V::Range(r1), V::Range(r2)) => {
+                let ([a1, b1, s1], [a2, b2, s2]) = (**r1, **r2);
+                let (l1, l2) = (range_len(a1, b1, s1), range_len(a2, b2, s2));
                 l1 == l2 && (l1 == 0 || (a1 == a2 && (l1 == 1 || s1 == s2)))
             }
             (V::Instance(_), _) | (_, V::Instance(_))
@@ -174,7 +175,7 @@ impl<'a> Interp<'a> {
                 }
                 h
             }
-            Value::Range(a, b, c) => (*a as u64) ^ ((*b as u64) << 7) ^ ((*c as u64) << 13),
+            Value::Range(r) => (r[0] as u64) ^ ((r[1] as u64) << 7) ^ ((r[2] as u64) << 13),
             Value::List(_) | Value::Dict(_) | Value::Set(_) | Value::DictView(..) => {
                 return Err(self
                     .err(ExcKind::TypeError, format!("unhashable type: '{}'", self.type_name(v))))
@@ -401,7 +402,7 @@ impl<'a> Interp<'a> {
                 }
                 Ok(self.dict_find(&tmp, item)?.1.is_some())
             }
-            Value::Range(a, b, s) => Ok(
+            Value::Range(range) => Ok(
                 match int_of(item).or_else(|| match item {
                     // Not an int: `range` falls back to equality, which only integral numbers meet.
                     Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.0e18 => Some(*f as i64),
@@ -411,7 +412,8 @@ impl<'a> Interp<'a> {
                     _ => None,
                 }) {
                     Some(n) => {
-                        let in_bounds = if *s > 0 { n >= *a && n < *b } else { n <= *a && n > *b };
+                        let [a, b, s] = **range;
+                        let in_bounds = if s > 0 { n >= a && n < b } else { n <= a && n > b };
                         in_bounds && (n - a) % s == 0
                     }
                     None => false,

@@ -148,8 +148,9 @@ impl<'a> Interp<'a> {
                     Err(self.err_args(ExcKind::KeyError, vec![k.clone()], Some(r)))
                 }
             },
-            Value::Range(a, b, s) => {
-                let len = range_len(*a, *b, *s) as usize;
+            Value::Range(r) => {
+                let [a, b, s] = **r;
+                let len = range_len(a, b, s) as usize;
                 let i = self.index_of(k, len, "range object")?;
                 Ok(Value::Int(a + s * i as i64))
             }

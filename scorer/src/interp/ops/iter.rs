@@ -25,7 +25,7 @@ impl<'a> Interp<'a> {
             Value::FrozenSet(s) => {
                 PyIter::Owned { items: crate::interp::cpyhash::ordered_keys(s).into_iter() }
             }
-            Value::Range(a, b, s) => PyIter::Range { cur: *a, stop: *b, step: *s },
+            Value::Range(r) => PyIter::Range { cur: r[0], stop: r[1], step: r[2] },
             Value::Iter(_) => return Ok(v.clone()),
             Value::DictView(d, m) => {
                 let len = d.borrow().len;
@@ -256,8 +256,9 @@ impl<'a> Interp<'a> {
         match v {
             Value::List(l) => Ok(l.borrow().clone()),
             Value::Tuple(t) => Ok((**t).clone()),
-            Value::Range(a, b, s) => {
-                let n = range_len(*a, *b, *s).max(0) as usize;
+            Value::Range(r) => {
+                let [a, b, s] = **r;
+                let n = range_len(a, b, s).max(0) as usize;
                 self.check_len(n)?;
                 self.charge(n as u64 / 8)?;
                 Ok((0..n as i64).map(|i| Value::Int(a + i * s)).collect())

@@ -219,7 +219,7 @@ impl<'a> Interp<'a> {
             Value::Tuple(t) => !t.is_empty(),
             Value::Dict(d) | Value::Set(d) | Value::DictView(d, _) => d.borrow().len > 0,
             Value::FrozenSet(d) => d.len > 0,
-            Value::Range(a, b, s) => range_len(*a, *b, *s) > 0,
+            Value::Range(r) => range_len(r[0], r[1], r[2]) > 0,
             Value::Instance(i) if i.exc.is_none() => {
                 if let Some(m) = i.class.lookup("__bool__") {
                     let r = self.call(&m, vec![v.clone()], vec![])?;

@@ -23,17 +23,30 @@ pub struct NodeObj<'a> {
     /// Generation the node was made in: [`Self::set`] and [`Self::extra_mut`] report writes as
     /// [`Mut`] does (one field instead of a generation per cell).
     born: u32,
-    /// Attributes outside `_fields` and `_attributes` (e.g. a `parent` link a test adds).
-    extra: RefCell<Vec<(Str, Value<'a>)>>,
-    /// Bytes charged to the run's memory account for `extra`'s capacity (synced after every
-    /// write, as an instance's attribute map is), credited when the node is freed.
-    extra_charged: std::cell::Cell<u64>,
+    /// How deep CPython's `ast2obj` goes converting this parsed node and its children
+    /// ([`crate::python::node::ast2obj_depth`]), for a node built straight from ruff's tree
+    /// (0 otherwise): the parse's depth is its module's, computed as the tree is built.
+    #[cfg_attr(not(feature = "fast-parse"), allow(dead_code))]
+    pub(crate) parse_depth: u32,
+    /// Attributes outside `_fields` and `_attributes` (e.g. a `parent` link a test adds), boxed
+    /// when the first is set: most nodes never get one, and a smaller node object is fewer
+    /// cache lines for every `ast.walk` to bring in.
+    extra: RefCell<Option<Box<Extra<'a>>>>,
     /// Whether the run's object list holds it (see [`Self::note_once`]).
     noted: std::cell::Cell<bool>,
     /// Whether `__dict__` was asked for: from then on the dict (the first entry of `extra`,
     /// under [`LIVE_KEY`]) holds the node's values, and `vals` and the rest of `extra` are
     /// copies refreshed when read as a whole ([`Self::fields`], [`Self::extra`]).
     live: std::cell::Cell<bool>,
+}
+
+/// A node's extra attributes ([`NodeObj::extra`]).
+#[derive(Default)]
+struct Extra<'a> {
+    items: Vec<(Str, Value<'a>)>,
+    /// Bytes charged to the run's memory account for `items`' capacity (synced after every
+    /// write, as an instance's attribute map is), credited when the node is freed.
+    charged: std::cell::Cell<u64>,
 }
 
 /// The key of a live node's `__dict__` in its `extra` (no attribute name can be it).
@@ -53,15 +66,25 @@ impl<'a> NodeObj<'a> {
             ),
             loc: None,
             born: crate::interp::isolation::current(),
-            extra: RefCell::new(Vec::new()),
-            extra_charged: std::cell::Cell::new(0),
+            parse_depth: 0,
+            extra: RefCell::new(None),
             noted: std::cell::Cell::new(false),
             live: std::cell::Cell::new(false),
         }
     }
 
     /// A parsed node: its field values (unset ones padded) and its positions.
-    pub fn parsed(class: &'static NodeClass, mut fields: NodeVals<'a>, loc: Option<Loc>) -> Self {
+    pub fn parsed(class: &'static NodeClass, fields: NodeVals<'a>, loc: Option<Loc>) -> Self {
+        Self::parsed_at_depth(class, fields, loc, 0)
+    }
+
+    /// [`Self::parsed`], `parse_depth` deep (see [`NodeObj::parse_depth`]).
+    pub fn parsed_at_depth(
+        class: &'static NodeClass,
+        mut fields: NodeVals<'a>,
+        loc: Option<Loc>,
+        parse_depth: u32,
+    ) -> Self {
         if fields.len() != class.fields.len() {
             fields.resize(class.fields.len(), None);
         }
@@ -71,8 +94,8 @@ impl<'a> NodeObj<'a> {
             vals: RefCell::new(fields),
             loc,
             born: crate::interp::isolation::current(),
-            extra: RefCell::new(Vec::new()),
-            extra_charged: std::cell::Cell::new(0),
+            parse_depth,
+            extra: RefCell::new(None),
             noted: std::cell::Cell::new(false),
             live: std::cell::Cell::new(false),
         }
@@ -134,7 +157,7 @@ impl<'a> NodeObj<'a> {
         if !self.live.get() {
             return None;
         }
-        match self.extra.borrow().first() {
+        match self.extra.borrow().as_ref().and_then(|e| e.items.first()) {
             Some((k, Value::Dict(d))) if &**k == LIVE_KEY => Some(d.clone()),
             _ => None,
         }
@@ -153,7 +176,7 @@ impl<'a> NodeObj<'a> {
                 pairs.push((Rc::from(name), v));
             }
         }
-        pairs.extend(self.extra.borrow().iter().cloned());
+        pairs.extend(self.extra().iter().cloned());
         {
             let mut m = d.borrow_mut();
             for (k, v) in pairs {
@@ -254,7 +277,7 @@ impl<'a> NodeObj<'a> {
 
     /// The attributes outside `_fields` and `_attributes`, in the order they were set.
     /// A live node's are its dict's other string keys (after the [`LIVE_KEY`] entry).
-    pub fn extra(&self) -> std::cell::Ref<'_, Vec<(Str, Value<'a>)>> {
+    pub fn extra(&self) -> std::cell::Ref<'_, [(Str, Value<'a>)]> {
         if let Some(d) = self.live_dict() {
             let own: Vec<(Str, Value<'a>)> = d
                 .borrow()
@@ -268,14 +291,21 @@ impl<'a> NodeObj<'a> {
             extra.truncate(1);
             extra.extend(own);
         }
-        self.extra.borrow()
+        std::cell::Ref::map(self.extra.borrow(), |e| match e {
+            Some(e) => &e.items[..],
+            None => &[],
+        })
     }
 
     /// Writable [`Self::extra`]: a write, for the isolation of the running method. Its capacity
     /// is charged to the run's memory account when the write ends.
     pub fn extra_mut(&self) -> ExtraMut<'_, 'a> {
         crate::interp::isolation::note_write(self.born);
-        ExtraMut { extra: self.extra.borrow_mut(), charged: &self.extra_charged }
+        ExtraMut {
+            extra: std::cell::RefMut::map(self.extra.borrow_mut(), |e| {
+                &mut **e.get_or_insert_with(Box::default)
+            }),
+        }
     }
 
     /// Calls `f` with every value the node holds (fields, attributes written, extra
@@ -285,6 +315,7 @@ impl<'a> NodeObj<'a> {
         let (Ok(vals), Ok(extra)) = (self.vals.try_borrow(), self.extra.try_borrow()) else {
             return false;
         };
+        let extra = extra.as_ref().map_or(&[][..], |e| &e.items[..]);
         vals.iter().flatten().chain(extra.iter().map(|(_, v)| v)).for_each(&mut f);
         true
     }
@@ -299,9 +330,10 @@ impl<'a> NodeObj<'a> {
             return Vec::new();
         };
         let mut out: Vec<Value<'a>> = vals.iter_mut().filter_map(Option::take).collect();
-        out.extend(std::mem::take(&mut *extra).into_iter().map(|(_, v)| v));
-        drop(extra);
-        super::sync_charge(&self.extra_charged, 0);
+        if let Some(e) = extra.take() {
+            super::sync_charge(&e.charged, 0);
+            out.extend(e.items.into_iter().map(|(_, v)| v));
+        }
         out
     }
 
@@ -314,34 +346,34 @@ impl<'a> NodeObj<'a> {
 
 /// A write to a node's extra attributes; their capacity is charged when it ends.
 pub struct ExtraMut<'b, 'a> {
-    extra: std::cell::RefMut<'b, Vec<(Str, Value<'a>)>>,
-    charged: &'b std::cell::Cell<u64>,
+    extra: std::cell::RefMut<'b, Extra<'a>>,
 }
 
 impl<'a> std::ops::Deref for ExtraMut<'_, 'a> {
     type Target = Vec<(Str, Value<'a>)>;
     fn deref(&self) -> &Self::Target {
-        &self.extra
+        &self.extra.items
     }
 }
 
 impl std::ops::DerefMut for ExtraMut<'_, '_> {
     fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.extra
+        &mut self.extra.items
     }
 }
 
 impl Drop for ExtraMut<'_, '_> {
     fn drop(&mut self) {
-        let cost = self.extra.capacity() as u64 * crate::interp::memory::DICT_ENTRY_BYTES;
-        super::sync_charge(self.charged, cost);
+        let cost = self.extra.items.capacity() as u64 * crate::interp::memory::DICT_ENTRY_BYTES;
+        super::sync_charge(&self.extra.charged, cost);
     }
 }
 
 /// A node's charges are credited when it is freed.
 impl Drop for NodeObj<'_> {
     fn drop(&mut self) {
-        crate::interp::memory::credit(Self::header_cost(self.class) + self.extra_charged.get());
+        let extra = self.extra.get_mut().as_ref().map_or(0, |e| e.charged.get());
+        crate::interp::memory::credit(Self::header_cost(self.class) + extra);
     }
 }
 
@@ -392,5 +424,16 @@ mod tests {
         let blank = NodeObj::blank(name);
         assert_eq!(ints(&blank.values()), [None; 6]);
         Ok(())
+    }
+}
+#[cfg(all(test, target_pointer_width = "64"))]
+mod sizes {
+    /// A `Value` is 24 bytes (a boxed `range`), and a node object with its `Rc` header fits
+    /// mimalloc's 160-byte size class: `ast.parse` makes one per node and `ast.walk` reads
+    /// them all, so each byte here is paid per node (see `cli/benches/score.rs`).
+    #[test]
+    fn values_and_node_objects_stay_small() {
+        assert_eq!(std::mem::size_of::<super::Value<'static>>(), 24);
+        assert!(std::mem::size_of::<super::NodeObj<'static>>() + 16 <= 160);
     }
 }

@@ -377,10 +377,13 @@ impl<'a> Interp<'a> {
                     None => self.parse_cached(&text, &filename),
                 };
                 match parsed {
-                    Ok((tree, depth)) => {
+                    Ok((tree, depth, built)) => {
                         self.ast_construction_check(depth, cold)?;
                         self.charge(8)?;
-                        Ok(self.node_to_value(&tree))
+                        Ok(match built {
+                            Some(v) => v,
+                            None => self.cached_to_value(&tree, &text, &filename),
+                        })
                     }
                     Err(mut e) => {
                         if let Value::Bytes(b) = &src {

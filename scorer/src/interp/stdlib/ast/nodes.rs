@@ -46,6 +46,27 @@ impl<'a> Interp<'a> {
         Value::Node(Rc::new(NodeObj::parsed(class, vals, n.loc)))
     }
 
+    /// The node objects of ruff's parse of `source`, built as it is converted, and the tree's
+    /// `ast2obj` depth; `None` when the conversion declines (the reference path decides).
+    #[cfg(feature = "fast-parse")]
+    pub(crate) fn fast_to_value(
+        &mut self,
+        tree: &crate::python::FastTree,
+        source: &str,
+    ) -> Option<(Value<'a>, u32)> {
+        let singletons = std::mem::take(&mut self.singletons);
+        let sink = ValueSink { interp: self, singletons: std::cell::RefCell::new(singletons) };
+        let fields = tree.build(source, &sink);
+        let module = fields.and_then(|f| crate::python::Sink::node(&sink, module_class(), f, None));
+        self.singletons = sink.singletons.into_inner();
+        let module = module?;
+        let depth = match &module {
+            Value::Node(n) => n.parse_depth,
+            _ => 0,
+        };
+        Some((module, depth))
+    }
+
     fn field_to_value(&mut self, f: &Field) -> Value<'a> {
         match f {
             Field::None => Value::None,
@@ -351,5 +372,102 @@ pub(crate) fn const_to_value<'a>(c: &Constant) -> Value<'a> {
         Constant::Str(s) => Value::Str(s.clone()),
         Constant::Bytes(b) => Value::Bytes(b.clone()),
         Constant::Ellipsis => Value::Ellipsis,
+    }
+}
+
+/// The `Module` class.
+#[cfg(feature = "fast-parse")]
+fn module_class() -> &'static NodeClass {
+    static MODULE: std::sync::OnceLock<&'static NodeClass> = std::sync::OnceLock::new();
+    MODULE.get_or_init(|| ast_class("Module").unwrap_or(&node::CLASSES[0]))
+}
+
+/// Builds `ast.parse`'s node objects straight from ruff's tree ([`crate::python::FastTree`]),
+/// as [`Interp::node_to_value`] builds them from a cached tree: leaves shared per run, lists
+/// noted as made, each node's `ast2obj` depth computed from its children's.
+#[cfg(feature = "fast-parse")]
+struct ValueSink<'i, 'a> {
+    interp: &'i Interp<'a>,
+    /// The run's shared leaves ([`Interp::singletons`]), taken for the conversion.
+    singletons: std::cell::RefCell<Vec<Option<Value<'a>>>>,
+}
+
+/// The `ast2obj` depth of a field value: a node's, or the deepest node's of a list.
+#[cfg(feature = "fast-parse")]
+#[inline]
+fn parse_depth_of(v: &Option<Value<'_>>) -> u32 {
+    match v {
+        Some(Value::Node(n)) => n.parse_depth,
+        Some(Value::List(l)) => l
+            .borrow()
+            .iter()
+            .map(|x| match x {
+                Value::Node(n) => n.parse_depth,
+                _ => 0,
+            })
+            .max()
+            .unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// Field values are `Some` (a node's unset slot is `None`), so a node's fields are its
+/// [`NodeVals`] as the converter collects them.
+#[cfg(feature = "fast-parse")]
+impl<'a> crate::python::Sink for ValueSink<'_, 'a> {
+    type F = Option<Value<'a>>;
+    #[inline]
+    fn none(&self) -> Self::F {
+        Some(Value::None)
+    }
+    #[inline]
+    fn list(&self, items: Vec<Self::F>) -> Self::F {
+        // Every item is `Some`; a `map` is collected in place (no new allocation).
+        Some(self.interp.new_list(items.into_iter().map(|v| v.unwrap_or(Value::None)).collect()))
+    }
+    #[inline]
+    fn str(&self, s: Rc<str>) -> Self::F {
+        Some(Value::Str(s))
+    }
+    #[inline]
+    fn int(&self, i: i64) -> Self::F {
+        Some(Value::Int(i))
+    }
+    #[inline]
+    fn constant(&self, c: Constant) -> Self::F {
+        Some(const_to_value(&c))
+    }
+    #[inline]
+    fn small_int(&self, v: i64) -> Self::F {
+        Some(Value::Int(v))
+    }
+    fn node(
+        &self,
+        class: &'static NodeClass,
+        fields: NodeVals<'a>,
+        loc: Option<crate::python::node::Loc>,
+    ) -> Self::F {
+        if class.fields.is_empty() && class.attributes.is_empty() {
+            return self.leaf(class);
+        }
+        let deepest = fields.iter().map(parse_depth_of).max().unwrap_or(0);
+        // Noted at its first write (`NodeObj::note_once`).
+        Some(Value::Node(Rc::new(NodeObj::parsed_at_depth(class, fields, loc, deepest + 1))))
+    }
+    fn leaf(&self, class: &'static NodeClass) -> Self::F {
+        let Some(i) = class.index() else {
+            return Some(Value::Node(Rc::new(NodeObj::blank(class))));
+        };
+        let mut singletons = self.singletons.borrow_mut();
+        if let Some(Some(v)) = singletons.get(i) {
+            return Some(v.clone());
+        }
+        // Shared by every later `ast.parse` of the run, whichever method made it.
+        let v = crate::interp::isolation::shared(|| Value::Node(Rc::new(NodeObj::blank(class))));
+        if singletons.len() <= i {
+            singletons.resize(i + 1, None);
+        }
+        singletons[i] = Some(v.clone());
+        Some(v)
     }
 }
