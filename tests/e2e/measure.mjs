@@ -54,7 +54,7 @@ try {
   const times = [];
   for (let i = 0; i < 5; i += 1) {
     const { page } = await newPage(browser);
-    await page.goto(`${server.url}?bundle=demo`);
+    await page.goto(`${server.url}tasks?bundle=demo`);
     await page.locator('#task-list').waitFor({ timeout: 30000 });
     times.push(await page.evaluate(() => performance.now()));
     await page.close();
