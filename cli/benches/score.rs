@@ -189,7 +189,16 @@
 //! cores 0.271 s = **8.20x** (8.06x), 300 edits 0.884-0.951 s vs 7.2-8.3 s = **8.17x** (7.93x;
 //! target 10x). One base round's edits took 26.4 s, and two earlier rounds of either build
 //! took 13 s, against ~1 s otherwise: stalls of the shared machine, not reproducible with
-//! `--profile-touch 8` (0.53-0.64 s each); read the medians.
+//! `--profile-touch 8` (0.53-0.64 s each); read the medians. Merged main (fid12's parser work
+//! too), 14:42 at load 1.1-1.2: 4.21x (4.15x), 8.18x (8.32x), 7.83x (7.83x), CPython 2.35-2.46 s.
+//!
+//! Tried and not kept (2026-12-03, before speed8): profile-guided optimisation
+//! (`-Cprofile-generate`, `llvm-profdata merge`, `-Cprofile-use`), old and new builds alternated
+//! at load 1.2-1.9. Trained on the demo bundle (its touch patches and sample submissions, 5 runs
+//! each): touch j1 3.53-3.62x against 3.49-3.64x, 2 cores 6.61-7.08x against 6.56-6.74x, edits
+//! unchanged: within the machine's noise. Trained on the real bundle's touch run itself: 3.75-3.78x
+//! and 7.08-7.12x (+8%), but that is training on the measured workload, and the build would need
+//! the llvm-tools component and a two-pass script.
 //!
 //! (a) cold: every task of the bundle with an empty patch; refscore with a fresh `Scorer` per
 //! task (nothing cached) on one thread, and with one `Scorer` for all tasks (what `refscore score
