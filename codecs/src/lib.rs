@@ -125,6 +125,49 @@ fn surrogate_resume(
     }
 }
 
+/// A decoder's error at `start..end` of `data` (CPython's `reason`), answered by handler `h`:
+/// the position to go on from, having pushed the replacement onto `out`, or the error to raise.
+/// `lone` is set when CPython's result would hold lone surrogates (see [`surrogate_resume`]).
+#[allow(clippy::too_many_arguments)]
+fn handle_decode_error(
+    h: Handler,
+    data: &[u8],
+    (start, end): (usize, usize),
+    utf: Option<(usize, bool)>,
+    (encoding, reason): (&str, &str),
+    errors: &str,
+    out: &mut String,
+    lone: &mut bool,
+) -> Result<usize, CodecError> {
+    match h {
+        Handler::Strict | Handler::SurrogateEscape | Handler::SurrogatePass => {
+            match surrogate_resume(h, data, start, end, utf) {
+                Some(at) => {
+                    *lone = true;
+                    return Ok(at);
+                }
+                None => {
+                    return Err(CodecError::Codec {
+                        encoding: encoding.to_string(),
+                        start,
+                        end,
+                        reason: reason.to_string(),
+                    })
+                }
+            }
+        }
+        Handler::Ignore => {}
+        Handler::Replace => out.push('\u{fffd}'),
+        Handler::BackslashReplace => {
+            for b in &data[start..end] {
+                out.push_str(&format!("\\x{b:02x}"));
+            }
+        }
+        Handler::XmlCharRefReplace => return Err(CodecError::WrongDirection(errors.to_string())),
+    }
+    Ok(end)
+}
+
 /// CPython's `encodings.normalize_encoding` after `codecs.lookup`'s lower-casing: each run of
 /// characters other than ASCII letters, digits and `.` becomes one `_`, none at either end.
 fn normalize(name: &str) -> String {
@@ -300,36 +343,16 @@ pub fn decode(codec_name: &str, data: &[u8], errors: &str) -> Result<String, Cod
                     Some(h) => h,
                     None => *handler_now.insert(handler(errors, true)?),
                 };
-                let mut resume = end;
-                match h {
-                    Handler::Strict | Handler::SurrogateEscape | Handler::SurrogatePass => {
-                        match surrogate_resume(h, data, pos, end, None) {
-                            Some(at) => {
-                                lone = true;
-                                resume = at;
-                            }
-                            None => {
-                                return Err(CodecError::Codec {
-                                    encoding: c.label.clone(),
-                                    start: pos,
-                                    end,
-                                    reason: reason.to_string(),
-                                })
-                            }
-                        }
-                    }
-                    Handler::Ignore => {}
-                    Handler::Replace => out.push('\u{fffd}'),
-                    Handler::BackslashReplace => {
-                        for b in &data[pos..end] {
-                            out.push_str(&format!("\\x{b:02x}"));
-                        }
-                    }
-                    Handler::XmlCharRefReplace => {
-                        return Err(CodecError::WrongDirection(errors.to_string()))
-                    }
-                }
-                pos = resume;
+                pos = handle_decode_error(
+                    h,
+                    data,
+                    (pos, end),
+                    None,
+                    (&c.label, reason),
+                    errors,
+                    &mut out,
+                    &mut lone,
+                )?;
             }
         }
     }

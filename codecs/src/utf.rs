@@ -9,7 +9,7 @@
 //!
 //! Encoding cannot fail: the scorer's `str` holds no lone surrogates.
 
-use crate::{handler, surrogate_resume, CodecError, Handler};
+use crate::{handle_decode_error, handler, CodecError, Handler};
 
 /// A UTF codec: its width in bytes and byte order (`None`: read from a BOM, little-endian
 /// without one; written with a little-endian BOM).
@@ -153,38 +153,16 @@ pub(crate) fn decode(u: Utf, data: &[u8], errors: &str) -> Result<String, CodecE
             Some(h) => h,
             None => *h.insert(handler(errors, true)?),
         };
-        let bytes = &data[fault.start..fault.end];
-        let mut resume = fault.end;
-        match handler_now {
-            Handler::Strict | Handler::SurrogateEscape | Handler::SurrogatePass => {
-                let utf = Some((u.width, big));
-                match surrogate_resume(handler_now, data, fault.start, fault.end, utf) {
-                    Some(at) => {
-                        lone = true;
-                        resume = at;
-                    }
-                    None => {
-                        return Err(CodecError::Codec {
-                            encoding: label.to_string(),
-                            start: fault.start,
-                            end: fault.end,
-                            reason: fault.reason.to_string(),
-                        })
-                    }
-                }
-            }
-            Handler::Ignore => {}
-            Handler::Replace => out.push('\u{fffd}'),
-            Handler::BackslashReplace => {
-                for b in bytes {
-                    out.push_str(&format!("\\x{b:02x}"));
-                }
-            }
-            Handler::XmlCharRefReplace => {
-                return Err(CodecError::WrongDirection(errors.to_string()))
-            }
-        }
-        pos = resume;
+        pos = handle_decode_error(
+            handler_now,
+            data,
+            (fault.start, fault.end),
+            Some((u.width, big)),
+            (label, fault.reason),
+            errors,
+            &mut out,
+            &mut lone,
+        )?;
     }
     if lone {
         return Err(CodecError::UnsupportedHandler(errors.to_string()));
@@ -369,38 +347,16 @@ pub(crate) fn decode_utf7(data: &[u8], errors: &str) -> Result<String, CodecErro
             Some(h) => h,
             None => *h.insert(handler(errors, true)?),
         };
-        match handler_now {
-            Handler::Strict | Handler::SurrogateEscape | Handler::SurrogatePass => {
-                match surrogate_resume(handler_now, data, fstart, fend, None) {
-                    Some(at) => {
-                        lone = true;
-                        s = at;
-                    }
-                    None => {
-                        return Err(CodecError::Codec {
-                            encoding: "utf7".to_string(),
-                            start: fstart,
-                            end: fend,
-                            reason: reason.to_string(),
-                        })
-                    }
-                }
-            }
-            Handler::Ignore => s = fend,
-            Handler::Replace => {
-                out.push('\u{fffd}');
-                s = fend;
-            }
-            Handler::BackslashReplace => {
-                for b in &data[fstart..fend] {
-                    out.push_str(&format!("\\x{b:02x}"));
-                }
-                s = fend;
-            }
-            Handler::XmlCharRefReplace => {
-                return Err(CodecError::WrongDirection(errors.to_string()))
-            }
-        }
+        s = handle_decode_error(
+            handler_now,
+            data,
+            (fstart, fend),
+            None,
+            ("utf7", reason),
+            errors,
+            &mut out,
+            &mut lone,
+        )?;
     }
     if lone {
         return Err(CodecError::UnsupportedHandler(errors.to_string()));

@@ -151,12 +151,7 @@ impl<'a> Interp<'a> {
                         .codec_error(e, crate::interp::builtins::bytes::CodecInput::Bytes(&data)))
                 }
             };
-            let text: Str = if translate && s.contains('\r') {
-                Rc::from(s.replace("\r\n", "\n").replace('\r', "\n"))
-            } else {
-                Rc::from(s)
-            };
-            crate::interp::memory::track_str(&text);
+            let text = newlines_translated(&s, translate);
             f.borrow_mut().text = Some(text.clone());
             return Ok(text);
         }
@@ -164,13 +159,7 @@ impl<'a> Interp<'a> {
             Ok(s) => s,
             Err(e) => return Err(self.utf8_error(&data, &e)),
         };
-        let text: Str = if translate && s.contains('\r') {
-            Rc::from(s.replace("\r\n", "\n").replace('\r', "\n"))
-        } else {
-            Rc::from(s)
-        };
-        // Held by the file object and handed out by `read()`: charged like any str made.
-        crate::interp::memory::track_str(&text);
+        let text = newlines_translated(s, translate);
         f.borrow_mut().text = Some(text.clone());
         // The map holds `data`, so its address names these bytes for the rest of the run.
         self.read_texts.insert(key, (data, text.clone()));
@@ -287,4 +276,16 @@ impl<'a> Interp<'a> {
             _ => Err(self.unsupported(format!("file.{name}()"))),
         }
     }
+}
+
+/// A text file's contents as `read()` hands them out: universal newlines when `translate`
+/// (`\r\n` and `\r` become `\n`). Held by the file object: charged like any str made.
+fn newlines_translated(s: &str, translate: bool) -> Str {
+    let text: Str = if translate && s.contains('\r') {
+        Rc::from(s.replace("\r\n", "\n").replace('\r', "\n"))
+    } else {
+        Rc::from(s)
+    };
+    crate::interp::memory::track_str(&text);
+    text
 }
