@@ -205,21 +205,28 @@ test('the Score page prefetches the bundle; a batch run reads task files from th
     assert.ok(index.task_pack?.file.startsWith('tasks/pack.'), 'the demo bundle has a task pack');
     const repoPacks = index.repos.map((r) => JSON.parse(fs.readFileSync(`dist/bundles/demo/${r.manifest}`, 'utf8')).pack?.file)
       .filter(Boolean);
-    await page.goto(`${server.url}score`);
+    // Two workers, so that both are known to have loaded the site data before the drop.
+    await page.goto(`${server.url}score?workers=2`);
     await waitWorker(page);
-    // Before any file is chosen: the task pack and every repository's pack are fetched, and the
-    // workers load the site data a run may need (so no run stops to load it and start again).
+    // Before any file is chosen: the task pack and every repository's pack are fetched, and each
+    // worker loads the site data a run may need (so no run stops to load it and start again):
+    // both files, one after the other, so equal counts of at least 2 that stay put for 500 ms.
     const fetched = (file) => requests.some((u) => u.endsWith(`/bundles/demo/${file}`));
     const siteData = () => ['/unicode-names.bin', '/interned-words.txt']
       .map((f) => requests.filter((u) => u.endsWith(f)).length);
-    for (let i = 0; i < 200 && !([index.task_pack.file, ...repoPacks].every(fetched)
-      && siteData().every((n) => n > 0)); i += 1) {
+    const settled = (c) => c[0] >= 2 && c[0] === c[1];
+    let last = null;
+    let since = Date.now();
+    for (let i = 0; i < 300; i += 1) {
+      const now = siteData();
+      if (String(now) !== String(last)) { last = now; since = Date.now(); }
+      if ([index.task_pack.file, ...repoPacks].every(fetched) && settled(now) && Date.now() - since >= 500) break;
       await page.waitForTimeout(50);
     }
     assert.ok(fetched(index.task_pack.file), 'task pack prefetched');
     for (const p of repoPacks) assert.ok(fetched(p), `${p} prefetched`);
     const siteDataBefore = siteData();
-    assert.ok(siteDataBefore.every((n) => n > 0), `site data loaded at idle: ${siteDataBefore}`);
+    assert.ok(settled(siteDataBefore), `site data loaded at idle by both workers: ${siteDataBefore}`);
     await page.setInputFiles('#upload-files', path.join(SUBS, 'predictions.jsonl'));
     await page.locator('#upload-list tbody tr').first().waitFor({ timeout: T });
     await page.click('#score-start');
