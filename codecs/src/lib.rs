@@ -125,47 +125,92 @@ fn surrogate_resume(
     }
 }
 
-/// A decoder's error at `start..end` of `data` (CPython's `reason`), answered by handler `h`:
-/// the position to go on from, having pushed the replacement onto `out`, or the error to raise.
-/// `lone` is set when CPython's result would hold lone surrogates (see [`surrogate_resume`]).
-#[allow(clippy::too_many_arguments)]
-fn handle_decode_error(
-    h: Handler,
-    data: &[u8],
-    (start, end): (usize, usize),
+/// The error state of one decode call, shared by every decoder: the handler (looked up at the
+/// first error, as CPython does: an unknown name with clean data passes), the text decoded so
+/// far, and whether a surrogate handler made a lone surrogate (see [`surrogate_resume`]).
+pub(crate) struct DecodeErrors<'a> {
+    data: &'a [u8],
+    errors: &'a str,
+    /// The name CPython's UnicodeDecodeError carries.
+    encoding: &'a str,
+    /// A UTF-16/32 decoder's unit width and byte order (for `surrogatepass`).
     utf: Option<(usize, bool)>,
-    (encoding, reason): (&str, &str),
-    errors: &str,
-    out: &mut String,
-    lone: &mut bool,
-) -> Result<usize, CodecError> {
-    match h {
-        Handler::Strict | Handler::SurrogateEscape | Handler::SurrogatePass => {
-            match surrogate_resume(h, data, start, end, utf) {
-                Some(at) => {
-                    *lone = true;
-                    return Ok(at);
-                }
-                None => {
-                    return Err(CodecError::Codec {
-                        encoding: encoding.to_string(),
-                        start,
-                        end,
-                        reason: reason.to_string(),
-                    })
-                }
-            }
+    handler: Option<Handler>,
+    lone: bool,
+    /// The decoded text.
+    pub(crate) out: String,
+}
+
+impl<'a> DecodeErrors<'a> {
+    pub(crate) fn new(data: &'a [u8], errors: &'a str, encoding: &'a str) -> Self {
+        DecodeErrors {
+            data,
+            errors,
+            encoding,
+            utf: None,
+            handler: None,
+            lone: false,
+            out: String::with_capacity(data.len()),
         }
-        Handler::Ignore => {}
-        Handler::Replace => out.push('\u{fffd}'),
-        Handler::BackslashReplace => {
-            for b in &data[start..end] {
-                out.push_str(&format!("\\x{b:02x}"));
-            }
-        }
-        Handler::XmlCharRefReplace => return Err(CodecError::WrongDirection(errors.to_string())),
     }
-    Ok(end)
+
+    /// For a UTF-16/32 decoder: `surrogatepass` reads units of `width` bytes in this order.
+    pub(crate) fn utf(mut self, width: usize, big: bool) -> Self {
+        self.utf = Some((width, big));
+        self
+    }
+
+    /// The error at `start..end` of the data (CPython's `reason`), answered by the handler:
+    /// the position to go on from, having pushed the replacement onto the output, or the error
+    /// to raise.
+    pub(crate) fn handle(
+        &mut self,
+        start: usize,
+        end: usize,
+        reason: &str,
+    ) -> Result<usize, CodecError> {
+        let h = match self.handler {
+            Some(h) => h,
+            None => *self.handler.insert(handler(self.errors, true)?),
+        };
+        match h {
+            Handler::Strict | Handler::SurrogateEscape | Handler::SurrogatePass => {
+                match surrogate_resume(h, self.data, start, end, self.utf) {
+                    Some(at) => {
+                        self.lone = true;
+                        return Ok(at);
+                    }
+                    None => {
+                        return Err(CodecError::Codec {
+                            encoding: self.encoding.to_string(),
+                            start,
+                            end,
+                            reason: reason.to_string(),
+                        })
+                    }
+                }
+            }
+            Handler::Ignore => {}
+            Handler::Replace => self.out.push('\u{fffd}'),
+            Handler::BackslashReplace => {
+                for b in &self.data[start..end] {
+                    self.out.push_str(&format!("\\x{b:02x}"));
+                }
+            }
+            Handler::XmlCharRefReplace => {
+                return Err(CodecError::WrongDirection(self.errors.to_string()))
+            }
+        }
+        Ok(end)
+    }
+
+    /// The decoded text, or the refusal of a result holding lone surrogates.
+    pub(crate) fn finish(self) -> Result<String, CodecError> {
+        if self.lone {
+            return Err(CodecError::UnsupportedHandler(self.errors.to_string()));
+        }
+        Ok(self.out)
+    }
 }
 
 /// CPython's `encodings.normalize_encoding` after `codecs.lookup`'s lower-casing: each run of
@@ -322,16 +367,12 @@ pub fn decode(codec_name: &str, data: &[u8], errors: &str) -> Result<String, Cod
     }
     let t = tables::tables()?;
     let c = codec(t, codec_name)?;
-    // The handler is looked up at the first error (an unknown name with clean data passes).
-    let mut handler_now = None;
-    let mut out = String::with_capacity(data.len());
+    let mut d = DecodeErrors::new(data, errors, &c.label);
     let mut pos = 0;
-    let mut lone = false;
     while pos < data.len() {
-        match step(t, c.root, &data[pos..], &mut out) {
+        match step(t, c.root, &data[pos..], &mut d.out) {
             Ok(n) => pos += n,
             Err((size, incomplete)) => {
-                let end = pos + size.max(1);
                 let reason = if c.kind == Kind::Charmap {
                     "character maps to <undefined>"
                 } else if incomplete {
@@ -339,27 +380,11 @@ pub fn decode(codec_name: &str, data: &[u8], errors: &str) -> Result<String, Cod
                 } else {
                     "illegal multibyte sequence"
                 };
-                let h = match handler_now {
-                    Some(h) => h,
-                    None => *handler_now.insert(handler(errors, true)?),
-                };
-                pos = handle_decode_error(
-                    h,
-                    data,
-                    (pos, end),
-                    None,
-                    (&c.label, reason),
-                    errors,
-                    &mut out,
-                    &mut lone,
-                )?;
+                pos = d.handle(pos, pos + size.max(1), reason)?;
             }
         }
     }
-    if lone {
-        return Err(CodecError::UnsupportedHandler(errors.to_string()));
-    }
-    Ok(out)
+    d.finish()
 }
 
 fn push_code(out: &mut Vec<u8>, code: u32, len: u8) {
