@@ -15,7 +15,7 @@ use std::rc::Rc;
 pub enum Lookup {
     /// A codec the provider decodes, by its `encodings` module name.
     Found(String),
-    /// A codec CPython has that refscore does not decode (ISO-2022, HZ...).
+    /// A codec CPython has that refscore does not decode (`idna`, `rot_13`, `punycode`...).
     Unsupported(String),
     /// No such codec: `LookupError: unknown encoding: NAME`.
     Unknown,

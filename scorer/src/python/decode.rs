@@ -292,13 +292,26 @@ fn decode_table(body: &[u8], name: &str, codecs: &dyn Codecs) -> Result<String, 
     };
     let buf = translate_newlines(body);
     match codecs.decode(&codec, &buf, "strict") {
-        // The newline added above can vanish into a character (UTF-16: `\n\n` is U+0A0A):
-        // then the tokenizer ends without a NEWLINE token. A UTF-16 text holds no ASCII (its
-        // NUL bytes are refused first), so what parses at all is one name: "invalid syntax"
-        // where the ENDMARKER stands; anything else fails on its first invalid character, as
-        // the parser reports it.
+        // The newline added above can vanish into a character (UTF-16: `\n\n` is U+0A0A) or
+        // a line continuation (HZ's `~` newline): then the tokenizer ends without a NEWLINE
+        // token. A UTF-16 text holds no ASCII (its NUL bytes are refused first), so what parses
+        // at all is one name: "invalid syntax" where the ENDMARKER stands; anything else fails
+        // on its first invalid character, as the parser reports it. An HZ text's last line
+        // holding a statement likewise ends without its NEWLINE (a blank or comment line
+        // needs none).
         Ok(text) if !text.ends_with('\n') && crate::unicode::is_identifier(&text) => {
             Err(SyntaxError { text: Some(text), ..error("invalid syntax".into(), 1) })
+        }
+        Ok(text)
+            if !text.ends_with('\n') && codec == "hz" && {
+                let last = text.rsplit('\n').next().unwrap_or_default();
+                let last = last.trim_start_matches([' ', '\t', '\x0c']);
+                !last.is_empty() && !last.starts_with('#')
+            } =>
+        {
+            let line = text.matches('\n').count() + 1;
+            let line = u32::try_from(line).unwrap_or(u32::MAX);
+            Err(SyntaxError { text: Some(text), ..error("invalid syntax".into(), line) })
         }
         Ok(text) => Ok(text),
         Err(CodecError::Codec { encoding, start, end, reason }) => {
