@@ -498,7 +498,9 @@ pub fn encode(codec_name: &str, text: &str, errors: &str) -> Result<Vec<u8>, Cod
     while i < chars.len() {
         let ch = chars[i];
         if let Some(&next) = chars.get(i + 1) {
-            if let Some(&(code, len)) = c.pairs.get(&(ch, next)) {
+            // CPython matches the second character by its low 16 bits (JIS X 0213's
+            // `find_pairencmap` takes a `ucs2_t`; HKSCS masks with 0xFFF7).
+            if let Some(&(code, len)) = c.pairs.get(&(ch, next & 0xFFFF)) {
                 push_code(&mut out, code, len);
                 i += 2;
                 continue;

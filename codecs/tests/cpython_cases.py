@@ -10,7 +10,11 @@ Categories: `d1` every byte alone, `d2` every two-byte string (multi-byte codecs
 three- and four-byte strings after each lead, `rd` random byte strings under every handler,
 `ec` every code point but the surrogates, in chunks of 4,096 under `replace` and the first
 error of each chunk under `strict`, `re` random strings of CJK, kana, Latin and combining
-characters under every handler. Random draws come from a 64-bit LCG both sides implement.
+characters under every handler; for the stateful codecs (ISO-2022, HZ) `sp` every byte pair
+after each designation, `sr` random byte strings of designations, broken escapes, shifts and
+tildes under every handler; `st` (stateful and multi-byte codecs) random strings of pair
+starters, kana, hangul, hanzi, Greek, Latin-1, astral characters under every handler and their
+round trip. Random draws come from a 64-bit LCG both sides implement.
 """
 import hashlib
 import json
@@ -48,7 +52,8 @@ PIECES = [
 # overline, astral (and one that truncates to a pair's second half), ASCII, `~`, newline.
 POOL = ("\u304b\u309a\u30ab\u31f7\u00e6\u0300\u0254\u0301\u02e9\u02e5\u02e5\u02e9\u4e00\u4e9c"
         "\uac00\ud7a3\u554a\u03b1\u00e9\uff61\uff9f\u00a5\u203e\uff3c\uff5e\u9b1c\u9b1d"
-        "\U00020b9f\U0002000b\U0001309aa~\n\u3164\u2015\u2018\u20ac\ue000\u0391\u00c0\u00ff")
+        "\U00020b9f\U0002000b\U0001309aa~\n\u3164\u2015\u2018\u20ac\ue000\u0391\u00c0\u00ff"
+        "\u00ca\u0304\u00ea\U0001030c")
 HANDLERS = ["strict", "replace", "ignore", "backslashreplace", "xmlcharrefreplace"]
 MASK = (1 << 64) - 1
 
@@ -184,6 +189,8 @@ def lines(codec, cat):
         for lo, s in chunks():
             yield f"{lo}|replace|{enc(codec, s, 'replace')}"
             yield f"{lo}|strict|{enc(codec, s, 'strict')}"
+    elif cat == "st" and multi:
+        yield from stateful_lines(codec, cat)
     elif cat == "re":
         r = Lcg(2)
         for _ in range(600 if multi or codec in STATEFUL else 100):
