@@ -1432,6 +1432,12 @@ fn stateful_coding_cookies_match_cpython() {
                 b"x = '~\n'\n",
                 b"x = 1\n# c~",
                 b"x = (1,\n 2)~",
+                b"x = (1,~",
+                b"x = '''a~",
+                b"x = 1 \\~",
+                b"x = 'a\\~",
+                b"x = 1 # a\\~",
+                b"x = 1\n\x0c~",
             ]
         } else {
             &[
