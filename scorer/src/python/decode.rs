@@ -281,12 +281,7 @@ fn decode_table(body: &[u8], name: &str, codecs: &dyn Codecs) -> Result<String, 
     let codec = match codecs.lookup(name).map_err(failed)? {
         Lookup::Found(codec) => codec,
         Lookup::Unsupported(_) => {
-            return Err(error(
-                format!(
-                    "encoding problem: {name} is not supported by refscore (table codecs only)"
-                ),
-                0,
-            ))
+            return Err(error(format!("encoding problem: {name} is not supported by refscore"), 0))
         }
         Lookup::Unknown => return Err(error(format!("unknown encoding: {name}"), 0)),
     };
