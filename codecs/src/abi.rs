@@ -10,6 +10,7 @@
 //! - [`CODEC_ERROR`] + start, end (u32 LE) + encoding length (u8) + encoding + reason;
 //! - [`UNKNOWN_HANDLER`], [`UNSUPPORTED_HANDLER`], [`WRONG_DIRECTION`] + the handler name;
 //! - [`LONE_SURROGATE`] + position, code point (u32 LE): the decoded text would hold one;
+//! - [`INTERNAL`] + the codec: CPython's RuntimeError "internal codec error";
 //! - [`FAILED`] + a message (tables unreadable, unknown codec or operation).
 
 use crate::{CodecError, Lookup};
@@ -27,6 +28,7 @@ pub const UNSUPPORTED_HANDLER: u8 = 5;
 pub const WRONG_DIRECTION: u8 = 6;
 pub const FAILED: u8 = 7;
 pub const LONE_SURROGATE: u8 = 8;
+pub const INTERNAL: u8 = 9;
 
 fn framed(status: u8, payload: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(payload.len() + 1);
@@ -56,6 +58,7 @@ fn error_answer(e: CodecError) -> Vec<u8> {
         CodecError::UnknownHandler(h) => framed(UNKNOWN_HANDLER, h.as_bytes()),
         CodecError::UnsupportedHandler(h) => framed(UNSUPPORTED_HANDLER, h.as_bytes()),
         CodecError::WrongDirection(h) => framed(WRONG_DIRECTION, h.as_bytes()),
+        CodecError::Internal(c) => framed(INTERNAL, c.as_bytes()),
         other => framed(FAILED, other.to_string().as_bytes()),
     }
 }

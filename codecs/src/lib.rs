@@ -1,9 +1,10 @@
 //! CPython 3.11's table codecs: every single-byte (charmap) codec of `encodings` but Latin-1,
 //! and the 16 stateless CJK multi-byte codecs (big5, big5hkscs, cp932, cp949, cp950,
 //! euc_jis_2004, euc_jisx0213, euc_jp, euc_kr, gb18030, gb2312, gbk, johab, shift_jis,
-//! shift_jis_2004, shift_jisx0213), UTF-16, UTF-32 and UTF-7 (`utf.rs`, no tables), with the error
-//! handlers `strict`, `replace`, `ignore`,
-//! `backslashreplace` and `xmlcharrefreplace` as CPython applies them.
+//! shift_jis_2004, shift_jisx0213), the stateful ISO-2022 codecs and HZ (`iso2022.rs`, read
+//! through the tables of the EUC codecs), UTF-16, UTF-32 and UTF-7 (`utf.rs`, no tables), with
+//! the error handlers `strict`, `replace`, `ignore`, `backslashreplace` and `xmlcharrefreplace`
+//! as CPython applies them (decoders through one [`DecodeErrors`] state).
 //!
 //! The tables (`src/tables.bin`, zlib) are probed from CPython 3.11's codecs by
 //! `scripts/gen-codec-tables.py`. The scorer links this crate natively (its feature `codecs`);
@@ -16,6 +17,7 @@
 //! each code point (and the pairs JIS X 0213 / HKSCS join) to its bytes.
 
 pub mod abi;
+mod iso2022;
 mod tables;
 mod utf;
 
@@ -27,7 +29,7 @@ use tables::{Kind, Tables, EUCKR8, GB4, ILLEGAL, MULTI, TOOFEW};
 pub enum Lookup {
     /// A codec of these tables, by its `encodings` module name.
     Found(String),
-    /// A codec CPython has that these tables do not (ISO-2022, HZ...).
+    /// A codec CPython has that this crate does not (`idna`, `rot_13`, `punycode`...).
     Unsupported(String),
     /// No codec: CPython's `LookupError: unknown encoding: NAME`.
     Unknown,
@@ -54,6 +56,10 @@ pub enum CodecError {
     /// Rust string cannot: its position in characters and its code point.
     #[error("lone surrogate U+{code:04X} at position {position}")]
     LoneSurrogate { position: usize, code: u32 },
+    /// CPython's RuntimeError "internal codec error" (an ISO-2022 single shift into a G2 set
+    /// it has no decoder for), named by the codec.
+    #[error("internal codec error ({0})")]
+    Internal(String),
     /// No codec of that name in these tables.
     #[error("unknown codec {0}")]
     NoCodec(String),
@@ -125,47 +131,111 @@ fn surrogate_resume(
     }
 }
 
-/// A decoder's error at `start..end` of `data` (CPython's `reason`), answered by handler `h`:
-/// the position to go on from, having pushed the replacement onto `out`, or the error to raise.
-/// `lone` is set when CPython's result would hold lone surrogates (see [`surrogate_resume`]).
-#[allow(clippy::too_many_arguments)]
-fn handle_decode_error(
-    h: Handler,
-    data: &[u8],
-    (start, end): (usize, usize),
+/// The error state of one decode call, shared by every decoder: the handler (looked up at the
+/// first error, as CPython does: an unknown name with clean data passes), the text decoded so
+/// far, and whether a surrogate handler made a lone surrogate (see [`surrogate_resume`]).
+pub(crate) struct DecodeErrors<'a> {
+    data: &'a [u8],
+    errors: &'a str,
+    /// The name CPython's UnicodeDecodeError carries.
+    encoding: &'a str,
+    /// A UTF-16/32 decoder's unit width and byte order (for `surrogatepass`).
     utf: Option<(usize, bool)>,
-    (encoding, reason): (&str, &str),
-    errors: &str,
-    out: &mut String,
-    lone: &mut bool,
-) -> Result<usize, CodecError> {
-    match h {
-        Handler::Strict | Handler::SurrogateEscape | Handler::SurrogatePass => {
-            match surrogate_resume(h, data, start, end, utf) {
-                Some(at) => {
-                    *lone = true;
-                    return Ok(at);
-                }
-                None => {
-                    return Err(CodecError::Codec {
-                        encoding: encoding.to_string(),
-                        start,
-                        end,
-                        reason: reason.to_string(),
-                    })
-                }
-            }
+    handler: Option<Handler>,
+    lone: bool,
+    /// The decoded text.
+    pub(crate) out: String,
+}
+
+impl<'a> DecodeErrors<'a> {
+    pub(crate) fn new(data: &'a [u8], errors: &'a str, encoding: &'a str) -> Self {
+        DecodeErrors {
+            data,
+            errors,
+            encoding,
+            utf: None,
+            handler: None,
+            lone: false,
+            out: String::with_capacity(data.len()),
         }
-        Handler::Ignore => {}
-        Handler::Replace => out.push('\u{fffd}'),
-        Handler::BackslashReplace => {
-            for b in &data[start..end] {
-                out.push_str(&format!("\\x{b:02x}"));
-            }
-        }
-        Handler::XmlCharRefReplace => return Err(CodecError::WrongDirection(errors.to_string())),
     }
-    Ok(end)
+
+    /// For a UTF-16/32 decoder: `surrogatepass` reads units of `width` bytes in this order.
+    pub(crate) fn utf(mut self, width: usize, big: bool) -> Self {
+        self.utf = Some((width, big));
+        self
+    }
+
+    /// The error at `start..end` of the data (CPython's `reason`), answered by the handler:
+    /// the position to go on from, having pushed the replacement onto the output, or the error
+    /// to raise.
+    pub(crate) fn handle(
+        &mut self,
+        start: usize,
+        end: usize,
+        reason: &str,
+    ) -> Result<usize, CodecError> {
+        let h = match self.handler {
+            Some(h) => h,
+            None => *self.handler.insert(handler(self.errors, true)?),
+        };
+        match h {
+            Handler::Strict | Handler::SurrogateEscape | Handler::SurrogatePass => {
+                match surrogate_resume(h, self.data, start, end, self.utf) {
+                    Some(at) => {
+                        self.lone = true;
+                        return Ok(at);
+                    }
+                    None => {
+                        return Err(CodecError::Codec {
+                            encoding: self.encoding.to_string(),
+                            start,
+                            end,
+                            reason: reason.to_string(),
+                        })
+                    }
+                }
+            }
+            Handler::Ignore => {}
+            Handler::Replace => self.out.push('\u{fffd}'),
+            Handler::BackslashReplace => {
+                for b in &self.data[start..end] {
+                    self.out.push_str(&format!("\\x{b:02x}"));
+                }
+            }
+            Handler::XmlCharRefReplace => {
+                return Err(CodecError::WrongDirection(self.errors.to_string()))
+            }
+        }
+        Ok(end)
+    }
+
+    /// The decoded text, or the refusal of a result holding lone surrogates.
+    pub(crate) fn finish(self) -> Result<String, CodecError> {
+        if self.lone {
+            return Err(CodecError::UnsupportedHandler(self.errors.to_string()));
+        }
+        Ok(self.out)
+    }
+}
+
+/// What encoding handler `h` puts for the characters `chars` it is given, or `None`: the
+/// original error is raised (the surrogate handlers have no lone surrogate to pass or escape).
+fn replacement(h: Handler, chars: &[u32]) -> Option<String> {
+    Some(match h {
+        Handler::Strict | Handler::SurrogateEscape | Handler::SurrogatePass => return None,
+        Handler::Ignore => String::new(),
+        Handler::Replace => "?".repeat(chars.len()),
+        Handler::XmlCharRefReplace => chars.iter().map(|ch| format!("&#{ch};")).collect(),
+        Handler::BackslashReplace => chars
+            .iter()
+            .map(|&ch| match ch {
+                0..=0xFF => format!("\\x{ch:02x}"),
+                0x100..=0xFFFF => format!("\\u{ch:04x}"),
+                _ => format!("\\U{ch:08x}"),
+            })
+            .collect(),
+    })
 }
 
 /// CPython's `encodings.normalize_encoding` after `codecs.lookup`'s lower-casing: each run of
@@ -196,6 +266,13 @@ pub fn lookup(name: &str) -> Result<Lookup, CodecError> {
     if let Some(m) = utf::module(&norm).or_else(|| utf::module(&dotless)) {
         return Ok(Lookup::Found(m.to_string()));
     }
+    if let Some(m) = iso2022::module(&norm, &dotless) {
+        return Ok(Lookup::Found(m.to_string()));
+    }
+    // A module name is not found with `.` for `_` (the tables' `others` would say so).
+    if iso2022::codec(&dotless).is_some() {
+        return Ok(Lookup::Unknown);
+    }
     let t = tables::tables()?;
     let alias = t.aliases.get(&norm).or_else(|| t.aliases.get(&dotless));
     if let Some(&i) = alias {
@@ -221,7 +298,12 @@ fn codec<'t>(t: &'t Tables, name: &str) -> Result<&'t tables::Codec, CodecError>
 
 /// One decoder step at the start of `b`: characters and bytes consumed, or an error
 /// (`Err((size, incomplete))`).
-fn step(t: &Tables, root: u32, b: &[u8], out: &mut String) -> Result<usize, (usize, bool)> {
+pub(crate) fn step(
+    t: &Tables,
+    root: u32,
+    b: &[u8],
+    out: &mut String,
+) -> Result<usize, (usize, bool)> {
     let mut node = root as usize;
     let mut depth = 0;
     loop {
@@ -320,18 +402,17 @@ pub fn decode(codec_name: &str, data: &[u8], errors: &str) -> Result<String, Cod
     if codec_name == "utf_7" {
         return utf::decode_utf7(data, errors);
     }
+    if let Some(c) = iso2022::codec(codec_name) {
+        return iso2022::decode(c, data, errors);
+    }
     let t = tables::tables()?;
     let c = codec(t, codec_name)?;
-    // The handler is looked up at the first error (an unknown name with clean data passes).
-    let mut handler_now = None;
-    let mut out = String::with_capacity(data.len());
+    let mut d = DecodeErrors::new(data, errors, &c.label);
     let mut pos = 0;
-    let mut lone = false;
     while pos < data.len() {
-        match step(t, c.root, &data[pos..], &mut out) {
+        match step(t, c.root, &data[pos..], &mut d.out) {
             Ok(n) => pos += n,
             Err((size, incomplete)) => {
-                let end = pos + size.max(1);
                 let reason = if c.kind == Kind::Charmap {
                     "character maps to <undefined>"
                 } else if incomplete {
@@ -339,27 +420,11 @@ pub fn decode(codec_name: &str, data: &[u8], errors: &str) -> Result<String, Cod
                 } else {
                     "illegal multibyte sequence"
                 };
-                let h = match handler_now {
-                    Some(h) => h,
-                    None => *handler_now.insert(handler(errors, true)?),
-                };
-                pos = handle_decode_error(
-                    h,
-                    data,
-                    (pos, end),
-                    None,
-                    (&c.label, reason),
-                    errors,
-                    &mut out,
-                    &mut lone,
-                )?;
+                pos = d.handle(pos, pos + size.max(1), reason)?;
             }
         }
     }
-    if lone {
-        return Err(CodecError::UnsupportedHandler(errors.to_string()));
-    }
-    Ok(out)
+    d.finish()
 }
 
 fn push_code(out: &mut Vec<u8>, code: u32, len: u8) {
@@ -421,6 +486,9 @@ pub fn encode(codec_name: &str, text: &str, errors: &str) -> Result<Vec<u8>, Cod
     if codec_name == "utf_7" {
         return Ok(utf::encode_utf7(text));
     }
+    if let Some(c) = iso2022::codec(codec_name) {
+        return iso2022::encode(c, text, errors);
+    }
     let t = tables::tables()?;
     let c = codec(t, codec_name)?;
     let mut handler_now = None;
@@ -430,7 +498,9 @@ pub fn encode(codec_name: &str, text: &str, errors: &str) -> Result<Vec<u8>, Cod
     while i < chars.len() {
         let ch = chars[i];
         if let Some(&next) = chars.get(i + 1) {
-            if let Some(&(code, len)) = c.pairs.get(&(ch, next)) {
+            // CPython matches the second character by its low 16 bits (JIS X 0213's
+            // `find_pairencmap` takes a `ucs2_t`; HKSCS masks with 0xFFF7).
+            if let Some(&(code, len)) = c.pairs.get(&(ch, next & 0xFFFF)) {
                 push_code(&mut out, code, len);
                 i += 2;
                 continue;
@@ -464,25 +534,7 @@ pub fn encode(codec_name: &str, text: &str, errors: &str) -> Result<Vec<u8>, Cod
             Some(h) => h,
             None => *handler_now.insert(handler(errors, false)?),
         };
-        // The surrogate handlers raise the original error: no lone surrogate to pass or escape.
-        let replacement: String = match h {
-            Handler::Strict | Handler::SurrogateEscape | Handler::SurrogatePass => {
-                return Err(error())
-            }
-            Handler::Ignore => String::new(),
-            Handler::Replace => "?".repeat(end - i),
-            Handler::XmlCharRefReplace => {
-                chars[i..end].iter().map(|ch| format!("&#{ch};")).collect()
-            }
-            Handler::BackslashReplace => chars[i..end]
-                .iter()
-                .map(|&ch| match ch {
-                    0..=0xFF => format!("\\x{ch:02x}"),
-                    0x100..=0xFFFF => format!("\\u{ch:04x}"),
-                    _ => format!("\\U{ch:08x}"),
-                })
-                .collect(),
-        };
+        let Some(replacement) = replacement(h, &chars[i..end]) else { return Err(error()) };
         for r in replacement.chars() {
             if !encode_char(t, c, u32::from(r), &mut out) {
                 return Err(error());

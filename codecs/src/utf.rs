@@ -9,7 +9,7 @@
 //!
 //! Encoding cannot fail: the scorer's `str` holds no lone surrogates.
 
-use crate::{handle_decode_error, handler, CodecError, Handler};
+use crate::{CodecError, DecodeErrors};
 
 /// A UTF codec: its width in bytes and byte order (`None`: read from a BOM, little-endian
 /// without one; written with a little-endian BOM).
@@ -99,10 +99,7 @@ pub(crate) fn decode(u: Utf, data: &[u8], errors: &str) -> Result<String, CodecE
         }
         v
     };
-    let mut out = String::with_capacity(data.len() / u.width);
-    let mut h: Option<Handler> = None;
-    // A surrogate handler made a lone surrogate (see [`surrogate_resume`]).
-    let mut lone = false;
+    let mut d = DecodeErrors::new(data, errors, label).utf(u.width, big);
     while pos < data.len() {
         let left = data.len() - pos;
         let fault = if left < u.width {
@@ -117,7 +114,7 @@ pub(crate) fn decode(u: Utf, data: &[u8], errors: &str) -> Result<String, CodecE
                         let low = unit(pos + 2);
                         if (0xDC00..=0xDFFF).contains(&low) {
                             let cp = 0x10000 + ((ch - 0xD800) << 10) + (low - 0xDC00);
-                            out.push(char::from_u32(cp).unwrap_or('\u{fffd}'));
+                            d.out.push(char::from_u32(cp).unwrap_or('\u{fffd}'));
                             pos += 4;
                             continue;
                         }
@@ -126,7 +123,7 @@ pub(crate) fn decode(u: Utf, data: &[u8], errors: &str) -> Result<String, CodecE
                 }
                 0xDC00..=0xDFFF => Fault { start: pos, end: pos + 2, reason: "illegal encoding" },
                 _ => {
-                    out.push(char::from_u32(ch).unwrap_or('\u{fffd}'));
+                    d.out.push(char::from_u32(ch).unwrap_or('\u{fffd}'));
                     pos += 2;
                     continue;
                 }
@@ -135,7 +132,7 @@ pub(crate) fn decode(u: Utf, data: &[u8], errors: &str) -> Result<String, CodecE
             let ch = unit(pos);
             match char::from_u32(ch) {
                 Some(c) => {
-                    out.push(c);
+                    d.out.push(c);
                     pos += 4;
                     continue;
                 }
@@ -149,25 +146,9 @@ pub(crate) fn decode(u: Utf, data: &[u8], errors: &str) -> Result<String, CodecE
                 }
             }
         };
-        let handler_now = match h {
-            Some(h) => h,
-            None => *h.insert(handler(errors, true)?),
-        };
-        pos = handle_decode_error(
-            handler_now,
-            data,
-            (fault.start, fault.end),
-            Some((u.width, big)),
-            (label, fault.reason),
-            errors,
-            &mut out,
-            &mut lone,
-        )?;
+        pos = d.handle(fault.start, fault.end, fault.reason)?;
     }
-    if lone {
-        return Err(CodecError::UnsupportedHandler(errors.to_string()));
-    }
-    Ok(out)
+    d.finish()
 }
 /// `text.encode(codec, errors)`: never an error (no lone surrogates), so `errors` is never
 /// looked up, as in CPython.
@@ -242,16 +223,14 @@ fn to_base64(n: u64) -> u8 {
 /// sequences after `+` (`+-` is `+`), an error's start at its shift sequence's `+`, output made
 /// before an error kept. A lone surrogate CPython would make refuses the call as unsupported.
 pub(crate) fn decode_utf7(data: &[u8], errors: &str) -> Result<String, CodecError> {
-    let mut out = String::with_capacity(data.len());
-    let mut h: Option<Handler> = None;
-    let mut lone = false;
+    let mut d = DecodeErrors::new(data, errors, "utf7");
     let mut in_shift = false;
     let (mut bits, mut buffer, mut surrogate) = (0u32, 0u64, 0u32);
     let mut start = 0usize;
     let mut s = 0usize;
     // One character of the output (the first lone surrogate only noted: position, code).
     let mut made: Option<(usize, u32)> = None;
-    let mut push = |out: &mut String, _: &mut bool, ch: u32| match char::from_u32(ch) {
+    let mut push = |out: &mut String, ch: u32| match char::from_u32(ch) {
         Some(c) => out.push(c),
         None => {
             made.get_or_insert((out.chars().count(), ch));
@@ -273,17 +252,17 @@ pub(crate) fn decode_utf7(data: &[u8], errors: &str) -> Result<String, CodecErro
                             if (0xDC00..0xE000).contains(&out_ch) {
                                 let joined =
                                     0x10000 + ((surrogate - 0xD800) << 10) + (out_ch - 0xDC00);
-                                push(&mut out, &mut lone, joined);
+                                push(&mut d.out, joined);
                                 surrogate = 0;
                                 continue;
                             }
-                            push(&mut out, &mut lone, surrogate);
+                            push(&mut d.out, surrogate);
                             surrogate = 0;
                         }
                         if (0xD800..0xDC00).contains(&out_ch) {
                             surrogate = out_ch;
                         } else {
-                            push(&mut out, &mut lone, out_ch);
+                            push(&mut d.out, out_ch);
                         }
                     }
                     None
@@ -297,7 +276,7 @@ pub(crate) fn decode_utf7(data: &[u8], errors: &str) -> Result<String, CodecErro
                         Some((start, s, "non-zero padding bits in shift sequence"))
                     } else {
                         if surrogate != 0 && ch <= 127 && ch != b'+' {
-                            push(&mut out, &mut lone, surrogate);
+                            push(&mut d.out, surrogate);
                         }
                         surrogate = 0;
                         if ch == b'-' {
@@ -311,7 +290,7 @@ pub(crate) fn decode_utf7(data: &[u8], errors: &str) -> Result<String, CodecErro
                 s += 1;
                 if data.get(s) == Some(&b'-') {
                     s += 1;
-                    out.push('+');
+                    d.out.push('+');
                     None
                 } else if data.get(s).is_some_and(|&c| !is_base64(c)) {
                     s += 1;
@@ -325,7 +304,7 @@ pub(crate) fn decode_utf7(data: &[u8], errors: &str) -> Result<String, CodecErro
                 }
             } else if ch <= 127 {
                 s += 1;
-                out.push(char::from(ch));
+                d.out.push(char::from(ch));
                 None
             } else {
                 start = s;
@@ -343,24 +322,9 @@ pub(crate) fn decode_utf7(data: &[u8], errors: &str) -> Result<String, CodecErro
             break;
         };
         let Some((fstart, fend, reason)) = fault else { continue };
-        let handler_now = match h {
-            Some(h) => h,
-            None => *h.insert(handler(errors, true)?),
-        };
-        s = handle_decode_error(
-            handler_now,
-            data,
-            (fstart, fend),
-            None,
-            ("utf7", reason),
-            errors,
-            &mut out,
-            &mut lone,
-        )?;
+        s = d.handle(fstart, fend, reason)?;
     }
-    if lone {
-        return Err(CodecError::UnsupportedHandler(errors.to_string()));
-    }
+    let out = d.finish()?;
     if let Some((position, code)) = made {
         return Err(CodecError::LoneSurrogate { position, code });
     }

@@ -10,7 +10,11 @@ Categories: `d1` every byte alone, `d2` every two-byte string (multi-byte codecs
 three- and four-byte strings after each lead, `rd` random byte strings under every handler,
 `ec` every code point but the surrogates, in chunks of 4,096 under `replace` and the first
 error of each chunk under `strict`, `re` random strings of CJK, kana, Latin and combining
-characters under every handler. Random draws come from a 64-bit LCG both sides implement.
+characters under every handler; for the stateful codecs (ISO-2022, HZ) `sp` every byte pair
+after each designation, `sr` random byte strings of designations, broken escapes, shifts and
+tildes under every handler; `st` (stateful and multi-byte codecs) random strings of pair
+starters, kana, hangul, hanzi, Greek, Latin-1, astral characters under every handler and their
+round trip. Random draws come from a 64-bit LCG both sides implement.
 """
 import hashlib
 import json
@@ -21,6 +25,35 @@ MULTIBYTE = {
     "euc_kr", "gb18030", "gb2312", "gbk", "johab", "shift_jis", "shift_jis_2004",
     "shift_jisx0213",
 }
+# The stateful codecs (ISO-2022, HZ): each with the designations its charsets are read through
+# (`sp`: every byte pair after each).
+STATEFUL = {
+    "iso2022_jp": [b"\x1b$B", b"\x1b$@", b"\x1b(J", b"\x1b&@\x1b$B"],
+    "iso2022_jp_1": [b"\x1b$B", b"\x1b$(D", b"\x1b(J"],
+    "iso2022_jp_2": [b"\x1b$B", b"\x1b$(D", b"\x1b$(C", b"\x1b$A", b"\x1b(J", b"\x1b.A\x1bN",
+                     b"\x1b.F\x1bN", b"\x1bN"],
+    "iso2022_jp_2004": [b"\x1b$(Q", b"\x1b$(P", b"\x1b$B"],
+    "iso2022_jp_3": [b"\x1b$(O", b"\x1b$(P", b"\x1b$B"],
+    "iso2022_jp_ext": [b"\x1b$B", b"\x1b$(D", b"\x1b(J", b"\x1b(I"],
+    "iso2022_kr": [b"\x1b$)C\x0e", b"\x1b$(C", b"\x0e"],
+    "hz": [b"~{", b""],
+}
+# Pieces of stateful byte strings (`sr`): every designation any of them knows, broken and
+# truncated escapes, shifts, HZ's tildes.
+PIECES = [
+    b"\x1b(B", b"\x1b(J", b"\x1b(I", b"\x1b$@", b"\x1b$B", b"\x1b$A", b"\x1b$(C", b"\x1b$)C",
+    b"\x1b$(D", b"\x1b$(O", b"\x1b$(P", b"\x1b$(Q", b"\x1b&@\x1b$B", b"\x1b.A", b"\x1b.F",
+    b"\x1b.B", b"\x1b.J", b"\x1bN", b"\x1b(A", b"\x1b(F", b"\x1b)B", b"\x1b$", b"\x1b(", b"\x1b",
+    b"\x1bx", b"\x1b&@", b"\x1b$(", b"\x1b((((((((((((((((", b"\x1b$)A", b"\x1b$(A", b"\x1b&@x",
+    b"\x0e", b"\x0f", b"\n", b"~{", b"~}", b"~~", b"~\n", b"~", b"~x", b"\x1b$(Q$w", b"\x1b$(Q$x",
+]
+# Characters of the stateful codecs' repertoires and beyond (`st`): JIS X 0213's pair starters
+# and second halves, kana, kanji, hangul, hanzi, Greek, Latin-1, half-width katakana, yen and
+# overline, astral (and one that truncates to a pair's second half), ASCII, `~`, newline.
+POOL = ("\u304b\u309a\u30ab\u31f7\u00e6\u0300\u0254\u0301\u02e9\u02e5\u02e5\u02e9\u4e00\u4e9c"
+        "\uac00\ud7a3\u554a\u03b1\u00e9\uff61\uff9f\u00a5\u203e\uff3c\uff5e\u9b1c\u9b1d"
+        "\U00020b9f\U0002000b\U0001309aa~\n\u3164\u2015\u2018\u20ac\ue000\u0391\u00c0\u00ff"
+        "\u00ca\u0304\u00ea\U0001030c")
 HANDLERS = ["strict", "replace", "ignore", "backslashreplace", "xmlcharrefreplace"]
 MASK = (1 << 64) - 1
 
@@ -44,6 +77,8 @@ def dec(codec, b, errors):
         return f"err {e.encoding} {e.start} {e.end} {e.reason}"
     except TypeError:
         return "type"
+    except RuntimeError:
+        return "runtime"
     except LookupError:
         return "lookup"
     return "ok " + " ".join(f"{ord(c):x}" for c in s)
@@ -103,8 +138,31 @@ def chunks():
     return CHUNKS
 
 
+def stateful_bytes(r):
+    out = bytearray()
+    for _ in range(1 + r.below(8)):
+        k = r.below(10)
+        if k < 4:
+            out.extend(PIECES[r.below(len(PIECES))])
+        elif k < 7:
+            out.extend([0x21 + r.below(0x5E), 0x21 + r.below(0x5E)])
+        elif k < 9:
+            out.append(r.below(128))
+        else:
+            out.append(r.below(256))
+    return bytes(out)
+
+
+def stateful_text(r):
+    return "".join(POOL[r.below(len(POOL))] for _ in range(1 + r.below(8)))
+
+
 def lines(codec, cat):
     multi = codec in MULTIBYTE
+    if codec in STATEFUL:
+        yield from stateful_lines(codec, cat)
+        if cat not in ("d1", "ec", "re"):
+            return
     if cat == "d1":
         for b in range(256):
             yield f"{b:02x}|strict|{dec(codec, bytes([b]), 'strict')}"
@@ -131,16 +189,42 @@ def lines(codec, cat):
         for lo, s in chunks():
             yield f"{lo}|replace|{enc(codec, s, 'replace')}"
             yield f"{lo}|strict|{enc(codec, s, 'strict')}"
+    elif cat == "st" and multi:
+        yield from stateful_lines(codec, cat)
     elif cat == "re":
         r = Lcg(2)
-        for _ in range(600 if multi else 100):
+        for _ in range(600 if multi or codec in STATEFUL else 100):
             s = random_text(r)
             k = " ".join(f"{ord(c):x}" for c in s)
             for h in HANDLERS:
                 yield f"{k}|{h}|{enc(codec, s, h)}"
 
 
-CATS = ["d1", "d2", "d3", "rd", "ec", "re"]
+def stateful_lines(codec, cat):
+    if cat == "sp":
+        for p in STATEFUL[codec]:
+            for b1 in range(256):
+                for b2 in range(256):
+                    b = p + bytes([b1, b2])
+                    yield f"{b.hex()}|strict|{dec(codec, b, 'strict')}"
+    elif cat == "sr":
+        r = Lcg(4)
+        for _ in range(3000):
+            b = stateful_bytes(r)
+            for h in HANDLERS:
+                yield f"{b.hex()}|{h}|{dec(codec, b, h)}"
+    elif cat == "st":
+        r = Lcg(5)
+        for _ in range(3000):
+            s = stateful_text(r)
+            k = " ".join(f"{ord(c):x}" for c in s)
+            for h in HANDLERS:
+                yield f"{k}|{h}|{enc(codec, s, h)}"
+            b = s.encode(codec, "replace")
+            yield f"{k}|roundtrip|{dec(codec, b, 'strict')}"
+
+
+CATS = ["d1", "d2", "d3", "rd", "ec", "re", "sp", "sr", "st"]
 
 if __name__ == "__main__":
     if len(sys.argv) == 3:

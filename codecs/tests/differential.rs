@@ -4,7 +4,8 @@
 //! to `target/codecs-<codec>-<category>.txt` to diff with the script's `CODEC CATEGORY` output.
 //! Regenerate the stored digests (after `scripts/gen-codec-tables.py`) with
 //! `python3 codecs/tests/cpython_cases.py < names.json > codecs/tests/cpython-digests.json`, the
-//! names being the JSON list of the 85 codec module names (`codecs::codec_names`).
+//! names being the JSON list of the 93 codec module names (`codecs::codec_names` and the 8
+//! stateful ones of `STATEFUL`).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr, reason = "test code")]
 
 use sha2::{Digest, Sha256};
@@ -30,8 +31,86 @@ const MULTIBYTE: &[&str] = &[
     "shift_jis_2004",
     "shift_jisx0213",
 ];
+/// The stateful codecs (ISO-2022, HZ), each with the designations its charsets are read
+/// through (`sp`: every byte pair after each).
+const STATEFUL: &[(&str, &[&[u8]])] = &[
+    ("iso2022_jp", &[b"\x1b$B", b"\x1b$@", b"\x1b(J", b"\x1b&@\x1b$B"]),
+    ("iso2022_jp_1", &[b"\x1b$B", b"\x1b$(D", b"\x1b(J"]),
+    (
+        "iso2022_jp_2",
+        &[
+            b"\x1b$B",
+            b"\x1b$(D",
+            b"\x1b$(C",
+            b"\x1b$A",
+            b"\x1b(J",
+            b"\x1b.A\x1bN",
+            b"\x1b.F\x1bN",
+            b"\x1bN",
+        ],
+    ),
+    ("iso2022_jp_2004", &[b"\x1b$(Q", b"\x1b$(P", b"\x1b$B"]),
+    ("iso2022_jp_3", &[b"\x1b$(O", b"\x1b$(P", b"\x1b$B"]),
+    ("iso2022_jp_ext", &[b"\x1b$B", b"\x1b$(D", b"\x1b(J", b"\x1b(I"]),
+    ("iso2022_kr", &[b"\x1b$)C\x0e", b"\x1b$(C", b"\x0e"]),
+    ("hz", &[b"~{", b""]),
+];
+/// Pieces of stateful byte strings (`sr`): every designation any of them knows, broken and
+/// truncated escapes, shifts, HZ's tildes.
+const PIECES: &[&[u8]] = &[
+    b"\x1b(B",
+    b"\x1b(J",
+    b"\x1b(I",
+    b"\x1b$@",
+    b"\x1b$B",
+    b"\x1b$A",
+    b"\x1b$(C",
+    b"\x1b$)C",
+    b"\x1b$(D",
+    b"\x1b$(O",
+    b"\x1b$(P",
+    b"\x1b$(Q",
+    b"\x1b&@\x1b$B",
+    b"\x1b.A",
+    b"\x1b.F",
+    b"\x1b.B",
+    b"\x1b.J",
+    b"\x1bN",
+    b"\x1b(A",
+    b"\x1b(F",
+    b"\x1b)B",
+    b"\x1b$",
+    b"\x1b(",
+    b"\x1b",
+    b"\x1bx",
+    b"\x1b&@",
+    b"\x1b$(",
+    b"\x1b((((((((((((((((",
+    b"\x1b$)A",
+    b"\x1b$(A",
+    b"\x1b&@x",
+    b"\x0e",
+    b"\x0f",
+    b"\n",
+    b"~{",
+    b"~}",
+    b"~~",
+    b"~\n",
+    b"~",
+    b"~x",
+    b"\x1b$(Q$w",
+    b"\x1b$(Q$x",
+];
+/// Characters of the stateful codecs' repertoires and beyond (`st`): JIS X 0213's pair starters
+/// and second halves, kana, kanji, hangul, hanzi, Greek, Latin-1, half-width katakana, yen and
+/// overline, astral (and one that truncates to a pair's second half), ASCII, `~`, newline.
+const POOL: &str =
+    "\u{304b}\u{309a}\u{30ab}\u{31f7}\u{e6}\u{300}\u{254}\u{301}\u{2e9}\u{2e5}\u{2e5}\u{2e9}\
+    \u{4e00}\u{4e9c}\u{ac00}\u{d7a3}\u{554a}\u{3b1}\u{e9}\u{ff61}\u{ff9f}\u{a5}\u{203e}\u{ff3c}\
+    \u{ff5e}\u{9b1c}\u{9b1d}\u{20b9f}\u{2000b}\u{1309a}a~\n\u{3164}\u{2015}\u{2018}\u{20ac}\
+    \u{e000}\u{391}\u{c0}\u{ff}\u{ca}\u{304}\u{ea}\u{1030c}";
 const HANDLERS: &[&str] = &["strict", "replace", "ignore", "backslashreplace", "xmlcharrefreplace"];
-const CATS: &[&str] = &["d1", "d2", "d3", "rd", "ec", "re"];
+const CATS: &[&str] = &["d1", "d2", "d3", "rd", "ec", "re", "sp", "sr", "st"];
 
 struct Lcg(u64);
 
@@ -60,6 +139,7 @@ fn dec(codec: &str, b: &[u8], errors: &str) -> String {
             format!("err {encoding} {start} {end} {reason}")
         }
         Err(codecs::CodecError::WrongDirection(_)) => "type".into(),
+        Err(codecs::CodecError::Internal(_)) => "runtime".into(),
         Err(codecs::CodecError::UnknownHandler(_)) => "lookup".into(),
         Err(e) => format!("failed {e}"),
     }
@@ -146,8 +226,80 @@ fn random_text(r: &mut Lcg) -> String {
         .collect()
 }
 
+fn stateful_bytes(r: &mut Lcg) -> Vec<u8> {
+    let mut out = Vec::new();
+    for _ in 0..1 + r.below(8) {
+        let k = r.below(10);
+        if k < 4 {
+            out.extend_from_slice(PIECES[r.below(PIECES.len() as u64) as usize]);
+        } else if k < 7 {
+            out.extend([0x21 + r.below(0x5E) as u8, 0x21 + r.below(0x5E) as u8]);
+        } else if k < 9 {
+            out.push(r.below(128) as u8);
+        } else {
+            out.push(r.below(256) as u8);
+        }
+    }
+    out
+}
+
+fn stateful_text(r: &mut Lcg) -> String {
+    let pool: Vec<char> = POOL.chars().collect();
+    (0..1 + r.below(8)).map(|_| pool[r.below(pool.len() as u64) as usize]).collect()
+}
+
+/// The stateful codecs' own categories.
+fn stateful_lines(codec: &str, cat: &str, prefixes: &[&[u8]]) -> Vec<String> {
+    let mut out = Vec::new();
+    match cat {
+        "sp" => {
+            for p in prefixes {
+                for b1 in 0..=255u8 {
+                    for b2 in 0..=255u8 {
+                        let b = [p, &[b1, b2][..]].concat();
+                        out.push(format!("{}|strict|{}", hex(&b), dec(codec, &b, "strict")));
+                    }
+                }
+            }
+        }
+        "sr" => {
+            let mut r = Lcg(4);
+            for _ in 0..3000 {
+                let b = stateful_bytes(&mut r);
+                for h in HANDLERS {
+                    out.push(format!("{}|{h}|{}", hex(&b), dec(codec, &b, h)));
+                }
+            }
+        }
+        "st" => {
+            let mut r = Lcg(5);
+            for _ in 0..3000 {
+                let s = stateful_text(&mut r);
+                let k: Vec<String> = s.chars().map(|c| format!("{:x}", u32::from(c))).collect();
+                let k = k.join(" ");
+                for h in HANDLERS {
+                    out.push(format!("{k}|{h}|{}", enc(codec, &s, h)));
+                }
+                let b = codecs::encode(codec, &s, "replace").unwrap();
+                out.push(format!("{k}|roundtrip|{}", dec(codec, &b, "strict")));
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
 fn lines(codec: &str, cat: &str) -> Vec<String> {
     let multi = MULTIBYTE.contains(&codec);
+    let stateful = STATEFUL.iter().find(|(n, _)| *n == codec);
+    if let Some((_, prefixes)) = stateful {
+        if !matches!(cat, "d1" | "ec" | "re") {
+            return stateful_lines(codec, cat, prefixes);
+        }
+    }
+    if cat == "st" && multi {
+        return stateful_lines(codec, cat, &[]);
+    }
     let mut out = Vec::new();
     match cat {
         "d1" => {
@@ -199,7 +351,7 @@ fn lines(codec: &str, cat: &str) -> Vec<String> {
         }
         "re" => {
             let mut r = Lcg(2);
-            for _ in 0..if multi { 600 } else { 100 } {
+            for _ in 0..if multi || stateful.is_some() { 600 } else { 100 } {
                 let s = random_text(&mut r);
                 let k: Vec<String> = s.chars().map(|c| format!("{:x}", u32::from(c))).collect();
                 let k = k.join(" ");
@@ -247,8 +399,17 @@ fn python311() -> bool {
 /// The codecs whose digests are recomputed by python3.11 on every run (about 7 s, beside our
 /// 10 s): one of each family and shape; `REFSCORE_CODECS_FULL=1` recomputes all 85 (about 22 s).
 fn live_names(names: &[String]) -> Vec<String> {
-    const SOME: &[&str] =
-        &["big5hkscs", "cp037", "cp1252", "euc_kr", "gb18030", "koi8_r", "shift_jis_2004"];
+    const SOME: &[&str] = &[
+        "big5hkscs",
+        "cp037",
+        "cp1252",
+        "euc_kr",
+        "gb18030",
+        "hz",
+        "iso2022_jp_2",
+        "koi8_r",
+        "shift_jis_2004",
+    ];
     let full = std::env::var_os("REFSCORE_CODECS_FULL").is_some();
     names.iter().filter(|n| full || SOME.contains(&n.as_str())).cloned().collect()
 }
@@ -257,7 +418,9 @@ fn live_names(names: &[String]) -> Vec<String> {
 fn every_codec_agrees_with_cpython() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let stored_path = root.join("tests/cpython-digests.json");
-    let names = codecs::codec_names().unwrap();
+    let mut names = codecs::codec_names().unwrap();
+    names.extend(STATEFUL.iter().map(|(n, _)| n.to_string()));
+    names.sort();
     let stored: Digests =
         serde_json::from_slice(&std::fs::read(&stored_path).expect("cpython-digests.json"))
             .unwrap();
@@ -321,7 +484,25 @@ fn lookup_follows_encodings_search_function() {
     assert_eq!(found("U32"), Lookup::Found("utf_32".into()));
     assert_eq!(found("utf16le"), Lookup::Unknown);
     assert_eq!(found("utf-7"), Lookup::Found("utf_7".into()));
-    assert_eq!(found("hz"), Lookup::Unsupported("hz".into()));
-    assert_eq!(found("iso2022_jp"), Lookup::Unsupported("iso2022_jp".into()));
+    assert_eq!(found("hz"), Lookup::Found("hz".into()));
+    assert_eq!(found("HZ-GB-2312"), Lookup::Found("hz".into()));
+    assert_eq!(found("iso2022_jp"), Lookup::Found("iso2022_jp".into()));
+    assert_eq!(found("ISO-2022-JP"), Lookup::Found("iso2022_jp".into()));
+    assert_eq!(found("csISO2022KR"), Lookup::Found("iso2022_kr".into()));
+    assert_eq!(found("iso2022jp-2004"), Lookup::Found("iso2022_jp_2004".into()));
+    assert_eq!(found("iso-2022-jp.ext"), Lookup::Found("iso2022_jp_ext".into()));
+    assert_eq!(found("iso2022.jp"), Lookup::Unknown);
+    assert_eq!(found("idna"), Lookup::Unsupported("idna".into()));
     assert_eq!(found("no-such-codec"), Lookup::Unknown);
+}
+
+/// CPython matches a pair's second character by its low 16 bits (JIS X 0213's `ucs2_t`, HKSCS's
+/// mask): an astral character there joins the pair and is consumed with it.
+#[test]
+fn pairs_match_the_second_character_by_its_low_16_bits() {
+    let enc = |c: &str, s: &str| codecs::encode(c, s, "strict").unwrap();
+    assert_eq!(enc("euc_jis_2004", "\u{304b}\u{1309a}"), b"\xa4\xf7");
+    assert_eq!(enc("shift_jisx0213", "\u{304b}\u{1309a}"), b"\x82\xf5");
+    assert_eq!(enc("big5hkscs", "\u{ca}\u{10304}"), b"\x88b");
+    assert_eq!(enc("iso2022_jp_2004", "\u{304b}\u{1309a}"), b"\x1b$(Q$w\x1b(B");
 }

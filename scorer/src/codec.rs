@@ -15,7 +15,7 @@ use std::rc::Rc;
 pub enum Lookup {
     /// A codec the provider decodes, by its `encodings` module name.
     Found(String),
-    /// A codec CPython has that refscore does not decode (ISO-2022, HZ...).
+    /// A codec CPython has that refscore does not decode (`idna`, `rot_13`, `punycode`...).
     Unsupported(String),
     /// No such codec: `LookupError: unknown encoding: NAME`.
     Unknown,
@@ -41,6 +41,10 @@ pub enum CodecError {
     /// position in characters and code point.
     #[error("lone surrogate U+{code:04X} at position {position}")]
     LoneSurrogate { position: usize, code: u32 },
+    /// CPython's RuntimeError "internal codec error" (an ISO-2022 single shift into a G2 set
+    /// the codec cannot decode), by the codec's name.
+    #[error("internal codec error")]
+    Internal(String),
     /// The provider failed (tables unreadable, module broken).
     #[error("codec provider failed: {0}")]
     Failed(String),
@@ -92,6 +96,7 @@ pub fn read_answer(answer: &[u8]) -> Result<(u8, &[u8]), CodecError> {
         }
         5 => Err(CodecError::UnsupportedHandler(text(rest))),
         6 => Err(CodecError::WrongDirection(text(rest))),
+        9 => Err(CodecError::Internal(text(rest))),
         _ => Err(CodecError::Failed(text(rest))),
     }
 }

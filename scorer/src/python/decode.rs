@@ -281,24 +281,46 @@ fn decode_table(body: &[u8], name: &str, codecs: &dyn Codecs) -> Result<String, 
     let codec = match codecs.lookup(name).map_err(failed)? {
         Lookup::Found(codec) => codec,
         Lookup::Unsupported(_) => {
-            return Err(error(
-                format!(
-                    "encoding problem: {name} is not supported by refscore (table codecs only)"
-                ),
-                0,
-            ))
+            return Err(error(format!("encoding problem: {name} is not supported by refscore"), 0))
         }
         Lookup::Unknown => return Err(error(format!("unknown encoding: {name}"), 0)),
     };
     let buf = translate_newlines(body);
     match codecs.decode(&codec, &buf, "strict") {
-        // The newline added above can vanish into a character (UTF-16: `\n\n` is U+0A0A):
-        // then the tokenizer ends without a NEWLINE token. A UTF-16 text holds no ASCII (its
-        // NUL bytes are refused first), so what parses at all is one name: "invalid syntax"
-        // where the ENDMARKER stands; anything else fails on its first invalid character, as
-        // the parser reports it.
+        // The newline added above can vanish into a character (UTF-16: `\n\n` is U+0A0A) or
+        // a line continuation (HZ's `~` newline): then the tokenizer ends without a NEWLINE
+        // token. A UTF-16 text holds no ASCII (its NUL bytes are refused first), so what parses
+        // at all is one name: "invalid syntax" where the ENDMARKER stands; anything else fails
+        // on its first invalid character, as the parser reports it. An HZ text's last line
+        // holding a statement likewise ends without its NEWLINE (a blank or comment line
+        // needs none): "invalid syntax" there when the rest parses (else the parser's own
+        // error, an unclosed bracket or string, comes first as in CPython).
         Ok(text) if !text.ends_with('\n') && crate::unicode::is_identifier(&text) => {
             Err(SyntaxError { text: Some(text), ..error("invalid syntax".into(), 1) })
+        }
+        // A backslash last (on a line of no string or comment): no newline follows it.
+        Ok(text)
+            if codec == "hz"
+                && text.ends_with('\\')
+                && !text.rsplit('\n').next().unwrap_or_default().contains(['#', '\'', '"']) =>
+        {
+            let line = text.matches('\n').count() + 1;
+            let line = u32::try_from(line).unwrap_or(u32::MAX);
+            let msg = "unexpected character after line continuation character";
+            Err(SyntaxError { text: Some(text), ..error(msg.into(), line) })
+        }
+        Ok(text)
+            if !text.ends_with('\n') && codec == "hz" && {
+                let last = text.rsplit('\n').next().unwrap_or_default();
+                let last = last.trim_start_matches([' ', '\t', '\x0c']);
+                !last.is_empty()
+                    && !last.starts_with('#')
+                    && super::parse_tree(&text, "<unknown>").is_ok()
+            } =>
+        {
+            let line = text.matches('\n').count() + 1;
+            let line = u32::try_from(line).unwrap_or(u32::MAX);
+            Err(SyntaxError { text: Some(text), ..error("invalid syntax".into(), line) })
         }
         Ok(text) => Ok(text),
         Err(CodecError::Codec { encoding, start, end, reason }) => {

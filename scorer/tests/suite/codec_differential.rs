@@ -1,7 +1,9 @@
 //! `bytes.decode`, `str.encode` and `open(..., encoding=...)` through the codec provider against
 //! python3: UTF-16 and UTF-32 (every byte order, BOMs, truncated data, lone and paired
 //! surrogates, code points out of range, under each error handler, through the codec names and
-//! aliases), UTF-7 (shift sequences and their errors, every ASCII character), and the errors CPython's codec registry wraps ("decoding with 'gbk' codec failed
+//! aliases), UTF-7 (shift sequences and their errors, every ASCII character), the stateful
+//! ISO-2022 and HZ codecs (designations, shifts, broken escapes, CPython's RuntimeError, `open`),
+//! and the errors CPython's codec registry wraps ("decoding with 'gbk' codec failed
 //! (TypeError: ...)"). Each case is one test method whose failure message is what the call
 //! gave (its value's repr, or the exception's type, message and attributes), so messages,
 //! positions and values are compared, not only verdicts. A case where CPython's value holds a
@@ -277,6 +279,62 @@ fn cases() -> (Vec<String>, Vec<(String, Vec<u8>)>) {
         }
         exprs.push(format!("b'a'.decode('{codec}', 'bogus')"));
     }
+    // The stateful codecs (ISO-2022, HZ): designations, shifts, broken and truncated escapes,
+    // bytes invalid in the designated set, CPython's RuntimeError of a G2 single shift it has no
+    // decoder for, characters outside the repertoire, under every handler and through aliases.
+    let stateful: &[(&str, &[&[u8]], &str)] = &[
+        (
+            "iso2022_jp",
+            &[b"a\x1b$B0!\x1b(Bb", b"\x1b$B\x7f\x7f", b"\x1b$B0", b"\x1b(J\\~\x80", b"\x1b$(Z"],
+            "'a\\u4e9c\\xa5\\xe9\\U0001f600~'",
+        ),
+        ("iso2022_jp_1", &[b"\x1b$(D+1\x1b(B", b"\x1b$(D\xff!"], "'\\xe9\\u4e9c\\u20ac'"),
+        (
+            "iso2022_jp_2",
+            &[b"\x1b.A\x1bNi\x1b.F\x1bNa", b"\x1b.J\x1bNa", b"\x1b$(C0!\x1b$A0!", b"\x1bN"],
+            "'\\xe9\\uac00\\u554a\\u03b1\\u20ac'",
+        ),
+        (
+            "iso2022_jp_2004",
+            &[b"\x1b$(Q$w\x1b$(P!!", b"\x1b$(Q\x22\x32", b"\x1b&@\x1b$B0!"],
+            "'\\u304b\\u309a\\u304b\\U00020b9f\\uff5e'",
+        ),
+        ("iso2022_jp_3", &[b"\x1b$(P};", b"\x1b$(O.!"], "'\\u9b1c\\u9b1d\\u304b\\u309a'"),
+        ("iso2022_jp_ext", &[b"\x1b(I12\x1b(B", b"\x1b(I`"], "'\\uff71\\u4e9c\\uac00'"),
+        (
+            "iso2022_kr",
+            &[b"\x1b$)C\x0e0!\x0f0!", b"\x0e0!", b"\x1b$)C\x0e0!\n0!", b"\x1b$)C\x0e0"],
+            "'\\uac00a\\uac00\\n\\u4e9c'",
+        ),
+        (
+            "hz",
+            &[b"~{0!~}~~", b"~{0!~~", b"~x", b"~{0", b"~\n", b"\x80"],
+            "'\\u554a~\\u20ac~\\u554a'",
+        ),
+    ];
+    for (codec, inputs, text) in stateful {
+        for b in *inputs {
+            for h in HANDLERS {
+                exprs.push(format!("{}.decode('{codec}', '{h}')", bytes_literal(b)));
+            }
+        }
+        for h in HANDLERS {
+            exprs.push(format!("{text}.encode('{codec}', '{h}')"));
+        }
+        exprs.push(format!("{text}.encode('{codec}', 'replace').decode('{codec}')"));
+    }
+    for n in [
+        "ISO-2022-JP",
+        "csISO2022JP",
+        "iso2022jp-2",
+        "ISO_2022_KR",
+        "hz-gb-2312",
+        "HZGB",
+        "iso2022.jp",
+    ] {
+        exprs.push(format!("b'\\x1b$B0!'.decode('{n}')"));
+        exprs.push(format!("'\\u4e9c'.encode('{n}', 'xmlcharrefreplace')"));
+    }
     // `open` with these encodings: `read()` and line iteration, newlines translated or kept.
     let mut files = Vec::new();
     let texts = ["line one\nline two\r\nthree\rfour", "中文\n\u{1f600}\n", ""];
@@ -321,6 +379,17 @@ fn cases() -> (Vec<String>, Vec<(String, Vec<u8>)>) {
             }
             files.push((bpath, broken));
         }
+    }
+    // The stateful codecs through `open`: designations across lines, a broken file.
+    files.push(("jp.txt".into(), b"a\x1b$B0!\x1b(B\r\n\x1b$B0!\n0!\x1b(B\nend".to_vec()));
+    files.push(("kr.txt".into(), b"\x1b$)C\x0e0!\n0!\x0f\r\n\x0e0!\x0f".to_vec()));
+    files.push(("hz.txt".into(), b"~{0!~}\n~{0!\n~}x~\ny".to_vec()));
+    for (p, enc) in [("jp.txt", "iso2022_jp"), ("kr.txt", "iso2022_kr"), ("hz.txt", "hz")] {
+        for h in ["strict", "replace", "backslashreplace"] {
+            exprs.push(format!("read('../{p}', encoding='{enc}', errors='{h}')"));
+        }
+        exprs.push(format!("lines('../{p}', encoding='{enc}', errors='replace')"));
+        exprs.push(format!("read('../{p}', encoding='{enc}', errors='replace', newline='')"));
     }
     // Table codecs through `open`, and an unknown one.
     files.push(("gbk_ok.txt".into(), b"\xd6\xd0\xce\xc4\r\n\xd7\xd6".to_vec()));

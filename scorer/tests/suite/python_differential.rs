@@ -1319,9 +1319,8 @@ fn indentation_split_by_continuations_matches_cpython() {
 /// string and comment hold every byte 0x80-0xFF the codec defines (the string's value compared
 /// through `ast.dump`), one file per undefined byte (CPython's "character maps to <undefined>"
 /// SyntaxError, its position), and the codecs' aliases as cookies. Every charmap is decoded (the
-/// `codecs` crate, loaded by the browser's worker on demand as `codecs.wasm`); codecs CPython
-/// has but refscore does not decode (ISO-2022, HZ) are refused naming the codec (not compared:
-/// CPython decodes them).
+/// `codecs` crate, loaded by the browser's worker on demand as `codecs.wasm`); the stateful
+/// ISO-2022 and HZ codecs are compared in `stateful_coding_cookies_match_cpython`.
 #[test]
 fn charmap_coding_cookies_match_cpython() {
     let listing = r#"
@@ -1391,11 +1390,85 @@ print(json.dumps(out))
         cases.len() - differ.len()
     );
     assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
-    for n in ["iso2022_jp", "hz"] {
-        let src = format!("# coding: {n}\nx = 1\n");
-        let e = decode_source(src.as_bytes()).expect_err("not decoded");
-        assert!(e.msg.contains(n) && e.msg.contains("not supported by refscore"), "{}", e.msg);
+}
+
+/// PEP 263 cookies naming CPython 3.11's stateful codecs (the ISO-2022 family and HZ, by module
+/// name and alias): files whose string and comment hold each codec's repertoire (JIS X 0208 /
+/// 0212 / 0213 and its pairs, JIS X 0201, KS X 1001 with SO/SI, GB2312, ISO-8859 G2 single
+/// shifts, HZ's `~{ ~} ~~ ~` newline), the string's value compared through `ast.dump`; and
+/// broken files: bytes invalid in the designated set, unknown or truncated escapes, a file
+/// ending inside a designation, a newline inside a double-byte set (CPython's "illegal" or
+/// "incomplete multibyte sequence" SyntaxError and its position).
+#[test]
+fn stateful_coding_cookies_match_cpython() {
+    let texts: &[(&str, &str, &str)] = &[
+        ("iso2022_jp", "ISO-2022-JP", "亜あア＼¥‾漢字"),
+        ("iso2022_jp_1", "iso2022jp-1", "亜é丂"),
+        ("iso2022_jp_2", "csISO2022JP2", "亜가中é\u{3b1}"),
+        ("iso2022_jp_2004", "iso_2022_jp_2004", "か\u{309a}\u{20b9f}𠀋亜"),
+        ("iso2022_jp_3", "iso2022jp-3", "か\u{309a}鬝亜"),
+        ("iso2022_jp_ext", "iso2022jp_ext", "ｱｲｳ亜"),
+        ("iso2022_kr", "csISO2022KR", "가나다"),
+        ("hz", "HZ-GB-2312", "啊中文~"),
+    ];
+    let mut cases: Vec<Vec<u8>> = Vec::new();
+    for (name, alias, text) in texts {
+        for n in [name, alias] {
+            let src = format!("# -*- coding: {n} -*-\nx = '{text}'  # {text}\ny = 1\n");
+            cases.push(codecs::encode(name, &src, "strict").expect("encodable"));
+            let src = format!("# coding={n}\nx = ('{text}',\n     '{text}')\n");
+            cases.push(codecs::encode(name, &src, "strict").expect("encodable"));
+        }
+        let head = format!("# coding: {name}\n");
+        let broken: &[&[u8]] = if *name == "hz" {
+            &[
+                b"x = '~{0!'\n",
+                b"x = '~{0!~}~x'\n",
+                b"x = '~{0!\n~}'\n",
+                b"x = '~{\x7f\x7f~}'\n",
+                b"x = '~~~{0!~}\xa1'\n",
+                b"x = 1 ~{",
+                b"x = 1 ~",
+                b"x = '~\n'\n",
+                b"x = 1\n# c~",
+                b"x = (1,\n 2)~",
+                b"x = (1,~",
+                b"x = '''a~",
+                b"x = 1 \\~",
+                b"x = 'a\\~",
+                b"x = 1 # a\\~",
+                b"x = 1\n\x0c~",
+            ]
+        } else {
+            &[
+                b"x = '\x1b$B\x7f\x7f\x1b(B'\n",
+                b"x = '\x1b$B0!\n'\n",
+                b"x = '\x1b$B0!'\n",
+                b"x = '\x1b$(Z0!\x1b(B'\n",
+                b"x = '\x1b$)C\x0e0!\x0f'\n",
+                b"x = '\x1b$A0!\x1b(B'\n",
+                b"x = '\x1b(I1\x1b(B'\n",
+                b"x = '\x1bx\x1b(B'\n",
+                b"x = '\x1b.A\x1bNa'\n",
+                b"x = 1 \x1b$",
+                b"x = 1\n\x1b$B0",
+                b"x = '\x80'\n",
+                b"x = '\x1b(J\\~'\n",
+            ]
+        };
+        for b in broken {
+            cases.push([head.as_bytes(), b].concat());
+        }
     }
+    let expected = cpython_parse_outcomes("stateful_cookies", &cases);
+    let differ = parse_outcome_differences(&cases, &expected);
+    eprintln!(
+        "stateful codec cookies: {} codecs, {} cases, {} agree with CPython",
+        texts.len(),
+        cases.len(),
+        cases.len() - differ.len()
+    );
+    assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
 }
 
 /// PEP 263 cookies naming UTF-16, UTF-32 (each byte order, and aliases) and UTF-7: CPython

@@ -167,6 +167,7 @@ impl<'a> Interp<'a> {
                 ExcKind::TypeError,
                 "don't know how to handle UnicodeDecodeError in error callback".to_string(),
             ),
+            CodecError::Internal(_) => (ExcKind::RuntimeError, "internal codec error".to_string()),
             _ => return self.codec_error(e, input),
         };
         let norm = crate::python::normalize_encoding(enc);
@@ -239,6 +240,7 @@ impl<'a> Interp<'a> {
             CodecError::LoneSurrogate { .. } => {
                 self.unsupported("a str holding a lone surrogate (decoded by the codec)")
             }
+            CodecError::Internal(_) => self.err(ExcKind::RuntimeError, "internal codec error"),
             CodecError::Failed(m) => self.unsupported(m),
         }
     }
