@@ -419,3 +419,144 @@ class TestWalkFilter(unittest.TestCase):
 "#,
     );
 }
+
+/// Every `ast.parse` of a source the run parsed before gives a pristine tree of new objects,
+/// whatever the earlier methods wrote to their trees or kept of them (the guard for any reuse of
+/// parse results: a kept tree handed out again was tried, see `cli/benches/score.rs`). Each
+/// method writes to its tree in another way, or keeps a part of it; the next one must see a
+/// pristine tree, distinct from every object kept.
+#[test]
+fn parsed_trees_are_fresh_after_writes_and_kept_parts() {
+    check(
+        "spare-trees-test.py",
+        &[("src/sample.py", SAMPLE), ("src/other.py", b"def other():\n    return [1]\n")],
+        r#"import unittest
+import ast
+
+def read(p='../src/sample.py'):
+    with open(p) as f:
+        return f.read()
+
+PRISTINE = ast.dump(ast.parse(read()), include_attributes=True)
+KEPT = []
+
+class TestSpare(unittest.TestCase):
+    def setUp(self):
+        self.tree = ast.parse(read())
+        self.assertEqual(ast.dump(self.tree, include_attributes=True), PRISTINE)
+        for k in KEPT:
+            for n in ast.walk(self.tree):
+                self.assertIsNot(n, k)
+            self.assertIsNot(self.tree.body, k)
+
+    def test_a_set_field(self):
+        self.tree.body[3].targets[0].id = 'Y'
+        self.tree.body[4].name = 'renamed'
+
+    def test_b_set_position(self):
+        self.tree.body[1].lineno = 99
+        self.tree.body[4].body[1].end_col_offset = 0
+
+    def test_c_parent_links(self):
+        for n in ast.walk(self.tree):
+            for c in ast.iter_child_nodes(n):
+                c.parent = n
+
+    def test_d_list_append(self):
+        self.tree.body.append(ast.Pass())
+
+    def test_e_list_clear(self):
+        self.tree.body[4].body.clear()
+
+    def test_f_list_reverse(self):
+        self.tree.body.reverse()
+
+    def test_g_slice_delete(self):
+        del self.tree.body[4].body[1:]
+
+    def test_h_dict_write(self):
+        self.tree.body[4].__dict__['name'] = 'via_dict'
+
+    def test_i_dict_read(self):
+        self.assertIn('name', self.tree.body[4].__dict__)
+
+    def test_j_delattr(self):
+        del self.tree.body[4].name
+
+    def test_k_keep_node(self):
+        KEPT.append(self.tree.body[4])
+
+    def test_l_mutate_kept(self):
+        KEPT[-1].name = 'kept_renamed'
+        KEPT[-1].body.append(ast.Pass())
+
+    def test_m_keep_list(self):
+        KEPT.append(self.tree.body[4].args.args)
+
+    def test_n_keep_deep(self):
+        KEPT.append(self.tree.body[4].body[1].test)
+
+    def test_o_keep_walker(self):
+        walker = ast.walk(self.tree)
+        for _ in range(5):
+            KEPT.append(next(walker))
+        KEPT.append(walker)
+
+    def test_p_shift_lines(self):
+        for n in ast.walk(self.tree):
+            if hasattr(n, 'lineno'):
+                n.lineno += 10
+
+    def test_q_visitor(self):
+        class Up(ast.NodeVisitor):
+            def visit_Name(self, node):
+                node.id = node.id.upper()
+        Up().visit(self.tree)
+
+    def test_r_insert(self):
+        e = ast.Expr(ast.Constant(1))
+        e.lineno = e.col_offset = e.end_lineno = e.end_col_offset = 1
+        self.tree.body.insert(0, e)
+
+    def test_s_loop(self):
+        names = []
+        for i in range(4):
+            t = ast.parse(read())
+            names.append(t.body[4].name)
+            t.body[4].name = 'loop%d' % i
+            del t
+        self.assertEqual(names, ['top'] * 4)
+        for i in range(3):
+            u = ast.parse(read())
+            self.assertEqual(ast.dump(u, include_attributes=True), PRISTINE)
+            del u
+
+    def test_t_two_alive(self):
+        a = ast.parse(read())
+        b = ast.parse(read())
+        self.assertIsNot(a, b)
+        self.assertIsNot(a.body[4], b.body[4])
+        a.body[4].name = 'a_only'
+        self.assertEqual(b.body[4].name, 'top')
+
+    def test_u_alternate_files(self):
+        for _ in range(3):
+            o = ast.parse(read('../src/other.py'))
+            self.assertEqual(o.body[0].name, 'other')
+            o.body[0].body[0].value.elts.append(ast.Constant(2))
+            del o
+            s = ast.parse(read())
+            self.assertEqual(ast.dump(s, include_attributes=True), PRISTINE)
+            s.body.pop()
+            del s
+
+    def test_v_kept_still_intact(self):
+        self.assertEqual(KEPT[0].name, 'kept_renamed')
+        self.assertIsInstance(KEPT[1], list)
+        self.assertEqual(len(KEPT[1]), 2)
+
+    def test_w_last(self):
+        self.assertEqual(ast.dump(self.tree, include_attributes=True), PRISTINE)
+"#,
+    );
+}
