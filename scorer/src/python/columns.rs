@@ -29,21 +29,22 @@ pub(super) fn from_tokenizer(msg: &str) -> bool {
     PREFIXES.iter().any(|p| msg.starts_with(p))
 }
 
-/// Gives `e` (from parsing the decoded `source`) the column CPython reports for bytes input.
-pub fn bytes_error_columns(e: &mut SyntaxError, source: &[u8]) {
+/// Gives `e` (from parsing the decoded `source`) the column CPython reports for bytes input;
+/// whether its columns are UTF-8 bytes there (its end's too: [`super::end_in_bytes`]).
+pub fn bytes_error_columns(e: &mut SyntaxError, source: &[u8]) -> bool {
     if !matches!(e.kind, ErrorKind::SyntaxError | ErrorKind::IndentationError | ErrorKind::TabError)
         || e.offset == 0
         || from_tokenizer(&e.msg)
         || super::decode::declares_encoding(source)
     {
-        return;
+        return false;
     }
     if let Some(bytes) = e.byte_offset {
         // (counted over an earlier line: the byte column itself)
         e.offset = bytes;
-        return;
+        return true;
     }
-    let Some(text) = &e.text else { return };
+    let Some(text) = &e.text else { return true };
     let chars = e.offset as usize - 1;
     let mut bytes = 0usize;
     let mut counted = 0usize;
@@ -54,4 +55,5 @@ pub fn bytes_error_columns(e: &mut SyntaxError, source: &[u8]) {
     // A column past the line's end (an error at its end) keeps its excess as is.
     let column = bytes + (chars - counted) + 1;
     e.offset = u32::try_from(column).unwrap_or(u32::MAX);
+    true
 }

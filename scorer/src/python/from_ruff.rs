@@ -140,6 +140,7 @@ pub fn parse_fast(source: &str) -> Option<FastTree> {
         || scanned.unclosed.is_some()
         || !scanned.tab_indents.is_empty()
         || !scanned.split_indents.is_empty()
+        || scanned.remap_indents
         || scanned.deepest > MAX_SCANNED_DEPTH
     {
         return None;

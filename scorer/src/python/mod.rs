@@ -46,6 +46,7 @@ mod classes;
 mod columns;
 mod decode;
 mod dump;
+mod ends;
 #[cfg(feature = "fast-parse")]
 mod from_ruff;
 #[cfg(feature = "fast-parse")]
@@ -58,6 +59,7 @@ mod scan;
 mod validate;
 
 pub use columns::bytes_error_columns;
+pub use ends::{end_in_bytes, error_end};
 pub use rustpython_parser::ast as syntax;
 
 /// Which Python exception `ast.parse` raises.

@@ -323,6 +323,9 @@ fn parse_inner(
         for &at in scanned.blank_continuations.iter().chain(&scanned.split_indents) {
             bytes[at] = b' ';
         }
+        if scanned.remap_indents {
+            scan::flatten_indents(&mut bytes, &scanned.lines);
+        }
         if let Ok(s) = String::from_utf8(bytes) {
             text = Cow::Owned(s);
         }
@@ -346,7 +349,12 @@ fn parse_inner(
         }
     }
     loop {
-        match syntax::ModModule::parse(&text, filename) {
+        let parsed = if scanned.remap_indents {
+            parse_with_indents(&text, filename, &scanned.lines)
+        } else {
+            syntax::ModModule::parse(&text, filename)
+        };
+        match parsed {
             Ok(mut module) => {
                 if undecodable.is_some() {
                     // No rustpython error: a parser error of CPython's that `validate` finds,
@@ -1081,6 +1089,62 @@ fn map_parser_error(ctx: &Ctx, e: &ParseError, off: usize, at_eof: bool) -> Synt
             ctx.error("invalid syntax", off, ErrorKind::SyntaxError)
         }
     }
+}
+
+/// rustpython's parse of `text`, whose indentation [`scan::flatten_indents`] flattened, with
+/// CPython's INDENT and DEDENT tokens put in from the scan's reading of each logical line (at
+/// its first token, as rustpython's lexer places them; the last DEDENTs before the end).
+fn parse_with_indents(
+    text: &str,
+    filename: &str,
+    lines: &[scan::IndentLine],
+) -> Result<syntax::ModModule, ParseError> {
+    use rustpython_parser::text_size::{TextRange, TextSize};
+    let mut tokens = Vec::new();
+    let mut depth = 0usize;
+    // An INDENT spans the blanks before the token on its line, as rustpython's lexer gives it
+    // (the error mapping reads where it starts); DEDENTs are empty, at the token.
+    let mut put = |to: usize, from: TextSize, at: TextSize, tokens: &mut Vec<_>| {
+        for _ in to..depth {
+            tokens.push(Ok((Tok::Dedent, TextRange::empty(at))));
+        }
+        if to > depth {
+            tokens.push(Ok((Tok::Indent, TextRange::new(from.min(at), at))));
+        }
+        depth = to;
+    };
+    let b = text.as_bytes();
+    let mut next = lines.iter().peekable();
+    // (the lexer's iterator ends before its EndOfFile token)
+    let mut ended = true;
+    for item in syntax::ModModule::lex_starts_at(text, TextSize::default()) {
+        match &item {
+            Ok((Tok::Indent | Tok::Dedent, _)) => continue,
+            Ok((_, range)) => {
+                let at = range.start();
+                while let Some(l) = next.next_if(|l| l.token <= usize::from(at)) {
+                    let line = b.get(l.start..l.token).unwrap_or_default();
+                    let from = match line.iter().rposition(|&c| c == b'\n' || c == b'\r') {
+                        Some(p) => l.start + p + 1,
+                        None => l.start,
+                    };
+                    put(l.depth, TextSize::try_from(from).unwrap_or_default(), at, &mut tokens);
+                }
+            }
+            // (as rustpython's lexer does, the INDENT of a line whose first token fails is
+            // not given)
+            Err(_) => ended = false,
+        }
+        tokens.push(item);
+        if !ended {
+            break;
+        }
+    }
+    if ended {
+        let end = TextSize::try_from(text.len()).unwrap_or_default();
+        put(0, end, end, &mut tokens);
+    }
+    syntax::ModModule::parse_tokens(tokens, filename)
 }
 
 /// rustpython's lexer failed in the first token of a line indented deeper than the statement

@@ -46,6 +46,16 @@ pub(crate) struct Scan {
     /// one (0). Handed to rustpython as blanks (the lines blank), it reads the same column; the
     /// fast path declines such sources.
     pub split_indents: Vec<usize>,
+    /// A tab or form feed in the indentation of a line that is not blank: rustpython's lexer
+    /// does not read them as CPython's (a tab before a continuation sets the column to the
+    /// tab's, 8-column stops, `altcol` too, which no same-length blanks give rustpython: a
+    /// strictly deeper level takes one more byte), so the indentation is flattened
+    /// ([`flatten_indents`]) and CPython's INDENT and DEDENT tokens, from `lines`, handed to
+    /// rustpython's parser.
+    pub remap_indents: bool,
+    /// Each logical line's indentation (not blank, outside brackets), as CPython's tokenizer
+    /// reads it: for `remap_indents`.
+    pub lines: Vec<IndentLine>,
     /// Brackets open at the `stop` offset, innermost last: (bracket, offset).
     pub open: Vec<(u8, usize)>,
     /// `'(' was never closed`: reported when the parser fails at the end of the input.
@@ -56,6 +66,35 @@ pub(crate) struct Scan {
     /// Words holding non-ASCII bytes outside strings and comments (start, end): the candidates
     /// for identifiers with letters rustpython's tables lack.
     pub words: Vec<(usize, usize)>,
+}
+
+/// A logical line's indentation: the bytes before its first token (blanks and `\\`
+/// continuations), and the depth of CPython's indentation stack after it (an INDENT token
+/// when one deeper than the line before, DEDENT tokens when shallower).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct IndentLine {
+    pub start: usize,
+    pub token: usize,
+    pub depth: usize,
+}
+
+/// Flattens each logical line's indentation for rustpython to none at all (same byte length:
+/// the blanks before the first token end in a form feed, which rustpython's lexer reads as a
+/// reset; the continuations among them become blanks, blank lines for rustpython), so its
+/// lexer gives no INDENT or DEDENT token: `parse.rs` puts CPython's in from `lines`.
+/// Inconsistent indentation is the scan's `reject`, reported at its line either way.
+pub(crate) fn flatten_indents(bytes: &mut [u8], lines: &[IndentLine]) {
+    for l in lines {
+        let Some(region) = bytes.get_mut(l.start..l.token) else { continue };
+        for c in region.iter_mut() {
+            if matches!(*c, b'\t' | b'\\') {
+                *c = b' ';
+            }
+        }
+        if let Some(last) = region.last_mut().filter(|c| **c == b' ') {
+            *last = b'\x0c';
+        }
+    }
 }
 
 /// CPython's MAXLEVEL.
@@ -644,25 +683,23 @@ impl Scanner<'_> {
         }
         // The first token (after any continuations): where CPython's indentation errors point.
         let token_at = self.i;
-        if let Some(&first) = conts.first() {
+        if !conts.is_empty() {
             // (a `\\` left is the input's end, or a line continuation error, either way after
             // a blank line)
             if matches!(self.s.get(self.i), None | Some(b'#' | b'\n' | b'\r' | b'\\')) {
                 self.out.blank_continuations.extend(conts);
-            } else if !odd_blanks {
+            } else {
                 // Indentation split by continuations: CPython's column (`cont_line_col`) is the
                 // first nonzero one at a continuation, else the blanks after the last; the
                 // token follows them. Continuations at column 0 before that become blanks for
-                // rustpython, which reads the column before the first continuation.
+                // rustpython, which reads the column before the first continuation (with a
+                // tab or form feed among the blanks, `remap_indents` decides instead).
                 let k = cont_cols.iter().position(|&c| c > 0);
                 self.out.split_indents.extend(&conts[..k.unwrap_or(conts.len())]);
                 if let Some(k) = k {
                     col = cont_cols[k];
                     altcol = col;
                 }
-            } else {
-                // (a form feed among them: as before, rustpython decides)
-                self.i = first;
             }
         }
         let blank = matches!(self.s.get(self.i), None | Some(b'#' | b'\n' | b'\r' | b'\\'));
@@ -674,11 +711,22 @@ impl Scanner<'_> {
         if blank {
             return true; // blank line: no indentation token
         }
+        if has_tab || odd_blanks {
+            // (tabs count 8 columns for CPython, form feeds reset them: rustpython's lexer is
+            // handed CPython's INDENT and DEDENT tokens instead)
+            self.out.remap_indents = true;
+        }
         let at = self.i;
-        let tab_error = || {
-            err(
+        // (CPython's line: that of the token, after any continuations)
+        let token_line = match self.s[start..at].iter().rposition(|&c| c == b'\n' || c == b'\r') {
+            Some(p) => start + p + 1,
+            None => start,
+        };
+        let tab_error = || ScanError {
+            at: start,
+            ..err(
                 "inconsistent use of tabs and spaces in indentation",
-                start,
+                token_line,
                 ErrorKind::TabError,
                 false,
             )
@@ -722,6 +770,8 @@ impl Scanner<'_> {
                 self.set_reject(tab_error());
             }
         }
+        let depth = self.indents.len().saturating_sub(1);
+        self.out.lines.push(IndentLine { start, token: at, depth });
         true
     }
 

@@ -463,3 +463,157 @@ fn utf16_utf32_and_registry_errors_match_cpython() {
     );
     assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
 }
+
+/// Text files that do not decode, read as CPython's `TextIOWrapper` reads them: in 8 KiB chunks
+/// through an incremental decoder, so the lines before the chunk holding the bad bytes are
+/// delivered, the error is raised when that chunk is decoded (its positions in the bytes held
+/// back + the chunk), and a loop that stops earlier never sees it; `read()` decodes the rest at
+/// once. Files around the 8192-byte boundaries (a bad byte, a truncated or a valid multibyte
+/// sequence before, at, straddling and after them; `\r\n` across one) × access patterns
+/// (iteration, breaking early, `readline` then `read()`, `readlines`, `read()`, `next`,
+/// `read(n)`; some with newlines kept, `newline=''`) × codecs (the default UTF-8, ASCII,
+/// cp1252, Shift JIS, UTF-16): lines, newlines and the exception's type, message, object,
+/// start and end compared.
+#[test]
+fn text_files_decode_in_chunks_as_cpython() {
+    const PROBE: &str = r#"
+def probe(path, enc, pat, nl=None):
+    out = []
+    try:
+        with open(path, encoding=enc, newline=nl) as f:
+            if pat == 'iter':
+                for l in f:
+                    out.append(l)
+            elif pat.startswith('break'):
+                k = int(pat[5:])
+                for l in f:
+                    out.append(l)
+                    if len(out) >= k:
+                        break
+            elif pat.startswith('readline'):
+                k = int(pat[8:])
+                for _ in range(k):
+                    out.append(f.readline())
+                out.append(f.read())
+            elif pat == 'readlines':
+                out.extend(f.readlines())
+            elif pat == 'read':
+                out.append(f.read())
+            elif pat == 'next':
+                out.append(next(f))
+                out.append(next(f))
+            elif pat.startswith('readn'):
+                k = int(pat[5:])
+                out.append(f.read(k))
+                out.append(f.read(k))
+                out.append(f.readline())
+        r = 'ok'
+    except UnicodeError as e:
+        r = '%s: %s | %r %r %r %r %r' % (type(e).__name__, e, e.encoding, len(e.object), e.object[:4], e.start, e.end)
+    except Exception as e:
+        r = '%s: %s' % (type(e).__name__, e)
+    text = ''.join(out)
+    return '%d %d %d %r %r %r' % (len(out), len(text), text.count('\n'), text[8180:8200], out[-1][-20:] if out else None, r)
+"#;
+    // ASCII lines of varying length, every fifth ending in `\r\n`, cut to `n` bytes.
+    let base = |n: usize| -> Vec<u8> {
+        let mut d = Vec::new();
+        let mut k = 0;
+        while d.len() < n {
+            let end = if k % 5 == 4 { "\r\n" } else { "\n" };
+            d.extend(format!("{k:04} {}{end}", "x".repeat(k % 37)).bytes());
+            k += 1;
+        }
+        d.truncate(n);
+        d
+    };
+    let put = |mut d: Vec<u8>, at: usize, bytes: &[u8]| -> Vec<u8> {
+        let end = (at + bytes.len()).min(d.len());
+        d.splice(at..end, bytes.iter().copied());
+        d
+    };
+    // (file name, contents, encoding)
+    let mut files: Vec<(String, Vec<u8>, &str)> = Vec::new();
+    let spots: &[(usize, &[usize])] = &[
+        (8300, &[100, 8185, 8190, 8191, 8192, 8193]),
+        (16500, &[8192, 16380, 16383, 16384, 16390]),
+        (25000, &[20000, 24575]),
+    ];
+    for &(n, ats) in spots {
+        for &at in ats {
+            for (kind, bad) in
+                [("ff", &b"\xff"[..]), ("e282", b"\xe2\x82"), ("euro", b"\xe2\x82\xac")]
+            {
+                let mut d = put(base(n), at, bad);
+                if kind == "euro" {
+                    // (valid across the boundary: a bad byte further on makes it read in chunks)
+                    d = put(d, n - 10, b"\xff");
+                }
+                files.push((format!("u8_{n}_{at}_{kind}.txt"), d, "None"));
+            }
+        }
+    }
+    // Truncated at the end of the file, and a `\r\n` across the first boundary.
+    for n in [8190, 8192, 8194, 16384] {
+        let mut d = base(n - 2);
+        d.extend_from_slice(b"\xe2\x82");
+        files.push((format!("u8_end_{n}.txt"), d, "None"));
+    }
+    for at in [8190, 8191, 8192] {
+        let d = put(put(base(9000), at, b"\r\n"), 8800, b"\xff");
+        files.push((format!("u8_crlf_{at}.txt"), d, "None"));
+    }
+    for at in [100, 8191, 8192, 16384] {
+        files.push((format!("ascii_{at}.txt"), put(base(16500), at, b"\x80"), "'ascii'"));
+        files.push((format!("cp1252_{at}.txt"), put(base(16500), at, b"\x81"), "'cp1252'"));
+        // Shift JIS: a valid two-byte character there and a bad pair further on; a lead byte
+        // before a line break.
+        let d = put(put(base(16500), at, b"\x82\xa0"), 16000, b"\x81\n");
+        files.push((format!("sjis_{at}.txt"), d, "'shift_jis'"));
+        files.push((format!("sjis_bad_{at}.txt"), put(base(16500), at, b"\x81\n"), "'shift_jis'"));
+    }
+    // UTF-16 with its BOM: a lone surrogate at even offsets, a truncated last unit.
+    let utf16 = |n: usize| -> Vec<u8> {
+        let mut d = b"\xff\xfe".to_vec();
+        for b in base(n / 2 - 1) {
+            d.extend_from_slice(&[b, 0]);
+        }
+        d
+    };
+    for at in [100, 8190, 8192, 16382] {
+        files.push((format!("u16_{at}.txt"), put(utf16(16500), at, b"\x00\xd8"), "'utf-16'"));
+    }
+    let mut d = utf16(8194);
+    d.push(b'a');
+    files.push(("u16_odd.txt".into(), d, "'utf-16'"));
+    let patterns = [
+        "iter",
+        "break3",
+        "break700",
+        "readline2",
+        "readline700",
+        "readlines",
+        "read",
+        "next",
+        "readn100",
+        "readn5000",
+    ];
+    let mut cases = Vec::new();
+    for (name, _, enc) in &files {
+        for p in patterns {
+            cases.push((String::new(), format!("probe('../{name}', {enc}, '{p}')")));
+        }
+        // Newlines kept (`\r\n` and `\r` still end lines).
+        if name.starts_with("u8_crlf") || name.contains("_8191") {
+            for p in ["iter", "readline700", "readn5000"] {
+                cases.push((String::new(), format!("probe('../{name}', {enc}, '{p}', '')")));
+            }
+        }
+    }
+    let file_refs: Vec<(&str, &[u8])> =
+        files.iter().map(|(p, b, _)| (p.as_str(), &b[..])).collect();
+    let (n, bad) = interp_common::compare_exprs("test_chunks.py", &file_refs, PROBE, &cases);
+    let differ = bad.matches("\n case ").count();
+    eprintln!("text files decoded in chunks: {} files, {n} cases, {differ} differ", files.len());
+    assert!(bad.is_empty(), "{differ} of {n} differ:{bad}");
+}

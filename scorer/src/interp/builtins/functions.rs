@@ -463,6 +463,18 @@ impl<'a> Interp<'a> {
             }
             F::Next => {
                 self.nargs("next", &args, 1, 2)?;
+                if let Value::Native(n) = &args[0] {
+                    if matches!(&**n, Native::File(_)) {
+                        // (a file is its own iterator: its next line)
+                        return match self.file_readline(n)? {
+                            Some(l) => Ok(l),
+                            None => match args.get(1) {
+                                Some(d) => Ok(d.clone()),
+                                None => Err(self.err_args(ExcKind::StopIteration, vec![], None)),
+                            },
+                        };
+                    }
+                }
                 if !matches!(args[0], Value::Iter(_)) {
                     return Err(self.err(
                         ExcKind::TypeError,

@@ -627,6 +627,29 @@ pub struct FileObj {
     /// A codec of the run's provider (`open(..., encoding=...)` beyond UTF-8 and Latin-1): its
     /// module name and the `errors` handler, applied on first read.
     pub codec: Option<(String, Str)>,
+    /// A text file that does not decode whole: read as CPython's `TextIOWrapper` reads it,
+    /// 8 KiB chunks through an incremental decoder (then `text` stays `None`).
+    pub chunked: Option<Box<ChunkedText>>,
+}
+
+/// CPython's `TextIOWrapper` state over a file that does not decode whole: the lines before
+/// the chunk holding the bad bytes are read, the error is raised where that chunk is decoded,
+/// with positions in what the decoder was handed (the bytes held back + the chunk).
+#[derive(Debug, Clone, Default)]
+pub struct ChunkedText {
+    /// Bytes of the file handed to the decoder so far.
+    pub raw: usize,
+    /// An incomplete sequence the incremental decoder holds back.
+    pub pending: Vec<u8>,
+    /// A `\r` held back by the newline decoder (a `\r\n` may straddle chunks).
+    pub pending_cr: bool,
+    /// Decoded text not handed out yet.
+    pub decoded: String,
+    /// Bytes per character of the last chunk (`b2cratio`: `read(n)` sizes its chunks by it).
+    pub b2cratio: f64,
+    /// The provider codec for the chunks to come (`utf_16` becomes `utf_16_le` or `_be` after
+    /// its byte order mark), with its `errors`.
+    pub codec: Option<(String, Str)>,
 }
 
 impl<'a> Value<'a> {

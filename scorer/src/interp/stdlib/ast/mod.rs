@@ -386,16 +386,32 @@ impl<'a> Interp<'a> {
                         })
                     }
                     Err(mut e) => {
+                        let mut end = crate::python::error_end(&e, &text);
                         if let Value::Bytes(b) = &src {
-                            crate::python::bytes_error_columns(&mut e, b);
+                            let chars = e.offset;
+                            if crate::python::bytes_error_columns(&mut e, b) {
+                                let start = (e.lineno, chars, e.offset);
+                                end = end.map(|end| crate::python::end_in_bytes(&text, end, start));
+                            }
                         }
+                        // (an error before the first line, the source's encoding: offset -1)
+                        let offset = if e.lineno == 0 { -1 } else { i64::from(e.offset) };
+                        let (end_lineno, end_offset) = match end {
+                            Some((l, o)) => (Value::Int(i64::from(l)), Value::Int(o)),
+                            None => (Value::None, Value::None),
+                        };
                         let msg = e.to_string();
-                        let details = Value::tuple(vec![
+                        let mut details = vec![
                             Value::str(&e.filename),
                             Value::Int(i64::from(e.lineno)),
-                            Value::Int(i64::from(e.offset)),
+                            Value::Int(offset),
                             e.text.as_deref().map_or(Value::None, Value::str),
-                        ]);
+                        ];
+                        if end.is_some() {
+                            // (CPython's 6-tuple; without an end, its 4-tuple)
+                            details.extend([end_lineno.clone(), end_offset.clone()]);
+                        }
+                        let details = Value::tuple(details);
                         let cls = match e.kind {
                             crate::python::ErrorKind::SyntaxError => ExcKind::SyntaxError,
                             crate::python::ErrorKind::IndentationError => ExcKind::IndentationError,
@@ -421,7 +437,9 @@ impl<'a> Interp<'a> {
                             let mut d = i.dict.borrow_mut();
                             d.insert(Rc::from("msg"), Value::str(&e.msg));
                             d.insert(Rc::from("lineno"), Value::Int(i64::from(e.lineno)));
-                            d.insert(Rc::from("offset"), Value::Int(i64::from(e.offset)));
+                            d.insert(Rc::from("offset"), Value::Int(offset));
+                            d.insert(Rc::from("end_lineno"), end_lineno);
+                            d.insert(Rc::from("end_offset"), end_offset);
                             d.insert(Rc::from("filename"), Value::str(&e.filename));
                             d.insert(
                                 Rc::from("text"),

@@ -2,6 +2,8 @@
 //! tree through the `os` module's recording accessors.
 
 use super::*;
+use crate::codec::CodecError;
+use crate::interp::builtins::bytes::CodecInput;
 use crate::interp::builtins::Sig;
 use crate::interp::ExcKind;
 use crate::python::BuiltinCodec;
@@ -51,6 +53,7 @@ impl<'a> Interp<'a> {
         let binary = mode.contains('b');
         let encoding = get(3, "encoding");
         let mut latin1 = false;
+        let mut ascii = false;
         // A codec of the provider, looked up once the file is found (as `TextIOWrapper` does).
         let mut provider_codec: Option<Str> = None;
         if let Some(Value::Str(enc)) = &encoding {
@@ -62,7 +65,8 @@ impl<'a> Interp<'a> {
             match crate::python::builtin_codec(enc) {
                 Some(BuiltinCodec::Utf8) => {}
                 Some(BuiltinCodec::Latin1) => latin1 = true,
-                Some(BuiltinCodec::Utf8Sig | BuiltinCodec::Ascii) => {
+                Some(BuiltinCodec::Ascii) => ascii = true,
+                Some(BuiltinCodec::Utf8Sig) => {
                     return Err(self.unsupported(format!("open() with encoding {}", str_repr(enc))))
                 }
                 None => provider_codec = Some(enc.clone()),
@@ -89,6 +93,8 @@ impl<'a> Interp<'a> {
         let data = self.file_bytes(&real, &p)?;
         let codec = match provider_codec {
             Some(enc) => Some((self.find_codec(&enc)?, errors)),
+            // (decoded here, not by the provider)
+            None if ascii => Some(("ascii".to_string(), errors)),
             None => None,
         };
         // Latin-1 maps each byte to the code point of the same value.
@@ -111,12 +117,18 @@ impl<'a> Interp<'a> {
             text,
             translate_newlines: translate,
             codec,
+            chunked: None,
         })))))
     }
 
-    fn file_text(&mut self, f: &Mut<FileObj>) -> PyResult<'a, Str> {
+    /// The file's whole text, or `None` when it does not decode whole: then it is read as
+    /// CPython's `TextIOWrapper` reads it, in chunks (`FileObj::chunked`, set up here).
+    fn file_text(&mut self, f: &Mut<FileObj>) -> PyResult<'a, Option<Str>> {
+        if f.borrow().chunked.is_some() {
+            return Ok(None);
+        }
         if let Some(t) = &f.borrow().text {
-            return Ok(t.clone());
+            return Ok(Some(t.clone()));
         }
         let (data, translate) = {
             let b = f.borrow();
@@ -133,37 +145,235 @@ impl<'a> Interp<'a> {
             if Rc::strong_count(t) == owners {
                 let t = t.clone();
                 f.borrow_mut().text = Some(t.clone());
-                return Ok(t);
+                return Ok(Some(t));
             }
         }
         let codec = f.borrow().codec.clone();
         if let Some((codec, errors)) = codec {
-            // Decoded whole, as `read()` decodes a file read from its start (the lines of a
-            // broken file are decoded in 8 KiB chunks by CPython, so the positions its error
-            // names can differ there).
-            let Some(codecs) = self.codecs.clone() else {
-                return Err(self.needs_codecs_error(&codec));
-            };
-            let s = match codecs.decode(&codec, &data, &errors) {
-                Ok(s) => s,
-                Err(e) => {
-                    return Err(self
-                        .codec_error(e, crate::interp::builtins::bytes::CodecInput::Bytes(&data)))
+            // Decoded whole (as `read()` decodes a file read from its start, and as the chunks
+            // decode when they all do).
+            let s = if codec == "ascii" {
+                if !data.is_ascii() {
+                    return Ok(self.start_chunked(f));
+                }
+                String::from_utf8_lossy(&data).into_owned()
+            } else {
+                let Some(codecs) = self.codecs.clone() else {
+                    return Err(self.needs_codecs_error(&codec));
+                };
+                match codecs.decode(&codec, &data, &errors) {
+                    Ok(s) => s,
+                    Err(CodecError::Codec { .. }) => return Ok(self.start_chunked(f)),
+                    Err(e) => {
+                        return Err(self.codec_error(e, CodecInput::Bytes(&data)));
+                    }
                 }
             };
             let text = newlines_translated(&s, translate);
             f.borrow_mut().text = Some(text.clone());
-            return Ok(text);
+            return Ok(Some(text));
         }
-        let s = match std::str::from_utf8(&data) {
-            Ok(s) => s,
-            Err(e) => return Err(self.utf8_error(&data, &e)),
+        let Ok(s) = std::str::from_utf8(&data) else {
+            return Ok(self.start_chunked(f));
         };
         let text = newlines_translated(s, translate);
         f.borrow_mut().text = Some(text.clone());
         // The map holds `data`, so its address names these bytes for the rest of the run.
         self.read_texts.insert(key, (data, text.clone()));
-        Ok(text)
+        Ok(Some(text))
+    }
+
+    /// A file that does not decode whole is read in chunks from here on (`None`, for
+    /// [`Self::file_text`]).
+    fn start_chunked(&mut self, f: &Mut<FileObj>) -> Option<Str> {
+        let mut b = f.borrow_mut();
+        let codec = b.codec.clone();
+        b.chunked = Some(Box::new(ChunkedText { raw: b.pos, codec, ..ChunkedText::default() }));
+        None
+    }
+
+    /// `input` through the file's incremental decoder: the text and how many bytes it used
+    /// (an incomplete sequence at the end is held back unless `last`). Errors name positions
+    /// in `input`, as CPython's do.
+    fn decode_piece(
+        &mut self,
+        codec: Option<&(String, Str)>,
+        input: &[u8],
+        last: bool,
+    ) -> PyResult<'a, (String, usize)> {
+        let Some((name, errors)) = codec else {
+            return match std::str::from_utf8(input) {
+                Ok(s) => Ok((s.to_string(), input.len())),
+                Err(e) if e.error_len().is_none() && !last => {
+                    let used = e.valid_up_to();
+                    Ok((String::from_utf8_lossy(&input[..used]).into_owned(), used))
+                }
+                Err(e) => Err(self.utf8_error(input, &e)),
+            };
+        };
+        if name == "ascii" {
+            return match input.iter().position(|b| !b.is_ascii()) {
+                None => Ok((String::from_utf8_lossy(input).into_owned(), input.len())),
+                Some(k) => {
+                    let e = CodecError::Codec {
+                        encoding: "ascii".into(),
+                        start: k,
+                        end: k + 1,
+                        reason: "ordinal not in range(128)".into(),
+                    };
+                    Err(self.codec_error(e, CodecInput::Bytes(input)))
+                }
+            };
+        }
+        let Some(codecs) = self.codecs.clone() else {
+            return Err(self.needs_codecs_error(name));
+        };
+        match codecs.decode(name, input, errors) {
+            Ok(s) => Ok((s, input.len())),
+            Err(CodecError::Codec { start, end, reason, .. })
+                if !last
+                    && end == input.len()
+                    && matches!(
+                        reason.as_str(),
+                        "unexpected end of data"
+                            | "truncated data"
+                            | "incomplete multibyte sequence"
+                    ) =>
+            {
+                let head = &input[..start];
+                match codecs.decode(name, head, errors) {
+                    Ok(s) => Ok((s, start)),
+                    Err(e) => Err(self.codec_error(e, CodecInput::Bytes(head))),
+                }
+            }
+            Err(e) => Err(self.codec_error(e, CodecInput::Bytes(input))),
+        }
+    }
+
+    /// `TextIOWrapper._read_chunk`: the next chunk of the file (8 KiB, or `read(n)`'s size by
+    /// the last chunk's bytes per character) through the decoder and the newline decoder, its
+    /// text added to what is not handed out yet. `false` at the end of the file. A chunk that
+    /// does not decode is consumed all the same (the decoder keeps what it held back).
+    fn read_chunk(&mut self, f: &Mut<FileObj>, size_hint: usize) -> PyResult<'a, bool> {
+        let (data, translate) = {
+            let b = f.borrow();
+            (b.data.clone(), b.translate_newlines)
+        };
+        let Some((raw, ratio, mut input, codec)) = f
+            .borrow()
+            .chunked
+            .as_ref()
+            .map(|c| (c.raw, c.b2cratio, c.pending.clone(), c.codec.clone()))
+        else {
+            return Ok(false);
+        };
+        let size = if size_hint > 0 {
+            CHUNK_SIZE.max((ratio.max(1.0) * size_hint as f64) as usize)
+        } else {
+            CHUNK_SIZE
+        };
+        let end = raw.saturating_add(size).min(data.len()).max(raw);
+        let chunk = data.get(raw..end).unwrap_or_default();
+        let last = chunk.is_empty();
+        input.extend_from_slice(chunk);
+        if let Some(c) = f.borrow_mut().chunked.as_mut() {
+            c.raw = end;
+        }
+        let (s, used) = self.decode_piece(codec.as_ref(), &input, last)?;
+        let mut b = f.borrow_mut();
+        let Some(c) = b.chunked.as_mut() else { return Ok(false) };
+        if raw == 0 && used > 0 {
+            // After its byte order mark, a UTF-16 / UTF-32 stream decodes in that order.
+            if let Some((name, errors)) = &codec {
+                let le = |bom: &[u8]| input.starts_with(bom);
+                let order = match name.as_str() {
+                    "utf_16" if le(b"\xfe\xff") => Some("utf_16_be"),
+                    "utf_16" => Some("utf_16_le"),
+                    "utf_32" if le(b"\x00\x00\xfe\xff") => Some("utf_32_be"),
+                    "utf_32" => Some("utf_32_le"),
+                    _ => None,
+                };
+                if let Some(order) = order {
+                    c.codec = Some((order.to_string(), errors.clone()));
+                }
+            }
+        }
+        c.pending = input.split_off(used);
+        let out = newline_decode(c, s, last, translate);
+        let chars = out.chars().count();
+        c.b2cratio = if chars > 0 { chunk.len() as f64 / chars as f64 } else { 0.0 };
+        c.decoded.push_str(&out);
+        Ok(!last)
+    }
+
+    /// `readline` of a file read in chunks: chunks are decoded until a line ends (the text
+    /// put aside meanwhile is lost when a chunk does not decode, as in CPython).
+    fn chunked_readline(&mut self, f: &Mut<FileObj>) -> PyResult<'a, Option<Value<'a>>> {
+        let translate = f.borrow().translate_newlines;
+        loop {
+            let partial = {
+                let mut b = f.borrow_mut();
+                let Some(c) = b.chunked.as_mut() else { return Ok(None) };
+                if let Some(end) = line_end(&c.decoded, translate) {
+                    let line: String = c.decoded.drain(..end).collect();
+                    return Ok(Some(Value::str_rc(Rc::from(line))));
+                }
+                std::mem::take(&mut c.decoded)
+            };
+            let more = self.read_chunk(f, 0)?;
+            let mut b = f.borrow_mut();
+            let Some(c) = b.chunked.as_mut() else { return Ok(None) };
+            c.decoded.insert_str(0, &partial);
+            if !more {
+                let rest = std::mem::take(&mut c.decoded);
+                return Ok((!rest.is_empty()).then(|| Value::str_rc(Rc::from(rest))));
+            }
+        }
+    }
+
+    /// `read(size)` of a file read in chunks: the rest decoded at once (as its last input), or
+    /// chunks until `size` characters are there.
+    fn chunked_read(&mut self, f: &Mut<FileObj>, size: Option<usize>) -> PyResult<'a, Value<'a>> {
+        let Some(n) = size else {
+            let (data, translate) = {
+                let b = f.borrow();
+                (b.data.clone(), b.translate_newlines)
+            };
+            let Some((raw, mut input, codec)) =
+                f.borrow().chunked.as_ref().map(|c| (c.raw, c.pending.clone(), c.codec.clone()))
+            else {
+                return Ok(Value::str(""));
+            };
+            input.extend_from_slice(data.get(raw..).unwrap_or_default());
+            if let Some(c) = f.borrow_mut().chunked.as_mut() {
+                c.raw = data.len().max(raw);
+            }
+            let (s, _) = self.decode_piece(codec.as_ref(), &input, true)?;
+            let mut b = f.borrow_mut();
+            let Some(c) = b.chunked.as_mut() else { return Ok(Value::str("")) };
+            c.pending.clear();
+            let out = newline_decode(c, s, true, translate);
+            let mut text = std::mem::take(&mut c.decoded);
+            text.push_str(&out);
+            return Ok(Value::str_rc(Rc::from(text)));
+        };
+        let take = |f: &Mut<FileObj>, k: usize| -> String {
+            let mut b = f.borrow_mut();
+            let Some(c) = b.chunked.as_mut() else { return String::new() };
+            let end = c.decoded.char_indices().nth(k).map_or(c.decoded.len(), |(i, _)| i);
+            c.decoded.drain(..end).collect()
+        };
+        let mut text = take(f, n);
+        let mut remaining = n - text.chars().count();
+        while remaining > 0 {
+            if !self.read_chunk(f, remaining)? {
+                break;
+            }
+            let got = take(f, remaining);
+            remaining -= got.chars().count();
+            text.push_str(&got);
+        }
+        Ok(Value::str_rc(Rc::from(text)))
     }
 
     pub fn file_readline(&mut self, n: &Rc<Native<'a>>) -> PyResult<'a, Option<Value<'a>>> {
@@ -181,21 +391,13 @@ impl<'a> Interp<'a> {
             f.borrow_mut().pos = end;
             return Ok(Some(Value::bytes_rc(Rc::from(&data[pos..end]))));
         }
-        let text = self.file_text(f)?;
+        let Some(text) = self.file_text(f)? else { return self.chunked_readline(f) };
         let pos = f.borrow().pos;
         if pos >= text.len() {
             return Ok(None);
         }
         let rest = &text[pos..];
-        let end = if f.borrow().translate_newlines {
-            rest.find('\n').map_or(rest.len(), |i| i + 1)
-        } else {
-            let mut e = rest.len();
-            if let Some(i) = rest.find(['\n', '\r']) {
-                e = if rest[i..].starts_with("\r\n") { i + 2 } else { i + 1 };
-            }
-            e
-        };
+        let end = line_end(rest, f.borrow().translate_newlines).unwrap_or(rest.len());
         f.borrow_mut().pos = pos + end;
         Ok(Some(Value::str_rc(Rc::from(&rest[..end]))))
     }
@@ -237,7 +439,7 @@ impl<'a> Interp<'a> {
                         &data[pos.min(data.len())..end.max(pos).min(data.len())],
                     )));
                 }
-                let text = self.file_text(f)?;
+                let Some(text) = self.file_text(f)? else { return self.chunked_read(f, size) };
                 let pos = f.borrow().pos.min(text.len());
                 let end = match size {
                     None => text.len(),
@@ -271,11 +473,47 @@ impl<'a> Interp<'a> {
                     _ => 0,
                 };
                 f.borrow_mut().pos = p;
+                let codec = f.borrow().codec.clone();
+                if let Some(c) = f.borrow_mut().chunked.as_mut() {
+                    **c = ChunkedText { raw: p, codec, ..ChunkedText::default() };
+                }
                 Ok(Value::Int(p as i64))
             }
             _ => Err(self.unsupported(format!("file.{name}()"))),
         }
     }
+}
+
+/// CPython's `TextIOWrapper._CHUNK_SIZE`.
+const CHUNK_SIZE: usize = 8192;
+
+/// Where the first line of `s` ends (after its line break), if one does: `\n` when newlines
+/// are translated, else `\n`, `\r\n` or `\r`.
+fn line_end(s: &str, translated: bool) -> Option<usize> {
+    if translated {
+        return s.find('\n').map(|i| i + 1);
+    }
+    let i = s.find(['\n', '\r'])?;
+    Some(if s[i..].starts_with("\r\n") { i + 2 } else { i + 1 })
+}
+
+/// `IncrementalNewlineDecoder.decode`: a `\r` ending a chunk's text is held back (its `\n` may
+/// start the next chunk) unless `last`; then universal newlines become `\n` when `translate`.
+fn newline_decode(c: &mut ChunkedText, s: String, last: bool, translate: bool) -> String {
+    let mut out = String::with_capacity(s.len() + 1);
+    if c.pending_cr && (!s.is_empty() || last) {
+        out.push('\r');
+        c.pending_cr = false;
+    }
+    out.push_str(&s);
+    if !last && out.ends_with('\r') {
+        out.pop();
+        c.pending_cr = true;
+    }
+    if translate && out.contains('\r') {
+        out = out.replace("\r\n", "\n").replace('\r', "\n");
+    }
+    out
 }
 
 /// A text file's contents as `read()` hands them out: universal newlines when `translate`
