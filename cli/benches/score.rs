@@ -200,6 +200,18 @@
 //! and 7.08-7.12x (+8%), but that is training on the measured workload, and the build would need
 //! the llvm-tools component and a two-pass script.
 //!
+//! Tried and not kept (2026-12-03, evening): handing a run's earlier `ast.parse` tree out again
+//! when nothing outside it held any of its objects and nothing wrote to them (a written flag on
+//! node objects and lists, a strong-count walk, the objects re-stamped to the running method's
+//! generation). Of the 300 distinct edits' 999 conversions, 563 missed the parse cache, 119 hit
+//! it across runs and 317 repeated a parse of the same run; 304 trees were handed out again.
+//! Callgrind, scoring thread: 6.05 G ->
+//! 5.69 G instructions (conversion 1.47 G -> 1.10 G; the check walks 0.09 G). But wall time did
+//! not move: `--profile-edits 3`, builds alternated 4 times at load 0.6-0.7, mean 1.068 s (base)
+//! against 1.080 s: kept trees hold memory a fresh parse would reuse warm, and the check walks
+//! the tree's cold lines as `ast.walk` does. The test it brought stays
+//! (`interp_ast::parsed_trees_are_fresh_after_writes_and_kept_parts`).
+//!
 //! (a) cold: every task of the bundle with an empty patch; refscore with a fresh `Scorer` per
 //! task (nothing cached) on one thread, and with one `Scorer` for all tasks (what `refscore score
 //! --jobs 1` does: a file several tasks read, unchanged, is parsed once), vs `python3` running the
