@@ -44,6 +44,7 @@ pub fn error_end(e: &SyntaxError, source: &str) -> Option<(u32, i64)> {
         "unexpected indent"
             | "unexpected unindent"
             | "unindent does not match any outer indentation level"
+            | "unexpected EOF while parsing"
     ) {
         return Some((line, -1));
     }

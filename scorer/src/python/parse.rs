@@ -147,15 +147,45 @@ impl Ctx<'_> {
                 byte_offset = Some(col + 1);
             }
         }
+        let text = if super::columns::from_tokenizer(&msg) {
+            // `tokenizer.c`'s `syntaxerror`: the line without its line break.
+            line_text.to_string()
+        } else {
+            self.parser_error_text(&msg, offset, line_start)
+        };
         SyntaxError {
             msg,
             filename: self.filename.to_string(),
             lineno,
             offset: column as u32,
-            text: Some(line_text.to_string()),
+            text: Some(text),
             kind,
             byte_offset,
         }
+    }
+
+    /// The `text` of a parser error (`_PyPegen_raise_error_known_location`): the tokenizer's
+    /// buffer (from the logical line's first physical line, when a `\\` continuation or a
+    /// string spanning lines led to this one) to the error line's end, line breaks translated
+    /// to `\n` and one added; the line alone, without its break, when the tokenizer had read
+    /// past the error's line (`get_error_line_from_tokenizer_buffers`).
+    fn parser_error_text(&self, msg: &str, offset: usize, line_start: usize) -> String {
+        let (_, line_end) = line_bounds(self.src, offset);
+        let past = self.read_past_line(msg, offset)
+            || (msg.ends_with("' was never closed") && {
+                // (a later line, even empty: the tokenizer reached it)
+                let rest = self.src.get(line_end..).unwrap_or_default();
+                let rest = rest.strip_prefix("\r\n").or_else(|| rest.get(1..)).unwrap_or("");
+                !rest.is_empty()
+            });
+        if past {
+            return line_at(self.src, line_start).to_string();
+        }
+        let buffer = tokenizer_buffer_start(self.src, line_start);
+        let raw = self.src.get(buffer..line_end).unwrap_or_default();
+        let mut text = raw.replace("\r\n", "\n").replace('\r', "\n");
+        text.push('\n');
+        text
     }
 
     /// Has CPython's parser read a later line than the error's before raising it (its

@@ -567,7 +567,7 @@ class TestSpare(unittest.TestCase):
 /// errors).
 #[test]
 fn syntax_error_ends_in_the_interpreter() {
-    let prelude = "import ast\n\ndef err(src):\n    try:\n        ast.parse(src)\n    except SyntaxError as e:\n        return (type(e).__name__, e.lineno, e.offset, e.end_lineno, e.end_offset, len(e.args[1]), e.args[1][4:])\n";
+    let prelude = "import ast\n\ndef err(src):\n    try:\n        ast.parse(src)\n    except SyntaxError as e:\n        return (type(e).__name__, e.lineno, e.offset, e.end_lineno, e.end_offset, e.text, len(e.args[1]), e.args[1][3:])\n";
     let sources = [
         "'x = = 1'",
         "b'x = = 1'",
@@ -582,6 +582,48 @@ fn syntax_error_ends_in_the_interpreter() {
         "b'\\xff = 1'",
         "'if x:\\n\\tx\\n        y'",
         "'x = \"\"\"a\\nb\"\"\" 1'",
+        "'x = = 1\\n'",
+        "'x = = 1\\r\\n'",
+        "'x = = 1\\r\\ny'",
+        "'x = = 1\\ry'",
+        "'a\\r\\n= = 1\\r\\n'",
+        "'f(\\n'",
+        "'x = (\\n\\n'",
+        "\"x = 'abc\\n\"",
+        "'\"\"\"abc'",
+        "'x\\n\\n\\n)'",
+        "'1_a'",
+        "'0b2'",
+        "'x = \"a\\\\\\nb'",
+        "'x = 1 +'",
+        "'if x:'",
+        "'if x:\\n'",
+        "'x = $'",
+        "'x = 1\\\\'",
+        "'x = 1 + \\\\\\n  = 2'",
+        "'print \"x\"'",
+        "'def f():\\n  x\\n y'",
+        "'for x in y:\\npass'",
+        "'x = = 1 # c\\r\\n'",
+        "'x = (1,\\n  2 2)'",
+        "b'x = = 1\\r\\n'",
+        "b'x\\r\\n= = 1'",
+        "'x = 1\\n\\n'",
+        "'f(x for x in y, 1)'",
+        "'(a, b) += 1'",
+        "'x = 1 if 2'",
+        "'\\ufeffx = = 1'",
+        "b'\\xef\\xbb\\xbfx = = 1'",
+        "'x = \\'\\'\\'a\\nb\\'\\'\\' 1 1'",
+        "'x = 1 + \\\\\\n $'",
+        "'x = (\\n1 1)'",
+        "'a = 1 = 2'",
+        "'x = 0777'",
+        "'x = (1,\\n 2'",
+        "'f(x for x in y,\\n 1)'",
+        "b'x = 1\\n\\xff = = 1'",
+        "b'\\xff = 1\\r\\n'",
+        "'x = (\\n'",
     ];
     let cases: Vec<(String, String)> =
         sources.iter().map(|s| (String::new(), format!("err({s})"))).collect();

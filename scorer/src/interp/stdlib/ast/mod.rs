@@ -346,7 +346,9 @@ impl<'a> Interp<'a> {
                             Ok(s) => Rc::from(s),
                             Err(crate::python::DecodeFailure::Syntax(e)) => {
                                 decode_err = Some(e);
-                                Rc::from("")
+                                // (positions, the error's end among them, on the text as
+                                // decoded with replacement)
+                                Rc::from(String::from_utf8_lossy(b).as_ref())
                             }
                             Err(crate::python::DecodeFailure::NeedsCodecs) => {
                                 return Err(self.needs_codecs_error("coding cookie"));
@@ -386,6 +388,13 @@ impl<'a> Interp<'a> {
                         })
                     }
                     Err(mut e) => {
+                        if let (None, Value::Bytes(b)) = (&e.text, &src) {
+                            // A decoding error on a line: that line as decoded with
+                            // replacement, plus the parser's `\n`.
+                            if e.lineno > 0 {
+                                e.text = bytes_line(b, e.lineno);
+                            }
+                        }
                         let mut end = crate::python::error_end(&e, &text);
                         if let Value::Bytes(b) = &src {
                             let chars = e.offset;
@@ -652,4 +661,20 @@ impl<'a> Interp<'a> {
             other => Err(self.unsupported(format!("ast.{other}"))),
         }
     }
+}
+
+/// Line `lineno` (1-based) of a bytes source, decoded with replacement, its line break (`\n`,
+/// `\r\n` or `\r`) translated to one `\n` (added when it has none).
+fn bytes_line(b: &[u8], lineno: u32) -> Option<String> {
+    let mut start = 0usize;
+    for _ in 1..lineno {
+        let rel = b.get(start..)?.iter().position(|&c| c == b'\n' || c == b'\r')?;
+        let at = start + rel;
+        start = if b.get(at..at + 2) == Some(b"\r\n") { at + 2 } else { at + 1 };
+    }
+    let rest = b.get(start..)?;
+    let end = rest.iter().position(|&c| c == b'\n' || c == b'\r').unwrap_or(rest.len());
+    let mut line = String::from_utf8_lossy(&rest[..end]).into_owned();
+    line.push('\n');
+    Some(line)
 }
