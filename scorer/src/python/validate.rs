@@ -202,7 +202,15 @@ impl Validator<'_> {
     fn paren_tuple(&self, e: &syntax::Expr) -> bool {
         match e {
             E::Tuple(t) => match t.elts.first() {
-                Some(first) => range_of(first).start() != t.range.start(),
+                // (`(a), b` starts at its first item's own parenthesis: the tuple's is the one
+                // whose match ends it)
+                Some(first) => {
+                    let start = u32::from(t.range.start()) as usize;
+                    range_of(first).start() != t.range.start()
+                        && (self.src.get(start) != Some(&b'(')
+                            || super::from_rustpython::matching_close(self.src, start)
+                                .is_some_and(|close| close + 1 == u32::from(t.range.end()) as usize))
+                }
                 None => true,
             },
             _ => false,
@@ -340,7 +348,12 @@ impl Validator<'_> {
         }
         for t in &a.targets {
             if let Some(bad) = invalid_target(t, Targets::Star) {
-                if matches!(bad, E::Yield(_) | E::YieldFrom(_)) && std::ptr::eq(bad, t) {
+                if matches!(bad, E::Yield(_) | E::YieldFrom(_))
+                    && std::ptr::eq(bad, t)
+                    && !self.grouped(bad)
+                {
+                    // (`invalid_assignment`'s bare `yield_expr`; a parenthesized one is a
+                    // `star_expressions` target that cannot be assigned)
                     return Err(invalid(
                         "assignment to yield expression not possible",
                         range_of(bad).start(),
