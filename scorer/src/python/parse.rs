@@ -1025,6 +1025,9 @@ fn map_parser_error(ctx: &Ctx, e: &ParseError, off: usize, at_eof: bool) -> Synt
         if let Some(err) = target_statement_error(ctx, off) {
             return err;
         }
+        if let Some(err) = comprehension_error(ctx, off) {
+            return err;
+        }
     }
     match &e.error {
         ParseErrorType::Eof => {
@@ -2410,6 +2413,90 @@ fn target_statement_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
         return Some(err);
     }
     (i < off && i < end).then(|| ctx.error("invalid syntax", i, ErrorKind::SyntaxError))
+}
+
+/// The errors of CPython 3.11's second pass in the comprehension of the innermost bracket open
+/// at `off`:
+/// - `invalid_comprehension`: `[a, b for x in y]` / `{a, for x in y}` (the parser stopped at
+///   `for`; the `for` clauses parse): "did you forget parentheses around the comprehension
+///   target?" at the first item;
+/// - `invalid_for_target`: the parser stopped in a `for` clause's target (before its `in`):
+///   the expression after `for` read whole (`star_expressions`, to the next clause or the
+///   bracket's end) names its first invalid target (`a and b in y`: the `and`), or fails with
+///   its own error (`lambda: x in y if z`: "expected 'else' after 'if' expression").
+fn comprehension_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
+    let src = ctx.src;
+    let b = src.as_bytes();
+    let &(kind, open) = scan::scan_until(src, off).open.last()?;
+    let close = matching_close(b, open)?;
+    if off <= open || off >= close {
+        return None;
+    }
+    let inside = src.get(open + 1..close)?;
+    let rel = off - open - 1;
+    // Top-level words of the bracket: (offset in `inside`, word).
+    let mut words: Vec<(usize, &str)> = Vec::new();
+    let mut from = 0;
+    while let Some(at) = ["for", "in", "async", "if", "lambda"]
+        .iter()
+        .filter_map(|w| {
+            top_level_word_at(&inside.as_bytes()[from..], w.as_bytes()).map(|k| (from + k, *w))
+        })
+        .min_by_key(|&(k, _)| k)
+    {
+        words.push(at);
+        from = at.0 + at.1.len();
+    }
+    let first_for = words.iter().find(|(_, w)| *w == "for" || *w == "async")?.0;
+    if rel == first_for && kind != b'(' {
+        // `invalid_comprehension`: items before the `for`, one comma at least.
+        let head = &inside[..first_for];
+        let Some(comma) = top_level_comma(head.as_bytes(), 0) else { return None };
+        let first = head[..comma].trim_start();
+        let dict =
+            kind == b'{' && !first.starts_with("lambda") && top_level_text(first.as_bytes(), b":");
+        if !dict {
+            // (`for_if_clauses` parse: to the bracket's end, or to a comma after them)
+            let rest = &inside[first_for..];
+            let cut = top_level_comma(rest.as_bytes(), 0).map_or(rest, |c| &rest[..c]);
+            let parses =
+                |t: &str| matches!(as_expression(ctx, &format!("[_ {t}]"), false), Some(Ok(_)));
+            if parses(rest) || parses(cut) {
+                let at = next_token(src, open + 1);
+                return Some(ctx.error(
+                    "did you forget parentheses around the comprehension target?",
+                    at,
+                    ErrorKind::SyntaxError,
+                ));
+            }
+        }
+        return None;
+    }
+    // `invalid_for_target`: the last `for` before `off`, no `in` between.
+    let (k, _) = *words.iter().filter(|(k, w)| *w == "for" && *k < rel).last()?;
+    let target_start = k + 3;
+    let lambdas = words.iter().filter(|(j, w)| *w == "lambda" && *j > k && *j < rel).count();
+    if words.iter().any(|(j, w)| *w == "in" && *j > k && *j < rel) && lambdas == 0 {
+        return None;
+    }
+    let end = words
+        .iter()
+        .find(|(j, w)| *j > k && (*w == "for" || *w == "async"))
+        .map_or(inside.len(), |(j, _)| *j);
+    let text = inside.get(target_start..end)?;
+    let start = open + 1 + target_start;
+    match as_expression(ctx, text, true)? {
+        Ok(e) => {
+            let inv = validate::statement_target_error(&e, false)?;
+            // (offsets in `(text)`: one past the text's)
+            Some(ctx.error(inv.msg, (start + inv.offset).saturating_sub(1), inv.kind))
+        }
+        Err(sub) if sub.msg == "expected 'else' after 'if' expression" => {
+            let at = byte_offset_at(&format!("({text})"), sub.lineno, sub.offset)?;
+            Some(ctx.error(sub.msg, (start + at).saturating_sub(1), sub.kind))
+        }
+        Err(_) => None,
+    }
 }
 
 /// The start of the first line of the logical line holding `at` (before `\\` continuations and

@@ -208,8 +208,9 @@ impl Validator<'_> {
                     let start = u32::from(t.range.start()) as usize;
                     range_of(first).start() != t.range.start()
                         && (self.src.get(start) != Some(&b'(')
-                            || super::from_rustpython::matching_close(self.src, start)
-                                .is_some_and(|close| close + 1 == u32::from(t.range.end()) as usize))
+                            || super::from_rustpython::matching_close(self.src, start).is_some_and(
+                                |close| close + 1 == u32::from(t.range.end()) as usize,
+                            ))
                 }
                 None => true,
             },

@@ -3367,7 +3367,12 @@ fn syntax_error_ends_match_cpython() {
         let head = serde_json::json!([e.kind.name(), e.msg, e.lineno, e.offset]);
         if head.as_array().map(|h| &h[..]) != Some(&want[..4]) {
             skipped += 1;
-            eprintln!("SKIP {:?} {} cpython {:?} ours {head}", String::from_utf8_lossy(src), as_str, &want[..4]);
+            eprintln!(
+                "SKIP {:?} {} cpython {:?} ours {head}",
+                String::from_utf8_lossy(src),
+                as_str,
+                &want[..4]
+            );
             continue;
         }
         compared += 1;
@@ -3570,10 +3575,6 @@ fn invalid_target_rules_match_cpython() {
     }
     let expected = cpython_parse_outcomes_at("invalid_target_rules", &cases);
     let differ = outcome_differences_at(&cases, &expected);
-    eprintln!(
-        "invalid target rules: {} cases, {} path outcomes differ",
-        cases.len(),
-        differ.len()
-    );
+    eprintln!("invalid target rules: {} cases, {} path outcomes differ", cases.len(), differ.len());
     assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
 }
