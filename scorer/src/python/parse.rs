@@ -1923,7 +1923,13 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
         if let Some(&(b'{', open_at)) = scan::scan_until(src, off).open.last() {
             let (start, text) = previous_operand(src, off);
             let head = &src[open_at + 1..start];
-            if !text.trim().is_empty() && !text.contains(':') && head.contains(':') {
+            // (not in a comprehension's clauses: `{a: b for a in c, d}`)
+            if !text.trim().is_empty()
+                && !text.contains(':')
+                && head.contains(':')
+                && !top_level_word(head.as_bytes(), b"for")
+                && !top_level_word(text.as_bytes(), b"for")
+            {
                 let last = start + text.trim_end().len() - 1;
                 return se("':' expected after dictionary key", last);
             }
