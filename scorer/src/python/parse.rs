@@ -1028,6 +1028,9 @@ fn map_parser_error(ctx: &Ctx, e: &ParseError, off: usize, at_eof: bool) -> Synt
         if let Some(err) = comprehension_error(ctx, off) {
             return err;
         }
+        if let Some(err) = annotated_tuple_error(ctx, off) {
+            return err;
+        }
     }
     match &e.error {
         ParseErrorType::Eof => {
@@ -2419,6 +2422,81 @@ fn target_statement_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
         return Some(err);
     }
     (i < off && i < end).then(|| ctx.error("invalid syntax", i, ErrorKind::SyntaxError))
+}
+
+/// `invalid_assignment`'s `a=star_named_expression ',' star_named_expressions* ':' expression`:
+/// a statement's unparenthesized tuple annotated (the parser stopped at its `:`) is "only
+/// single target (not tuple) can be annotated", at the first item (inside its grouping
+/// parentheses).
+fn annotated_tuple_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
+    let src = ctx.src;
+    let b = src.as_bytes();
+    if b.get(off) != Some(&b':') || b.get(off + 1) == Some(&b'=') {
+        return None;
+    }
+    let ls = statement_start(src, off)?;
+    if !scan::scan_until(src, ls).open.is_empty() || !scan::scan_until(src, off).open.is_empty() {
+        return None;
+    }
+    let first = next_token(src, ls);
+    const STATEMENTS: &[&str] = &[
+        "for", "if", "elif", "while", "with", "def", "class", "else", "try", "except", "finally",
+        "lambda", "return", "del", "assert", "raise", "import", "from", "global", "nonlocal",
+        "pass", "break", "continue", "yield", "await", "async", "match", "case", "print", "exec",
+        "not",
+    ];
+    if STATEMENTS.contains(&word_at(src, first)) {
+        return None;
+    }
+    let head = src.get(first..off)?;
+    if top_level_comma(head.as_bytes(), 0).is_none()
+        || top_level_text(head.as_bytes(), b"=")
+        || top_level_word(head.as_bytes(), b"lambda")
+    {
+        return None;
+    }
+    // (`':' expression`)
+    let rest_end = statement_end(src, off + 1);
+    let rest = src.get(off + 1..rest_end)?;
+    // (to an assignment's lone `=` at depth 0)
+    let rb = rest.as_bytes();
+    let mut depth = 0usize;
+    let mut cut = rb.len();
+    for (k, &c) in rb.iter().enumerate() {
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'=' if depth == 0
+                && rb.get(k + 1) != Some(&b'=')
+                && !matches!(
+                    k.checked_sub(1).and_then(|j| rb.get(j)),
+                    Some(b'=' | b'<' | b'>' | b'!')
+                ) =>
+            {
+                cut = k;
+                break;
+            }
+            _ => {}
+        }
+    }
+    let rest_cut = &rest[..cut];
+    if rest_cut.trim().is_empty() || !matches!(as_expression(ctx, rest_cut, true)?, Ok(_)) {
+        return None;
+    }
+    // The first item, inside grouping parentheses (not a tuple's or a generator's).
+    let mut at = first;
+    while b.get(at) == Some(&b'(') {
+        let close = matching_close(b, at)?;
+        let inner = src.get(at + 1..close)?;
+        if inner.trim().is_empty()
+            || top_level_comma(inner.as_bytes(), 0).is_some()
+            || top_level_word(inner.as_bytes(), b"for")
+        {
+            break;
+        }
+        at = next_token(src, at + 1);
+    }
+    Some(ctx.error("only single target (not tuple) can be annotated", at, ErrorKind::SyntaxError))
 }
 
 /// The errors of CPython 3.11's second pass in the comprehension of the innermost bracket open
