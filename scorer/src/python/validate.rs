@@ -630,6 +630,26 @@ impl Validator<'_> {
     fn comprehensions(&mut self, gens: &[syntax::Comprehension]) -> R {
         for c in gens {
             self.enter(u32::from(range_of(&c.target).start()))?;
+            if !c.ifs.is_empty() && invalid_target(&c.target, Targets::Star).is_some() {
+                // The second pass's `invalid_for_target` reads `target in iter if cond` as
+                // `star_expressions`: a conditional without `else` (`invalid_expression`) at
+                // the comparison's start, the target's last item (its parentheses included).
+                let last = match &c.target {
+                    E::Tuple(t) if !self.paren_tuple(&c.target) => t.elts.last(),
+                    other => Some(other),
+                };
+                let mut at = u32::from(range_of(last.unwrap_or(&c.target)).start()) as usize;
+                let mut i = at;
+                while i > 0 {
+                    i -= 1;
+                    match self.src[i] {
+                        b' ' | b'\t' | b'\x0c' | b'\n' | b'\r' | b'\\' => {}
+                        b'(' => at = i,
+                        _ => break,
+                    }
+                }
+                return Err(invalid("expected 'else' after 'if' expression", at as u32));
+            }
             check_targets(&c.target, Targets::Star)?;
             self.expr(&c.target)?;
             self.expr(&c.iter)?;
