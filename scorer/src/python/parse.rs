@@ -873,6 +873,9 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
             | LexicalErrorType::TabsAfterSpaces
     ) || matches!(lex, LexicalErrorType::UnrecognizedToken { tok } if !tok.is_ascii()));
     let tokenizer_error = tokenizer_error.then_some(off);
+    if let Some(err) = yield_assignment_error(ctx, off) {
+        return after_parser_error(ctx, off, err, scanned, Some(e));
+    }
     if let Some(inv) = invalid_before(src, ctx.filename, off, tokenizer_error) {
         // CPython's parser fails at that statement already.
         let err = ctx.error(inv.msg, inv.offset, inv.kind);
@@ -2422,6 +2425,48 @@ fn target_statement_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
         return Some(err);
     }
     (i < off && i < end).then(|| ctx.error("invalid syntax", i, ErrorKind::SyntaxError))
+}
+
+/// `invalid_assignment`'s `(star_targets '=')* a=yield_expr '='`: a statement starting with a
+/// bare `yield` expression followed by `=` (the parser stopped after that `=`) is "assignment
+/// to yield expression not possible" at the `yield`.
+fn yield_assignment_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
+    let src = ctx.src;
+    let ls = statement_start(src, off)?;
+    if !scan::scan_until(src, ls).open.is_empty() || !scan::scan_until(src, off).open.is_empty() {
+        return None;
+    }
+    let first = next_token(src, ls);
+    if word_at(src, first) != "yield" || first >= off {
+        return None;
+    }
+    let b = src.as_bytes();
+    let mut depth = 0usize;
+    let mut i = first;
+    // (the parser stops at the `=`, or after it)
+    while i <= off.min(b.len().saturating_sub(1)) {
+        match b[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(b, i)?;
+                continue;
+            }
+            b'=' if depth == 0
+                && b.get(i + 1) != Some(&b'=')
+                && !matches!(b.get(i - 1), Some(b'=' | b'<' | b'>' | b'!' | b':')) =>
+            {
+                return Some(ctx.error(
+                    "assignment to yield expression not possible",
+                    first,
+                    ErrorKind::SyntaxError,
+                ));
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// `invalid_assignment`'s `a=star_named_expression ',' star_named_expressions* ':' expression`:

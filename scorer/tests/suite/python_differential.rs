@@ -3563,7 +3563,29 @@ fn invalid_target_rules_match_cpython() {
         "c, d if e else f",
         "(c, d)",
     ];
-    let mut cases: Vec<Vec<u8>> = Vec::new();
+    let yields: &[&str] = &[
+        "yield = 1",
+        "yield x = 1",
+        "yield x, y = 1",
+        "yield from x = 1",
+        "def f():\n    yield = 1\n",
+        "def f():\n    yield x = y = 1\n",
+        "yield = x = 1",
+        "yield = 1 = 2",
+        "yield == 1",
+        "yield x == 1",
+        "yield += 1",
+        "yield x += 1",
+        "x; yield = 1",
+        "if x:\n    yield f() = 1\n",
+        "yield (x) = 1",
+        "yield [x] = 1",
+        "yield x if y else z = 1",
+        "yield lambda: x = 1",
+        "yield x: int = 1",
+        "yield *x, y = 1",
+    ];
+    let mut cases: Vec<Vec<u8>> = yields.iter().map(|y| y.as_bytes().to_vec()).collect();
     for (places, fills) in
         [(assign_places, assign_fills), (for_places, for_fills), (comp_places, comp_fills)]
     {
