@@ -2272,7 +2272,14 @@ fn missing_else(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
     let (ls, _) = line_bounds(src, off);
     let p = src.get(ls..off)?.rfind(" if ")?;
     let if_at = ls + p + 1;
-    let (start, text) = previous_operand(src, if_at);
+    let (mut start, text) = previous_operand(src, if_at);
+    // (`a if b else c if d`: the disjunction after the last `else` of a complete conditional)
+    let base = start;
+    let mut from = 0;
+    while let Some(k) = top_level_word_at(&text.as_bytes()[from..], b"else") {
+        from += k + 4;
+        start = next_token(src, base + from).min(if_at);
+    }
     let comprehension = src[ls..if_at].contains(" for ");
     (!comprehension && !text.trim().is_empty() && !src[if_at..off].contains(" else"))
         .then(|| ctx.error("expected 'else' after 'if' expression", start, ErrorKind::SyntaxError))

@@ -3584,6 +3584,22 @@ fn invalid_target_rules_match_cpython() {
         "yield lambda: x = 1",
         "yield x: int = 1",
         "yield *x, y = 1",
+        "yield < 1",
+        "yield and 1",
+        "yield or 1",
+        "yield if 1 else 2",
+        "x = yield == 1",
+        "(yield) == 1",
+        "(yield) and 1",
+        "yield + 1",
+        "yield x < 1",
+        "def f():\n    yield not in x\n",
+        "x = a if b else c if d",
+        "x = a if b else c in y if z",
+        "f(a if b else c, d if e)",
+        "x = a if b else c if d else e if f",
+        "x = lambda: a if b else c if d",
+        "print(a if b else c if d)",
     ];
     let mut cases: Vec<Vec<u8>> = yields.iter().map(|y| y.as_bytes().to_vec()).collect();
     for (places, fills) in
