@@ -265,6 +265,11 @@ fn node_end(msg: &str, source: &str, at: usize) -> Option<usize> {
     }
     // Which tokens end it at its own bracket depth.
     let tuples = msg.contains("augmented assignment") || msg.starts_with("Missing parentheses");
+    // (`invalid_comprehension`: to the last item before the `for`, or a lone item's comma)
+    let comp_target = msg.starts_with("did you forget parentheses");
+    let mut operand_after_comma = false;
+    let mut commas = 0;
+    let mut item_start: Option<usize> = None;
     let assignment = msg.contains("Maybe you meant '==' or ':='");
     let keywords = msg.starts_with("Generator expression")
         || msg.starts_with("expected 'else'")
@@ -306,7 +311,7 @@ fn node_end(msg: &str, source: &str, at: usize) -> Option<usize> {
                     false
                 }
                 ")" | "]" | "}" | ";" | ":" => true,
-                "," => !tuples,
+                "," => !tuples && !comp_target,
                 "=" if assignment && !assigned => {
                     assigned = true;
                     false
@@ -356,10 +361,39 @@ fn node_end(msg: &str, source: &str, at: usize) -> Option<usize> {
         let operand = matches!(tok, ")" | "]" | "}" | "...")
             || tok.starts_with(|c: char| c.is_alphanumeric() || matches!(c, '_' | '\'' | '"'))
             || !tok.is_ascii();
+        // (depth counts the token: an opening bracket is at 1)
+        let item_depth = if matches!(tok, "(" | "[" | "{") { 1 } else { 0 };
+        if comp_target && depth == item_depth && tok != "," && item_start.is_none() {
+            item_start = Some(i);
+        }
+        if comp_target && depth == 0 && tok == "," {
+            item_start = None;
+            commas += 1;
+            if !operand_after_comma {
+                end = Some(t_end);
+            }
+        }
+        if operand && commas > 0 {
+            operand_after_comma = true;
+        }
         if operand {
             end = Some(t_end);
         }
         i = t_end;
+    }
+    if let (true, Some(mut start), Some(mut e)) = (comp_target && commas > 0, item_start, end) {
+        // (the last item in grouping parentheses: its node ends inside them)
+        let b = source.as_bytes();
+        while b.get(start) == Some(&b'(') {
+            let Some(close) = super::from_rustpython::matching_close(b, start) else { break };
+            let inner = &source[start + 1..close];
+            if close + 1 != e || inner.trim().is_empty() || tuple_or_generator(inner) {
+                break;
+            }
+            e = start + 1 + inner.trim_end().len();
+            start = start + 1 + (inner.len() - inner.trim_start().len());
+        }
+        end = Some(e);
     }
     open_if.unwrap_or(end)
 }
@@ -380,4 +414,33 @@ pub fn end_in_bytes(
         Some(at) => (end_line, (at - line_start(source, at)) as i64 + 1),
         None => (end_line, end),
     }
+}
+
+/// Whether the inside of parentheses holds a comma or a `for` at its depth 0 (a tuple or a
+/// generator, not a group).
+fn tuple_or_generator(inner: &str) -> bool {
+    let b = inner.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(b, i).unwrap_or(b.len());
+                continue;
+            }
+            b',' if depth == 0 => return true,
+            b'f' if depth == 0
+                && inner[i..].starts_with("for")
+                && !b.get(i + 3).is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+                && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_')) =>
+            {
+                return true
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
 }
