@@ -3461,6 +3461,15 @@ fn invalid_target_rules_match_cpython() {
         "@, b = -x",
         "@, b: int = 1",
         "@, b += 1",
+        "x = 1; @, b = 1",
+        "@, b = 1; x = 2",
+        "for x in y:\n    @, b = 1\n",
+        "@,\\\nb = 1",
+        "(@), b = 1",
+        "@, (b) = 1",
+        "@, b = c, d = 1",
+        "@, b: int",
+        "x = 1\n@, b: list[int] = []\n",
     ];
     let assign_fills: &[&str] = &[
         "(yield)",
@@ -3502,6 +3511,15 @@ fn invalid_target_rules_match_cpython() {
         "async def f():\n    async for @ in y: pass\n",
         "x = [a for @ in y]\n",
         "def f():\n    return {a for @ in y}\n",
+        "[a\n for @ in y]",
+        "x = [a for @ in\n y]",
+        "f(x=[a for @ in y])",
+        "[a for b in c if d if e for @ in y]",
+        "[[a for @ in y] for b in c]",
+        "[a for b in [c for @ in y]]",
+        "[a for @ in y for b in c]",
+        "[a for @ in y if z for b in c]",
+        "{a: b for @ in y if z}",
     ];
     let for_fills: &[&str] = &[
         "lambda: x",
@@ -3556,6 +3574,14 @@ fn invalid_target_rules_match_cpython() {
         "{a: b for b in c if @}",
         "[a for a in b if @]",
         "for a in @: pass",
+        "[\n  @\n  for x in z\n]",
+        "f(a, [@ for x in z])",
+        "x = {\n    @ for x in z}\n",
+        "print([@ for x in z], end='')",
+        "[(@) for x in z]",
+        "[@ for x in z for y in [a, b]]",
+        "{@ for x in z if y}",
+        "[@ for x in z, w]",
     ];
     let comp_fills: &[&str] = &[
         "x, y",
