@@ -2532,7 +2532,7 @@ fn annotated_tuple_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
         }
     }
     let rest_cut = &rest[..cut];
-    if rest_cut.trim().is_empty() || !matches!(as_expression(ctx, rest_cut, true)?, Ok(_)) {
+    if rest_cut.trim().is_empty() || as_expression(ctx, rest_cut, true)?.is_err() {
         return None;
     }
     // The first item, inside grouping parentheses (not a tuple's or a generator's).
@@ -2587,7 +2587,7 @@ fn comprehension_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
     if rel == first_for && kind != b'(' {
         // `invalid_comprehension`: items before the `for`, one comma at least.
         let head = &inside[..first_for];
-        let Some(comma) = top_level_comma(head.as_bytes(), 0) else { return None };
+        let comma = top_level_comma(head.as_bytes(), 0)?;
         let first = head[..comma].trim_start();
         let dict =
             kind == b'{' && !first.starts_with("lambda") && top_level_text(first.as_bytes(), b":");
@@ -2609,7 +2609,7 @@ fn comprehension_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
         return None;
     }
     // `invalid_for_target`: the last `for` before `off`, no `in` between.
-    let (k, _) = *words.iter().filter(|(k, w)| *w == "for" && *k < rel).last()?;
+    let (k, _) = *words.iter().rev().find(|(k, w)| *w == "for" && *k < rel)?;
     let target_start = k + 3;
     let lambdas = words.iter().filter(|(j, w)| *w == "lambda" && *j > k && *j < rel).count();
     if words.iter().any(|(j, w)| *w == "in" && *j > k && *j < rel) && lambdas == 0 {
