@@ -153,7 +153,7 @@ impl Ctx<'_> {
         } else {
             self.parser_error_text(&msg, offset, line_start)
         };
-        SyntaxError {
+        let mut err = SyntaxError {
             msg,
             filename: self.filename.to_string(),
             lineno,
@@ -161,7 +161,14 @@ impl Ctx<'_> {
             text: Some(text),
             kind,
             byte_offset,
+        };
+        if !super::columns::from_tokenizer(&err.msg)
+            && super::ends::error_end(&err, self.src).is_some_and(|(end, _)| end > lineno)
+        {
+            // The node spans later lines, which the parser has read: the line alone.
+            err.text = Some(line_text.to_string());
         }
+        err
     }
 
     /// The `text` of a parser error (`_PyPegen_raise_error_known_location`): the tokenizer's
@@ -181,7 +188,22 @@ impl Ctx<'_> {
         if past {
             return line_at(self.src, line_start).to_string();
         }
-        let buffer = tokenizer_buffer_start(self.src, line_start);
+        let mut buffer = tokenizer_buffer_start(self.src, line_start);
+        // (a `\\` continuation read with the indentation, only blanks before it: the buffer
+        // starts again at the next line)
+        while buffer < line_start {
+            let rest = &self.src.as_bytes()[buffer..];
+            let blanks = rest.iter().take_while(|c| matches!(c, b' ' | b'\t' | b'\x0c')).count();
+            if rest.get(blanks) != Some(&b'\\') {
+                break;
+            }
+            buffer += blanks + 1;
+            buffer += match rest.get(blanks + 1..blanks + 3) {
+                Some(b"\r\n") => 2,
+                Some([b'\n' | b'\r', ..]) => 1,
+                _ => break,
+            };
+        }
         let raw = self.src.get(buffer..line_end).unwrap_or_default();
         let mut text = raw.replace("\r\n", "\n").replace('\r', "\n");
         text.push('\n');
@@ -3202,11 +3224,18 @@ fn statement_end(src: &str, at: usize) -> usize {
 fn legacy_first(ctx: &Ctx, err: SyntaxError, at: usize, whole: bool) -> SyntaxError {
     let limit = if whole { statement_end(ctx.src, at) } else { at };
     match legacy_expression(ctx.src, limit) {
-        Some((p, w)) => ctx.error(
-            format!("Missing parentheses in call to '{w}'. Did you mean {w}(...)?"),
-            p,
-            ErrorKind::SyntaxError,
-        ),
+        Some((p, w)) => {
+            let mut first = ctx.error(
+                format!("Missing parentheses in call to '{w}'. Did you mean {w}(...)?"),
+                p,
+                ErrorKind::SyntaxError,
+            );
+            if first.lineno < err.lineno {
+                // (the parser had read `err`'s line: the line alone)
+                first.text = Some(line_at(ctx.src, line_bounds(ctx.src, p).0).to_string());
+            }
+            first
+        }
         None => err,
     }
 }

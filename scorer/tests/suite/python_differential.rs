@@ -3107,7 +3107,7 @@ for line in sys.stdin.read().split():
         ast.parse(src)
         out.append(None)
     except SyntaxError as e:
-        out.append([type(e).__name__, e.msg, e.lineno, e.offset, e.end_lineno, e.end_offset])
+        out.append([type(e).__name__, e.msg, e.lineno, e.offset, e.end_lineno, e.end_offset, e.text])
     except Exception as e:
         out.append([type(e).__name__, str(e)])
 print(json.dumps(out))
@@ -3342,9 +3342,10 @@ fn syntax_error_ends_match_cpython() {
     for c in split_indentation_cases() {
         cases.push((false, c));
     }
-    let expected = cpython_error_ends("syntax_error_ends", &cases);
+    let expected = cpython_error_ends("syntax_error_ends_text", &cases);
     let mut compared = 0;
     let mut heads: Vec<String> = Vec::new();
+    let mut texts: Vec<String> = Vec::new();
     let mut differ: Vec<String> = Vec::new();
     let mut by_message: std::collections::BTreeMap<String, usize> = Default::default();
     for ((as_str, src), want) in cases.iter().zip(&expected) {
@@ -3374,6 +3375,19 @@ fn syntax_error_ends_match_cpython() {
                 let start = (e.lineno, chars, e.offset);
                 end = end.map(|end| scorer::python::end_in_bytes(&text, end, start));
             }
+        }
+        if !*as_str {
+            scorer::python::decoding_error_text(&mut e, src);
+        }
+        if want.get(6) != Some(&serde_json::json!(e.text)) {
+            texts.push(format!(
+                "{:?} ({}, {})\n  cpython {}\n  ours    {}",
+                String::from_utf8_lossy(src),
+                if *as_str { "str" } else { "bytes" },
+                e.msg,
+                want.get(6).cloned().unwrap_or_default(),
+                serde_json::json!(e.text),
+            ));
         }
         // (an error before line 1, the source's encoding: offset -1, as `ast.parse` reports)
         let offset = if e.lineno == 0 { -1 } else { i64::from(e.offset) };
@@ -3410,6 +3424,8 @@ fn syntax_error_ends_match_cpython() {
         heads.len(),
         differ.len()
     );
+    eprintln!("syntax error texts: {} differ", texts.len());
+    assert!(texts.is_empty(), "{} texts differ:\n{}", texts.len(), texts.join("\n"));
     assert!(heads.is_empty(), "{} differ before their ends:\n{}", heads.len(), heads.join("\n"));
     let known: usize = by_message
         .iter()

@@ -388,13 +388,6 @@ impl<'a> Interp<'a> {
                         })
                     }
                     Err(mut e) => {
-                        if let (None, Value::Bytes(b)) = (&e.text, &src) {
-                            // A decoding error on a line: that line as decoded with
-                            // replacement, plus the parser's `\n`.
-                            if e.lineno > 0 {
-                                e.text = bytes_line(b, e.lineno);
-                            }
-                        }
                         let mut end = crate::python::error_end(&e, &text);
                         if let Value::Bytes(b) = &src {
                             let chars = e.offset;
@@ -402,6 +395,10 @@ impl<'a> Interp<'a> {
                                 let start = (e.lineno, chars, e.offset);
                                 end = end.map(|end| crate::python::end_in_bytes(&text, end, start));
                             }
+                        }
+                        if let Value::Bytes(b) = &src {
+                            // (after the columns: they count on the text the parser read)
+                            crate::python::decoding_error_text(&mut e, b);
                         }
                         // (an error before the first line, the source's encoding: offset -1)
                         let offset = if e.lineno == 0 { -1 } else { i64::from(e.offset) };
@@ -661,20 +658,4 @@ impl<'a> Interp<'a> {
             other => Err(self.unsupported(format!("ast.{other}"))),
         }
     }
-}
-
-/// Line `lineno` (1-based) of a bytes source, decoded with replacement, its line break (`\n`,
-/// `\r\n` or `\r`) translated to one `\n` (added when it has none).
-fn bytes_line(b: &[u8], lineno: u32) -> Option<String> {
-    let mut start = 0usize;
-    for _ in 1..lineno {
-        let rel = b.get(start..)?.iter().position(|&c| c == b'\n' || c == b'\r')?;
-        let at = start + rel;
-        start = if b.get(at..at + 2) == Some(b"\r\n") { at + 2 } else { at + 1 };
-    }
-    let rest = b.get(start..)?;
-    let end = rest.iter().position(|&c| c == b'\n' || c == b'\r').unwrap_or(rest.len());
-    let mut line = String::from_utf8_lossy(&rest[..end]).into_owned();
-    line.push('\n');
-    Some(line)
 }
