@@ -3671,4 +3671,25 @@ fn invalid_target_rules_match_cpython() {
     let differ = outcome_differences_at(&cases, &expected);
     eprintln!("invalid target rules: {} cases, {} path outcomes differ", cases.len(), differ.len());
     assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
+    // Their ends and texts, as the interpreter's `ast.parse` reports them.
+    let as_str: Vec<(bool, Vec<u8>)> = cases.iter().map(|c| (true, c.clone())).collect();
+    let ends = cpython_error_ends("invalid_target_rule_ends", &as_str);
+    let mut errors = 0;
+    let mut wrong = Vec::new();
+    for (src, want) in cases.iter().zip(&ends) {
+        let Some(want) = want.as_array().filter(|w| w.len() == 7) else { continue };
+        let text = String::from_utf8_lossy(src).into_owned();
+        let Err(e) = parse_tree(&text, "<unknown>") else { continue };
+        errors += 1;
+        let end = scorer::python::error_end(&e, &text);
+        let (l, o) = end.map_or((serde_json::Value::Null, serde_json::Value::Null), |(l, o)| {
+            (serde_json::json!(l), serde_json::json!(o))
+        });
+        let ours = serde_json::json!([l, o, e.text]);
+        if ours.as_array().map(|a| &a[..]) != Some(&want[4..7]) {
+            wrong.push(format!("{text:?}\n  cpython {}\n  ours    {ours}", serde_json::json!(want)));
+        }
+    }
+    eprintln!("invalid target rules: {errors} errors, {} ends or texts differ", wrong.len());
+    assert!(wrong.is_empty(), "{} differ:\n{}", wrong.len(), wrong.join("\n"));
 }
