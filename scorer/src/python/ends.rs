@@ -259,12 +259,23 @@ fn node_end(msg: &str, source: &str, at: usize) -> Option<usize> {
         "cannot use double starred expression here",
         "did you forget parentheses around the comprehension target?",
         "invalid syntax. Maybe you meant",
+        "only single target (not tuple) can be annotated",
     ];
     if !NODES.iter().any(|n| msg.contains(n)) {
         return None;
     }
     // Which tokens end it at its own bracket depth.
-    let tuples = msg.contains("augmented assignment") || msg.starts_with("Missing parentheses");
+    // (a `yield_expr` reads `star_expressions`, or `from` and an expression)
+    let yield_node = source.get(at..).is_some_and(|r| {
+        r.starts_with("yield") && !r[5..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+    });
+    let tuples = msg.contains("augmented assignment")
+        || msg.starts_with("Missing parentheses")
+        || yield_node;
+    let missing_else = msg.starts_with("expected 'else'");
+    // The start of the `bitwise_or` after `NAME =`.
+    let mut value_start: Option<usize> = None;
+    let mut prev_yield = false;
     // (`invalid_comprehension`: to the last item before the `for`, or a lone item's comma)
     let comp_target = msg.starts_with("did you forget parentheses");
     let mut operand_after_comma = false;
@@ -325,6 +336,8 @@ fn node_end(msg: &str, source: &str, at: usize) -> Option<usize> {
                     true
                 }
                 "in" => !keywords && !low && end.is_some(),
+                "from" if prev_yield => false,
+                "for" | "async" if missing_else => end.is_some(),
                 "for" | "async" | "as" | "from" | "import" => !keywords && end.is_some(),
                 _ => {
                     !assignment && OPERATORS.contains(&tok) && tok.ends_with('=') && {
@@ -379,21 +392,19 @@ fn node_end(msg: &str, source: &str, at: usize) -> Option<usize> {
         if operand {
             end = Some(t_end);
         }
+        if assignment && assigned && value_start.is_none() && tok != "=" {
+            value_start = Some(i);
+        }
+        prev_yield = tok == "yield";
         i = t_end;
     }
-    if let (true, Some(mut start), Some(mut e)) = (comp_target && commas > 0, item_start, end) {
+    if let (Some(start), Some(e)) = (value_start, end) {
+        // (a parenthesized group after `NAME =`: the node inside)
+        end = Some(ungroup(source, start, e));
+    }
+    if let (true, Some(start), Some(e)) = (comp_target && commas > 0, item_start, end) {
         // (the last item in grouping parentheses: its node ends inside them)
-        let b = source.as_bytes();
-        while b.get(start) == Some(&b'(') {
-            let Some(close) = super::from_rustpython::matching_close(b, start) else { break };
-            let inner = &source[start + 1..close];
-            if close + 1 != e || inner.trim().is_empty() || tuple_or_generator(inner) {
-                break;
-            }
-            e = start + 1 + inner.trim_end().len();
-            start = start + 1 + (inner.len() - inner.trim_start().len());
-        }
-        end = Some(e);
+        end = Some(ungroup(source, start, e));
     }
     open_if.unwrap_or(end)
 }
@@ -414,6 +425,22 @@ pub fn end_in_bytes(
         Some(at) => (end_line, (at - line_start(source, at)) as i64 + 1),
         None => (end_line, end),
     }
+}
+
+/// The end of the node an operand from `start` to `end` holds: inside its grouping parentheses
+/// (not a tuple's or a generator's), if it is one group.
+fn ungroup(source: &str, mut start: usize, mut end: usize) -> usize {
+    let b = source.as_bytes();
+    while b.get(start) == Some(&b'(') {
+        let Some(close) = super::from_rustpython::matching_close(b, start) else { break };
+        let inner = &source[start + 1..close];
+        if close + 1 != end || inner.trim().is_empty() || tuple_or_generator(inner) {
+            break;
+        }
+        end = start + 1 + inner.trim_end().len();
+        start = start + 1 + (inner.len() - inner.trim_start().len());
+    }
+    end
 }
 
 /// Whether the inside of parentheses holds a comma or a `for` at its depth 0 (a tuple or a
