@@ -163,7 +163,9 @@ impl Ctx<'_> {
             byte_offset,
         };
         if !super::columns::from_tokenizer(&err.msg)
-            && super::ends::error_end(&err, self.src).is_some_and(|(end, _)| end > lineno)
+            && (super::ends::error_end(&err, self.src).is_some_and(|(end, _)| end > lineno)
+                || for_target_read_to(self.src, offset)
+                    .is_some_and(|stop| stop > line_bounds(self.src, offset).1))
         {
             // The node spans later lines, which the parser has read: the line alone.
             err.text = Some(line_text.to_string());
@@ -2621,11 +2623,16 @@ fn comprehension_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
                 |t: &str| matches!(as_expression(ctx, &format!("[_ {t}]"), false), Some(Ok(_)));
             if parses(rest) || parses(cut) {
                 let at = next_token(src, open + 1);
-                return Some(ctx.error(
+                let mut err = ctx.error(
                     "did you forget parentheses around the comprehension target?",
                     at,
                     ErrorKind::SyntaxError,
-                ));
+                );
+                if line_bounds(src, at).1 < close {
+                    // (the parser read the clauses to the bracket: the line alone)
+                    err.text = Some(line_at(src, line_bounds(src, at).0).to_string());
+                }
+                return Some(err);
             }
         }
         return None;
@@ -2655,6 +2662,41 @@ fn comprehension_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
         }
         Err(_) => None,
     }
+}
+
+/// Where CPython's second pass stops reading when `at` is in a comprehension's `for` target
+/// (`invalid_for_target` reads `target in iterable` and the token after it): that token, the
+/// clause after it or the bracket's end. `None` elsewhere. Error path only.
+fn for_target_read_to(src: &str, at: usize) -> Option<usize> {
+    // (the target may be in parentheses of its own)
+    let open = scan::scan_until(src, at).open;
+    open.iter().rev().take(3).find_map(|&(_, o)| for_target_read_to_in(src, at, o))
+}
+
+fn for_target_read_to_in(src: &str, at: usize, open: usize) -> Option<usize> {
+    let close = matching_close(src.as_bytes(), open)?;
+    let inside = src.get(open + 1..close)?.as_bytes();
+    let rel = at.checked_sub(open + 1)?;
+    let word_after =
+        |from: usize, w: &[u8]| top_level_word_at(inside.get(from..)?, w).map(|k| from + k);
+    // The last top-level `for` before `at`, and the `in` after it.
+    let mut for_at = None;
+    let mut from = 0;
+    while let Some(k) = word_after(from, b"for").filter(|&k| k < rel) {
+        for_at = Some(k);
+        from = k + 3;
+    }
+    let in_at = word_after(for_at? + 3, b"in")?;
+    if in_at < rel {
+        return None;
+    }
+    let after = in_at + 2;
+    let next = ["for", "if", "async"]
+        .iter()
+        .filter_map(|w| word_after(after, w.as_bytes()))
+        .min()
+        .unwrap_or(inside.len());
+    Some(open + 1 + next)
 }
 
 /// The start of the first line of the logical line holding `at` (before `\\` continuations and

@@ -3687,7 +3687,8 @@ fn invalid_target_rules_match_cpython() {
         });
         let ours = serde_json::json!([l, o, e.text]);
         if ours.as_array().map(|a| &a[..]) != Some(&want[4..7]) {
-            wrong.push(format!("{text:?}\n  cpython {}\n  ours    {ours}", serde_json::json!(want)));
+            wrong
+                .push(format!("{text:?}\n  cpython {}\n  ours    {ours}", serde_json::json!(want)));
         }
     }
     eprintln!("invalid target rules: {errors} errors, {} ends or texts differ", wrong.len());
