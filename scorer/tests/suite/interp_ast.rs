@@ -624,6 +624,15 @@ fn syntax_error_ends_in_the_interpreter() {
         "b'x = 1\\n\\xff = = 1'",
         "b'\\xff = 1\\r\\n'",
         "'x = (\\n'",
+        "b'x = \"\\xff\"'",
+        "b'x = 1\\n\\xff\\xfe'",
+        "'[\\n  x, y\\n  for x in z\\n]'",
+        "'x = [a for f() in\\n y]'",
+        "b'\\\\\\n  x = 1\\n'",
+        "'x = print -1\\ny = = 2\\n'",
+        "'x = f(\\n1) = 1'",
+        "'(yield), b = 1'",
+        "'[a for a and b in y]'",
     ];
     let cases: Vec<(String, String)> =
         sources.iter().map(|s| (String::new(), format!("err({s})"))).collect();
