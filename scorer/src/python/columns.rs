@@ -57,3 +57,27 @@ pub fn bytes_error_columns(e: &mut SyntaxError, source: &[u8]) -> bool {
     e.offset = u32::try_from(column).unwrap_or(u32::MAX);
     true
 }
+
+/// Gives a decoding error of `ast.parse(bytes)` on a line (`e.text` unset, `lineno` > 0) that
+/// line's text as CPython does: decoded with replacement, its line break (`\n`, `\r\n` or
+/// `\r`) one `\n` (added when it has none).
+pub fn decoding_error_text(e: &mut SyntaxError, source: &[u8]) {
+    if e.text.is_some() || e.lineno == 0 {
+        return;
+    }
+    e.text = bytes_line(source, e.lineno);
+}
+
+fn bytes_line(b: &[u8], lineno: u32) -> Option<String> {
+    let mut start = 0usize;
+    for _ in 1..lineno {
+        let rel = b.get(start..)?.iter().position(|&c| c == b'\n' || c == b'\r')?;
+        let at = start + rel;
+        start = if b.get(at..at + 2) == Some(b"\r\n") { at + 2 } else { at + 1 };
+    }
+    let rest = b.get(start..)?;
+    let end = rest.iter().position(|&c| c == b'\n' || c == b'\r').unwrap_or(rest.len());
+    let mut line = String::from_utf8_lossy(&rest[..end]).into_owned();
+    line.push('\n');
+    Some(line)
+}

@@ -44,6 +44,7 @@ pub fn error_end(e: &SyntaxError, source: &str) -> Option<(u32, i64)> {
         "unexpected indent"
             | "unexpected unindent"
             | "unindent does not match any outer indentation level"
+            | "unexpected EOF while parsing"
     ) {
         return Some((line, -1));
     }
@@ -258,12 +259,28 @@ fn node_end(msg: &str, source: &str, at: usize) -> Option<usize> {
         "cannot use double starred expression here",
         "did you forget parentheses around the comprehension target?",
         "invalid syntax. Maybe you meant",
+        "only single target (not tuple) can be annotated",
     ];
     if !NODES.iter().any(|n| msg.contains(n)) {
         return None;
     }
     // Which tokens end it at its own bracket depth.
-    let tuples = msg.contains("augmented assignment") || msg.starts_with("Missing parentheses");
+    // (a `yield_expr` reads `star_expressions`, or `from` and an expression)
+    let yield_node = source.get(at..).is_some_and(|r| {
+        r.starts_with("yield") && !r[5..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+    });
+    let tuples = msg.contains("augmented assignment")
+        || msg.starts_with("Missing parentheses")
+        || yield_node;
+    let missing_else = msg.starts_with("expected 'else'");
+    // The start of the `bitwise_or` after `NAME =`.
+    let mut value_start: Option<usize> = None;
+    let mut prev_yield = false;
+    // (`invalid_comprehension`: to the last item before the `for`, or a lone item's comma)
+    let comp_target = msg.starts_with("did you forget parentheses");
+    let mut operand_after_comma = false;
+    let mut commas = 0;
+    let mut item_start: Option<usize> = None;
     let assignment = msg.contains("Maybe you meant '==' or ':='");
     let keywords = msg.starts_with("Generator expression")
         || msg.starts_with("expected 'else'")
@@ -305,7 +322,7 @@ fn node_end(msg: &str, source: &str, at: usize) -> Option<usize> {
                     false
                 }
                 ")" | "]" | "}" | ";" | ":" => true,
-                "," => !tuples,
+                "," => !tuples && !comp_target,
                 "=" if assignment && !assigned => {
                     assigned = true;
                     false
@@ -319,6 +336,8 @@ fn node_end(msg: &str, source: &str, at: usize) -> Option<usize> {
                     true
                 }
                 "in" => !keywords && !low && end.is_some(),
+                "from" if prev_yield => false,
+                "for" | "async" if missing_else => end.is_some(),
                 "for" | "async" | "as" | "from" | "import" => !keywords && end.is_some(),
                 _ => {
                     !assignment && OPERATORS.contains(&tok) && tok.ends_with('=') && {
@@ -355,10 +374,37 @@ fn node_end(msg: &str, source: &str, at: usize) -> Option<usize> {
         let operand = matches!(tok, ")" | "]" | "}" | "...")
             || tok.starts_with(|c: char| c.is_alphanumeric() || matches!(c, '_' | '\'' | '"'))
             || !tok.is_ascii();
+        // (depth counts the token: an opening bracket is at 1)
+        let item_depth = if matches!(tok, "(" | "[" | "{") { 1 } else { 0 };
+        if comp_target && depth == item_depth && tok != "," && item_start.is_none() {
+            item_start = Some(i);
+        }
+        if comp_target && depth == 0 && tok == "," {
+            item_start = None;
+            commas += 1;
+            if !operand_after_comma {
+                end = Some(t_end);
+            }
+        }
+        if operand && commas > 0 {
+            operand_after_comma = true;
+        }
         if operand {
             end = Some(t_end);
         }
+        if assignment && assigned && value_start.is_none() && tok != "=" {
+            value_start = Some(i);
+        }
+        prev_yield = tok == "yield";
         i = t_end;
+    }
+    if let (Some(start), Some(e)) = (value_start, end) {
+        // (a parenthesized group after `NAME =`: the node inside)
+        end = Some(ungroup(source, start, e));
+    }
+    if let (true, Some(start), Some(e)) = (comp_target && commas > 0, item_start, end) {
+        // (the last item in grouping parentheses: its node ends inside them)
+        end = Some(ungroup(source, start, e));
     }
     open_if.unwrap_or(end)
 }
@@ -379,4 +425,49 @@ pub fn end_in_bytes(
         Some(at) => (end_line, (at - line_start(source, at)) as i64 + 1),
         None => (end_line, end),
     }
+}
+
+/// The end of the node an operand from `start` to `end` holds: inside its grouping parentheses
+/// (not a tuple's or a generator's), if it is one group.
+fn ungroup(source: &str, mut start: usize, mut end: usize) -> usize {
+    let b = source.as_bytes();
+    while b.get(start) == Some(&b'(') {
+        let Some(close) = super::from_rustpython::matching_close(b, start) else { break };
+        let inner = &source[start + 1..close];
+        if close + 1 != end || inner.trim().is_empty() || tuple_or_generator(inner) {
+            break;
+        }
+        end = start + 1 + inner.trim_end().len();
+        start = start + 1 + (inner.len() - inner.trim_start().len());
+    }
+    end
+}
+
+/// Whether the inside of parentheses holds a comma or a `for` at its depth 0 (a tuple or a
+/// generator, not a group).
+fn tuple_or_generator(inner: &str) -> bool {
+    let b = inner.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(b, i).unwrap_or(b.len());
+                continue;
+            }
+            b',' if depth == 0 => return true,
+            b'f' if depth == 0
+                && inner[i..].starts_with("for")
+                && !b.get(i + 3).is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+                && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_')) =>
+            {
+                return true
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
 }

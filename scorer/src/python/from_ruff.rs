@@ -650,6 +650,20 @@ impl<S: Sink> Converter<'_, S> {
 
     fn expr_inner(&mut self, e: &ra::Expr) -> R<S::F> {
         use ra::Expr as E;
+        // A bare `yield` as the first operand of a comparison, `and`/`or` or a conditional
+        // (`yield == 1`, which ruff reads so): CPython's `yield_expr` ends at the operator, an
+        // error for the reference path (the operand's range starts the node's: no parentheses).
+        let (first, start) = match e {
+            E::Compare(c) => (Some(&*c.left), c.range.start()),
+            E::BoolOp(b) => (b.values.first(), b.range.start()),
+            E::If(i) => (Some(&*i.body), i.range.start()),
+            _ => (None, e.range().start()),
+        };
+        if let Some(E::Yield(y)) = first {
+            if y.value.is_none() && y.range.start() == start {
+                return Err(Decline);
+            }
+        }
         Ok(match e {
             E::BoolOp(b) => self.sink.node(
                 k::BoolOp,

@@ -58,7 +58,7 @@ mod parse;
 mod scan;
 mod validate;
 
-pub use columns::bytes_error_columns;
+pub use columns::{bytes_error_columns, decoding_error_text};
 pub use ends::{end_in_bytes, error_end};
 pub use rustpython_parser::ast as syntax;
 

@@ -147,15 +147,69 @@ impl Ctx<'_> {
                 byte_offset = Some(col + 1);
             }
         }
-        SyntaxError {
+        let text = if super::columns::from_tokenizer(&msg) {
+            // `tokenizer.c`'s `syntaxerror`: the line without its line break.
+            line_text.to_string()
+        } else {
+            self.parser_error_text(&msg, offset, line_start)
+        };
+        let mut err = SyntaxError {
             msg,
             filename: self.filename.to_string(),
             lineno,
             offset: column as u32,
-            text: Some(line_text.to_string()),
+            text: Some(text),
             kind,
             byte_offset,
+        };
+        if !super::columns::from_tokenizer(&err.msg)
+            && (super::ends::error_end(&err, self.src).is_some_and(|(end, _)| end > lineno)
+                || for_target_read_to(self.src, offset)
+                    .is_some_and(|stop| stop > line_bounds(self.src, offset).1))
+        {
+            // The node spans later lines, which the parser has read: the line alone.
+            err.text = Some(line_text.to_string());
         }
+        err
+    }
+
+    /// The `text` of a parser error (`_PyPegen_raise_error_known_location`): the tokenizer's
+    /// buffer (from the logical line's first physical line, when a `\\` continuation or a
+    /// string spanning lines led to this one) to the error line's end, line breaks translated
+    /// to `\n` and one added; the line alone, without its break, when the tokenizer had read
+    /// past the error's line (`get_error_line_from_tokenizer_buffers`).
+    fn parser_error_text(&self, msg: &str, offset: usize, line_start: usize) -> String {
+        let (_, line_end) = line_bounds(self.src, offset);
+        let past = self.read_past_line(msg, offset)
+            || (msg.ends_with("' was never closed") && {
+                // (a later line, even empty: the tokenizer reached it)
+                let rest = self.src.get(line_end..).unwrap_or_default();
+                let rest = rest.strip_prefix("\r\n").or_else(|| rest.get(1..)).unwrap_or("");
+                !rest.is_empty()
+            });
+        if past {
+            return line_at(self.src, line_start).to_string();
+        }
+        let mut buffer = tokenizer_buffer_start(self.src, line_start);
+        // (a `\\` continuation read with the indentation, only blanks before it: the buffer
+        // starts again at the next line)
+        while buffer < line_start {
+            let rest = &self.src.as_bytes()[buffer..];
+            let blanks = rest.iter().take_while(|c| matches!(c, b' ' | b'\t' | b'\x0c')).count();
+            if rest.get(blanks) != Some(&b'\\') {
+                break;
+            }
+            buffer += blanks + 1;
+            buffer += match rest.get(blanks + 1..blanks + 3) {
+                Some(b"\r\n") => 2,
+                Some([b'\n' | b'\r', ..]) => 1,
+                _ => break,
+            };
+        }
+        let raw = self.src.get(buffer..line_end).unwrap_or_default();
+        let mut text = raw.replace("\r\n", "\n").replace('\r', "\n");
+        text.push('\n');
+        text
     }
 
     /// Has CPython's parser read a later line than the error's before raising it (its
@@ -843,6 +897,9 @@ fn map_error(ctx: &Ctx, e: &ParseError, scanned: &scan::Scan) -> SyntaxError {
             | LexicalErrorType::TabsAfterSpaces
     ) || matches!(lex, LexicalErrorType::UnrecognizedToken { tok } if !tok.is_ascii()));
     let tokenizer_error = tokenizer_error.then_some(off);
+    if let Some(err) = yield_assignment_error(ctx, off) {
+        return after_parser_error(ctx, off, err, scanned, Some(e));
+    }
     if let Some(inv) = invalid_before(src, ctx.filename, off, tokenizer_error) {
         // CPython's parser fails at that statement already.
         let err = ctx.error(inv.msg, inv.offset, inv.kind);
@@ -993,6 +1050,12 @@ fn map_parser_error(ctx: &Ctx, e: &ParseError, off: usize, at_eof: bool) -> Synt
     let src = ctx.src;
     if !matches!(&e.error, ParseErrorType::UnrecognizedToken(Tok::Indent | Tok::Dedent, _)) {
         if let Some(err) = target_statement_error(ctx, off) {
+            return err;
+        }
+        if let Some(err) = comprehension_error(ctx, off) {
+            return err;
+        }
+        if let Some(err) = annotated_tuple_error(ctx, off) {
             return err;
         }
     }
@@ -1890,7 +1953,13 @@ fn guess_message(ctx: &Ctx, tok: &Tok, off: usize) -> Option<SyntaxError> {
         if let Some(&(b'{', open_at)) = scan::scan_until(src, off).open.last() {
             let (start, text) = previous_operand(src, off);
             let head = &src[open_at + 1..start];
-            if !text.trim().is_empty() && !text.contains(':') && head.contains(':') {
+            // (not in a comprehension's clauses: `{a: b for a in c, d}`)
+            if !text.trim().is_empty()
+                && !text.contains(':')
+                && head.contains(':')
+                && !top_level_word(head.as_bytes(), b"for")
+                && !top_level_word(text.as_bytes(), b"for")
+            {
                 let last = start + text.trim_end().len() - 1;
                 return se("':' expected after dictionary key", last);
             }
@@ -2227,7 +2296,14 @@ fn missing_else(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
     let (ls, _) = line_bounds(src, off);
     let p = src.get(ls..off)?.rfind(" if ")?;
     let if_at = ls + p + 1;
-    let (start, text) = previous_operand(src, if_at);
+    let (mut start, text) = previous_operand(src, if_at);
+    // (`a if b else c if d`: the disjunction after the last `else` of a complete conditional)
+    let base = start;
+    let mut from = 0;
+    while let Some(k) = top_level_word_at(&text.as_bytes()[from..], b"else") {
+        from += k + 4;
+        start = next_token(src, base + from).min(if_at);
+    }
     let comprehension = src[ls..if_at].contains(" for ");
     (!comprehension && !text.trim().is_empty() && !src[if_at..off].contains(" else"))
         .then(|| ctx.error("expected 'else' after 'if' expression", start, ErrorKind::SyntaxError))
@@ -2380,6 +2456,247 @@ fn target_statement_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
         return Some(err);
     }
     (i < off && i < end).then(|| ctx.error("invalid syntax", i, ErrorKind::SyntaxError))
+}
+
+/// `invalid_assignment`'s `(star_targets '=')* a=yield_expr '='`: a statement starting with a
+/// bare `yield` expression followed by `=` (the parser stopped after that `=`) is "assignment
+/// to yield expression not possible" at the `yield`.
+fn yield_assignment_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
+    let src = ctx.src;
+    let ls = statement_start(src, off)?;
+    if !scan::scan_until(src, ls).open.is_empty() || !scan::scan_until(src, off).open.is_empty() {
+        return None;
+    }
+    let first = next_token(src, ls);
+    if word_at(src, first) != "yield" || first >= off {
+        return None;
+    }
+    let b = src.as_bytes();
+    let mut depth = 0usize;
+    let mut i = first;
+    // (the parser stops at the `=`, or after it)
+    while i <= off.min(b.len().saturating_sub(1)) {
+        match b[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(b, i)?;
+                continue;
+            }
+            b'=' if depth == 0
+                && b.get(i + 1) != Some(&b'=')
+                && !matches!(b.get(i - 1), Some(b'=' | b'<' | b'>' | b'!' | b':')) =>
+            {
+                return Some(ctx.error(
+                    "assignment to yield expression not possible",
+                    first,
+                    ErrorKind::SyntaxError,
+                ));
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// `invalid_assignment`'s `a=star_named_expression ',' star_named_expressions* ':' expression`:
+/// a statement's unparenthesized tuple annotated (the parser stopped at its `:`) is "only
+/// single target (not tuple) can be annotated", at the first item (inside its grouping
+/// parentheses).
+fn annotated_tuple_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
+    let src = ctx.src;
+    let b = src.as_bytes();
+    if b.get(off) != Some(&b':') || b.get(off + 1) == Some(&b'=') {
+        return None;
+    }
+    let ls = statement_start(src, off)?;
+    if !scan::scan_until(src, ls).open.is_empty() || !scan::scan_until(src, off).open.is_empty() {
+        return None;
+    }
+    let first = next_token(src, ls);
+    const STATEMENTS: &[&str] = &[
+        "for", "if", "elif", "while", "with", "def", "class", "else", "try", "except", "finally",
+        "lambda", "return", "del", "assert", "raise", "import", "from", "global", "nonlocal",
+        "pass", "break", "continue", "yield", "await", "async", "match", "case", "print", "exec",
+        "not",
+    ];
+    if STATEMENTS.contains(&word_at(src, first)) {
+        return None;
+    }
+    let head = src.get(first..off)?;
+    if top_level_comma(head.as_bytes(), 0).is_none()
+        || top_level_text(head.as_bytes(), b"=")
+        || top_level_word(head.as_bytes(), b"lambda")
+    {
+        return None;
+    }
+    // (`':' expression`)
+    let rest_end = statement_end(src, off + 1);
+    let rest = src.get(off + 1..rest_end)?;
+    // (to an assignment's lone `=` at depth 0)
+    let rb = rest.as_bytes();
+    let mut depth = 0usize;
+    let mut cut = rb.len();
+    for (k, &c) in rb.iter().enumerate() {
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'=' if depth == 0
+                && rb.get(k + 1) != Some(&b'=')
+                && !matches!(
+                    k.checked_sub(1).and_then(|j| rb.get(j)),
+                    Some(b'=' | b'<' | b'>' | b'!')
+                ) =>
+            {
+                cut = k;
+                break;
+            }
+            _ => {}
+        }
+    }
+    let rest_cut = &rest[..cut];
+    if rest_cut.trim().is_empty() || as_expression(ctx, rest_cut, true)?.is_err() {
+        return None;
+    }
+    // The first item, inside grouping parentheses (not a tuple's or a generator's).
+    let mut at = first;
+    while b.get(at) == Some(&b'(') {
+        let close = matching_close(b, at)?;
+        let inner = src.get(at + 1..close)?;
+        if inner.trim().is_empty()
+            || top_level_comma(inner.as_bytes(), 0).is_some()
+            || top_level_word(inner.as_bytes(), b"for")
+        {
+            break;
+        }
+        at = next_token(src, at + 1);
+    }
+    Some(ctx.error("only single target (not tuple) can be annotated", at, ErrorKind::SyntaxError))
+}
+
+/// The errors of CPython 3.11's second pass in the comprehension of the innermost bracket open
+/// at `off`:
+/// - `invalid_comprehension`: `[a, b for x in y]` / `{a, for x in y}` (the parser stopped at
+///   `for`; the `for` clauses parse): "did you forget parentheses around the comprehension
+///   target?" at the first item;
+/// - `invalid_for_target`: the parser stopped in a `for` clause's target (before its `in`):
+///   the expression after `for` read whole (`star_expressions`, to the next clause or the
+///   bracket's end) names its first invalid target (`a and b in y`: the `and`), or fails with
+///   its own error (`lambda: x in y if z`: "expected 'else' after 'if' expression").
+fn comprehension_error(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
+    let src = ctx.src;
+    let b = src.as_bytes();
+    let &(kind, open) = scan::scan_until(src, off).open.last()?;
+    let close = matching_close(b, open)?;
+    if off <= open || off >= close {
+        return None;
+    }
+    let inside = src.get(open + 1..close)?;
+    let rel = off - open - 1;
+    // Top-level words of the bracket: (offset in `inside`, word).
+    let mut words: Vec<(usize, &str)> = Vec::new();
+    let mut from = 0;
+    while let Some(at) = ["for", "in", "async", "if", "lambda"]
+        .iter()
+        .filter_map(|w| {
+            top_level_word_at(&inside.as_bytes()[from..], w.as_bytes()).map(|k| (from + k, *w))
+        })
+        .min_by_key(|&(k, _)| k)
+    {
+        words.push(at);
+        from = at.0 + at.1.len();
+    }
+    let first_for = words.iter().find(|(_, w)| *w == "for" || *w == "async")?.0;
+    if rel == first_for && kind != b'(' {
+        // `invalid_comprehension`: items before the `for`, one comma at least.
+        let head = &inside[..first_for];
+        let comma = top_level_comma(head.as_bytes(), 0)?;
+        let first = head[..comma].trim_start();
+        let dict =
+            kind == b'{' && !first.starts_with("lambda") && top_level_text(first.as_bytes(), b":");
+        if !dict {
+            // (`for_if_clauses` parse: to the bracket's end, or to a comma after them)
+            let rest = &inside[first_for..];
+            let cut = top_level_comma(rest.as_bytes(), 0).map_or(rest, |c| &rest[..c]);
+            let parses =
+                |t: &str| matches!(as_expression(ctx, &format!("[_ {t}]"), false), Some(Ok(_)));
+            if parses(rest) || parses(cut) {
+                let at = next_token(src, open + 1);
+                let mut err = ctx.error(
+                    "did you forget parentheses around the comprehension target?",
+                    at,
+                    ErrorKind::SyntaxError,
+                );
+                if line_bounds(src, at).1 < close {
+                    // (the parser read the clauses to the bracket: the line alone)
+                    err.text = Some(line_at(src, line_bounds(src, at).0).to_string());
+                }
+                return Some(err);
+            }
+        }
+        return None;
+    }
+    // `invalid_for_target`: the last `for` before `off`, no `in` between.
+    let (k, _) = *words.iter().rev().find(|(k, w)| *w == "for" && *k < rel)?;
+    let target_start = k + 3;
+    let lambdas = words.iter().filter(|(j, w)| *w == "lambda" && *j > k && *j < rel).count();
+    if words.iter().any(|(j, w)| *w == "in" && *j > k && *j < rel) && lambdas == 0 {
+        return None;
+    }
+    let end = words
+        .iter()
+        .find(|(j, w)| *j > k && (*w == "for" || *w == "async"))
+        .map_or(inside.len(), |(j, _)| *j);
+    let text = inside.get(target_start..end)?;
+    let start = open + 1 + target_start;
+    match as_expression(ctx, text, true)? {
+        Ok(e) => {
+            let inv = validate::statement_target_error(&e, false)?;
+            // (offsets in `(text)`: one past the text's)
+            Some(ctx.error(inv.msg, (start + inv.offset).saturating_sub(1), inv.kind))
+        }
+        Err(sub) if sub.msg == "expected 'else' after 'if' expression" => {
+            let at = byte_offset_at(&format!("({text})"), sub.lineno, sub.offset)?;
+            Some(ctx.error(sub.msg, (start + at).saturating_sub(1), sub.kind))
+        }
+        Err(_) => None,
+    }
+}
+
+/// Where CPython's second pass stops reading when `at` is in a comprehension's `for` target
+/// (`invalid_for_target` reads `target in iterable` and the token after it): that token, the
+/// clause after it or the bracket's end. `None` elsewhere. Error path only.
+fn for_target_read_to(src: &str, at: usize) -> Option<usize> {
+    // (the target may be in parentheses of its own)
+    let open = scan::scan_until(src, at).open;
+    open.iter().rev().take(3).find_map(|&(_, o)| for_target_read_to_in(src, at, o))
+}
+
+fn for_target_read_to_in(src: &str, at: usize, open: usize) -> Option<usize> {
+    let close = matching_close(src.as_bytes(), open)?;
+    let inside = src.get(open + 1..close)?.as_bytes();
+    let rel = at.checked_sub(open + 1)?;
+    let word_after =
+        |from: usize, w: &[u8]| top_level_word_at(inside.get(from..)?, w).map(|k| from + k);
+    // The last top-level `for` before `at`, and the `in` after it.
+    let mut for_at = None;
+    let mut from = 0;
+    while let Some(k) = word_after(from, b"for").filter(|&k| k < rel) {
+        for_at = Some(k);
+        from = k + 3;
+    }
+    let in_at = word_after(for_at? + 3, b"in")?;
+    if in_at < rel {
+        return None;
+    }
+    let after = in_at + 2;
+    let next = ["for", "if", "async"]
+        .iter()
+        .filter_map(|w| word_after(after, w.as_bytes()))
+        .min()
+        .unwrap_or(inside.len());
+    Some(open + 1 + next)
 }
 
 /// The start of the first line of the logical line holding `at` (before `\\` continuations and
@@ -2949,11 +3266,18 @@ fn statement_end(src: &str, at: usize) -> usize {
 fn legacy_first(ctx: &Ctx, err: SyntaxError, at: usize, whole: bool) -> SyntaxError {
     let limit = if whole { statement_end(ctx.src, at) } else { at };
     match legacy_expression(ctx.src, limit) {
-        Some((p, w)) => ctx.error(
-            format!("Missing parentheses in call to '{w}'. Did you mean {w}(...)?"),
-            p,
-            ErrorKind::SyntaxError,
-        ),
+        Some((p, w)) => {
+            let mut first = ctx.error(
+                format!("Missing parentheses in call to '{w}'. Did you mean {w}(...)?"),
+                p,
+                ErrorKind::SyntaxError,
+            );
+            if first.lineno < err.lineno {
+                // (the parser had read `err`'s line: the line alone)
+                first.text = Some(line_at(ctx.src, line_bounds(ctx.src, p).0).to_string());
+            }
+            first
+        }
         None => err,
     }
 }

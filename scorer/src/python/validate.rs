@@ -202,7 +202,16 @@ impl Validator<'_> {
     fn paren_tuple(&self, e: &syntax::Expr) -> bool {
         match e {
             E::Tuple(t) => match t.elts.first() {
-                Some(first) => range_of(first).start() != t.range.start(),
+                // (`(a), b` starts at its first item's own parenthesis: the tuple's is the one
+                // whose match ends it)
+                Some(first) => {
+                    let start = u32::from(t.range.start()) as usize;
+                    range_of(first).start() != t.range.start()
+                        && (self.src.get(start) != Some(&b'(')
+                            || super::from_rustpython::matching_close(self.src, start).is_some_and(
+                                |close| close + 1 == u32::from(t.range.end()) as usize,
+                            ))
+                }
                 None => true,
             },
             _ => false,
@@ -340,7 +349,12 @@ impl Validator<'_> {
         }
         for t in &a.targets {
             if let Some(bad) = invalid_target(t, Targets::Star) {
-                if matches!(bad, E::Yield(_) | E::YieldFrom(_)) && std::ptr::eq(bad, t) {
+                if matches!(bad, E::Yield(_) | E::YieldFrom(_))
+                    && std::ptr::eq(bad, t)
+                    && !self.grouped(bad)
+                {
+                    // (`invalid_assignment`'s bare `yield_expr`; a parenthesized one is a
+                    // `star_expressions` target that cannot be assigned)
                     return Err(invalid(
                         "assignment to yield expression not possible",
                         range_of(bad).start(),
@@ -616,6 +630,26 @@ impl Validator<'_> {
     fn comprehensions(&mut self, gens: &[syntax::Comprehension]) -> R {
         for c in gens {
             self.enter(u32::from(range_of(&c.target).start()))?;
+            if !c.ifs.is_empty() && invalid_target(&c.target, Targets::Star).is_some() {
+                // The second pass's `invalid_for_target` reads `target in iter if cond` as
+                // `star_expressions`: a conditional without `else` (`invalid_expression`) at
+                // the comparison's start, the target's last item (its parentheses included).
+                let last = match &c.target {
+                    E::Tuple(t) if !self.paren_tuple(&c.target) => t.elts.last(),
+                    other => Some(other),
+                };
+                let mut at = u32::from(range_of(last.unwrap_or(&c.target)).start()) as usize;
+                let mut i = at;
+                while i > 0 {
+                    i -= 1;
+                    match self.src[i] {
+                        b' ' | b'\t' | b'\x0c' | b'\n' | b'\r' | b'\\' => {}
+                        b'(' => at = i,
+                        _ => break,
+                    }
+                }
+                return Err(invalid("expected 'else' after 'if' expression", at as u32));
+            }
             check_targets(&c.target, Targets::Star)?;
             self.expr(&c.target)?;
             self.expr(&c.iter)?;

@@ -346,7 +346,9 @@ impl<'a> Interp<'a> {
                             Ok(s) => Rc::from(s),
                             Err(crate::python::DecodeFailure::Syntax(e)) => {
                                 decode_err = Some(e);
-                                Rc::from("")
+                                // (positions, the error's end among them, on the text as
+                                // decoded with replacement)
+                                Rc::from(String::from_utf8_lossy(b).as_ref())
                             }
                             Err(crate::python::DecodeFailure::NeedsCodecs) => {
                                 return Err(self.needs_codecs_error("coding cookie"));
@@ -393,6 +395,10 @@ impl<'a> Interp<'a> {
                                 let start = (e.lineno, chars, e.offset);
                                 end = end.map(|end| crate::python::end_in_bytes(&text, end, start));
                             }
+                        }
+                        if let Value::Bytes(b) = &src {
+                            // (after the columns: they count on the text the parser read)
+                            crate::python::decoding_error_text(&mut e, b);
                         }
                         // (an error before the first line, the source's encoding: offset -1)
                         let offset = if e.lineno == 0 { -1 } else { i64::from(e.offset) };
