@@ -241,6 +241,83 @@ fn string_len(s: &str) -> usize {
     b.len()
 }
 
+/// `at` moved back over the opening brackets of the groups it is the first token of (a `(`
+/// after an operator, a keyword or another bracket, not a call's).
+fn out_of_groups(source: &str, at: usize) -> usize {
+    const KEYWORDS: &[&str] = &[
+        "return", "raise", "assert", "yield", "del", "not", "in", "is", "and", "or", "if", "else",
+        "await", "lambda", "print", "exec",
+    ];
+    let b = source.as_bytes();
+    let mut at = at;
+    loop {
+        let mut k = at;
+        while k > 0 && matches!(b[k - 1], b' ' | b'\t' | b'\x0c') {
+            k -= 1;
+        }
+        if k == 0 || b[k - 1] != b'(' {
+            return at;
+        }
+        let open = k - 1;
+        let mut w = open;
+        while w > 0 && matches!(b[w - 1], b' ' | b'\t' | b'\x0c') {
+            w -= 1;
+        }
+        let word_end = w;
+        while w > 0 && (b[w - 1].is_ascii_alphanumeric() || b[w - 1] == b'_' || b[w - 1] >= 0x80) {
+            w -= 1;
+        }
+        let word = &source[w..word_end];
+        let call = if word.is_empty() {
+            w > 0 && matches!(b[w - 1], b')' | b']' | b'\'' | b'"')
+        } else {
+            !KEYWORDS.contains(&word)
+        };
+        // (the group must close before the conditional's `if`: `in (b if d)` holds it whole)
+        if call || !closes_before_if(b, open) {
+            return at;
+        }
+        at = open;
+    }
+}
+
+/// Whether the bracket opened at `open` closes with no `if` inside it that lacks its `else`.
+fn closes_before_if(b: &[u8], open: usize) -> bool {
+    let mut depth = 0usize;
+    let mut pending = 0usize;
+    let mut i = open;
+    while i < b.len() {
+        match b[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return pending == 0;
+                }
+            }
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(b, i).unwrap_or(b.len());
+                continue;
+            }
+            c if c.is_ascii_alphabetic() || c == b'_' => {
+                let start = i;
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                    i += 1;
+                }
+                match (&b[start..i], depth) {
+                    (b"if", 1) => pending += 1,
+                    (b"else", 1) => pending = pending.saturating_sub(1),
+                    _ => {}
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
 /// The end (byte) of the node an error of the parser's invalid-rules spans, read from its
 /// start `at`: the expression (a target, a call's arguments...) up to the token that ends it.
 fn node_end(msg: &str, source: &str, at: usize) -> Option<usize> {
@@ -273,6 +350,9 @@ fn node_end(msg: &str, source: &str, at: usize) -> Option<usize> {
         || msg.starts_with("Missing parentheses")
         || yield_node;
     let missing_else = msg.starts_with("expected 'else'");
+    // (`(a) if b`: the error starts at the expression a group holds, and its node, the
+    // conditional, takes in the group's brackets)
+    let at = if missing_else { out_of_groups(source, at) } else { at };
     // The start of the `bitwise_or` after `NAME =`.
     let mut value_start: Option<usize> = None;
     let mut prev_yield = false;

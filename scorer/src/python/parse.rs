@@ -2304,7 +2304,17 @@ fn missing_else(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
         from += k + 4;
         start = next_token(src, base + from).min(if_at);
     }
-    let comprehension = src[ls..if_at].contains(" for ");
+    // (`(a) if b`: a group is the node of the expression it holds, as CPython's `group` rule
+    // returns it)
+    // (`return a if b`, `*a if b`: the disjunction follows the statement's keyword or the star)
+    start = past_leading_keyword(src, start, if_at);
+    let mut end = if_at;
+    while let Some((inner, close)) = group_inner(src, start, end) {
+        (start, end) = (inner, close);
+    }
+    // (an `if` clause of a comprehension: a `for` at the top level of its brackets)
+    let comprehension =
+        top_level_word_at(src[enclosing_open(src, ls, if_at)..if_at].as_bytes(), b"for").is_some();
     (!comprehension && !text.trim().is_empty() && !src[if_at..off].contains(" else"))
         .then(|| ctx.error("expected 'else' after 'if' expression", start, ErrorKind::SyntaxError))
 }
@@ -3288,6 +3298,82 @@ fn top_level_word(text: &[u8], word: &[u8]) -> bool {
 }
 
 /// Where `word` first stands as a word at the bracket depth 0 of `text` (strings skipped).
+/// `start` moved past a leading `return`, `raise`, `assert`, `yield` or `del` keyword, or `*` /
+/// `**`, in `src[start..end]` (what precedes a disjunction there).
+fn past_leading_keyword(src: &str, start: usize, end: usize) -> usize {
+    let text = src.get(start..end).unwrap_or("");
+    for kw in ["return", "raise", "assert", "yield", "del"] {
+        if let Some(rest) = text.strip_prefix(kw) {
+            if rest.starts_with(|c: char| !(c.is_alphanumeric() || c == '_')) {
+                return next_token(src, start + kw.len()).min(end);
+            }
+        }
+    }
+    match text.as_bytes() {
+        [b'*', b'*', ..] => next_token(src, start + 2).min(end),
+        [b'*', ..] => next_token(src, start + 1).min(end),
+        _ => start,
+    }
+}
+
+/// Where the innermost bracket open at `off` starts its inside (`ls`, the line's start, when
+/// none is open on the line).
+fn enclosing_open(src: &str, ls: usize, off: usize) -> usize {
+    let b = src.as_bytes();
+    let mut depth = 0usize;
+    let mut j = off;
+    while j > ls {
+        match b[j - 1] {
+            b')' | b']' | b'}' => depth += 1,
+            b'(' | b'[' | b'{' => {
+                if depth == 0 {
+                    return j;
+                }
+                depth -= 1;
+            }
+            _ => {}
+        }
+        j -= 1;
+    }
+    ls
+}
+
+/// Where the expression starts that the parenthesised group spanning `src[start..end]` holds
+/// (3.11's `group`: `'(' (yield_expr | named_expression) ')'` is that expression's node), and
+/// where the group's `)` is; `None` when the span is no such group (a tuple, `()`, a generator
+/// expression, a group followed by more, as in `(a) + 1`).
+fn group_inner(src: &str, start: usize, end: usize) -> Option<(usize, usize)> {
+    let text = src.get(start..end)?.trim_end().as_bytes();
+    if text.first() != Some(&b'(') || text.last() != Some(&b')') {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < text.len() {
+        match text[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 && i + 1 != text.len() {
+                    return None;
+                }
+            }
+            b',' if depth == 1 => return None,
+            b'\'' | b'"' => {
+                i = super::from_rustpython::skip_string(text, i).unwrap_or(text.len());
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let inner = &text[1..text.len() - 1];
+    if inner.iter().all(u8::is_ascii_whitespace) || top_level_word_at(inner, b"for").is_some() {
+        return None;
+    }
+    Some((next_token(src, start + 1), start + text.len() - 1))
+}
+
 fn top_level_word_at(text: &[u8], word: &[u8]) -> Option<usize> {
     let mut depth = 0usize;
     let mut i = 0;
