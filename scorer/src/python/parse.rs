@@ -2314,7 +2314,7 @@ fn missing_else(ctx: &Ctx, off: usize) -> Option<SyntaxError> {
     }
     // (an `if` clause of a comprehension: a `for` at the top level of its brackets)
     let comprehension =
-        top_level_word_at(src[enclosing_open(src, ls, if_at)..if_at].as_bytes(), b"for").is_some();
+        top_level_word_at(&src.as_bytes()[enclosing_open(src, ls, if_at)..if_at], b"for").is_some();
     (!comprehension && !text.trim().is_empty() && !src[if_at..off].contains(" else"))
         .then(|| ctx.error("expected 'else' after 'if' expression", start, ErrorKind::SyntaxError))
 }
