@@ -108,28 +108,29 @@ pub fn error_end(e: &SyntaxError, source: &str) -> Option<(u32, i64)> {
 /// The line and 1-based end column (characters) of a token or node ending at byte `end`.
 fn end_of(source: &str, end: usize) -> (u32, i64) {
     let before = &source[..end.min(source.len())];
-    let mut line = 1u32;
-    let mut start = 0;
-    let b = before.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'\n' => {
-                line += 1;
-                start = i + 1;
-            }
-            b'\r' => {
-                line += 1;
-                if b.get(i + 1) == Some(&b'\n') {
-                    i += 1;
-                }
-                start = i + 1;
-            }
-            _ => {}
-        }
-        i += 1;
+    let (mut line, mut start) = (1u32, 0);
+    for s in line_starts(before.as_bytes()) {
+        (line, start) = (line + 1, s);
     }
     (line, before[start.min(before.len())..].chars().count() as i64 + 1)
+}
+
+/// Where each line after the first starts: past each `\n`, `\r\n` or lone `\r`.
+fn line_starts(b: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < b.len() {
+            let c = b[i];
+            i += 1;
+            if c == b'\r' && b.get(i) == Some(&b'\n') {
+                i += 1;
+            }
+            if c == b'\n' || c == b'\r' {
+                return Some(i);
+            }
+        }
+        None
+    })
 }
 
 /// The start of the line holding byte `at`.
@@ -140,27 +141,10 @@ fn line_start(source: &str, at: usize) -> usize {
 
 /// The byte offset of 1-based `offset` (characters) on line `lineno`.
 fn position(source: &str, lineno: u32, offset: u32) -> Option<usize> {
-    let b = source.as_bytes();
-    let mut start = 0;
-    let mut line = 1;
-    let mut i = 0;
-    while line < lineno {
-        match b.get(i)? {
-            b'\n' => {
-                line += 1;
-                start = i + 1;
-            }
-            b'\r' => {
-                line += 1;
-                if b.get(i + 1) == Some(&b'\n') {
-                    i += 1;
-                }
-                start = i + 1;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
+    let start = match (lineno as usize).checked_sub(2) {
+        None => 0,
+        Some(k) => line_starts(source.as_bytes()).nth(k)?,
+    };
     let col = (offset as usize).checked_sub(1)?;
     let rest = &source[start..];
     Some(start + rest.char_indices().nth(col).map_or(rest.len(), |(k, _)| k))
@@ -525,7 +509,7 @@ fn ungroup(source: &str, mut start: usize, mut end: usize) -> usize {
 
 /// Whether the inside of parentheses holds a comma or a `for` at its depth 0 (a tuple or a
 /// generator, not a group).
-fn tuple_or_generator(inner: &str) -> bool {
+pub(super) fn tuple_or_generator(inner: &str) -> bool {
     let b = inner.as_bytes();
     let mut depth = 0usize;
     let mut i = 0;

@@ -3343,35 +3343,17 @@ fn enclosing_open(src: &str, ls: usize, off: usize) -> usize {
 /// where the group's `)` is; `None` when the span is no such group (a tuple, `()`, a generator
 /// expression, a group followed by more, as in `(a) + 1`).
 fn group_inner(src: &str, start: usize, end: usize) -> Option<(usize, usize)> {
-    let text = src.get(start..end)?.trim_end().as_bytes();
-    if text.first() != Some(&b'(') || text.last() != Some(&b')') {
+    let b = src.as_bytes();
+    if b.get(start) != Some(&b'(') {
         return None;
     }
-    let mut depth = 0usize;
-    let mut i = 0;
-    while i < text.len() {
-        match text[i] {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 && i + 1 != text.len() {
-                    return None;
-                }
-            }
-            b',' if depth == 1 => return None,
-            b'\'' | b'"' => {
-                i = super::from_rustpython::skip_string(text, i).unwrap_or(text.len());
-                continue;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    let inner = &text[1..text.len() - 1];
-    if inner.iter().all(u8::is_ascii_whitespace) || top_level_word_at(inner, b"for").is_some() {
+    let close = super::from_rustpython::matching_close(b, start)?;
+    let inner = src.get(start + 1..close)?;
+    let followed = !src.get(close + 1..end)?.trim().is_empty();
+    if followed || inner.trim().is_empty() || super::ends::tuple_or_generator(inner) {
         return None;
     }
-    Some((next_token(src, start + 1), start + text.len() - 1))
+    Some((next_token(src, start + 1), close))
 }
 
 fn top_level_word_at(text: &[u8], word: &[u8]) -> Option<usize> {

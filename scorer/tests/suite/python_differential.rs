@@ -336,6 +336,22 @@ fn fast_corpus() {
     );
 }
 
+/// Runs a python3 snippet with `input` on its stdin and reads its stdout as JSON, or the
+/// outcome stored under `key` where python3.11 is absent (`expected/`).
+fn cpython_stdin_json(key: &str, code: &str, input: &str) -> serde_json::Value {
+    crate::expected::cpython_outcome("python_differential", key, || {
+        let mut child = Command::new("python3")
+            .args(["-c", code])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("python3");
+        child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write");
+        let out = child.wait_with_output().expect("python3 output");
+        serde_json::from_slice(&out.stdout).expect("json")
+    })
+}
+
 /// Runs a python3 snippet and returns its stdout.
 fn python(code: &str, args: &[&str]) -> String {
     let out = Command::new("python3").arg("-c").arg(code).args(args).output().expect("python3");
@@ -575,17 +591,7 @@ for h in sys.stdin.read().split():
         out.append({"err": [type(e).__name__, e.msg, e.lineno]})
 print(json.dumps(out))
 "#;
-    let expected = crate::expected::cpython_outcome("python_differential", &key, || {
-        let mut child = Command::new("python3")
-            .args(["-c", code])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("python3");
-        child.stdin.take().expect("stdin").write_all(joined.as_bytes()).expect("write");
-        let out = child.wait_with_output().expect("python3 output");
-        serde_json::from_slice(&out.stdout).expect("json")
-    });
+    let expected = cpython_stdin_json(&key, code, &joined);
     let expected = expected.as_array().expect("array");
     assert_eq!(expected.len(), cases.len());
     let mut agree = 0;
@@ -639,17 +645,7 @@ for h in sys.stdin.read().split():
         out.append({"err": [type(e).__name__, str(e), 0]})
 print(json.dumps(out))
 "#;
-    let expected = crate::expected::cpython_outcome("python_differential", &key, || {
-        let mut child = Command::new("python3")
-            .args(["-c", code])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("python3");
-        child.stdin.take().expect("stdin").write_all(joined.as_bytes()).expect("write");
-        let out = child.wait_with_output().expect("python3 output");
-        serde_json::from_slice(&out.stdout).expect("json")
-    });
+    let expected = cpython_stdin_json(&key, code, &joined);
     let expected = expected.as_array().expect("array").clone();
     assert_eq!(expected.len(), cases.len());
     expected
@@ -864,17 +860,7 @@ for h in sys.stdin.read().split():
         out.append({"err": [type(e).__name__, str(e), 0, 0]})
 print(json.dumps(out))
 "#;
-    let expected = crate::expected::cpython_outcome("python_differential", &key, || {
-        let mut child = Command::new("python3")
-            .args(["-c", code])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("python3");
-        child.stdin.take().expect("stdin").write_all(joined.as_bytes()).expect("write");
-        let out = child.wait_with_output().expect("python3 output");
-        serde_json::from_slice(&out.stdout).expect("json")
-    });
+    let expected = cpython_stdin_json(&key, code, &joined);
     let expected = expected.as_array().expect("array").clone();
     assert_eq!(expected.len(), cases.len());
     expected
@@ -1873,17 +1859,7 @@ for h in sys.stdin.read().split():
         out.append([type(e).__name__, e.msg, e.lineno, e.offset])
 print(json.dumps(out))
 "#;
-    let expected = crate::expected::cpython_outcome("python_differential", &key, || {
-        let mut child = Command::new("python3")
-            .args(["-c", code])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("python3");
-        child.stdin.take().expect("stdin").write_all(joined.as_bytes()).expect("write");
-        let out = child.wait_with_output().expect("python3 output");
-        serde_json::from_slice(&out.stdout).expect("json")
-    });
+    let expected = cpython_stdin_json(&key, code, &joined);
     let expected = expected.as_array().expect("array").clone();
     assert_eq!(expected.len(), cases.len());
     expected
@@ -2971,17 +2947,7 @@ for h in sys.stdin.read().split():
     out.append(sorted(pairs.items()))
 print(json.dumps(out))
 "#;
-    let expected = crate::expected::cpython_outcome("python_differential", &key, || {
-        let mut child = Command::new("python3")
-            .args(["-c", code])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("python3");
-        child.stdin.take().expect("stdin").write_all(joined.as_bytes()).expect("write");
-        let out = child.wait_with_output().expect("python3 output");
-        serde_json::from_slice(&out.stdout).expect("json")
-    });
+    let expected = cpython_stdin_json(&key, code, &joined);
     let expected = expected.as_array().expect("array");
     assert_eq!(expected.len(), sources.len());
     let mut brackets = 0;
@@ -3032,17 +2998,7 @@ for h in sys.stdin.read().split():
     out.append([outcome(b), outcome(b.decode("utf-8-sig"))])
 print(json.dumps(out))
 "#;
-    let expected = crate::expected::cpython_outcome("python_differential", &key, || {
-        let mut child = Command::new("python3")
-            .args(["-c", code])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("python3");
-        child.stdin.take().expect("stdin").write_all(joined.as_bytes()).expect("write");
-        let out = child.wait_with_output().expect("python3 output");
-        serde_json::from_slice(&out.stdout).expect("json")
-    });
+    let expected = cpython_stdin_json(&key, code, &joined);
     let expected = expected.as_array().expect("array");
     assert_eq!(expected.len(), cases.len());
     let outcome = |r: Result<node::Node, scorer::python::SyntaxError>| match r {
@@ -3112,17 +3068,7 @@ for line in sys.stdin.read().split():
         out.append([type(e).__name__, str(e)])
 print(json.dumps(out))
 "#;
-    let expected = crate::expected::cpython_outcome("python_differential", &key, || {
-        let mut child = Command::new("python3")
-            .args(["-c", code])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("python3");
-        child.stdin.take().expect("stdin").write_all(joined.as_bytes()).expect("write");
-        let out = child.wait_with_output().expect("python3 output");
-        serde_json::from_slice(&out.stdout).expect("json")
-    });
+    let expected = cpython_stdin_json(&key, code, &joined);
     let expected = expected.as_array().expect("array").clone();
     assert_eq!(expected.len(), cases.len());
     expected
