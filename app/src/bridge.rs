@@ -87,14 +87,17 @@ struct Slot {
 }
 
 /// What a worker does only while no job waits on it: the Score page's prefetch of a bundle's
-/// repositories and the warm-up rounds, paced so that a job posted meanwhile finds at most one
-/// repository's data and one round ahead of it.
+/// repositories, hashing the blobs they carry, and the warm-up rounds, paced so that a job posted
+/// meanwhile finds at most one repository's data and one round (or one hashing slice) ahead of it.
 #[derive(Default)]
 struct Idle {
     repos: RefCell<VecDeque<RepoData>>,
     warm_rounds: Cell<usize>,
     /// Whether the worker is to load the site data a run may need (`ToWorker::LoadSiteData`).
     site_data: Cell<bool>,
+    /// Whether the worker holds blobs it has not hashed yet (`ToWorker::VerifyBlobs`): set when
+    /// a pack is sent as idle work, so a run finds the carried files checked.
+    verify: Cell<bool>,
     /// Whether a pump loop ([`ScoringWorker::pump`]) is running for the slot.
     pumping: Cell<bool>,
 }
@@ -470,12 +473,19 @@ impl ScoringWorker {
                     pool.send_manifest(index, &data.manifest_file, &data.manifest_json);
                     if let Some((pack, bytes)) = &data.pack {
                         pool.send_pack(index, pack, bytes);
+                        slot.idle.verify.set(true);
                     }
                 }
                 let rounds = slot.idle.warm_rounds.get();
                 if slot.idle.site_data.replace(false) {
                     // Failures are left to the run that needs the file (it loads it then).
                     let _ = pool.post_job(index, |job| ToWorker::LoadSiteData { job }, None).await;
+                } else if slot.idle.verify.replace(false) {
+                    let answer =
+                        pool.post_job(index, |job| ToWorker::VerifyBlobs { job }, None).await;
+                    if matches!(answer, Ok(FromWorker::BlobsVerified { more: true, .. })) {
+                        slot.idle.verify.set(true);
+                    }
                 } else if rounds > 0 {
                     slot.idle.warm_rounds.set(rounds - 1);
                     let answer = pool.post_job(index, |job| ToWorker::WarmUp { job }, None).await;
@@ -502,6 +512,7 @@ impl ScoringWorker {
         let idle = &self.slot(index).idle;
         idle.warm_rounds.set(0);
         idle.site_data.set(false);
+        idle.verify.set(false);
         self.post_job(index, make, bytes).await
     }
 

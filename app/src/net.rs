@@ -46,6 +46,11 @@ pub async fn fetch_bytes(path: &str) -> Result<js_sys::Uint8Array, String> {
     Ok(js_sys::Uint8Array::new(&buf))
 }
 
+/// Milliseconds since the epoch (the clock for intervals the UI keeps, such as progress updates).
+pub fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
 /// A user-timing mark (`performance.mark`): the phases of a run, for Chromium traces and
 /// `tests/e2e/speed.mjs`. Nothing when the page has no `performance`.
 pub fn mark(name: &str) {

@@ -58,7 +58,16 @@ pub enum ToWorker {
     /// needed), so that a run never stops to load them and start again with an empty parse
     /// cache. Idle work, like `WarmUp`; answered with `SiteDataLoaded`.
     LoadSiteData { job: u64 },
+    /// Hash some of the carried blobs this worker holds and has not checked yet (at most
+    /// [`VERIFY_SLICE`] bytes), so that a run finds them checked: idle work, like `WarmUp`,
+    /// answered with `BlobsVerified`. A blob whose bytes do not hash to its id is passed over
+    /// here and reported by the task that uses it.
+    VerifyBlobs { job: u64 },
 }
+
+/// Bytes of blobs one `VerifyBlobs` job hashes: about 5 ms of SHA-1 in wasm, so a run's first
+/// job waits little behind it.
+pub const VERIFY_SLICE: usize = 1 << 20;
 
 /// What the worker answers.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -89,6 +98,11 @@ pub enum FromWorker {
     SiteDataLoaded {
         job: u64,
     },
+    /// A slice of the held blobs was hashed; `more` when some are left unchecked.
+    BlobsVerified {
+        job: u64,
+        more: bool,
+    },
     /// The job could not run (missing or corrupt bundle data, a malformed message).
     Failed {
         job: Option<u64>,
@@ -105,7 +119,8 @@ impl FromWorker {
             | FromWorker::Parsed { job, .. }
             | FromWorker::Combined { job, .. }
             | FromWorker::WarmedUp { job }
-            | FromWorker::SiteDataLoaded { job } => Some(*job),
+            | FromWorker::SiteDataLoaded { job }
+            | FromWorker::BlobsVerified { job, .. } => Some(*job),
             FromWorker::Failed { job, .. } => *job,
         }
     }
@@ -122,6 +137,9 @@ pub struct WorkerCore {
     listings: HashMap<String, Tree>,
     /// Blob ids whose bytes this worker has hashed and found right (hashed once, not per task).
     verified: HashSet<String>,
+    /// Where the idle hashing (`ToWorker::VerifyBlobs`) goes on in `blobs` (ids in order):
+    /// past every id below it; back to the start when new bytes arrive.
+    verify_from: Option<String>,
     /// The base tree of the last task scored: submissions are scored grouped by task, and a
     /// tree of a large repository costs more to build than a small patch costs to apply.
     last_tree: Option<(String, String, Tree)>,
@@ -208,6 +226,7 @@ impl WorkerCore {
             blobs: BTreeMap::new(),
             listings: HashMap::new(),
             verified: HashSet::new(),
+            verify_from: None,
             last_tree: None,
             fetch,
             instantiate_codecs,
@@ -332,6 +351,7 @@ impl WorkerCore {
                         self.verified.remove(&id);
                         self.blobs.insert(id, bytes);
                     }
+                    self.verify_from = None;
                     None
                 }
                 Err(e) => Some(FromWorker::Failed { job: None, message: e.to_string() }),
@@ -355,6 +375,9 @@ impl WorkerCore {
                 self.load_site_data_ahead();
                 Some(FromWorker::SiteDataLoaded { job })
             }
+            ToWorker::VerifyBlobs { job } => {
+                Some(FromWorker::BlobsVerified { job, more: self.verify_blobs(VERIFY_SLICE) })
+            }
             ToWorker::Parse { job, name } => Some(FromWorker::Parsed {
                 job,
                 parsed: scorer::submission::parse_submissions(&name, bytes.unwrap_or_default()),
@@ -367,6 +390,32 @@ impl WorkerCore {
                 })
             }
         }
+    }
+
+    /// Hashes held blobs not checked yet, in id order from where the last call stopped, until
+    /// `budget` bytes are hashed; whether some are left. A blob that hashes to another id stays
+    /// unchecked: the task that carries it hashes it again and fails naming it.
+    fn verify_blobs(&mut self, budget: usize) -> bool {
+        use std::ops::Bound;
+        let from = match &self.verify_from {
+            Some(id) => Bound::Excluded(id.clone()),
+            None => Bound::Unbounded,
+        };
+        let mut hashed = 0;
+        for (id, bytes) in self.blobs.range::<String, _>((from, Bound::Unbounded)) {
+            if hashed >= budget {
+                return true;
+            }
+            self.verify_from = Some(id.clone());
+            if self.verified.contains(id) {
+                continue;
+            }
+            hashed += bytes.len();
+            if scorer::tree::git_blob_id(bytes) == *id {
+                self.verified.insert(id.clone());
+            }
+        }
+        false
     }
 
     fn combine(
@@ -1122,6 +1171,45 @@ class T(unittest.TestCase):
         assert!(answer.is_none(), "{answer:?}");
         core.last_tree = None;
         let FromWorker::Failed { job: Some(2), message } = score(&mut core, 2, "") else {
+            panic!("expected a failure")
+        };
+        assert!(message.contains("is corrupt"), "{message}");
+    }
+
+    #[test]
+    fn idle_hashing_checks_held_blobs_a_slice_at_a_time_and_passes_over_bad_ones() {
+        let mut core = WorkerCore::new();
+        let good: [&[u8]; 3] = [b"one\n", b"two\n", b"three\n"];
+        for bytes in good {
+            core.blobs.insert(git_blob_id(bytes), Arc::from(bytes));
+        }
+        // First in id order, and not what its id says.
+        let bad = "0".repeat(40);
+        core.blobs.insert(bad.clone(), Arc::from(&b"not zeros"[..]));
+        // A one-byte budget: one blob per call, the last call saying none is left.
+        let mut calls = 1;
+        while core.verify_blobs(1) {
+            calls += 1;
+            assert!(calls <= 4, "more calls than blobs");
+        }
+        assert_eq!(calls, 4);
+        assert!(good.iter().all(|b| core.verified.contains(&git_blob_id(b))));
+        assert!(!core.verified.contains(&bad));
+        let answer = send(&mut core, ToWorker::VerifyBlobs { job: 3 }, None);
+        assert!(matches!(answer, Some(FromWorker::BlobsVerified { job: 3, more: false })));
+
+        // New bytes start the pass again: right ones are checked before the run, so scoring
+        // does not hash them; wrong ones are left for the task to report.
+        let mut core = loaded_into(core, SOURCE);
+        let answer = send(&mut core, ToWorker::VerifyBlobs { job: 4 }, None);
+        assert!(matches!(answer, Some(FromWorker::BlobsVerified { job: 4, more: false })));
+        assert!(core.verified.contains(&git_blob_id(SOURCE)));
+        let FromWorker::Scored { .. } = score(&mut core, 5, "") else { panic!("not scored") };
+        let mut tampered = loaded(b"tampered");
+        let answer = send(&mut tampered, ToWorker::VerifyBlobs { job: 6 }, None);
+        assert!(matches!(answer, Some(FromWorker::BlobsVerified { job: 6, more: false })));
+        assert!(tampered.verified.is_empty());
+        let FromWorker::Failed { job: Some(7), message } = score(&mut tampered, 7, "") else {
             panic!("expected a failure")
         };
         assert!(message.contains("is corrupt"), "{message}");
