@@ -5,9 +5,8 @@
 //! match exactly; invalid ones must be rejected with CPython's exception class and line (the
 //! message is compared too, and its parity rate printed).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use scorer::python::{decode_source, node, parse_tree, parse_tree_fast, parse_tree_reference};
 
@@ -28,18 +27,9 @@ for path in sys.stdin.read().splitlines():
 "#;
 
 fn cpython(files: &[PathBuf]) -> Vec<serde_json::Value> {
-    let mut child = Command::new("python3")
-        .arg("-c")
-        .arg(CPYTHON_DUMP)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3 must be installed (3.11)");
     let list: String = files.iter().map(|p| format!("{}\n", p.display())).collect();
-    child.stdin.take().expect("stdin").write_all(list.as_bytes()).expect("write");
-    let out = child.wait_with_output().expect("python3 output");
-    assert!(out.status.success(), "python3 failed");
-    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let out = crate::expected::python3_stdin(CPYTHON_DUMP, list.as_bytes());
+    let text = String::from_utf8(out).expect("utf-8");
     text.lines().map(|l| serde_json::from_str(l).expect("json")).collect()
 }
 
@@ -340,15 +330,8 @@ fn fast_corpus() {
 /// outcome stored under `key` where python3.11 is absent (`expected/`).
 fn cpython_stdin_json(key: &str, code: &str, input: &str) -> serde_json::Value {
     crate::expected::cpython_outcome("python_differential", key, || {
-        let mut child = Command::new("python3")
-            .args(["-c", code])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("python3");
-        child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write");
-        let out = child.wait_with_output().expect("python3 output");
-        serde_json::from_slice(&out.stdout).expect("json")
+        let out = crate::expected::python3_stdin(code, input.as_bytes());
+        serde_json::from_slice(&out).expect("json")
     })
 }
 

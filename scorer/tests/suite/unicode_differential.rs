@@ -7,8 +7,7 @@
 use crate::expected;
 use crate::interp_common;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use scorer::python::{node, parse_tree, parse_tree_fast, parse_tree_reference};
 use scorer::unicode;
@@ -37,17 +36,8 @@ fn python311_live(code: &str, input: &str) -> Option<String> {
             return None;
         }
     }
-    let mut child = Command::new("python3")
-        .args(["-c", code])
-        .env("PYTHONIOENCODING", "utf-8")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3");
-    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write");
-    let out = child.wait_with_output().expect("python3 output");
-    assert!(out.status.success(), "python3 failed");
-    Some(String::from_utf8(out.stdout).expect("utf-8"))
+    let out = expected::python3_stdin(code, input.as_bytes());
+    Some(String::from_utf8(out).expect("utf-8"))
 }
 
 fn all_chars() -> impl Iterator<Item = char> {

@@ -30,6 +30,25 @@ pub(crate) fn python311() -> bool {
     })
 }
 
+/// What `python3 -c code` prints with `input` on its stdin (UTF-8 both ways); panics, naming
+/// python3's stderr, if it cannot run or fails. The differential tests' one way to feed CPython.
+pub(crate) fn python3_stdin(code: &str, input: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new("python3")
+        .args(["-c", code])
+        .env("PYTHONIOENCODING", "utf-8")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python3 must be installed (3.11)");
+    child.stdin.take().expect("stdin").write_all(input).expect("write");
+    let out = child.wait_with_output().expect("python3 output");
+    assert!(out.status.success(), "python3 failed: {}", String::from_utf8_lossy(&out.stderr));
+    out.stdout
+}
+
 /// Whether this run stores live outcomes (`REFSCORE_BLESS=1`).
 fn blessing() -> bool {
     std::env::var("REFSCORE_BLESS").is_ok_and(|v| v == "1")
