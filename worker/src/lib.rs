@@ -411,9 +411,8 @@ impl WorkerCore {
                 continue;
             }
             hashed += bytes.len();
-            if scorer::tree::git_blob_id(bytes) == *id {
-                self.verified.insert(id.clone());
-            }
+            // A mismatch stays unchecked: the task that carries the blob reports it.
+            let _ = scorer::bundle::verify_blob_once(&mut self.verified, id, bytes);
         }
         false
     }

@@ -393,13 +393,8 @@ impl TaskData {
             let bytes = blobs
                 .get(&need.blob)
                 .ok_or_else(|| BundleError::MissingBlob { blob: need.blob.clone() })?;
-            if !verified.contains(&need.blob) {
-                let actual = git_blob_id(bytes);
-                if actual != need.blob {
-                    return Err(BundleError::CorruptBlob { blob: need.blob.clone(), actual });
-                }
-                verified.insert(need.blob.clone());
-            }
+            verify_blob_once(verified, &need.blob, bytes)
+                .map_err(|actual| BundleError::CorruptBlob { blob: need.blob.clone(), actual })?;
             let entry = FileEntry {
                 mode: manifest.mode(&need.path)?,
                 content: Content::Bytes(bytes.clone()),
@@ -456,6 +451,25 @@ fn entry_at<'m, V>(
 ) -> Option<&'m V> {
     while sorted.next_if(|(k, _)| *k < path).is_some() {}
     sorted.next_if(|(k, _)| *k == path).map(|(_, v)| v)
+}
+
+/// Checks that `bytes` hash to blob `id`, unless `verified` already holds `id`; adds it when
+/// they do. `Err` carries the id they hash to. What "checked once" means for every holder of
+/// blobs ([`TaskData::base_tree_trusting`], the scoring worker's idle hashing).
+pub fn verify_blob_once(
+    verified: &mut HashSet<String>,
+    id: &str,
+    bytes: &[u8],
+) -> Result<(), String> {
+    if verified.contains(id) {
+        return Ok(());
+    }
+    let actual = git_blob_id(bytes);
+    if actual != id {
+        return Err(actual);
+    }
+    verified.insert(actual);
+    Ok(())
 }
 
 /// Bundle-relative name of a blob's file. The `.txt` extension is deliberate: static hosts compress
