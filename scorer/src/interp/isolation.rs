@@ -68,7 +68,13 @@ impl Method {
 
 /// Runs `make` with objects born [`SHARED`]: for tables that outlive the method that fills them.
 pub(crate) fn shared<T>(make: impl FnOnce() -> T) -> T {
-    let previous = CURRENT.with(|c| c.replace(SHARED));
+    born_in(SHARED, make)
+}
+
+/// Runs `make` with objects born in generation `born`: parts of an object made later than it
+/// but counted as made with it (a lazily converted `ast` statement's fields).
+pub(crate) fn born_in<T>(born: u32, make: impl FnOnce() -> T) -> T {
+    let previous = CURRENT.with(|c| c.replace(born));
     let out = make();
     CURRENT.with(|c| c.set(previous));
     out

@@ -285,7 +285,7 @@ pub struct Interp<'a> {
     /// Shared field-less AST nodes (`Load()`, `Add()`...), as CPython shares them; indexed by
     /// [`NodeClass::index`](crate::python::node::NodeClass::index). Made inside
     /// [`isolation::shared`], like `modules`.
-    pub singletons: Vec<Option<Value<'a>>>,
+    pub singletons: Rc<RefCell<Vec<Option<Value<'a>>>>>,
     pub record: TestRecord,
     /// Qualified name of the running function (for generator reprs).
     pub qualname_stack: Vec<Str>,
@@ -314,7 +314,10 @@ pub struct Interp<'a> {
     /// holds its earlier text gets that text back instead of a new decode and copy.
     pub read_texts: HashMap<(usize, bool), ReadText, value::FxBuild>,
     /// The mutable objects the run made, emptied when it ends ([`memory::Objects`]).
-    pub(crate) objects: memory::Objects<'a>,
+    pub(crate) objects: Rc<memory::Objects<'a>>,
+    /// Per `for` loop (by address): whether its target is read only inside loops binding it
+    /// (`eval::loop_target`).
+    pub(crate) loop_targets: HashMap<usize, bool>,
     /// Bytes the memory account held after the last cycle collection ([`Interp::collect_cycles`]).
     pub gc_live_after: u64,
     /// Cycle collections so far, and objects they freed (for tests and measurements).
@@ -389,7 +392,7 @@ impl<'a> Interp<'a> {
             set_plans: HashMap::new(),
             ast_class_attrs: Vec::new(),
             handling: Vec::new(),
-            singletons: Vec::new(),
+            singletons: Rc::default(),
             record: TestRecord::default(),
             qualname_stack: Vec::new(),
             stack_base: 0,
@@ -402,7 +405,8 @@ impl<'a> Interp<'a> {
             max_str_digits: intlimit::DEFAULT_MAX_STR_DIGITS,
             memory_check_at: limits.memory_budget,
             read_texts: HashMap::default(),
-            objects: memory::Objects::default(),
+            objects: Rc::default(),
+            loop_targets: HashMap::new(),
             gc_live_after: 0,
             gc_stats: (0, 0),
             gc_since_method_end: false,
@@ -658,8 +662,11 @@ impl<'a> Interp<'a> {
         // The entry keeps `source` itself (no copy), which also makes it findable by identity.
         #[cfg(feature = "fast-parse")]
         if let Some(fast) = python::parse_fast(source) {
-            if let Some((v, depth)) = self.fast_to_value(&fast, source) {
-                let t = CachedTree::Fast(Rc::new(fast));
+            let fast = Rc::new(fast);
+            if let Some((v, depth)) =
+                fast.check(source).and_then(|d| self.fast_to_value(&fast, source, d))
+            {
+                let t = CachedTree::Fast(fast);
                 self.cache.borrow_mut().insert(key, (source.clone(), Ok(t.clone()), depth));
                 return Ok((t, depth, Some(v)));
             }
@@ -678,7 +685,7 @@ impl<'a> Interp<'a> {
     pub fn cached_to_value(
         &mut self,
         tree: &CachedTree,
-        source: &str,
+        source: &Str,
         filename: &str,
     ) -> Value<'a> {
         #[cfg(not(feature = "fast-parse"))]
@@ -686,7 +693,7 @@ impl<'a> Interp<'a> {
         match tree {
             CachedTree::Tree(t) => self.node_to_value(t),
             #[cfg(feature = "fast-parse")]
-            CachedTree::Fast(f) => match self.fast_to_value(f, source) {
+            CachedTree::Fast(f) => match self.fast_to_value(f, source, 0) {
                 Some((v, _)) => v,
                 // It converted when it was cached, and conversion is deterministic.
                 None => match python::parse_tree_reference(source, filename) {
@@ -764,7 +771,7 @@ impl Drop for Interp<'_> {
         let mut roots: Vec<Value<'_>> = std::mem::take(&mut self.modules).into_values().collect();
         roots.extend(std::mem::take(&mut self.exc_classes).into_values().map(Value::Class));
         roots.extend(self.testcase_class.take().map(Value::Class));
-        roots.extend(std::mem::take(&mut self.singletons).into_iter().flatten());
+        roots.extend(std::mem::take(&mut *self.singletons.borrow_mut()).into_iter().flatten());
         roots.extend(std::mem::take(&mut self.builtins).into_values());
         roots.extend(std::mem::take(&mut self.handling).into_iter().map(|e| e.exc));
         roots.extend(std::mem::take(&mut self.const_cache).into_values());
@@ -831,8 +838,10 @@ mod tests {
     }
 
     /// The `isinstance` filters of `for` loops and comprehensions over `ast.walk` change no
-    /// result and no step count (the step budget and method reuse read it): every shape they
-    /// answer, and shapes next to them, run with and without the filters.
+    /// result: every shape they answer, and shapes next to them, run with and without the
+    /// filters. The step count (which the step budget and method reuse read) is the same, or,
+    /// where a walk passed over unread statements and then ended early, higher by at most the
+    /// nodes it passed over (they are charged when passed, see `eval::isfilter`).
     #[test]
     fn isinstance_filters_keep_results_and_step_counts() {
         let tree = Tree::new();
@@ -882,7 +891,84 @@ RESULT = run()
             runs[0].1.as_deref().is_some_and(|r| r.starts_with("[True, False, True")),
             "{runs:?}"
         );
+        assert_eq!(runs[0].1, runs[1].1);
+        assert!(runs[0].0 >= runs[1].0 && runs[0].0 <= runs[1].0 + 200, "{runs:?}");
+    }
+
+    /// Walks that run to their end are charged exactly the steps of a walk binding every node,
+    /// whatever they passed over unread.
+    #[test]
+    fn complete_filtered_walks_keep_step_counts() {
+        let tree = Tree::new();
+        let src = r#"import ast
+SRC = 'import os\nclass K(B):\n    def f(self, a):\n        if a:\n            return [a.b for a in c if a]\n        else:\n            raise E(a)\n\ndef g():\n    try:\n        return f(1) and K.x\n    except E:\n        pass\n' * 3
+
+def run():
+    out = []
+    T = ast.parse(SRC)
+    for n in ast.walk(T):
+        if isinstance(n, ast.ClassDef):
+            out.append(n.name)
+    for n in ast.walk(T):
+        if isinstance(n, (ast.Raise, ast.Import)):
+            out.append(n.lineno)
+    out.append([n.lineno for n in ast.walk(ast.parse(SRC)) if isinstance(n, ast.Try)])
+    out.append(sum(1 for n in ast.walk(T) if isinstance(n, ast.Call)))
+    return out
+
+RESULT = run()
+"#;
+        let module = python::parse_module(src, "t.py").expect("parses");
+        let mut runs = Vec::new();
+        for off in [false, true] {
+            eval::ISFILTER_OFF.with(|o| o.set(off));
+            let mut it = interp(&tree, src, 10_000_000, 100_000);
+            exec(&mut it, &module);
+            let result = it.globals.vars.get("RESULT").map(|v| it.repr(&v).unwrap_or_default());
+            runs.push((it.steps, result));
+        }
+        eval::ISFILTER_OFF.with(|o| o.set(false));
+        assert!(
+            runs[0].1.as_deref().is_some_and(|r| r.starts_with("['K', 'K', 'K', 1")),
+            "{runs:?}"
+        );
         assert_eq!(runs[0], runs[1]);
+    }
+
+    /// A filter whose classes change after its walk passed over statements fails the run as
+    /// unsupported (the nodes passed over were judged by the old classes); without the filters
+    /// the same program runs to CPython's answer.
+    #[test]
+    fn filter_classes_changing_after_a_skip_are_unsupported() {
+        let tree = Tree::new();
+        let src = r#"import ast
+def run():
+    T = ast.parse('import os\nclass K:\n    pass\nprint(len(x))\n')
+    C = ast.ClassDef
+    out = []
+    for n in ast.walk(T):
+        if isinstance(n, C):
+            out.append(type(n).__name__)
+            C = ast.Call
+    return out
+
+RESULT = run()
+"#;
+        let module = python::parse_module(src, "t.py").expect("parses");
+        let mut it = interp(&tree, src, 10_000_000, 100_000);
+        match it.exec_module(&module) {
+            Err(e) => {
+                let got = it.classify(&e);
+                assert!(format!("{got:?}").contains("isinstance filter"), "{got:?}");
+            }
+            Ok(_) => panic!("ran to the end"),
+        }
+        eval::ISFILTER_OFF.with(|o| o.set(true));
+        let mut it = interp(&tree, src, 10_000_000, 100_000);
+        exec(&mut it, &module);
+        eval::ISFILTER_OFF.with(|o| o.set(false));
+        let result = it.globals.vars.get("RESULT").map(|v| it.repr(&v).unwrap_or_default());
+        assert_eq!(result.as_deref(), Some("['ClassDef', 'Call', 'Call']"));
     }
 
     /// Test bodies that leave reference cycles behind, each with a check that the objects are

@@ -76,6 +76,197 @@ pub trait Sink {
     ) -> Self::F;
     /// A node of a class with no fields and no positions (`Load`, `Add`, `Eq`).
     fn leaf(&self, class: &'static NodeClass) -> Self::F;
+    /// A statement converted in full (its value `f`), starting at byte `start`.
+    fn record_stmt(&self, _start: u32, _f: &Self::F) {}
+    /// Whether it builds values (a check only needs the tree's shape: no positions or constants).
+    fn building(&self) -> bool {
+        true
+    }
+    /// An identifier field.
+    fn ident(&self, s: &str) -> Self::F {
+        self.str(Rc::from(&*node::normalize_identifier(s)))
+    }
+    /// Whether statements are left for later ([`Sink::lazy_stmt`]).
+    fn is_lazy(&self) -> bool {
+        false
+    }
+    /// A statement left unconverted, converted when first read; `None`: convert now.
+    fn lazy_stmt(
+        &self,
+        _s: StmtPath,
+        _start: u32,
+        _class: &'static NodeClass,
+        _loc: Option<Loc>,
+    ) -> Option<Self::F> {
+        None
+    }
+}
+
+/// A statement of a [`FastTree`]: (body, index) steps from the module's body, each body one of
+/// the enclosing statement's ([`body_of`]).
+#[derive(Clone, Default, Debug)]
+pub struct StmtPath(SmallVec<[(u16, u32); 4]>);
+
+/// [`StmtPath`] body codes: `body`, `orelse`, `finalbody`, then the n-th handler's, case's or
+/// `elif`/`else` clause's body from [`NTH`] on.
+const BODY: u16 = 0;
+const ORELSE: u16 = 1;
+const FINALBODY: u16 = 2;
+const NTH: u16 = 3;
+
+fn nth(n: usize) -> u16 {
+    u16::try_from(n).map_or(u16::MAX, |n| n.saturating_add(NTH))
+}
+
+/// Body `code` of statement `s` ([`StmtPath`]).
+fn body_of(s: &ra::Stmt, code: u16) -> Option<&[ra::Stmt]> {
+    use ra::Stmt as S;
+    let n = usize::from(code.wrapping_sub(NTH));
+    match (s, code) {
+        (S::FunctionDef(f), BODY) => Some(&f.body),
+        (S::ClassDef(c), BODY) => Some(&c.body),
+        (S::For(f), BODY) => Some(&f.body),
+        (S::For(f), ORELSE) => Some(&f.orelse),
+        (S::While(w), BODY) => Some(&w.body),
+        (S::While(w), ORELSE) => Some(&w.orelse),
+        (S::With(w), BODY) => Some(&w.body),
+        (S::If(i), BODY) => Some(&i.body),
+        (S::If(i), c) if c >= NTH => i.elif_else_clauses.get(n).map(|c| &c.body[..]),
+        (S::Try(t), BODY) => Some(&t.body),
+        (S::Try(t), ORELSE) => Some(&t.orelse),
+        (S::Try(t), FINALBODY) => Some(&t.finalbody),
+        (S::Try(t), c) if c >= NTH => t.handlers.get(n).map(|h| {
+            let ra::ExceptHandler::ExceptHandler(h) = h;
+            &h.body[..]
+        }),
+        (S::Match(m), c) if c >= NTH => m.cases.get(n).map(|c| &c.body[..]),
+        _ => None,
+    }
+}
+
+/// The check of a conversion ([`FastTree::check`]): nothing built.
+struct CheckSink {
+    stmts: std::cell::RefCell<Vec<(u32, u64, u32)>>,
+}
+
+/// What [`CheckSink`] knows of a value: its `ast2obj` depth, how many nodes `ast.walk` yields
+/// in it, the class buckets of its nodes, and of its nodes below its root.
+#[derive(Clone, Copy, Default)]
+struct Check {
+    depth: u32,
+    count: u32,
+    buckets: u64,
+    below: u64,
+}
+
+/// A class's bucket (its index mod 64): a subtree whose buckets miss every bucket a filter
+/// accepts holds no node it accepts.
+pub(super) fn bucket(c: &NodeClass) -> u64 {
+    c.index().map_or(u64::MAX, |i| 1 << (i % 64))
+}
+
+impl CheckSink {
+    fn join(items: impl IntoIterator<Item = Check>) -> Check {
+        let mut out = Check::default();
+        for c in items {
+            out.depth = out.depth.max(c.depth);
+            out.count = out.count.saturating_add(c.count);
+            out.buckets |= c.buckets;
+        }
+        out
+    }
+}
+
+impl Sink for CheckSink {
+    type F = Check;
+    fn none(&self) -> Check {
+        Check::default()
+    }
+    fn list(&self, items: Vec<Check>) -> Check {
+        Self::join(items)
+    }
+    fn str(&self, _s: Rc<str>) -> Check {
+        Check::default()
+    }
+    fn int(&self, _i: i64) -> Check {
+        Check::default()
+    }
+    fn constant(&self, _c: Constant) -> Check {
+        Check::default()
+    }
+    fn small_int(&self, _v: i64) -> Check {
+        Check::default()
+    }
+    fn node(
+        &self,
+        class: &'static NodeClass,
+        fields: SmallVec<[Check; 3]>,
+        _loc: Option<Loc>,
+    ) -> Check {
+        if class.fields.is_empty() && class.attributes.is_empty() {
+            return self.leaf(class);
+        }
+        let below = Self::join(fields);
+        Check {
+            depth: below.depth + 1,
+            count: below.count.saturating_add(1),
+            buckets: below.buckets | bucket(class),
+            below: below.buckets,
+        }
+    }
+    fn leaf(&self, class: &'static NodeClass) -> Check {
+        Check { depth: 1, count: 1, buckets: bucket(class), below: 0 }
+    }
+    fn ident(&self, _s: &str) -> Check {
+        Check::default()
+    }
+    fn building(&self) -> bool {
+        false
+    }
+    fn record_stmt(&self, start: u32, f: &Check) {
+        self.stmts.borrow_mut().push((start, f.below, f.count.saturating_sub(1)));
+    }
+}
+
+impl FastTree {
+    /// Converts the statement at `path` into `sink` (its statements left lazy).
+    pub fn fill_stmt<S: Sink>(&self, source: &str, path: &StmtPath, sink: &S) -> Option<S::F> {
+        let mut steps = path.0.iter();
+        let (_, first) = steps.next()?;
+        let mut s = self.module.body.get(usize::try_from(*first).ok()?)?;
+        for (code, i) in steps {
+            s = body_of(s, *code)?.get(usize::try_from(*i).ok()?)?;
+        }
+        let mut conv = Converter {
+            sink,
+            src: source.as_bytes(),
+            index: &self.index,
+            line_hint: Cell::new(0),
+            depth: 0,
+            path: path.clone(),
+        };
+        conv.stmt(s).ok()
+    }
+
+    /// Checks that the whole tree converts (a lazy conversion must never decline half way) and
+    /// records what a walk needs to pass over each statement unconverted ([`Self::below`]);
+    /// the tree's `ast2obj` depth, or `None` when the conversion declines.
+    pub fn check(&self, source: &str) -> Option<u32> {
+        let sink = CheckSink { stmts: Default::default() };
+        let f = self.build(source, &sink)?;
+        let mut stmts = sink.stmts.into_inner();
+        stmts.sort_unstable_by_key(|m| m.0);
+        *self.stmts.borrow_mut() = stmts;
+        Some(f.into_iter().map(|c| c.depth).max().unwrap_or(0) + 1)
+    }
+
+    /// The class buckets ([`bucket`]) of the nodes below the statement starting at byte
+    /// `start`, and how many nodes `ast.walk` yields below it (`None` before [`Self::check`]).
+    pub fn below(&self, start: u32) -> Option<(u64, u32)> {
+        let stmts = self.stmts.borrow();
+        let at = stmts.binary_search_by_key(&start, |m| m.0).ok()?;
+        stmts.get(at).map(|m| (m.1, m.2))
+    }
 }
 
 /// Builds the cached [`Node`] tree.
@@ -119,6 +310,7 @@ impl Sink for NodeSink {
 pub struct FastTree {
     module: ra::ModModule,
     index: LineIndex,
+    stmts: std::cell::RefCell<Vec<(u32, u64, u32)>>,
 }
 
 /// Parses a source the fast way, or `None` when the reference path must decide.
@@ -154,7 +346,7 @@ pub fn parse_fast(source: &str) -> Option<FastTree> {
         return None;
     }
     let ra::Mod::Module(module) = parsed.into_syntax() else { return None };
-    Some(FastTree { module, index: LineIndex::positions_only(source) })
+    Some(FastTree { module, index: LineIndex::positions_only(source), stmts: Default::default() })
 }
 
 impl FastTree {
@@ -167,8 +359,9 @@ impl FastTree {
             index: &self.index,
             line_hint: Cell::new(0),
             depth: 0,
+            path: StmtPath::default(),
         };
-        let body = conv.stmts(&self.module.body).ok()?;
+        let body = conv.stmts(&self.module.body, BODY).ok()?;
         Some(smallvec![body, sink.list(Vec::new())])
     }
 
@@ -193,10 +386,12 @@ struct Converter<'a, S: Sink> {
     index: &'a LineIndex,
     line_hint: Cell<usize>,
     depth: usize,
+    /// The statement being converted ([`StmtPath`]; empty for the module).
+    path: StmtPath,
 }
 
 fn ident<S: Sink>(sink: &S, s: &str) -> S::F {
-    sink.str(Rc::from(&*node::normalize_identifier(s)))
+    sink.ident(s)
 }
 
 fn opt_ident<S: Sink>(sink: &S, s: Option<&ra::Identifier>) -> S::F {
@@ -256,14 +451,70 @@ struct Joined<F> {
 
 impl<S: Sink> Converter<'_, S> {
     fn loc(&self, r: TextRange) -> Option<Loc> {
+        if !self.sink.building() {
+            return None;
+        }
         let (lineno, col_offset) = self.index.position_near(u32::from(r.start()), &self.line_hint);
         let (end_lineno, end_col_offset) =
             self.index.position_near(u32::from(r.end()), &self.line_hint);
         Some(Loc { lineno, col_offset, end_lineno, end_col_offset })
     }
 
-    fn stmts(&mut self, body: &[ra::Stmt]) -> R<S::F> {
-        Ok(self.sink.list(body.iter().map(|s| self.stmt(s)).collect::<R<_>>()?))
+    /// A body of statements: `code` says which body of the statement being converted it is
+    /// ([`StmtPath`]); a lazy sink leaves each statement for later, named by its path.
+    fn stmts(&mut self, body: &[ra::Stmt], code: u16) -> R<S::F> {
+        let mut out = Vec::with_capacity(body.len());
+        for (i, s) in body.iter().enumerate() {
+            let start = u32::from(s.range().start());
+            if self.sink.is_lazy() {
+                let (class, range) = self.stmt_class(s);
+                let mut path = self.path.clone();
+                path.0.push((code, u32::try_from(i).map_err(|_| Decline)?));
+                if let Some(f) = self.sink.lazy_stmt(path, start, class, self.loc(range)) {
+                    out.push(f);
+                    continue;
+                }
+            }
+            let f = self.stmt(s)?;
+            self.sink.record_stmt(start, &f);
+            out.push(f);
+        }
+        Ok(self.sink.list(out))
+    }
+
+    /// A statement's class and CPython range, without converting it.
+    fn stmt_class(&self, s: &ra::Stmt) -> (&'static NodeClass, TextRange) {
+        use ra::Stmt as S;
+        match s {
+            S::FunctionDef(f) => (
+                if f.is_async { k::AsyncFunctionDef } else { k::FunctionDef },
+                self.after_decorators(&f.decorator_list, f.range),
+            ),
+            S::ClassDef(c) => (k::ClassDef, self.after_decorators(&c.decorator_list, c.range)),
+            S::Return(x) => (k::Return, x.range),
+            S::Delete(x) => (k::Delete, x.range),
+            S::Assign(x) => (k::Assign, x.range),
+            S::AugAssign(x) => (k::AugAssign, x.range),
+            S::AnnAssign(x) => (k::AnnAssign, x.range),
+            S::For(x) => (if x.is_async { k::AsyncFor } else { k::For }, x.range),
+            S::While(x) => (k::While, x.range),
+            S::If(x) => (k::If, x.range),
+            S::With(x) => (if x.is_async { k::AsyncWith } else { k::With }, x.range),
+            S::Match(x) => (k::Match, x.range),
+            S::Raise(x) => (k::Raise, x.range),
+            S::Try(x) => (if x.is_star { k::TryStar } else { k::Try }, x.range),
+            S::Assert(x) => (k::Assert, x.range),
+            S::Import(x) => (k::Import, x.range),
+            S::ImportFrom(x) => (k::ImportFrom, x.range),
+            S::Global(x) => (k::Global, x.range),
+            S::Nonlocal(x) => (k::Nonlocal, x.range),
+            S::Expr(x) => (k::Expr, x.range),
+            S::Pass(x) => (k::Pass, x.range),
+            S::Break(x) => (k::Break, x.range),
+            S::Continue(x) => (k::Continue, x.range),
+            S::TypeAlias(x) => (k::Pass, x.range),
+            S::IpyEscapeCommand(x) => (k::Pass, x.range),
+        }
     }
 
     fn exprs(&mut self, v: &[ra::Expr]) -> R<S::F> {
@@ -330,7 +581,7 @@ impl<S: Sink> Converter<'_, S> {
                 let fields = smallvec![
                     ident(self.sink, f.name.as_str()),
                     self.parameters(Some(&f.parameters))?,
-                    self.stmts(&f.body)?,
+                    self.stmts(&f.body, BODY)?,
                     self.decorators(&f.decorator_list)?,
                     self.opt_expr(f.returns.as_deref())?,
                     self.sink.none(),
@@ -350,7 +601,7 @@ impl<S: Sink> Converter<'_, S> {
                     ident(self.sink, c.name.as_str()),
                     bases,
                     keywords,
-                    self.stmts(&c.body)?,
+                    self.stmts(&c.body, BODY)?,
                     self.decorators(&c.decorator_list)?,
                 ];
                 self.sink.node(k::ClassDef, fields, self.loc(range))
@@ -388,37 +639,41 @@ impl<S: Sink> Converter<'_, S> {
                 smallvec![
                     self.expr(&f.target)?,
                     self.expr(&f.iter)?,
-                    self.stmts(&f.body)?,
-                    self.stmts(&f.orelse)?,
+                    self.stmts(&f.body, BODY)?,
+                    self.stmts(&f.orelse, ORELSE)?,
                     self.sink.none(),
                 ],
                 self.loc(f.range),
             ),
             S::While(w) => self.sink.node(
                 k::While,
-                smallvec![self.expr(&w.test)?, self.stmts(&w.body)?, self.stmts(&w.orelse)?],
+                smallvec![
+                    self.expr(&w.test)?,
+                    self.stmts(&w.body, BODY)?,
+                    self.stmts(&w.orelse, ORELSE)?
+                ],
                 self.loc(w.range),
             ),
             S::If(i) => {
-                let orelse = self.elif_chain(&i.elif_else_clauses)?;
+                let orelse = self.elif_chain(&i.elif_else_clauses, NTH)?;
                 self.sink.node(
                     k::If,
-                    smallvec![self.expr(&i.test)?, self.stmts(&i.body)?, orelse],
+                    smallvec![self.expr(&i.test)?, self.stmts(&i.body, BODY)?, orelse],
                     self.loc(i.range),
                 )
             }
             S::With(w) => self.sink.node(
                 if w.is_async { k::AsyncWith } else { k::With },
-                smallvec![self.withitems(&w.items)?, self.stmts(&w.body)?, self.sink.none()],
+                smallvec![self.withitems(&w.items)?, self.stmts(&w.body, BODY)?, self.sink.none()],
                 self.loc(w.range),
             ),
             S::Match(m) => {
                 let mut cases = Vec::with_capacity(m.cases.len());
-                for c in &m.cases {
+                for (n, c) in m.cases.iter().enumerate() {
                     let fields = smallvec![
                         self.pattern(&c.pattern)?,
                         self.opt_expr(c.guard.as_deref())?,
-                        self.stmts(&c.body)?,
+                        self.stmts(&c.body, nth(n))?,
                     ];
                     cases.push(self.sink.node(k::match_case, fields, None));
                 }
@@ -436,10 +691,10 @@ impl<S: Sink> Converter<'_, S> {
             S::Try(t) => self.sink.node(
                 if t.is_star { k::TryStar } else { k::Try },
                 smallvec![
-                    self.stmts(&t.body)?,
+                    self.stmts(&t.body, BODY)?,
                     self.handlers(&t.handlers)?,
-                    self.stmts(&t.orelse)?,
-                    self.stmts(&t.finalbody)?,
+                    self.stmts(&t.orelse, ORELSE)?,
+                    self.stmts(&t.finalbody, FINALBODY)?,
                 ],
                 self.loc(t.range),
             ),
@@ -494,19 +749,22 @@ impl<S: Sink> Converter<'_, S> {
 
     /// `elif` / `else` clauses as 3.11 nests them: each `elif` is an `If` in the previous
     /// `orelse`, from its `elif` keyword to the end of the whole chain.
-    fn elif_chain(&mut self, clauses: &[ra::ElifElseClause]) -> R<S::F> {
+    fn elif_chain(&mut self, clauses: &[ra::ElifElseClause], code: u16) -> R<S::F> {
         let Some((first, rest)) = clauses.split_first() else {
             return Ok(self.sink.list(Vec::new()));
         };
         match &first.test {
-            None => self.stmts(&first.body),
+            None => self.stmts(&first.body, code),
             Some(test) => {
                 // Each `elif` nests one level deeper, as CPython's depth limit counts it.
                 self.enter()?;
                 let end = clauses.last().map_or(first.range.end(), |c| c.range.end());
                 let range = TextRange::new(first.range.start(), end);
-                let fields =
-                    smallvec![self.expr(test)?, self.stmts(&first.body)?, self.elif_chain(rest)?];
+                let fields = smallvec![
+                    self.expr(test)?,
+                    self.stmts(&first.body, code)?,
+                    self.elif_chain(rest, code.saturating_add(1))?
+                ];
                 self.depth -= 1;
                 Ok(self.sink.list(vec![self.sink.node(k::If, fields, self.loc(range))]))
             }
@@ -519,12 +777,12 @@ impl<S: Sink> Converter<'_, S> {
 
     fn handlers(&mut self, hs: &[ra::ExceptHandler]) -> R<S::F> {
         let mut out = Vec::with_capacity(hs.len());
-        for h in hs {
+        for (n, h) in hs.iter().enumerate() {
             let ra::ExceptHandler::ExceptHandler(h) = h;
             let fields = smallvec![
                 self.opt_expr(h.type_.as_deref())?,
                 opt_ident(self.sink, h.name.as_ref()),
-                self.stmts(&h.body)?,
+                self.stmts(&h.body, nth(n))?,
             ];
             out.push(self.sink.node(k::ExceptHandler, fields, self.loc(h.range)));
         }
@@ -783,6 +1041,14 @@ impl<S: Sink> Converter<'_, S> {
                 )
             }
             E::FString(f) => self.fstring(f)?,
+            E::StringLiteral(s) if !self.sink.building() => {
+                let fields = smallvec![self.sink.none(), self.sink.none()];
+                self.sink.node(k::Constant, fields, None)
+            }
+            E::BytesLiteral(b) if !self.sink.building() => {
+                let fields = smallvec![self.sink.none(), self.sink.none()];
+                self.sink.node(k::Constant, fields, None)
+            }
             E::StringLiteral(s) => {
                 let kind = if s.value.is_unicode() {
                     self.sink.str(Rc::from("u"))

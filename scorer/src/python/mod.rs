@@ -50,7 +50,7 @@ mod ends;
 #[cfg(feature = "fast-parse")]
 mod from_ruff;
 #[cfg(feature = "fast-parse")]
-pub use from_ruff::{parse_fast, FastTree, Sink};
+pub use from_ruff::{parse_fast, FastTree, Sink, StmtPath};
 mod from_rustpython;
 mod idents;
 pub mod node;

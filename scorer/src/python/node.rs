@@ -263,6 +263,18 @@ const ANCESTOR_WORDS: usize = classes::ALL.len().div_ceil(64);
 /// A set of classes of [`CLASSES`], one bit per position (see [`NodeClass::derives_from_any`]).
 pub type ClassSet = [u64; ANCESTOR_WORDS];
 
+/// The buckets (index mod 64) of the classes that are, or derive from, a class of `set`: what
+/// `isinstance(node, set)` accepts, for a walk passing over subtrees whose buckets miss them.
+pub fn accepted_by(set: &ClassSet) -> u64 {
+    let mut out = 0u64;
+    for (j, row) in ANCESTORS.iter().enumerate() {
+        if row.iter().zip(set).any(|(a, b)| a & b != 0) {
+            out |= 1 << (j % 64);
+        }
+    }
+    out
+}
+
 /// The set of `classes` (`None` when one is not among [`CLASSES`]).
 pub fn class_set<'c>(classes: impl IntoIterator<Item = &'c NodeClass>) -> Option<ClassSet> {
     let mut set = [0u64; ANCESTOR_WORDS];

@@ -3,6 +3,8 @@
 
 use super::{start, FilterKind, Frame, FrameKind, IsFilter};
 use crate::interp::scope::ScopeInfo;
+#[cfg(feature = "fast-parse")]
+use crate::interp::stdlib::ast::nodes as walk;
 use crate::interp::value::*;
 use crate::interp::{Interp, Value};
 use crate::interp::{PyErr, PyResult};
@@ -171,14 +173,31 @@ impl<'a> Interp<'a> {
             let d = st.iters.len() - 1;
             let g = &st.gens[d];
             // The iterator borrowed, not cloned, for its next item.
-            let got = match st.iters.get(d) {
-                Some(it) => self.next(it),
+            let next = |it: Option<&Value<'a>>, me: &mut Self| match it {
+                Some(it) => me.next(it),
                 None => Ok(None),
             };
+            #[cfg(feature = "fast-parse")]
+            let got = {
+                let skip = filter
+                    .as_ref()
+                    .filter(|f| f.kind() == FilterKind::Cond || st.skip_false)
+                    .and_then(IsFilter::walk_skip);
+                let it = st.iters.get(d);
+                let (got, passed) = walk::with_walk_skip(skip, || next(it, self));
+                if let Some(flt) = filter.as_mut() {
+                    let steps = flt.passed_over(passed);
+                    self.charge(steps)?;
+                }
+                got
+            };
+            #[cfg(not(feature = "fast-parse"))]
+            let got = next(st.iters.get(d), self);
             match got.map_err(|e| self.at(e, start(&g.iter)))? {
                 None => {
                     st.iters.pop();
                     if st.iters.is_empty() {
+                        self.skip_check(&mut frame, filter)?;
                         return Ok(None);
                     }
                 }
@@ -187,6 +206,7 @@ impl<'a> Interp<'a> {
                         .as_ref()
                         .is_some_and(|f| f.kind() == FilterKind::Cond || st.skip_false);
                     let rejected = self.bind_filtered(&mut frame, &g.target, v, filter, active)?;
+                    self.skip_check(&mut frame, filter)?;
                     if rejected {
                         if let Some(d) = filter.as_ref().and_then(IsFilter::delta) {
                             self.charge(d)?;

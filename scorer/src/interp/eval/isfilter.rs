@@ -26,6 +26,14 @@
 //! the first `if`, and when the test is the element, only while `any()` consumes the generator
 //! (a rejected element is `False`, which `any()` drops). A generator's consumer can run Python
 //! code between two items, so its classes are evaluated anew on every resumption.
+//!
+//! Once a rejected node's steps are known, the walk may also pass over a lazy statement's nodes
+//! without converting them ([`crate::interp::stdlib::ast::nodes::WalkSkip`]): when none of their
+//! class buckets is one the test accepts, and nothing reads the loop's target after the loop
+//! ([`super::loop_target`]; a comprehension's target is its own). Each node passed over is charged
+//! as a rejected one, when the walk passes its statement: a walk that runs to its end is charged
+//! exactly, one that ends early may be charged for nodes it would not have reached. If the test's
+//! classes change after the walk passed over nodes, the run fails as unsupported.
 
 use super::{Frame, FrameKind};
 use crate::interp::stdlib::ast::node_isinstance;
@@ -46,6 +54,15 @@ pub(crate) struct IsFilter<'a> {
     delta: Option<u64>,
     /// Where the test sits.
     kind: FilterKind,
+    /// Whether the walk may pass over lazy statements' nodes without binding them: nothing
+    /// reads the target after the loop (a comprehension's is its own; a `for` loop's, see
+    /// [`super::loop_target`]).
+    may_skip: bool,
+    /// The accepted class buckets the walk passed over nodes with, once it has.
+    skipped_with: Option<u64>,
+    /// The test's classes changed after the walk passed over nodes with others: those nodes
+    /// were judged with classes the test no longer names.
+    pub(crate) skip_broken: bool,
 }
 
 /// The classes of a filter's test: all of them, and as one set when every one is a real class
@@ -53,6 +70,8 @@ pub(crate) struct IsFilter<'a> {
 struct Classes {
     all: Vec<AstCls>,
     real: Option<ClassSet>,
+    /// The class buckets `real` accepts ([`crate::python::node::accepted_by`]).
+    accept: Option<u64>,
 }
 
 impl Classes {
@@ -65,7 +84,8 @@ impl Classes {
             })
             .collect::<Option<Vec<_>>>()
             .and_then(class_set);
-        Classes { all, real }
+        let accept = real.as_ref().map(crate::python::node::accepted_by);
+        Classes { all, real, accept }
     }
 
     /// `isinstance(v, C)`.
@@ -103,7 +123,16 @@ impl<'a> IsFilter<'a> {
             return None;
         }
         let (func, cls) = isinstance_test(&i.test, target.id.as_str())?;
-        Some(IsFilter { func, cls, kind: FilterKind::Loop, classes: None, delta: None })
+        Some(IsFilter {
+            func,
+            cls,
+            kind: FilterKind::Loop,
+            classes: None,
+            delta: None,
+            may_skip: false,
+            skipped_with: None,
+            skip_broken: false,
+        })
     }
 
     /// The filter of a comprehension or generator expression of one `for` clause over `it`:
@@ -125,12 +154,50 @@ impl<'a> IsFilter<'a> {
             (None, GenElt::Pair(..)) => return None,
         };
         let (func, cls) = isinstance_test(test, target.id.as_str())?;
-        Some(IsFilter { func, cls, kind, classes: None, delta: None })
+        Some(IsFilter {
+            func,
+            cls,
+            kind,
+            classes: None,
+            delta: None,
+            may_skip: true,
+            skipped_with: None,
+            skip_broken: false,
+        })
     }
 
     /// Which part of its loop the test is.
     pub(crate) fn kind(&self) -> FilterKind {
         self.kind
+    }
+
+    /// Lets the walk pass over nodes without binding them (the loop's target is read only
+    /// where a loop binds it, [`super::loop_target`]).
+    pub(super) fn allow_skip(&mut self) {
+        self.may_skip = true;
+    }
+
+    /// What the walk may pass over for the next node: lazy statements holding no node the test
+    /// accepts, once the steps of a rejected node are known (they are charged per node passed).
+    #[cfg(feature = "fast-parse")]
+    pub(super) fn walk_skip(&self) -> Option<crate::interp::stdlib::ast::nodes::WalkSkip> {
+        if !self.may_skip || self.skip_broken {
+            return None;
+        }
+        self.delta?;
+        let accept = self.classes.as_ref()?.accept?;
+        Some(crate::interp::stdlib::ast::nodes::WalkSkip { accept })
+    }
+
+    /// The walk passed over `n` nodes with [`Self::walk_skip`]'s classes; the steps to charge.
+    #[cfg(feature = "fast-parse")]
+    pub(super) fn passed_over(&mut self, n: u64) -> u64 {
+        if n == 0 {
+            return 0;
+        }
+        self.skipped_with = self.classes.as_ref().and_then(|c| c.accept);
+        // Per node: the walk's step for yielding it, the loop's step for taking it, the test's.
+        n.saturating_mul(self.delta.unwrap_or(0).saturating_add(2))
     }
 
     /// The body ran (or may have): names the test reads may have been rebound.
@@ -236,7 +303,11 @@ impl<'a> Interp<'a> {
             let saved = self.steps;
             let classes = self.is_filter_classes(f, flt.func, flt.cls);
             self.steps = saved;
-            flt.classes = Some(Classes::new(classes.ok_or(())?));
+            let classes = Classes::new(classes.ok_or(())?);
+            if flt.skipped_with.is_some_and(|a| classes.accept != Some(a)) {
+                flt.skip_broken = true;
+            }
+            flt.classes = Some(classes);
         }
         Ok(!flt.classes.as_ref().is_some_and(|c| c.holds(v)))
     }
@@ -267,6 +338,50 @@ impl<'a> Interp<'a> {
             }
             None => false,
         })
+    }
+
+    /// Whether the loop's target is read only inside loops binding it (cached per loop: the
+    /// function body does not change).
+    pub(super) fn loop_target_unread(&mut self, f: &Frame<'a>, fo: &'a ast::StmtFor) -> bool {
+        let key = fo as *const ast::StmtFor as usize;
+        if let Some(v) = self.loop_targets.get(&key) {
+            return *v;
+        }
+        let ast::Expr::Name(target) = &*fo.target else { return false };
+        let unread = match f.func.as_deref().map(|func| &func.body) {
+            Some(FuncBody::Stmts(body)) => {
+                super::loop_target::read_only_in_own_loops(body, target.id.as_str())
+            }
+            _ => false,
+        };
+        self.loop_targets.insert(key, unread);
+        unread
+    }
+
+    /// After a filtered walk passed over nodes: fails (unsupported) if the test's classes have
+    /// changed since, so the nodes passed over were judged by classes it no longer names.
+    /// Checked again when the loop ends, as a walk yielding every node would have judged them.
+    pub(super) fn skip_check(
+        &mut self,
+        f: &mut Frame<'a>,
+        filter: &mut Option<IsFilter<'a>>,
+    ) -> PyResult<'a, ()> {
+        let Some(flt) = filter else { return Ok(()) };
+        if flt.skipped_with.is_some() && flt.classes.is_none() && !flt.skip_broken {
+            let saved = self.steps;
+            let classes = self.is_filter_classes(f, flt.func, flt.cls);
+            self.steps = saved;
+            if classes.map(Classes::new).and_then(|c| c.accept) != flt.skipped_with {
+                flt.skip_broken = true;
+            }
+        }
+        if flt.skip_broken {
+            return Err(self.unsupported(
+                "the classes of an isinstance filter changed while its ast.walk loop passed over \
+                 statements without binding their nodes",
+            ));
+        }
+        Ok(())
     }
 
     /// `C` as AST classes, when `func` is the builtin `isinstance` and `C` evaluates without

@@ -9,6 +9,7 @@ mod defs;
 mod expr;
 mod generator;
 mod isfilter;
+mod loop_target;
 #[cfg(test)]
 pub(crate) use isfilter::OFF as ISFILTER_OFF;
 pub(crate) use isfilter::{FilterKind, IsFilter};

@@ -5,6 +5,8 @@
 use super::isfilter::IsFilter;
 use super::{start, Flow, Frame, FrameKind};
 use crate::interp::scope::ScopeInfo;
+#[cfg(feature = "fast-parse")]
+use crate::interp::stdlib::ast::nodes as walk;
 use crate::interp::value::*;
 use crate::interp::ExcKind;
 use crate::interp::{Interp, Value};
@@ -85,12 +87,31 @@ impl<'a> Interp<'a> {
         let iterable = self.eval(f, &fo.iter)?;
         let it = self.get_iter(&iterable).map_err(|e| self.at(e, start(&*fo.iter)))?;
         let mut filter = IsFilter::of(f, fo, &it);
+        if let Some(flt) = &mut filter {
+            if self.loop_target_unread(f, fo) {
+                flt.allow_skip();
+            }
+        }
         loop {
             self.step()?;
-            let Some(v) = self.next(&it).map_err(|e| self.at(e, start(&*fo.iter)))? else {
+            #[cfg(feature = "fast-parse")]
+            let next = {
+                let skip = filter.as_ref().and_then(IsFilter::walk_skip);
+                let (next, passed) = walk::with_walk_skip(skip, || self.next(&it));
+                if let Some(flt) = &mut filter {
+                    let steps = flt.passed_over(passed);
+                    self.charge(steps)?;
+                }
+                next
+            };
+            #[cfg(not(feature = "fast-parse"))]
+            let next = self.next(&it);
+            let Some(v) = next.map_err(|e| self.at(e, start(&*fo.iter)))? else {
+                self.skip_check(f, &mut filter)?;
                 return self.exec_block(f, &fo.orelse);
             };
             let rejected = self.bind_filtered(f, &fo.target, v, &mut filter, true)?;
+            self.skip_check(f, &mut filter)?;
             if rejected {
                 if let Some(d) = filter.as_ref().and_then(IsFilter::delta) {
                     self.charge(d)?;

@@ -5,6 +5,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::{hash_bytes, Mut, PyDict, Str, Value};
+#[cfg(feature = "fast-parse")]
+use crate::interp::stdlib::ast::nodes::Pending;
 use crate::python::node::{Loc, NodeClass};
 
 /// An `ast.AST` instance: its `_fields` then `_attributes` values (None = unset), plus extra attributes.
@@ -23,11 +25,6 @@ pub struct NodeObj<'a> {
     /// Generation the node was made in: [`Self::set`] and [`Self::extra_mut`] report writes as
     /// [`Mut`] does (one field instead of a generation per cell).
     born: u32,
-    /// How deep CPython's `ast2obj` goes converting this parsed node and its children
-    /// ([`crate::python::node::ast2obj_depth`]), for a node built straight from ruff's tree
-    /// (0 otherwise): the parse's depth is its module's, computed as the tree is built.
-    #[cfg_attr(not(feature = "fast-parse"), allow(dead_code))]
-    pub(crate) parse_depth: u32,
     /// Attributes outside `_fields` and `_attributes` (e.g. a `parent` link a test adds), boxed
     /// when the first is set: most nodes never get one, and a smaller node object is fewer
     /// cache lines for every `ast.walk` to bring in.
@@ -38,12 +35,18 @@ pub struct NodeObj<'a> {
     /// under [`LIVE_KEY`]) holds the node's values, and `vals` and the rest of `extra` are
     /// copies refreshed when read as a whole ([`Self::fields`], [`Self::extra`]).
     live: std::cell::Cell<bool>,
+    /// Whether the fields are still to be converted (the conversion waits in `extra`'s
+    /// `pending`): a statement of a parse nothing has read yet ([`Self::lazy`]).
+    lazy: std::cell::Cell<bool>,
 }
 
 /// A node's extra attributes ([`NodeObj::extra`]).
 #[derive(Default)]
 struct Extra<'a> {
     items: Vec<(Str, Value<'a>)>,
+    /// A lazy node's conversion ([`NodeObj::lazy`]).
+    #[cfg(feature = "fast-parse")]
+    pending: Option<Box<Pending<'a>>>,
     /// Bytes charged to the run's memory account for `items`' capacity (synced after every
     /// write, as an instance's attribute map is), credited when the node is freed.
     charged: std::cell::Cell<u64>,
@@ -66,25 +69,16 @@ impl<'a> NodeObj<'a> {
             ),
             loc: None,
             born: crate::interp::isolation::current(),
-            parse_depth: 0,
             extra: RefCell::new(None),
             noted: std::cell::Cell::new(false),
             live: std::cell::Cell::new(false),
+            lazy: std::cell::Cell::new(false),
         }
     }
 
     /// A parsed node: its field values (unset ones padded) and its positions.
     pub fn parsed(class: &'static NodeClass, fields: NodeVals<'a>, loc: Option<Loc>) -> Self {
-        Self::parsed_at_depth(class, fields, loc, 0)
-    }
-
-    /// [`Self::parsed`], `parse_depth` deep (see [`NodeObj::parse_depth`]).
-    pub fn parsed_at_depth(
-        class: &'static NodeClass,
-        mut fields: NodeVals<'a>,
-        loc: Option<Loc>,
-        parse_depth: u32,
-    ) -> Self {
+        let mut fields = fields;
         if fields.len() != class.fields.len() {
             fields.resize(class.fields.len(), None);
         }
@@ -94,11 +88,69 @@ impl<'a> NodeObj<'a> {
             vals: RefCell::new(fields),
             loc,
             born: crate::interp::isolation::current(),
-            parse_depth,
             extra: RefCell::new(None),
             noted: std::cell::Cell::new(false),
             live: std::cell::Cell::new(false),
+            lazy: std::cell::Cell::new(false),
         }
+    }
+
+    /// A parsed statement whose fields `pending` converts when they are first read: most
+    /// statements of a parse are never read, only passed over by a filtered `ast.walk`.
+    #[cfg(feature = "fast-parse")]
+    pub(crate) fn lazy(
+        class: &'static NodeClass,
+        loc: Option<Loc>,
+        pending: Box<Pending<'a>>,
+    ) -> Self {
+        let n = Self::parsed(class, NodeVals::new(), loc);
+        *n.extra.borrow_mut() =
+            Some(Box::new(Extra { pending: Some(pending), ..Extra::default() }));
+        n.lazy.set(true);
+        n
+    }
+
+    /// How many nodes below this one a walk accepting class buckets `accept` may pass over
+    /// without converting them: all of them when it is still lazy and none of its nodes is in
+    /// those buckets.
+    #[cfg(feature = "fast-parse")]
+    #[inline]
+    pub(crate) fn skippable(&self, accept: u64) -> Option<u32> {
+        if !self.lazy.get() {
+            return None;
+        }
+        let extra = self.extra.try_borrow().ok()?;
+        let p = extra.as_ref()?.pending.as_ref()?;
+        (p.below & accept == 0).then_some(p.count)
+    }
+
+    #[inline]
+    fn force(&self) {
+        if self.lazy.get() {
+            self.force_slow();
+        }
+    }
+
+    /// Converts a lazy node's fields (not a write: the node looks as if it had them all along).
+    #[cold]
+    #[inline(never)]
+    fn force_slow(&self) {
+        self.lazy.set(false);
+        #[cfg(feature = "fast-parse")]
+        {
+            let pending = self.extra.borrow_mut().as_mut().and_then(|e| e.pending.take());
+            if let Some(v) = pending.and_then(|p| p.fill(self.born)) {
+                let mut v = v;
+                v.resize(self.class.fields.len(), None);
+                *self.vals.borrow_mut() = v;
+            }
+        }
+    }
+
+    /// The fields, taken (from a node built only to fill a lazy one).
+    pub(crate) fn take_vals(&self) -> NodeVals<'a> {
+        self.force();
+        std::mem::take(&mut *self.vals.borrow_mut())
     }
 
     /// `true` the first time it is asked (the caller then notes the node in the run's object
@@ -216,6 +268,7 @@ impl<'a> NodeObj<'a> {
 
     /// Value `i` (fields, then attributes); `None` when unset.
     pub fn get(&self, i: usize) -> Option<Value<'a>> {
+        self.force();
         if self.live.get() {
             let d = self.live_dict()?;
             return self.live_get(&d, self.name_of(i)?);
@@ -232,6 +285,7 @@ impl<'a> NodeObj<'a> {
 
     /// Sets (or with `None` unsets) value `i`; gives the previous value.
     pub fn set(&self, i: usize, v: Option<Value<'a>>) -> Option<Value<'a>> {
+        self.force();
         if self.live.get() {
             return self.live_set(self.name_of(i)?, v);
         }
@@ -251,6 +305,7 @@ impl<'a> NodeObj<'a> {
     /// The `_fields` values, in order (`None`: unset).
     #[inline]
     pub fn fields(&self) -> std::cell::Ref<'_, [Option<Value<'a>>]> {
+        self.force();
         let n = self.class.fields.len();
         if self.live.get() {
             self.refresh_fields();
@@ -329,6 +384,7 @@ impl<'a> NodeObj<'a> {
         else {
             return Vec::new();
         };
+        self.lazy.set(false);
         let mut out: Vec<Value<'a>> = vals.iter_mut().filter_map(Option::take).collect();
         if let Some(e) = extra.take() {
             super::sync_charge(&e.charged, 0);

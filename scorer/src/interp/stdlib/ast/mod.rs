@@ -21,7 +21,7 @@ use crate::interp::{Interp, PyErr, PyResult, Value};
 
 mod dump;
 mod literal;
-mod nodes;
+pub(crate) mod nodes;
 mod unparse;
 
 use unparse::prec;

@@ -12,22 +12,7 @@ impl<'a> Interp<'a> {
         let class = n.class;
         if class.fields.is_empty() && class.attributes.is_empty() {
             if let Some(i) = class.index() {
-                match self.singletons.get(i) {
-                    // The clone of an `Rc` inline (`Value::clone` is a call; this runs for a
-                    // quarter of a tree's nodes).
-                    Some(Some(Value::Node(v))) => return Value::Node(v.clone()),
-                    Some(Some(v)) => return v.clone(),
-                    _ => {}
-                }
-                // Shared by every later `ast.parse` of the run, whichever method made it.
-                let v = crate::interp::isolation::shared(|| {
-                    Value::Node(Rc::new(NodeObj::blank(class)))
-                });
-                if self.singletons.len() <= i {
-                    self.singletons.resize(i + 1, None);
-                }
-                self.singletons[i] = Some(v.clone());
-                return v;
+                return shared_leaf(&self.singletons, class, i);
             }
         }
         // Exactly as many slots as fields (inline up to three), filled in place; a child node
@@ -46,24 +31,26 @@ impl<'a> Interp<'a> {
         Value::Node(Rc::new(NodeObj::parsed(class, vals, n.loc)))
     }
 
-    /// The node objects of ruff's parse of `source`, built as it is converted, and the tree's
-    /// `ast2obj` depth; `None` when the conversion declines (the reference path decides).
+    /// The node objects of ruff's parse of `source` (checked by [`crate::python::FastTree::check`],
+    /// whose `ast2obj` depth is `depth`): the module and its statements, each statement's fields
+    /// converted when first read ([`LazySink`]); `None` when the conversion declines.
     #[cfg(feature = "fast-parse")]
     pub(crate) fn fast_to_value(
         &mut self,
-        tree: &crate::python::FastTree,
-        source: &str,
+        tree: &Rc<crate::python::FastTree>,
+        source: &Str,
+        depth: u32,
     ) -> Option<(Value<'a>, u32)> {
-        let singletons = std::mem::take(&mut self.singletons);
-        let sink = ValueSink { interp: self, singletons: std::cell::RefCell::new(singletons) };
-        let fields = tree.build(source, &sink);
-        let module = fields.and_then(|f| crate::python::Sink::node(&sink, module_class(), f, None));
-        self.singletons = sink.singletons.into_inner();
-        let module = module?;
-        let depth = match &module {
-            Value::Node(n) => n.parse_depth,
-            _ => 0,
+        let sink = LazySink {
+            source: Rc::new(LazySource {
+                tree: tree.clone(),
+                src: source.clone(),
+                leaves: self.singletons.clone(),
+                objects: self.objects.clone(),
+            }),
         };
+        let fields = tree.build(source, &sink)?;
+        let module = crate::python::Sink::node(&sink, module_class(), fields, None)?;
         Some((module, depth))
     }
 
@@ -341,6 +328,13 @@ impl<'a> Interp<'a> {
         let Value::Node(n) = v else {
             return Err(self.no_fields_error(v));
         };
+        #[cfg(feature = "fast-parse")]
+        if let Some(skip) = WALK_SKIP.with(std::cell::Cell::get) {
+            if let Some(count) = n.skippable(skip.accept) {
+                SKIPPED.with(|c| c.set(c.get().saturating_add(u64::from(count))));
+                return Ok(());
+            }
+        }
         let vals = n.fields();
         // Children pushed as `Rc` clones inline (`Value::clone` is a call; `ast.walk` runs this
         // for every node).
@@ -382,39 +376,76 @@ fn module_class() -> &'static NodeClass {
     MODULE.get_or_init(|| ast_class("Module").unwrap_or(&node::CLASSES[0]))
 }
 
-/// Builds `ast.parse`'s node objects straight from ruff's tree ([`crate::python::FastTree`]),
-/// as [`Interp::node_to_value`] builds them from a cached tree: leaves shared per run, lists
-/// noted as made, each node's `ast2obj` depth computed from its children's.
-#[cfg(feature = "fast-parse")]
-struct ValueSink<'i, 'a> {
-    interp: &'i Interp<'a>,
-    /// The run's shared leaves ([`Interp::singletons`]), taken for the conversion.
-    singletons: std::cell::RefCell<Vec<Option<Value<'a>>>>,
+/// A leaf class's one node object in the run (`Load`, `Add`): shared by every `ast.parse` of the
+/// run, whichever method made it, as CPython shares them.
+fn shared_leaf<'a>(
+    table: &std::cell::RefCell<Vec<Option<Value<'a>>>>,
+    class: &'static NodeClass,
+    i: usize,
+) -> Value<'a> {
+    let mut t = table.borrow_mut();
+    match t.get(i) {
+        // The clone of an `Rc` inline (`Value::clone` is a call; this runs for a quarter of a
+        // tree's nodes).
+        Some(Some(Value::Node(v))) => return Value::Node(v.clone()),
+        Some(Some(v)) => return v.clone(),
+        _ => {}
+    }
+    let v = crate::interp::isolation::shared(|| Value::Node(Rc::new(NodeObj::blank(class))));
+    if t.len() <= i {
+        t.resize(i + 1, None);
+    }
+    t[i] = Some(v.clone());
+    v
 }
 
-/// The `ast2obj` depth of a field value: a node's, or the deepest node's of a list.
+/// What a parse's statements need to convert themselves when first read: ruff's tree and its
+/// source, the run's shared leaves ([`Interp::singletons`]) and the run's object list (lists are
+/// noted as made, as [`Interp::new_list`] does).
 #[cfg(feature = "fast-parse")]
-#[inline]
-fn parse_depth_of(v: &Option<Value<'_>>) -> u32 {
-    match v {
-        Some(Value::Node(n)) => n.parse_depth,
-        Some(Value::List(l)) => l
-            .borrow()
-            .iter()
-            .map(|x| match x {
-                Value::Node(n) => n.parse_depth,
-                _ => 0,
-            })
-            .max()
-            .unwrap_or(0),
-        _ => 0,
+pub(crate) struct LazySource<'a> {
+    tree: Rc<crate::python::FastTree>,
+    src: Str,
+    leaves: Rc<std::cell::RefCell<Vec<Option<Value<'a>>>>>,
+    objects: Rc<crate::interp::memory::Objects<'a>>,
+}
+
+/// A statement whose fields are not converted yet ([`NodeObj::lazy`]): where it is, and what
+/// the walk needs to pass over it unconverted (see [`WalkSkip`]).
+#[cfg(feature = "fast-parse")]
+pub(crate) struct Pending<'a> {
+    source: Rc<LazySource<'a>>,
+    path: crate::python::StmtPath,
+    /// The class buckets of the nodes below the statement ([`crate::python::FastTree::below`]).
+    pub(crate) below: u64,
+    /// How many nodes `ast.walk` yields below the statement.
+    pub(crate) count: u32,
+}
+
+#[cfg(feature = "fast-parse")]
+impl<'a> Pending<'a> {
+    /// The statement's fields, converted (its own statements left lazy), its node objects born
+    /// in generation `born` (the statement's, as if converted with it).
+    pub(crate) fn fill(&self, born: u32) -> Option<crate::interp::value::NodeVals<'a>> {
+        crate::interp::isolation::born_in(born, || {
+            let sink = LazySink { source: self.source.clone() };
+            match self.source.tree.fill_stmt(&self.source.src, &self.path, &sink)? {
+                Some(Value::Node(n)) => Some(n.take_vals()),
+                _ => None,
+            }
+        })
     }
 }
 
-/// Field values are `Some` (a node's unset slot is `None`), so a node's fields are its
-/// [`NodeVals`] as the converter collects them.
+/// Builds `ast.parse`'s node objects straight from ruff's tree: each statement as a lazy node
+/// whose fields are converted when first read, everything else as it is met.
 #[cfg(feature = "fast-parse")]
-impl<'a> crate::python::Sink for ValueSink<'_, 'a> {
+struct LazySink<'a> {
+    source: Rc<LazySource<'a>>,
+}
+
+#[cfg(feature = "fast-parse")]
+impl<'a> crate::python::Sink for LazySink<'a> {
     type F = Option<Value<'a>>;
     #[inline]
     fn none(&self) -> Self::F {
@@ -423,7 +454,9 @@ impl<'a> crate::python::Sink for ValueSink<'_, 'a> {
     #[inline]
     fn list(&self, items: Vec<Self::F>) -> Self::F {
         // Every item is `Some`; a `map` is collected in place (no new allocation).
-        Some(self.interp.new_list(items.into_iter().map(|v| v.unwrap_or(Value::None)).collect()))
+        let v = Value::list(items.into_iter().map(|v| v.unwrap_or(Value::None)).collect());
+        self.source.objects.note(&v);
+        Some(v)
     }
     #[inline]
     fn str(&self, s: Rc<str>) -> Self::F {
@@ -450,24 +483,54 @@ impl<'a> crate::python::Sink for ValueSink<'_, 'a> {
         if class.fields.is_empty() && class.attributes.is_empty() {
             return self.leaf(class);
         }
-        let deepest = fields.iter().map(parse_depth_of).max().unwrap_or(0);
         // Noted at its first write (`NodeObj::note_once`).
-        Some(Value::Node(Rc::new(NodeObj::parsed_at_depth(class, fields, loc, deepest + 1))))
+        Some(Value::Node(Rc::new(NodeObj::parsed(class, fields, loc))))
     }
     fn leaf(&self, class: &'static NodeClass) -> Self::F {
-        let Some(i) = class.index() else {
-            return Some(Value::Node(Rc::new(NodeObj::blank(class))));
-        };
-        let mut singletons = self.singletons.borrow_mut();
-        if let Some(Some(v)) = singletons.get(i) {
-            return Some(v.clone());
-        }
-        // Shared by every later `ast.parse` of the run, whichever method made it.
-        let v = crate::interp::isolation::shared(|| Value::Node(Rc::new(NodeObj::blank(class))));
-        if singletons.len() <= i {
-            singletons.resize(i + 1, None);
-        }
-        singletons[i] = Some(v.clone());
-        Some(v)
+        Some(match class.index() {
+            Some(i) => shared_leaf(&self.source.leaves, class, i),
+            None => Value::Node(Rc::new(NodeObj::blank(class))),
+        })
     }
+    fn is_lazy(&self) -> bool {
+        true
+    }
+    fn lazy_stmt(
+        &self,
+        path: crate::python::StmtPath,
+        start: u32,
+        class: &'static NodeClass,
+        loc: Option<crate::python::node::Loc>,
+    ) -> Option<Self::F> {
+        let (below, count) = self.source.tree.below(start)?;
+        let pending = Pending { source: self.source.clone(), path, below, count };
+        Some(Some(Value::Node(Rc::new(NodeObj::lazy(class, loc, Box::new(pending))))))
+    }
+}
+
+/// What the running filtered walk may pass over without converting it: a lazy statement none of
+/// whose nodes below it the walk's `isinstance` filter accepts. The walk yields the statement
+/// itself and skips what is below it; the loop charges the skipped nodes as rejected ones
+/// ([`super::super::super::eval`]'s filtered loops set it around each `next`).
+#[derive(Clone, Copy)]
+pub(crate) struct WalkSkip {
+    /// Class buckets the filter accepts ([`crate::python::node::accepted_by`]).
+    pub(crate) accept: u64,
+}
+
+thread_local! {
+    /// The running filtered walk's [`WalkSkip`], while it asks for its next node.
+    pub(crate) static WALK_SKIP: std::cell::Cell<Option<WalkSkip>> =
+        const { std::cell::Cell::new(None) };
+    /// Nodes passed over since the loop last asked ([`WalkSkip`]).
+    pub(crate) static SKIPPED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Runs `next` with `skip` in force; the nodes it passed over.
+pub(crate) fn with_walk_skip<T>(skip: Option<WalkSkip>, next: impl FnOnce() -> T) -> (T, u64) {
+    let Some(skip) = skip else { return (next(), 0) };
+    WALK_SKIP.with(|c| c.set(Some(skip)));
+    let out = next();
+    WALK_SKIP.with(|c| c.set(None));
+    (out, SKIPPED.with(|c| c.replace(0)))
 }
