@@ -837,6 +837,20 @@ mod tests {
         assert!(globals.upgrade().is_none(), "the globals");
     }
 
+    /// Runs `src` with the `isinstance` filters on, then off: each run's steps and `RESULT`.
+    fn with_and_without_filters(tree: &Tree, src: &str) -> Vec<(u64, Option<String>)> {
+        let module = python::parse_module(src, "t.py").expect("the test program parses");
+        let runs = [false, true].map(|off| {
+            eval::ISFILTER_OFF.with(|o| o.set(off));
+            let mut it = interp(tree, src, 10_000_000, 100_000);
+            exec(&mut it, &module);
+            let result = it.globals.vars.get("RESULT").map(|v| it.repr(&v).unwrap_or_default());
+            (it.steps, result)
+        });
+        eval::ISFILTER_OFF.with(|o| o.set(false));
+        runs.into()
+    }
+
     /// The `isinstance` filters of `for` loops and comprehensions over `ast.walk` change no
     /// result: every shape they answer, and shapes next to them, run with and without the
     /// filters. The step count (which the step budget and method reuse read) is the same, or,
@@ -877,16 +891,7 @@ def run():
 
 RESULT = run()
 "#;
-        let module = python::parse_module(src, "t.py").expect("parses");
-        let mut runs = Vec::new();
-        for off in [false, true] {
-            eval::ISFILTER_OFF.with(|o| o.set(off));
-            let mut it = interp(&tree, src, 10_000_000, 100_000);
-            exec(&mut it, &module);
-            let result = it.globals.vars.get("RESULT").map(|v| it.repr(&v).unwrap_or_default());
-            runs.push((it.steps, result));
-        }
-        eval::ISFILTER_OFF.with(|o| o.set(false));
+        let runs = with_and_without_filters(&tree, src);
         assert!(
             runs[0].1.as_deref().is_some_and(|r| r.starts_with("[True, False, True")),
             "{runs:?}"
@@ -918,16 +923,7 @@ def run():
 
 RESULT = run()
 "#;
-        let module = python::parse_module(src, "t.py").expect("parses");
-        let mut runs = Vec::new();
-        for off in [false, true] {
-            eval::ISFILTER_OFF.with(|o| o.set(off));
-            let mut it = interp(&tree, src, 10_000_000, 100_000);
-            exec(&mut it, &module);
-            let result = it.globals.vars.get("RESULT").map(|v| it.repr(&v).unwrap_or_default());
-            runs.push((it.steps, result));
-        }
-        eval::ISFILTER_OFF.with(|o| o.set(false));
+        let runs = with_and_without_filters(&tree, src);
         assert!(
             runs[0].1.as_deref().is_some_and(|r| r.starts_with("['K', 'K', 'K', 1")),
             "{runs:?}"

@@ -237,15 +237,7 @@ impl FastTree {
         for (code, i) in steps {
             s = body_of(s, *code)?.get(usize::try_from(*i).ok()?)?;
         }
-        let mut conv = Converter {
-            sink,
-            src: source.as_bytes(),
-            index: &self.index,
-            line_hint: Cell::new(0),
-            depth: 0,
-            path: path.clone(),
-        };
-        conv.stmt(s).ok()
+        self.converter(source, sink, path.clone()).stmt(s).ok()
     }
 
     /// Checks that the whole tree converts (a lazy conversion must never decline half way) and
@@ -353,16 +345,28 @@ impl FastTree {
     /// The `Module`'s fields (`body`, `type_ignores`) built into `sink`, or `None` when the
     /// conversion declines (the reference path decides). `source` is the text it was parsed from.
     pub fn build<S: Sink>(&self, source: &str, sink: &S) -> Option<SmallVec<[S::F; 3]>> {
-        let mut conv = Converter {
+        let body = self
+            .converter(source, sink, StmtPath::default())
+            .stmts(&self.module.body, BODY)
+            .ok()?;
+        Some(smallvec![body, sink.list(Vec::new())])
+    }
+
+    /// A converter over this tree's `source`, placed at the statement `path` names.
+    fn converter<'t, S: Sink>(
+        &'t self,
+        source: &'t str,
+        sink: &'t S,
+        path: StmtPath,
+    ) -> Converter<'t, S> {
+        Converter {
             sink,
             src: source.as_bytes(),
             index: &self.index,
             line_hint: Cell::new(0),
             depth: 0,
-            path: StmtPath::default(),
-        };
-        let body = conv.stmts(&self.module.body, BODY).ok()?;
-        Some(smallvec![body, sink.list(Vec::new())])
+            path,
+        }
     }
 
     /// The CPython-shaped tree of the module (`None` when the conversion declines).

@@ -4,7 +4,6 @@
 use super::{start, FilterKind, Frame, FrameKind, IsFilter};
 use crate::interp::scope::ScopeInfo;
 #[cfg(feature = "fast-parse")]
-use crate::interp::stdlib::ast::nodes as walk;
 use crate::interp::value::*;
 use crate::interp::{Interp, Value};
 use crate::interp::{PyErr, PyResult};
@@ -184,7 +183,8 @@ impl<'a> Interp<'a> {
                     .filter(|f| f.kind() == FilterKind::Cond || st.skip_false)
                     .and_then(IsFilter::walk_skip);
                 let it = st.iters.get(d);
-                let (got, passed) = walk::with_walk_skip(skip, || next(it, self));
+                let (got, passed) =
+                    crate::interp::stdlib::ast::with_walk_skip(skip, || next(it, self));
                 if let Some(flt) = filter.as_mut() {
                     let steps = flt.passed_over(passed);
                     self.charge(steps)?;

@@ -28,7 +28,7 @@
 //! code between two items, so its classes are evaluated anew on every resumption.
 //!
 //! Once a rejected node's steps are known, the walk may also pass over a lazy statement's nodes
-//! without converting them ([`crate::interp::stdlib::ast::nodes::WalkSkip`]): when none of their
+//! without converting them ([`crate::interp::stdlib::ast::WalkSkip`]): when none of their
 //! class buckets is one the test accepts, and nothing reads the loop's target after the loop
 //! ([`super::loop_target`]; a comprehension's target is its own). Each node passed over is charged
 //! as a rejected one, when the walk passes its statement: a walk that runs to its end is charged
@@ -180,13 +180,13 @@ impl<'a> IsFilter<'a> {
     /// What the walk may pass over for the next node: lazy statements holding no node the test
     /// accepts, once the steps of a rejected node are known (they are charged per node passed).
     #[cfg(feature = "fast-parse")]
-    pub(super) fn walk_skip(&self) -> Option<crate::interp::stdlib::ast::nodes::WalkSkip> {
+    pub(super) fn walk_skip(&self) -> Option<crate::interp::stdlib::ast::WalkSkip> {
         if !self.may_skip || self.skip_broken {
             return None;
         }
         self.delta?;
         let accept = self.classes.as_ref()?.accept?;
-        Some(crate::interp::stdlib::ast::nodes::WalkSkip { accept })
+        Some(crate::interp::stdlib::ast::WalkSkip { accept })
     }
 
     /// The walk passed over `n` nodes with [`Self::walk_skip`]'s classes; the steps to charge.

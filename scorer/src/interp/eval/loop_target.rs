@@ -1,7 +1,7 @@
 //! Whether a function reads a name only where a `for` loop over it has just bound it.
 //!
 //! A filtered `ast.walk` loop may pass over a lazy statement's nodes without binding each to its
-//! target ([`crate::interp::stdlib::ast::nodes::WalkSkip`]): then, after the loop ends, the target
+//! target ([`crate::interp::stdlib::ast::WalkSkip`]): then, after the loop ends, the target
 //! holds the last node bound, not the last node of the walk. That is unobservable exactly when
 //! nothing reads the name except the bodies of `for` loops binding it (each read then follows a
 //! binding of its own loop). The check is syntactic and conservative: any construct it does not

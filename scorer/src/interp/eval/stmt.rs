@@ -6,7 +6,6 @@ use super::isfilter::IsFilter;
 use super::{start, Flow, Frame, FrameKind};
 use crate::interp::scope::ScopeInfo;
 #[cfg(feature = "fast-parse")]
-use crate::interp::stdlib::ast::nodes as walk;
 use crate::interp::value::*;
 use crate::interp::ExcKind;
 use crate::interp::{Interp, Value};
@@ -97,7 +96,8 @@ impl<'a> Interp<'a> {
             #[cfg(feature = "fast-parse")]
             let next = {
                 let skip = filter.as_ref().and_then(IsFilter::walk_skip);
-                let (next, passed) = walk::with_walk_skip(skip, || self.next(&it));
+                let (next, passed) =
+                    crate::interp::stdlib::ast::with_walk_skip(skip, || self.next(&it));
                 if let Some(flt) = &mut filter {
                     let steps = flt.passed_over(passed);
                     self.charge(steps)?;

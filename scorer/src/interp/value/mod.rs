@@ -9,7 +9,7 @@ mod free;
 pub(crate) use free::{free_nested, take_iter};
 mod hash;
 mod iter;
-pub(crate) mod node_obj;
+mod node_obj;
 pub(crate) mod vars;
 
 pub(crate) use super::isolation::Mut;

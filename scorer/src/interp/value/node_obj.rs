@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use super::{hash_bytes, Mut, PyDict, Str, Value};
 #[cfg(feature = "fast-parse")]
-use crate::interp::stdlib::ast::nodes::Pending;
+use crate::interp::stdlib::ast::Pending;
 use crate::python::node::{Loc, NodeClass};
 
 /// An `ast.AST` instance: its `_fields` then `_attributes` values (None = unset), plus extra attributes.

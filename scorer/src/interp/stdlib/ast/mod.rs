@@ -21,7 +21,8 @@ use crate::interp::{Interp, PyErr, PyResult, Value};
 
 mod dump;
 mod literal;
-pub(crate) mod nodes;
+mod nodes;
+pub(crate) use nodes::{with_walk_skip, Pending, WalkSkip};
 mod unparse;
 
 use unparse::prec;
