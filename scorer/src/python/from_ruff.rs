@@ -159,12 +159,6 @@ struct Check {
     below: u64,
 }
 
-/// A class's bucket (its index mod 64): a subtree whose buckets miss every bucket a filter
-/// accepts holds no node it accepts.
-pub(super) fn bucket(c: &NodeClass) -> u64 {
-    c.index().map_or(u64::MAX, |i| 1 << (i % 64))
-}
-
 impl CheckSink {
     fn join(items: impl IntoIterator<Item = Check>) -> Check {
         let mut out = Check::default();
@@ -210,12 +204,12 @@ impl Sink for CheckSink {
         Check {
             depth: below.depth + 1,
             count: below.count.saturating_add(1),
-            buckets: below.buckets | bucket(class),
+            buckets: below.buckets | node::bucket(class),
             below: below.buckets,
         }
     }
     fn leaf(&self, class: &'static NodeClass) -> Check {
-        Check { depth: 1, count: 1, buckets: bucket(class), below: 0 }
+        Check { depth: 1, count: 1, buckets: node::bucket(class), below: 0 }
     }
     fn ident(&self, _s: &str) -> Check {
         Check::default()

@@ -263,14 +263,76 @@ const ANCESTOR_WORDS: usize = classes::ALL.len().div_ceil(64);
 /// A set of classes of [`CLASSES`], one bit per position (see [`NodeClass::derives_from_any`]).
 pub type ClassSet = [u64; ANCESTOR_WORDS];
 
-/// The buckets (index mod 64) of the classes that are, or derive from, a class of `set`: what
+/// The buckets ([`bucket`]) of the classes that are, or derive from, a class of `set`: what
 /// `isinstance(node, set)` accepts, for a walk passing over subtrees whose buckets miss them.
 pub fn accepted_by(set: &ClassSet) -> u64 {
     let mut out = 0u64;
-    for (j, row) in ANCESTORS.iter().enumerate() {
+    for (row, b) in ANCESTORS.iter().zip(BUCKETS) {
         if row.iter().zip(set).any(|(a, b)| a & b != 0) {
-            out |= 1 << (j % 64);
+            out |= 1 << b;
         }
+    }
+    out
+}
+
+/// A class's walk bucket, one bit of a `u64` (all bits for a class defined elsewhere): a subtree
+/// whose nodes' buckets miss every bucket a filter accepts holds no node the filter accepts.
+#[inline]
+pub fn bucket(c: &NodeClass) -> u64 {
+    c.index().and_then(|i| BUCKETS.get(i)).map_or(u64::MAX, |b| 1 << b)
+}
+
+/// The classes besides statements and expressions that get a bucket of their own.
+const OWN_BUCKET: [&str; 8] = [
+    "alias",
+    "arg",
+    "arguments",
+    "keyword",
+    "comprehension",
+    "ExceptHandler",
+    "withitem",
+    "match_case",
+];
+
+/// The bucket of each class: every statement and expression class, and [`OWN_BUCKET`]'s, a bucket
+/// of its own (62 in 3.11); operators and contexts share bucket 62, everything else (patterns,
+/// modules, abstract and deprecated classes) 63. Shared buckets only make a walk pass over less;
+/// an index mod 64 once put `ImportFrom` with `Subscript`, and `ImportFrom` filters then
+/// converted every statement holding a subscript.
+static BUCKETS: [u8; classes::ALL.len()] = buckets();
+
+const fn buckets() -> [u8; classes::ALL.len()] {
+    const N: usize = classes::ALL.len();
+    let all = &classes::ALL;
+    let mut out = [63u8; N];
+    let mut next = 0u8;
+    let mut i = 0;
+    while i < N {
+        let own = match all[i].base {
+            Some(b) => same_name(b, "stmt") || same_name(b, "expr"),
+            None => false,
+        };
+        let mut helper = false;
+        let mut k = 0;
+        while k < OWN_BUCKET.len() {
+            helper |= same_name(all[i].name, OWN_BUCKET[k]);
+            k += 1;
+        }
+        if own || helper {
+            assert!(next < 62, "more classes than buckets of their own");
+            out[i] = next;
+            next += 1;
+        } else if let Some(b) = all[i].base {
+            let op = same_name(b, "expr_context")
+                || same_name(b, "boolop")
+                || same_name(b, "operator")
+                || same_name(b, "unaryop")
+                || same_name(b, "cmpop");
+            if op {
+                out[i] = 62;
+            }
+        }
+        i += 1;
     }
     out
 }
@@ -403,6 +465,39 @@ mod tests {
                 c.attributes
             );
         }
+    }
+
+    #[test]
+    fn statements_and_expressions_have_buckets_of_their_own() {
+        let own =
+            |c: &NodeClass| matches!(c.base, Some("stmt" | "expr")) || OWN_BUCKET.contains(&c.name);
+        let owners: Vec<&NodeClass> = CLASSES.iter().filter(|c| own(c)).collect();
+        assert_eq!(owners.len(), 62, "27 statements, 27 expressions, 8 others in 3.11");
+        for c in CLASSES {
+            for o in &owners {
+                if !std::ptr::eq(c, *o) {
+                    assert_eq!(bucket(c) & bucket(o), 0, "{} shares {}'s bucket", c.name, o.name);
+                }
+            }
+        }
+        let set =
+            |names: &[&str]| class_set(names.iter().filter_map(|n| class(n))).unwrap_or_default();
+        // What a filter accepts: the class and its subclasses' buckets, nothing else of its kind.
+        assert_eq!(accepted_by(&set(&["ImportFrom"])), bucket(class("ImportFrom").unwrap()));
+        assert_eq!(accepted_by(&set(&["ImportFrom"])) & bucket(class("Subscript").unwrap()), 0);
+        let stmts = accepted_by(&set(&["stmt"]));
+        assert_eq!(stmts.count_ones(), 28, "27 statements and the shared bucket (the class stmt)");
+        assert_eq!(bucket(class("Load").unwrap()), bucket(class("Add").unwrap()));
+        assert_eq!(
+            bucket(&NodeClass {
+                name: "X",
+                base: None,
+                fields: &[],
+                attributes: &[],
+                optional: &[]
+            }),
+            u64::MAX
+        );
     }
 
     #[test]
