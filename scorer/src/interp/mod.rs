@@ -919,6 +919,21 @@ def run():
             out.append(n.lineno)
     out.append([n.lineno for n in ast.walk(ast.parse(SRC)) if isinstance(n, ast.Try)])
     out.append(sum(1 for n in ast.walk(T) if isinstance(n, ast.Call)))
+    out.append(sorted({a.name for n in ast.walk(T) if isinstance(n, ast.Import) for a in n.names}))
+    out.append([(h.lineno, k) for n in ast.walk(T) if isinstance(n, ast.Try) for h in n.handlers for k in range(2) if k])
+    g = (b.lineno for n in ast.walk(T) if isinstance(n, (ast.ClassDef, ast.If)) and n.lineno > 1 for b in n.body)
+    out.append((next(g), list(g)))
+    for n in ast.walk(T):
+        if isinstance(n, ast.Import) or isinstance(n, (ast.Raise, ast.Try)):
+            out.append(type(n).__name__)
+    out.append([n.lineno for n in ast.walk(T) if isinstance(n, ast.If) or isinstance(n, ast.ClassDef) and n.bases])
+    out.append(any(isinstance(n, ast.Global) or isinstance(n, ast.Nonlocal) for n in ast.walk(T)))
+    for n in ast.walk(T):
+        if isinstance(n, ast.FunctionDef):
+            out.append(n.name)
+            for m in ast.walk(n):
+                if isinstance(m, ast.Raise):
+                    out.append(m.lineno)
     return out
 
 RESULT = run()

@@ -171,6 +171,9 @@ impl<'a> Interp<'a> {
             }
             let d = st.iters.len() - 1;
             let g = &st.gens[d];
+            // The filter answers for the first clause's walk; later clauses run unfiltered.
+            let mut unfiltered = None;
+            let filter = if d == 0 { &mut *filter } else { &mut unfiltered };
             // The iterator borrowed, not cloned, for its next item.
             let next = |it: Option<&Value<'a>>, me: &mut Self| match it {
                 Some(it) => me.next(it),
@@ -178,6 +181,9 @@ impl<'a> Interp<'a> {
             };
             #[cfg(feature = "fast-parse")]
             let got = {
+                if let Some(flt) = filter.as_mut() {
+                    self.refresh_classes(&mut frame, flt);
+                }
                 let skip = filter
                     .as_ref()
                     .filter(|f| f.kind() == FilterKind::Cond || st.skip_false)

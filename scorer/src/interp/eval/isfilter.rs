@@ -8,7 +8,8 @@
 //!
 //! 473 of the ~500 `for` loops over `ast.walk` in the benchmark's test files have this shape: a
 //! body of one `if` without `else`, whose test is `isinstance(target, C)` alone or first in an
-//! `and`. For most nodes the `isinstance` is false, and the interpreter spent an `if`, a call, three
+//! `and` (10 more test `isinstance(target, A) or isinstance(target, B)`, which is false exactly
+//! when `isinstance(target, (A, B))` is, and get the same filter). For most nodes the `isinstance` is false, and the interpreter spent an `if`, a call, three
 //! name loads and an attribute load on each (~15% of a touch run's instructions) to learn it.
 //!
 //! Here a loop of that shape evaluates `isinstance` and `C` once, purely (names, a module's
@@ -20,12 +21,18 @@
 //! which runs no Python code), so after every run of the body `isinstance` and `C` are evaluated
 //! again before the next answer.
 //!
-//! Comprehensions and generator expressions of one `for` clause over such an iterator get the same
-//! filter (91 `any(isinstance(node, C) and ... for node in ast.walk(tree))` and 18 comprehensions
-//! with `if isinstance(...)` in the official tests): a rejected node is skipped when the test is
-//! the first `if`, and when the test is the element, only while `any()` consumes the generator
-//! (a rejected element is `False`, which `any()` drops). A generator's consumer can run Python
-//! code between two items, so its classes are evaluated anew on every resumption.
+//! Comprehensions and generator expressions whose first `for` clause is over such an iterator get
+//! the same filter (91 `any(isinstance(node, C) and ... for node in ast.walk(tree))` and 18
+//! comprehensions with `if isinstance(...)` in the official tests, some with a second clause such
+//! as `for alias in node.names`): a rejected node is skipped when the test is the first clause's
+//! first `if`, and when the test is the element of a one-clause generator, only while `any()`
+//! consumes it (a rejected element is `False`, which `any()` drops). Later clauses run unfiltered,
+//! only for accepted nodes. A generator's consumer can run Python code between two items, so its
+//! classes are evaluated anew on every resumption.
+//!
+//! Classes the body (or a consumer) may have changed are evaluated again before the walk's next
+//! step rather than at the test: only the native walk runs in between, so they are the same, and
+//! the walk can pass over the next node's statements too.
 //!
 //! Once a rejected node's steps are known, the walk may also pass over a lazy statement's nodes
 //! without converting them ([`crate::interp::stdlib::ast::WalkSkip`]): when none of their
@@ -44,10 +51,9 @@ use crate::python::syntax as ast;
 
 /// A loop of the shape above, and what is known of its test.
 pub(crate) struct IsFilter<'a> {
-    /// The `isinstance` of the test (a name).
-    func: &'a ast::Expr,
-    /// Its `C`.
-    cls: &'a ast::Expr,
+    /// The test's `isinstance(target, C)` calls (one, or the operands of an `or`): each
+    /// `isinstance` (a name) and its `C`.
+    calls: IsinstanceCalls<'a>,
     /// The AST classes `C` names, while the body has not run since they were evaluated.
     classes: Option<Classes>,
     /// Steps the test takes for a node it rejects, once measured.
@@ -104,7 +110,7 @@ impl Classes {
 pub(crate) enum FilterKind {
     /// The `if` that is a `for` statement's whole body.
     Loop,
-    /// The first `if` of a comprehension's one `for` clause: a rejected node is skipped.
+    /// The first `if` of a comprehension's first `for` clause: a rejected node is skipped.
     Cond,
     /// The element of a generator expression without `if`s: a rejected node's element is
     /// `False`, which only a consumer that drops false items (`any()`) may skip.
@@ -122,10 +128,9 @@ impl<'a> IsFilter<'a> {
         if !i.orelse.is_empty() {
             return None;
         }
-        let (func, cls) = isinstance_test(&i.test, target.id.as_str())?;
+        let calls = isinstance_test(&i.test, target.id.as_str())?;
         Some(IsFilter {
-            func,
-            cls,
+            calls,
             kind: FilterKind::Loop,
             classes: None,
             delta: None,
@@ -135,28 +140,28 @@ impl<'a> IsFilter<'a> {
         })
     }
 
-    /// The filter of a comprehension or generator expression of one `for` clause over `it`:
-    /// its first `if` is the test ([`FilterKind::Cond`]), or, without `if`s, its element is
+    /// The filter of a comprehension or generator expression whose first `for` clause is over
+    /// `it`: that clause's first `if` is the test ([`FilterKind::Cond`]; further clauses run
+    /// only for the nodes it accepts), or, for one clause without `if`s, its element is
     /// ([`FilterKind::Elt`], used only while `any()` consumes it).
     pub(super) fn of_gen(
         elt: GenElt<'a>,
         gens: &'a [ast::Comprehension],
         it: &Value<'a>,
     ) -> Option<Self> {
-        let [g] = gens else { return None };
+        let g = gens.first()?;
         if !native_iter(it) {
             return None;
         }
         let ast::Expr::Name(target) = &g.target else { return None };
         let (test, kind) = match (g.ifs.first(), elt) {
             (Some(test), _) => (test, FilterKind::Cond),
-            (None, GenElt::One(e)) => (e, FilterKind::Elt),
-            (None, GenElt::Pair(..)) => return None,
+            (None, GenElt::One(e)) if gens.len() == 1 => (e, FilterKind::Elt),
+            (None, _) => return None,
         };
-        let (func, cls) = isinstance_test(test, target.id.as_str())?;
+        let calls = isinstance_test(test, target.id.as_str())?;
         Some(IsFilter {
-            func,
-            cls,
+            calls,
             kind,
             classes: None,
             delta: None,
@@ -205,6 +210,15 @@ impl<'a> IsFilter<'a> {
         self.classes = None;
     }
 
+    /// The classes `C` evaluated to now; if the walk passed over nodes with others, those were
+    /// judged wrongly and the run cannot go on ([`Interp::skip_check`]).
+    fn set_classes(&mut self, classes: Classes) {
+        if self.skipped_with.is_some_and(|a| classes.accept != Some(a)) {
+            self.skip_broken = true;
+        }
+        self.classes = Some(classes);
+    }
+
     /// The steps a rejected node's test takes, if measured.
     pub(super) fn delta(&self) -> Option<u64> {
         self.delta
@@ -244,16 +258,30 @@ const fn off_in_test() -> bool {
     false
 }
 
-/// `isinstance(target, C)`, alone or first in an `and`, reading `target` only as its first
-/// argument (what else it reads is evaluated once for many items): the call's function and `C`.
-fn isinstance_test<'a>(
-    test: &'a ast::Expr,
-    target: &str,
-) -> Option<(&'a ast::Expr, &'a ast::Expr)> {
+/// The `isinstance` calls of a test: `(isinstance, C)` each.
+type IsinstanceCalls<'a> = smallvec::SmallVec<[(&'a ast::Expr, &'a ast::Expr); 1]>;
+
+/// `isinstance(target, C)`, or an `or` of such calls (false together only when the node is none
+/// of their classes), alone or first in an `and`, reading `target` only as each call's first
+/// argument (what else they read is evaluated once for many items): each call's function and `C`.
+fn isinstance_test<'a>(test: &'a ast::Expr, target: &str) -> Option<IsinstanceCalls<'a>> {
     let test = match test {
         ast::Expr::BoolOp(b) if matches!(b.op, ast::BoolOp::And) => b.values.first()?,
         other => other,
     };
+    match test {
+        ast::Expr::BoolOp(b) if matches!(b.op, ast::BoolOp::Or) => {
+            b.values.iter().map(|v| isinstance_call(v, target)).collect()
+        }
+        one => isinstance_call(one, target).map(|c| smallvec::smallvec![c]),
+    }
+}
+
+/// `isinstance(target, C)` with a pure `C` ([`pure_shape`]): the call's function and `C`.
+fn isinstance_call<'a>(
+    test: &'a ast::Expr,
+    target: &str,
+) -> Option<(&'a ast::Expr, &'a ast::Expr)> {
     let ast::Expr::Call(c) = test else { return None };
     if !c.keywords.is_empty() {
         return None;
@@ -301,13 +329,9 @@ impl<'a> Interp<'a> {
         if flt.classes.is_none() {
             // The probe's evaluations are not the test's: the step count is left as it was.
             let saved = self.steps;
-            let classes = self.is_filter_classes(f, flt.func, flt.cls);
+            let classes = self.is_filter_classes(f, &flt.calls);
             self.steps = saved;
-            let classes = Classes::new(classes.ok_or(())?);
-            if flt.skipped_with.is_some_and(|a| classes.accept != Some(a)) {
-                flt.skip_broken = true;
-            }
-            flt.classes = Some(classes);
+            flt.set_classes(Classes::new(classes.ok_or(())?));
         }
         Ok(!flt.classes.as_ref().is_some_and(|c| c.holds(v)))
     }
@@ -358,6 +382,24 @@ impl<'a> Interp<'a> {
         unread
     }
 
+    /// The test's classes, evaluated before the walk's next step when the body (or a consumer)
+    /// has run since: only the native walk runs until the test, so they are the classes the test
+    /// will see, and the walk may pass over the next node's statements too. Nothing when they are
+    /// known, the walk may not pass over nodes, or `C` does not evaluate to classes (the test
+    /// then decides, as before).
+    #[cfg(feature = "fast-parse")]
+    pub(super) fn refresh_classes(&mut self, f: &mut Frame<'a>, flt: &mut IsFilter<'a>) {
+        if flt.classes.is_some() || !flt.may_skip || flt.skip_broken || flt.delta.is_none() {
+            return;
+        }
+        let saved = self.steps;
+        let classes = self.is_filter_classes(f, &flt.calls);
+        self.steps = saved;
+        if let Some(classes) = classes {
+            flt.set_classes(Classes::new(classes));
+        }
+    }
+
     /// After a filtered walk passed over nodes: fails (unsupported) if the test's classes have
     /// changed since, so the nodes passed over were judged by classes it no longer names.
     /// Checked again when the loop ends, as a walk yielding every node would have judged them.
@@ -369,7 +411,7 @@ impl<'a> Interp<'a> {
         let Some(flt) = filter else { return Ok(()) };
         if flt.skipped_with.is_some() && flt.classes.is_none() && !flt.skip_broken {
             let saved = self.steps;
-            let classes = self.is_filter_classes(f, flt.func, flt.cls);
+            let classes = self.is_filter_classes(f, &flt.calls);
             self.steps = saved;
             if classes.map(Classes::new).and_then(|c| c.accept) != flt.skipped_with {
                 flt.skip_broken = true;
@@ -384,27 +426,29 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
-    /// `C` as AST classes, when `func` is the builtin `isinstance` and `C` evaluates without
-    /// effects to AST classes; `None` otherwise (errors included: the test will raise them).
+    /// Every call's `C` as AST classes, when each `func` is the builtin `isinstance` and each
+    /// `C` evaluates without effects to AST classes; `None` otherwise (errors included: the test
+    /// will raise them).
     fn is_filter_classes(
         &mut self,
         f: &mut Frame<'a>,
-        func: &'a ast::Expr,
-        cls: &'a ast::Expr,
+        calls: &IsinstanceCalls<'a>,
     ) -> Option<Vec<AstCls>> {
-        let func = self.eval(f, func).ok()?;
-        let Value::Builtin(b) = &func else { return None };
-        if b.this.is_some() || b.name != "isinstance" {
-            return None;
-        }
         let mut out = Vec::new();
-        match cls {
-            ast::Expr::Tuple(t) => {
-                for e in &t.elts {
-                    out.push(self.is_filter_class(f, e)?);
-                }
+        for &(func, cls) in calls {
+            let func = self.eval(f, func).ok()?;
+            let Value::Builtin(b) = &func else { return None };
+            if b.this.is_some() || b.name != "isinstance" {
+                return None;
             }
-            e => out.push(self.is_filter_class(f, e)?),
+            match cls {
+                ast::Expr::Tuple(t) => {
+                    for e in &t.elts {
+                        out.push(self.is_filter_class(f, e)?);
+                    }
+                }
+                e => out.push(self.is_filter_class(f, e)?),
+            }
         }
         Some(out)
     }

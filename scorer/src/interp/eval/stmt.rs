@@ -95,6 +95,9 @@ impl<'a> Interp<'a> {
             self.step()?;
             #[cfg(feature = "fast-parse")]
             let next = {
+                if let Some(flt) = &mut filter {
+                    self.refresh_classes(f, flt);
+                }
                 let skip = filter.as_ref().and_then(IsFilter::walk_skip);
                 let (next, passed) =
                     crate::interp::stdlib::ast::with_walk_skip(skip, || self.next(&it));

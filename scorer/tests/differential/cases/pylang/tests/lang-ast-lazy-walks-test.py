@@ -96,6 +96,40 @@ class TestLazyWalks(unittest.TestCase):
         self.assertIs(first[0], body_try)
         self.assertEqual(len(first), 2)
 
+    def test_second_clauses_run_for_accepted_nodes(self):
+        tree = load()
+        names = {a.name for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+                 for a in n.names}
+        handlers = [(n.lineno, h.lineno) for n in ast.walk(tree) if isinstance(n, ast.Try)
+                    for h in n.handlers if h.type]
+        g = (s.lineno for n in ast.walk(tree) if isinstance(n, ast.If) for s in n.orelse)
+        first = next(g)
+        self.assertEqual((sorted(names), handlers, first, list(g)), ())
+
+    def test_classes_read_again_after_each_body(self):
+        tree = load()
+        C = ast.FunctionDef
+        seen = []
+        for node in ast.walk(tree):
+            if isinstance(node, C) and node.args.args:
+                seen.append(node.name)
+                C = getattr(ast, 'FunctionDef')
+        found = any(isinstance(n, C) and n.name == 'nope' for n in ast.walk(tree))
+        self.assertEqual((seen, found), ())
+
+    def test_either_of_two_classes(self):
+        tree = load()
+        seen = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import) or isinstance(node, ast.ImportFrom):
+                seen.append(node.lineno)
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.While) or isinstance(node, (ast.With, ast.AsyncWith))) and node.body:
+                seen.append(type(node).__name__)
+        seen.append([n.lineno for n in ast.walk(tree) if isinstance(n, ast.Try) or isinstance(n, ast.Match)])
+        seen.append(any(isinstance(n, ast.Global) or isinstance(n, ast.Nonlocal) for n in ast.walk(tree)))
+        self.assertEqual(seen, [])
+
     def test_two_parses_share_context_singletons(self):
         a = [n.ctx for n in ast.walk(load()) if isinstance(n, ast.Attribute)]
         b = [n.ctx for n in ast.walk(load()) if isinstance(n, ast.Attribute)]
