@@ -3,7 +3,6 @@
 
 use super::{start, FilterKind, Frame, FrameKind, IsFilter};
 use crate::interp::scope::ScopeInfo;
-#[cfg(feature = "fast-parse")]
 use crate::interp::value::*;
 use crate::interp::{Interp, Value};
 use crate::interp::{PyErr, PyResult};

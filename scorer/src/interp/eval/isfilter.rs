@@ -9,8 +9,9 @@
 //! 473 of the ~500 `for` loops over `ast.walk` in the benchmark's test files have this shape: a
 //! body of one `if` without `else`, whose test is `isinstance(target, C)` alone or first in an
 //! `and` (10 more test `isinstance(target, A) or isinstance(target, B)`, which is false exactly
-//! when `isinstance(target, (A, B))` is, and get the same filter). For most nodes the `isinstance` is false, and the interpreter spent an `if`, a call, three
-//! name loads and an attribute load on each (~15% of a touch run's instructions) to learn it.
+//! when `isinstance(target, (A, B))` is, and get the same filter). For most nodes the
+//! `isinstance` is false, and the interpreter spent an `if`, a call, three name loads and an
+//! attribute load on each (~15% of a touch run's instructions) to learn it.
 //!
 //! Here a loop of that shape evaluates `isinstance` and `C` once, purely (names, a module's
 //! attribute, a tuple of those; anything else and the loop runs as before), and from then on
@@ -327,10 +328,7 @@ impl<'a> Interp<'a> {
             return Ok(false);
         }
         if flt.classes.is_none() {
-            // The probe's evaluations are not the test's: the step count is left as it was.
-            let saved = self.steps;
-            let classes = self.is_filter_classes(f, &flt.calls);
-            self.steps = saved;
+            let classes = self.probe_classes(f, &flt.calls);
             flt.set_classes(Classes::new(classes.ok_or(())?));
         }
         Ok(!flt.classes.as_ref().is_some_and(|c| c.holds(v)))
@@ -392,10 +390,7 @@ impl<'a> Interp<'a> {
         if flt.classes.is_some() || !flt.may_skip || flt.skip_broken || flt.delta.is_none() {
             return;
         }
-        let saved = self.steps;
-        let classes = self.is_filter_classes(f, &flt.calls);
-        self.steps = saved;
-        if let Some(classes) = classes {
+        if let Some(classes) = self.probe_classes(f, &flt.calls) {
             flt.set_classes(Classes::new(classes));
         }
     }
@@ -410,9 +405,7 @@ impl<'a> Interp<'a> {
     ) -> PyResult<'a, ()> {
         let Some(flt) = filter else { return Ok(()) };
         if flt.skipped_with.is_some() && flt.classes.is_none() && !flt.skip_broken {
-            let saved = self.steps;
-            let classes = self.is_filter_classes(f, &flt.calls);
-            self.steps = saved;
+            let classes = self.probe_classes(f, &flt.calls);
             if classes.map(Classes::new).and_then(|c| c.accept) != flt.skipped_with {
                 flt.skip_broken = true;
             }
@@ -424,6 +417,19 @@ impl<'a> Interp<'a> {
             ));
         }
         Ok(())
+    }
+
+    /// [`Self::is_filter_classes`] as a probe: its evaluations are not the test's, so the step
+    /// count is left as it was.
+    fn probe_classes(
+        &mut self,
+        f: &mut Frame<'a>,
+        calls: &IsinstanceCalls<'a>,
+    ) -> Option<Vec<AstCls>> {
+        let saved = self.steps;
+        let classes = self.is_filter_classes(f, calls);
+        self.steps = saved;
+        classes
     }
 
     /// Every call's `C` as AST classes, when each `func` is the builtin `isinstance` and each

@@ -5,7 +5,6 @@
 use super::isfilter::IsFilter;
 use super::{start, Flow, Frame, FrameKind};
 use crate::interp::scope::ScopeInfo;
-#[cfg(feature = "fast-parse")]
 use crate::interp::value::*;
 use crate::interp::ExcKind;
 use crate::interp::{Interp, Value};

@@ -22,6 +22,7 @@ use crate::interp::{Interp, PyErr, PyResult, Value};
 mod dump;
 mod literal;
 mod nodes;
+#[cfg(feature = "fast-parse")]
 pub(crate) use nodes::{with_walk_skip, Pending, WalkSkip};
 mod unparse;
 
