@@ -182,7 +182,7 @@ test('a report published with the site is drillable to every subtest (scripts/bu
     await shot(page, 'site-with-report');
     await row.locator('a.drill').click();
     await page.waitForURL(`**/refscore/leaderboard/${entry.id}`);
-    await page.locator('#run-results tbody tr').first().waitFor({ timeout: T });
+    await page.locator('#run-results tbody[aria-busy="false"] tr').first().waitFor({ timeout: T });
     assert.equal(await page.locator('#run-results tbody tr').count(), report.results.length);
     assert.equal(await page.locator('#delete-run').count(), 0, 'a published report is not the user\'s run');
     await shot(page, 'published-run');

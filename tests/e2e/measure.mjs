@@ -83,7 +83,7 @@ try {
       const t1 = Date.now();
       await page.click('#score-start');
       await page.waitForURL(/\/runs\/[0-9a-f]+$/, { timeout: 120000 });
-      await page.locator('#run-results tbody tr').first().waitFor({ timeout: 60000 });
+      await page.locator('#run-results tbody[aria-busy="false"] tr').first().waitFor({ timeout: 60000 });
       const t2 = Date.now();
       const rows = await page.locator('#run-results tbody tr').count();
       const resolved = await page.textContent('#resolved-pct');

@@ -86,7 +86,7 @@ test('titles, the results table sorts and filters, next/previous, subtest deep l
   assert.ok(runUrl, 'the scoring test ran');
   const { page, messages } = await newPage();
   await page.goto(runUrl);
-  await page.locator('#run-results tbody tr').first().waitFor({ timeout: T });
+  await page.locator('#run-results tbody[aria-busy="false"] tr').first().waitFor({ timeout: T });
   assert.equal(await title(page), `${runName} — refscore`);
   const ids = () => page.$$eval('#run-results tbody tr', (trs) => trs.map((tr) => tr.dataset.instance));
   const before = await ids();
@@ -237,7 +237,7 @@ test('every route: skip link, headings without jumps, no console warning, no ser
   const run = new URL(runUrl).pathname.replace(/^\//, '');
   const task = 'split-storage-loaders';
   await page.goto(runUrl);
-  await page.locator('#run-results tbody tr').first().waitFor({ timeout: T });
+  await page.locator('#run-results tbody[aria-busy="false"] tr').first().waitFor({ timeout: T });
   const first = await page.getAttribute('#run-results tbody tr', 'data-instance');
   const routes = ['', 'tasks', `tasks/${task}`, `tasks/${task}/score`, 'score', 'runs', run, `${run}/${first}`,
     'trajectory', 'about', 'compare', 'combine?repo=ledgerly_refactor', 'nope'];

@@ -166,6 +166,17 @@ try {
         .reduce((m, t) => Math.max(m, t.duration), 0);
       return [max(start, b), max(a, start)];
     }, [drop, shown]);
+    // Each long task of the run, placed against the app's marks (which phase blocked the UI).
+    const longTasks = await page.evaluate((b) => {
+      if (window.__longtasks === null) return [];
+      const start = performance.getEntriesByName('refscore:run-start')[0]?.startTime ?? 0;
+      const marks = performance.getEntriesByType('mark').filter((m) => m.name.startsWith('refscore:'));
+      return window.__longtasks.filter((t) => t.start + t.duration >= start && t.start <= b).map((t) => {
+        const before = marks.filter((m) => m.startTime <= t.start).pop();
+        return `${t.duration.toFixed(0)} ms at run-start+${(t.start - start).toFixed(0)} ms (after ${before?.name ?? 'no mark'})`;
+      });
+    }, shown);
+    for (const t of longTasks) console.log(`  long task: ${t}`);
     // The app's own time, from in-page marks: the file at the input → "Score" enabled, plus the
     // click → the summary in the DOM (what remains of drop→summary is the harness's latency).
     const appMs = await page.evaluate(() => {
