@@ -166,6 +166,7 @@ impl LineIndex {
     /// A line index for [`position`](Self::position) and [`position_near`](Self::position_near)
     /// alone: [`source`](Self::source) is empty (the fast parse path asks only for positions,
     /// and copying every source it parses showed in profiles).
+    #[cfg_attr(not(feature = "fast-parse"), allow(dead_code))] // only the fast parse path uses it
     pub(crate) fn positions_only(src: &str) -> Self {
         LineIndex { starts: Self::line_starts(src.as_bytes()), src: std::sync::Arc::from("") }
     }

@@ -148,6 +148,7 @@ impl<'a> NodeObj<'a> {
     }
 
     /// The fields, taken (from a node built only to fill a lazy one).
+    #[cfg_attr(not(feature = "fast-parse"), allow(dead_code))] // only the fast parse path uses it
     pub(crate) fn take_vals(&self) -> NodeVals<'a> {
         self.force();
         std::mem::take(&mut *self.vals.borrow_mut())

@@ -512,6 +512,7 @@ impl<'a> crate::python::Sink for LazySink<'a> {
 /// whose nodes below it the walk's `isinstance` filter accepts. The walk yields the statement
 /// itself and skips what is below it; the loop charges the skipped nodes as rejected ones
 /// ([`super::super::super::eval`]'s filtered loops set it around each `next`).
+#[cfg_attr(not(feature = "fast-parse"), allow(dead_code))] // only the fast parse path uses it
 #[derive(Clone, Copy)]
 pub(crate) struct WalkSkip {
     /// Class buckets the filter accepts ([`crate::python::node::accepted_by`]).
@@ -527,6 +528,7 @@ thread_local! {
 }
 
 /// Runs `next` with `skip` in force; the nodes it passed over.
+#[cfg_attr(not(feature = "fast-parse"), allow(dead_code))] // only the fast parse path uses it
 pub(crate) fn with_walk_skip<T>(skip: Option<WalkSkip>, next: impl FnOnce() -> T) -> (T, u64) {
     let Some(skip) = skip else { return (next(), 0) };
     WALK_SKIP.with(|c| c.set(Some(skip)));
