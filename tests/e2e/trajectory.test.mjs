@@ -139,7 +139,14 @@ test('every shared sample log is read (skips without ../shared)', async (t) => {
     // The message is read only when there is an error: `textContent` of a missing element would
     // wait out Playwright's 30 s timeout for every file.
     if (await page.locator('#traj-error').count() > 0) assert.fail(`${f}: ${await page.textContent('#traj-error')}`);
-    assert.ok(await page.locator('#steps .step').count() > 0 || (await page.textContent('#traj-steps')).startsWith('0 '), f);
+    // The head (facts) and the first page of steps come in two worker replies: wait for the steps
+    // (a new log's viewer starts with none, so a step seen here is this log's), or a 0-step log.
+    const shown = await page.waitForFunction(
+      () => document.querySelector('#steps .step') !== null
+        || (document.querySelector('#traj-steps')?.textContent ?? '').startsWith('0 '),
+      null, { timeout: T },
+    ).then(() => true, () => false);
+    assert.ok(shown, `${f}: no step shown`);
   }
   await screenshot(page, 'trajectory-last-sample');
   assert.deepEqual(errors, [], errors.join('\n'));
