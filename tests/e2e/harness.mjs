@@ -1,6 +1,6 @@
 // Shared pieces of the browser tests: start the static server on dist/, launch Debian's Chromium
 // through playwright-core (no browser download), collect console errors, save screenshots.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, after } from 'node:test';
@@ -74,4 +74,23 @@ export function useSite({ viewport = { width: 1366, height: 800 }, dir = 'dist',
 
 export async function screenshot(page, name) {
   await page.screenshot({ path: path.join(OUT, `${name}.png`), fullPage: true });
+}
+
+/** The run page's result rows once every chunk is built: the table body is `aria-busy` while the
+ * page still adds rows (25 per UI task after the summary), so a count taken earlier is short. */
+export const RUN_ROWS = '#run-results tbody[aria-busy="false"] tr';
+
+/** The first visit's wasm budget, gzip -9 (1.5 MiB): the app and the scoring worker; the
+ * trajectory worker and codecs.wasm load on demand, outside it. */
+export const FIRST_VISIT_WASM_BUDGET = 1536 * 1024;
+export const isFirstVisitWasm = (f) => /^app-[0-9a-f]+_bg\.wasm$/.test(f) || f === 'worker_bg.wasm';
+
+/** `file`'s size under GNU `gzip -9` (what the budget is measured with: Node's bundled zlib
+ * writes the worker larger), or null without a `gzip` on the PATH. */
+export function gnuGzipSize(file) {
+  try {
+    return execFileSync('gzip', ['-9', '-c', file], { maxBuffer: 1 << 28 }).length;
+  } catch {
+    return null;
+  }
 }

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, OUT } from './harness.mjs';
+import { serve, launch, OUT, RUN_ROWS } from './harness.mjs';
 
 const T = 60000;
 const published = JSON.parse(fs.readFileSync('dist/leaderboard/published.json', 'utf8'));
@@ -182,7 +182,7 @@ test('a report published with the site is drillable to every subtest (scripts/bu
     await shot(page, 'site-with-report');
     await row.locator('a.drill').click();
     await page.waitForURL(`**/refscore/leaderboard/${entry.id}`);
-    await page.locator('#run-results tbody[aria-busy="false"] tr').first().waitFor({ timeout: T });
+    await page.locator(RUN_ROWS).first().waitFor({ timeout: T });
     assert.equal(await page.locator('#run-results tbody tr').count(), report.results.length);
     assert.equal(await page.locator('#delete-run').count(), 0, 'a published report is not the user\'s run');
     await shot(page, 'published-run');

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { screenshot, useSite } from './harness.mjs';
+import { screenshot, useSite, RUN_ROWS } from './harness.mjs';
 
 const SUBS = path.resolve('tasks/demo/submissions');
 const AXE = fs.readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'utf8');
@@ -86,7 +86,7 @@ test('titles, the results table sorts and filters, next/previous, subtest deep l
   assert.ok(runUrl, 'the scoring test ran');
   const { page, messages } = await newPage();
   await page.goto(runUrl);
-  await page.locator('#run-results tbody[aria-busy="false"] tr').first().waitFor({ timeout: T });
+  await page.locator(RUN_ROWS).first().waitFor({ timeout: T });
   assert.equal(await title(page), `${runName} — refscore`);
   const ids = () => page.$$eval('#run-results tbody tr', (trs) => trs.map((tr) => tr.dataset.instance));
   const before = await ids();
@@ -237,7 +237,7 @@ test('every route: skip link, headings without jumps, no console warning, no ser
   const run = new URL(runUrl).pathname.replace(/^\//, '');
   const task = 'split-storage-loaders';
   await page.goto(runUrl);
-  await page.locator('#run-results tbody[aria-busy="false"] tr').first().waitFor({ timeout: T });
+  await page.locator(RUN_ROWS).first().waitFor({ timeout: T });
   const first = await page.getAttribute('#run-results tbody tr', 'data-instance');
   const routes = ['', 'tasks', `tasks/${task}`, `tasks/${task}/score`, 'score', 'runs', run, `${run}/${first}`,
     'trajectory', 'about', 'compare', 'combine?repo=ledgerly_refactor', 'nope'];

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, screenshot, OUT, newPage as pageOf } from './harness.mjs';
+import { serve, launch, screenshot, OUT, newPage as pageOf, RUN_ROWS } from './harness.mjs';
 
 const SUBS = path.resolve('tasks/demo/submissions');
 const expected = JSON.parse(fs.readFileSync('tasks/demo/expected-verdicts.json', 'utf8'));
@@ -152,7 +152,7 @@ z.close()`, zip, path.join(SUBS, 'trajectories')]);
   await page.click('#score-start');
   await page.waitForURL(/\/runs\/[0-9a-f]+$/, { timeout: T });
   runUrl = page.url();
-  await page.locator('#run-results tbody[aria-busy="false"] tr').first().waitFor({ timeout: T });
+  await page.locator(RUN_ROWS).first().waitFor({ timeout: T });
   const rows = await page.$$eval('#run-results tbody tr', (trs) => trs.map((tr) => {
     const c = [...tr.querySelectorAll('td')].map((td) => td.textContent);
     return { instance: c[0], model: c[1], patch: c[3], verdict: c[4], subtests: c[5], source: c[6] };
@@ -231,7 +231,7 @@ test('the Score page prefetches the bundle; a batch run reads task files from th
     await page.locator('#upload-list tbody tr').first().waitFor({ timeout: T });
     await page.click('#score-start');
     await page.waitForURL(/\/runs\/[0-9a-f]+$/, { timeout: T });
-    await page.locator('#run-results tbody[aria-busy="false"] tr').first().waitFor({ timeout: T });
+    await page.locator(RUN_ROWS).first().waitFor({ timeout: T });
     const lines = fs.readFileSync(path.join(SUBS, 'predictions.jsonl'), 'utf8').trim().split('\n').length;
     assert.equal(await page.locator('#run-results tbody tr').count(), lines);
     const taskFiles = requests.filter((u) => /\/bundles\/demo\/tasks\/[^/]+\.json$/.test(u));
@@ -262,7 +262,7 @@ test('a truncated patch in a dropped predictions file is a failed patch, counted
   await page.locator('#upload-list tbody tr').first().waitFor({ timeout: T });
   await page.click('#score-start');
   await page.waitForURL(/\/runs\/[0-9a-f]+$/, { timeout: T });
-  await page.locator('#run-results tbody[aria-busy="false"] tr').nth(1).waitFor({ timeout: T });
+  await page.locator(RUN_ROWS).nth(1).waitFor({ timeout: T });
   assert.equal(await page.locator('#run-errors').count(), 0, 'a patch git refuses is no entry error');
   const rows = await page.$$eval('#run-results tbody tr', (trs) => trs.map((tr) => {
     const c = [...tr.querySelectorAll('td')].map((td) => td.textContent);
@@ -310,7 +310,7 @@ test('folder picker: the demo\'s submissions folder becomes a run with CPython\'
   await page.fill('#run-name', 'demo folder');
   await page.click('#score-start');
   await page.waitForURL(/\/runs\/[0-9a-f]+$/, { timeout: T });
-  await page.locator('#run-results tbody[aria-busy="false"] tr').first().waitFor({ timeout: T });
+  await page.locator(RUN_ROWS).first().waitFor({ timeout: T });
   assert.equal(await page.locator('#run-errors').count(), 0, 'no entry errors');
   const rows = await page.$$eval('#run-results tbody tr', (trs) => trs.map((tr) => {
     const c = [...tr.querySelectorAll('td')].map((td) => td.textContent);
@@ -370,7 +370,7 @@ test('a SWE-agent run folder scores each submission once: trajectories repeating
   await page.fill('#run-name', 'swe-agent run folder');
   await page.click('#score-start');
   await page.waitForURL(/\/runs\/[0-9a-f]+$/, { timeout: T });
-  await page.locator('#run-results tbody[aria-busy="false"] tr').first().waitFor({ timeout: T });
+  await page.locator(RUN_ROWS).first().waitFor({ timeout: T });
   const rows = await page.$$eval('#run-results tbody tr', (trs) => trs.map((tr) => {
     const c = [...tr.querySelectorAll('td')].map((td) => td.textContent);
     return `${c[0]} ${c[3]} ${c[6].replace(/^[^/]*\//, '')}`;
@@ -395,7 +395,7 @@ test('a pool of three workers gives the same run, in input order, as one worker'
     await page.locator('#upload-list tbody tr').nth(files.length - 1).waitFor({ timeout: T });
     await page.click('#score-start');
     await page.waitForURL(/\/runs\/[0-9a-f]+$/, { timeout: T });
-    await page.locator('#run-results tbody[aria-busy="false"] tr').first().waitFor({ timeout: T });
+    await page.locator(RUN_ROWS).first().waitFor({ timeout: T });
     return page.$$eval('#run-results tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
   };
   const serial = await runWith(1);
@@ -448,7 +448,7 @@ test('journeys 7 and 8: export, import, reload keeps runs, delete', async () => 
   const before = await page.locator('#runs-list tbody tr').count();
   await page.setInputFiles('#import-report', file);
   await page.waitForURL(/\/runs\/[0-9a-f]+$/, { timeout: T });
-  await page.locator('#run-results tbody[aria-busy="false"] tr').first().waitFor({ timeout: T });
+  await page.locator(RUN_ROWS).first().waitFor({ timeout: T });
   assert.equal(await page.locator('#run-results tbody tr').count(), report.results.length);
   assert.match(await page.textContent('#run-name'), /^Imported /);
   await screenshot(page, 'run-imported');

@@ -159,24 +159,22 @@ try {
     // From the click on "Score" (the app's `refscore:run-start` mark) to the summary: the run.
     // Before it, the harness's own file hand-over (`setInputFiles`, a DevTools message of about
     // 100-200 ms on the UI thread) is not the app's work; it is printed separately.
-    const [longest, beforeRun] = await page.evaluate(([a, b]) => {
-      if (window.__longtasks === null) return [null, null];
+    // The long tasks from the drop to the summary, each placed against the app's marks (which
+    // phase blocked the UI); null without a long-task observer.
+    const observed = await page.evaluate(([a, b]) => {
+      if (window.__longtasks === null) return null;
       const start = performance.getEntriesByName('refscore:run-start')[0]?.startTime ?? a;
-      const max = (x, y) => window.__longtasks.filter((t) => t.start + t.duration >= x && t.start <= y)
-        .reduce((m, t) => Math.max(m, t.duration), 0);
-      return [max(start, b), max(a, start)];
-    }, [drop, shown]);
-    // Each long task of the run, placed against the app's marks (which phase blocked the UI).
-    const longTasks = await page.evaluate((b) => {
-      if (window.__longtasks === null) return [];
-      const start = performance.getEntriesByName('refscore:run-start')[0]?.startTime ?? 0;
       const marks = performance.getEntriesByType('mark').filter((m) => m.name.startsWith('refscore:'));
-      return window.__longtasks.filter((t) => t.start + t.duration >= start && t.start <= b).map((t) => {
-        const before = marks.filter((m) => m.startTime <= t.start).pop();
-        return `${t.duration.toFixed(0)} ms at run-start+${(t.start - start).toFixed(0)} ms (after ${before?.name ?? 'no mark'})`;
-      });
-    }, shown);
-    for (const t of longTasks) console.log(`  long task: ${t}`);
+      const tasks = window.__longtasks.filter((t) => t.start + t.duration >= a && t.start <= b).map((t) => ({
+        ...t, after: marks.filter((m) => m.startTime <= t.start).pop()?.name ?? 'no mark',
+      }));
+      return { start, tasks };
+    }, [drop, shown]);
+    const maxOf = (ts) => ts.reduce((m, t) => Math.max(m, t.duration), 0);
+    const inRun = observed?.tasks.filter((t) => t.start + t.duration >= observed.start) ?? [];
+    const longest = observed === null ? null : maxOf(inRun);
+    const beforeRun = observed === null ? null : maxOf(observed.tasks.filter((t) => t.start <= observed.start));
+    for (const t of inRun) console.log(`  long task: ${t.duration.toFixed(0)} ms at run-start+${(t.start - observed.start).toFixed(0)} ms (after ${t.after})`);
     // The app's own time, from in-page marks: the file at the input → "Score" enabled, plus the
     // click → the summary in the DOM (what remains of drop→summary is the harness's latency).
     const appMs = await page.evaluate(() => {

@@ -374,7 +374,7 @@ pub fn RunPage() -> impl IntoView {
         let built = RwSignal::new(0usize);
         let rows_total = run.report.results.len();
         build_rows_in_tasks(built, rows_total);
-        let rows = (0..run.report.results.len().div_ceil(ROWS_PER_TASK))
+        let rows = (0..rows_total.div_ceil(ROWS_PER_TASK))
             .map(|chunk| {
                 let from = chunk * ROWS_PER_TASK;
                 let ready = Memo::new(move |_| built.get() > from);
